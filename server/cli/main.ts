@@ -1,0 +1,57 @@
+// The command line: one sub-command per capability, each with --help; errors are one line on stderr.
+import { UnusableRootError } from "../scan/check-root.js";
+import { UsageError } from "./errors.js";
+import { runScan } from "./scan-command.js";
+import { runServe } from "./serve-command.js";
+
+export const MAIN_HELP = `Usage: session-retention <command> [options]
+
+See how much disk AI coding-agent sessions use, and clean them up safely.
+
+Commands:
+  scan     count, size, per-namespace usage and every session of pi's stores
+  serve    run the local dashboard on 127.0.0.1
+
+Run \`session-retention <command> --help\` for a command's options.`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+};
+
+/** Runs one command and returns its exit status (0 ok, 2 unusable input). */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case "scan":
+        return await runScan(args, io);
+      case "serve":
+        return await runServe(args, io);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(MAIN_HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (try --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof UnusableRootError || isParseArgsError(error)) {
+      io.stderr(`session-retention: ${(error as Error).message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+}

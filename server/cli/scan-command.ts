@@ -1,0 +1,159 @@
+// `session-retention scan`: what is on disk, as a table for people or one JSON document for scripts.
+import { parseArgs } from "node:util";
+import { formatBytes, formatRelativeTime } from "../../shared/format.js";
+import type { ScanReport } from "../../shared/scan-report.js";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { compareSessions, SortOrderSchema } from "../../shared/sort.js";
+import { scanStores } from "../scan/scanner.js";
+import { statePaths } from "../state/state-dir.js";
+import { UsageError } from "./errors.js";
+import { resolveRoots } from "./resolve-roots.js";
+import { renderTable } from "./table.js";
+
+export const SCAN_HELP = `Usage: session-retention scan [options]
+
+Scans pi's session stores and reports count, size, per-namespace usage and every session.
+
+Options:
+  --root DIR       scan this store instead of pi's own locations (repeatable)
+  --json           print one JSON document { summary, namespaces, sessions, problems, … }
+  --top N          sessions listed in the table and in summary.largest (default 20)
+  --sort ORDER     lru (least recently used first, default) | size (largest first) | created (oldest first)
+  --precise        last used = the last entry's timestamp instead of the file's mtime
+  --no-cache       read every file (the cache is neither used nor updated)
+  -h, --help       this help
+
+pi's locations: $PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
+$PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json.
+Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
+
+export interface ScanFlags {
+  roots: string[];
+  json: boolean;
+  top: number;
+  sort: "lru" | "size" | "created";
+  precise: boolean;
+  cache: boolean;
+}
+
+export function parseScanFlags(args: string[]): ScanFlags | "help" {
+  const { values } = parseArgs({
+    args,
+    options: {
+      root: { type: "string", multiple: true, default: [] },
+      json: { type: "boolean", default: false },
+      top: { type: "string", default: "20" },
+      sort: { type: "string", default: "lru" },
+      precise: { type: "boolean", default: false },
+      "no-cache": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return "help";
+  const top = Number(values.top);
+  if (!Number.isInteger(top) || top < 0)
+    throw new UsageError(`--top wants a whole number ≥ 0, got "${values.top}"`);
+  const sort = SortOrderSchema.safeParse(values.sort);
+  if (!sort.success) throw new UsageError(`--sort wants lru, size or created, got "${values.sort}"`);
+  return {
+    roots: values.root,
+    json: values.json,
+    top,
+    sort: sort.data,
+    precise: values.precise,
+    cache: !values["no-cache"],
+  };
+}
+
+function sessionRows(sessions: readonly SessionRecord[], now: Date) {
+  return sessions.map((s) => [
+    formatRelativeTime(s.lastUsedAt, now),
+    formatBytes(s.sizeBytes),
+    String(s.messageCount),
+    s.createdAt.slice(0, 10),
+    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
+  ]);
+}
+
+export function renderScanReport(
+  report: ScanReport,
+  flags: Pick<ScanFlags, "top" | "sort">,
+  now: Date,
+): string {
+  const { summary } = report;
+  const out: string[] = [];
+  out.push(
+    `pi session store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => s.root).join(", ")}`,
+  );
+  out.push("");
+  const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
+    flags.sort
+  ];
+  const shown = report.sessions.slice(0, flags.top);
+  if (shown.length > 0) {
+    out.push(
+      `Sessions (${order}${shown.length < report.sessions.length ? `, ${shown.length} of ${report.sessions.length}` : ""}):`,
+    );
+    out.push(
+      renderTable(
+        ["LAST USED", "SIZE", "MSGS", "CREATED", "NAMESPACE / NAME"],
+        sessionRows(shown, now),
+        [1, 2],
+      ),
+    );
+    out.push("");
+  }
+  if (report.namespaces.length > 0) {
+    out.push("Namespaces:");
+    out.push(
+      renderTable(
+        ["SIZE", "SESSIONS", "LAST USED", "NAMESPACE"],
+        report.namespaces.map((n) => [
+          formatBytes(n.totalBytes),
+          String(n.sessionCount),
+          formatRelativeTime(n.lastUsedAt, now),
+          n.namespace,
+        ]),
+        [0, 1],
+      ),
+    );
+    out.push("");
+  }
+  for (const problem of report.problems) out.push(`! ${problem.path}: ${problem.message}`);
+  const warned = summary.sessionsWithWarnings;
+  out.push(
+    `Total: ${summary.sessionCount} session${summary.sessionCount === 1 ? "" : "s"}, ${formatBytes(summary.totalBytes)} (${summary.totalBytes} bytes) in ${summary.namespaceCount} namespace${summary.namespaceCount === 1 ? "" : "s"}` +
+      (warned ? ` · ${warned} with warnings` : "") +
+      (summary.problemCount
+        ? ` · ${summary.problemCount} other problem${summary.problemCount === 1 ? "" : "s"}`
+        : ""),
+  );
+  out.push(
+    `Scanned in ${Math.round(report.stats.durationMs)} ms: ${report.stats.filesRead} file${report.stats.filesRead === 1 ? "" : "s"} read, ${report.stats.cacheHits} unchanged.`,
+  );
+  return out.join("\n");
+}
+
+export async function runScan(
+  args: string[],
+  io: { stdout: (s: string) => void; stderr: (s: string) => void },
+) {
+  const flags = parseScanFlags(args);
+  if (flags === "help") {
+    io.stdout(SCAN_HELP);
+    return 0;
+  }
+  const { roots, notes } = resolveRoots(flags.roots);
+  for (const note of notes) io.stderr(`note: ${note}`);
+  const report = await scanStores({
+    roots,
+    ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
+    precise: flags.precise,
+    topN: flags.top,
+  });
+  report.sessions.sort(compareSessions(flags.sort));
+  io.stdout(flags.json ? JSON.stringify(report, null, 2) : renderScanReport(report, flags, new Date()));
+  return 0;
+}

@@ -1,0 +1,123 @@
+// `session-retention serve`: the dashboard on 127.0.0.1. Uses the real pi store when there is one,
+// else a generated demo store (so a first run shows a populated dashboard, and says so).
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { serve } from "@hono/node-server";
+import type { DataSource, SummaryResponse } from "../../shared/api.js";
+import { ensureDemoStore } from "../demo/demo-store.js";
+import { createApp } from "../http/app.js";
+import { checkRoot, UnusableRootError } from "../scan/check-root.js";
+import { scanStores } from "../scan/scanner.js";
+import { statePaths } from "../state/state-dir.js";
+import { UsageError } from "./errors.js";
+import { resolveRoots } from "./resolve-roots.js";
+
+export const SERVE_HELP = `Usage: session-retention serve [options]
+
+Runs the dashboard on http://127.0.0.1 (never on other interfaces).
+
+Options:
+  --port N       port to listen on (default 4178; 0 picks a free one)
+  --root DIR     show this store instead of pi's own locations (repeatable)
+  --no-open      do not open a browser (the URL is printed either way)
+  -h, --help     this help
+
+Without --root and with no pi store on this machine, a demo store is generated in
+<agentDir>/session-retention/demo and shown, marked as such.`;
+
+const DEFAULT_PORT = 4178;
+
+async function chooseSource(
+  flagRoots: string[],
+): Promise<{ roots: string[]; source: DataSource; notes: string[] }> {
+  if (flagRoots.length > 0) return { ...resolveRoots(flagRoots), source: { kind: "pi" } };
+  try {
+    return { ...resolveRoots([]), source: { kind: "pi" } };
+  } catch (error) {
+    if (!(error instanceof UnusableRootError)) throw error;
+    const demo = statePaths().demoStore;
+    await ensureDemoStore(demo);
+    return {
+      roots: [checkRoot(demo)],
+      notes: [],
+      source: {
+        kind: "demo",
+        note: `No pi sessions found at ${error.root}. Showing a generated demo store in ${demo}.`,
+      },
+    };
+  }
+}
+
+export async function runServe(
+  args: string[],
+  io: { stdout: (s: string) => void; stderr: (s: string) => void },
+) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string", default: String(DEFAULT_PORT) },
+      root: { type: "string", multiple: true, default: [] },
+      "no-open": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(SERVE_HELP);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port wants 0–65535, got "${values.port}"`);
+
+  const { roots, source, notes } = await chooseSource(values.root);
+  for (const note of notes) io.stderr(`note: ${note}`);
+  if (source.note) io.stdout(source.note);
+  const cacheFile = statePaths().scanCache;
+  let running: Promise<SummaryResponse> | undefined;
+  /** Concurrent requests share one scan. */
+  const getSummary = () => {
+    running ??= scanStores({ roots, cacheFile })
+      .then(({ scannedAt, stores, summary, namespaces, problems }) => ({
+        source,
+        scannedAt,
+        stores,
+        summary,
+        namespaces,
+        problems,
+      }))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  await getSummary(); // warm the cache before the first page load
+
+  const webRoot = fileURLToPath(new URL("../../web/", import.meta.url));
+  if (!existsSync(webRoot))
+    io.stderr(`note: ${webRoot} is missing — run \`npm run build\`; only the API is served.`);
+  let boundPort = port;
+  const app = createApp({ getSummary, port: () => boundPort, ...(existsSync(webRoot) ? { webRoot } : {}) });
+  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new UsageError(
+              `port ${port} on 127.0.0.1 is already in use (choose another with --port, or 0 for any free one)`,
+            )
+          : error,
+      ),
+    );
+  });
+  boundPort = (server.address() as AddressInfo).port;
+  io.stdout(`session-retention dashboard: http://127.0.0.1:${boundPort}/`);
+  const stop = () => server.close(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await new Promise<void>((resolve) => server.once("close", resolve));
+  return 0;
+}

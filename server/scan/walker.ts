@@ -1,0 +1,124 @@
+// Finds session files under a root with one lstat each, never following a symlink: a link, a
+// socket or a folder we may not read is reported and the walk goes on.
+import { type BigIntStats, type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import type { ScanProblem } from "../../shared/scan-report.js";
+
+export interface FoundFile {
+  /** Path to hand to fs calls: a Buffer when some component is not valid UTF-8. */
+  fsPath: string | Buffer;
+  /** Path for people and for records (undecodable bytes shown as U+FFFD). */
+  path: string;
+  /** Name of the folder holding the file (pi's `--cwd--` folder, or the root's own name). */
+  folder: string;
+  stat: BigIntStats;
+  nonUtf8Name: boolean;
+}
+
+export interface WalkResult {
+  files: FoundFile[];
+  problems: ScanProblem[];
+}
+
+const SEP = Buffer.from("/");
+
+function describeLink(path: string | Buffer): string {
+  let target = "?";
+  try {
+    target = readlinkSync(path, "utf8");
+  } catch {}
+  try {
+    statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return `symlink loop (→ ${target}); not followed`;
+    return `dangling symlink (→ ${target}); not followed`;
+  }
+  return `symlink (→ ${target}); not followed`;
+}
+
+interface Entry {
+  name: string;
+  fsPath: string | Buffer;
+  dirent: Dirent;
+  nonUtf8: boolean;
+}
+
+/** Lists a folder; names that are not valid UTF-8 get their exact bytes back from a Buffer listing. */
+function listFolder(fsPath: string | Buffer): Entry[] {
+  const dirents = readdirSync(fsPath, { withFileTypes: true });
+  const lossy = dirents.some((d) => d.name.includes("\uFFFD"));
+  if (!lossy && typeof fsPath === "string") {
+    return dirents.map((dirent) => ({
+      name: dirent.name,
+      fsPath: `${fsPath}/${dirent.name}`,
+      dirent,
+      nonUtf8: false,
+    }));
+  }
+  const base = typeof fsPath === "string" ? Buffer.from(fsPath) : fsPath;
+  const raw = readdirSync(fsPath, { withFileTypes: true, encoding: "buffer" });
+  return raw.map((dirent) => {
+    const bytes = dirent.name as unknown as Buffer;
+    const name = bytes.toString("utf8");
+    const nonUtf8 = !Buffer.from(name, "utf8").equals(bytes);
+    const childFsPath =
+      !nonUtf8 && typeof fsPath === "string" ? `${fsPath}/${name}` : Buffer.concat([base, SEP, bytes]);
+    return { name, fsPath: childFsPath, dirent: dirent as unknown as Dirent, nonUtf8 };
+  });
+}
+
+/**
+ * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file below it. pi's
+ * default store has one folder per cwd, a custom session dir is flat; both are found.
+ */
+export function walkPiRoot(root: string): WalkResult {
+  const files: FoundFile[] = [];
+  const problems: ScanProblem[] = [];
+  const stack: Array<{ fsPath: string | Buffer; path: string; name: string; nonUtf8: boolean }> = [
+    { fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false },
+  ];
+  while (stack.length > 0) {
+    const folder = stack.pop()!;
+    let entries: Entry[];
+    try {
+      entries = listFolder(folder.fsPath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push({
+        code: code === "EACCES" || code === "EPERM" ? "permission-denied" : "unreadable",
+        path: folder.path,
+        message: `folder skipped: ${(error as Error).message}`,
+      });
+      continue;
+    }
+    for (const entry of entries) {
+      const path = `${folder.path}/${entry.name}`;
+      const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
+      if (entry.dirent.isSymbolicLink()) {
+        problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
+      } else if (entry.dirent.isDirectory()) {
+        stack.push({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8 });
+      } else if (!entry.name.endsWith(".jsonl")) {
+        // Not a session file (pi keeps nothing else here); ignored, like pi does.
+      } else if (!entry.dirent.isFile()) {
+        problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
+      } else {
+        try {
+          const stat = lstatSync(entry.fsPath, { bigint: true });
+          if (!stat.isFile()) {
+            problems.push({
+              code: "not-regular",
+              path,
+              message: "changed into a non-regular file during the scan; skipped",
+            });
+            continue;
+          }
+          files.push({ fsPath: entry.fsPath, path, folder: folder.name, stat, nonUtf8Name: nonUtf8 });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted while we looked
+          problems.push({ code: "unreadable", path, message: (error as Error).message });
+        }
+      }
+    }
+  }
+  return { files, problems };
+}

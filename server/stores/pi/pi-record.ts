@@ -1,0 +1,118 @@
+// Turns what the walker and the parser learned about one file into a SessionRecord.
+import { createHash } from "node:crypto";
+import type { BigIntStats } from "node:fs";
+import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import { namespaceFromFolderName, parseSessionFileName } from "./locations.js";
+import { KNOWN_VERSIONS, type PiFileFacts } from "./session-parser.js";
+
+export interface PiRecordInput {
+  root: string;
+  path: string;
+  folder: string;
+  stat: Pick<BigIntStats, "size" | "mtimeNs" | "birthtimeNs">;
+  nonUtf8Name: boolean;
+  /** Undefined when the file could not be read (`readError` says why). */
+  facts?: PiFileFacts;
+  readError?: string;
+  /** Use the last entry's timestamp as `lastUsedAt` (else mtime, spec §7). */
+  precise: boolean;
+}
+
+/** A stable id for a file without a usable uuid: derived from its path. */
+export function pathDerivedId(path: string): string {
+  return `path-${createHash("sha256").update(path).digest("hex").slice(0, 16)}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const validIso = (value: string | undefined) =>
+  value !== undefined && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+
+function lineWarning(
+  code: SessionWarning["code"],
+  problem: { first: number; count: number } | undefined,
+  what: string,
+): SessionWarning[] {
+  if (!problem) return [];
+  const message =
+    problem.count === 1
+      ? `line ${problem.first} ${what}`
+      : `${problem.count} lines ${what} (first: line ${problem.first})`;
+  return [{ code, message, line: problem.first, ...(problem.count > 1 ? { count: problem.count } : {}) }];
+}
+
+export function buildPiRecord(input: PiRecordInput): SessionRecord {
+  const { stat, facts, path } = input;
+  const fileName = path.slice(path.lastIndexOf("/") + 1);
+  const fromName = parseSessionFileName(fileName);
+  const header = facts?.header ?? null;
+  const warnings: SessionWarning[] = [];
+  const sizeBytes = Number(stat.size);
+
+  if (input.readError) warnings.push({ code: "unreadable", message: `could not read: ${input.readError}` });
+  if (input.nonUtf8Name) {
+    warnings.push({
+      code: "non-utf8-name",
+      message: "file name is not valid UTF-8; undecodable bytes are shown as \uFFFD",
+    });
+  }
+  if (sizeBytes === 0)
+    warnings.push({ code: "empty-file", message: "empty file: pi never wrote its header" });
+  else if (facts && !header)
+    warnings.push({ code: "missing-header", message: "first line is not a pi session header" });
+  if (facts) {
+    warnings.push(...lineWarning("corrupt-line", facts.corruptLines, "not a JSON object; skipped"));
+    warnings.push(...lineWarning("line-too-long", facts.longLines, "too long to parse; counted only"));
+    if (facts.truncatedLastLine) {
+      warnings.push({
+        code: "truncated-last-line",
+        message: "last line is incomplete (cut off, or pi was writing it)",
+        line: facts.lines + 1,
+      });
+    }
+  }
+  const version = header ? (header.version ?? 1) : undefined;
+  if (version !== undefined && !(KNOWN_VERSIONS as readonly number[]).includes(version)) {
+    warnings.push({
+      code: "unknown-version",
+      message: `session format version ${version} is newer than this tool knows`,
+    });
+  }
+
+  let namespace = header?.cwd || undefined;
+  if (!namespace) {
+    const guess = namespaceFromFolderName(input.folder);
+    namespace = guess ?? "(unknown)";
+    warnings.push({
+      code: "namespace-from-folder",
+      message: guess
+        ? `no header cwd: namespace guessed from folder name "${input.folder}" (lossy)`
+        : "no header cwd and no pi folder name: namespace unknown",
+    });
+  }
+
+  const modifiedAt = iso(Number(stat.mtimeNs / 1_000_000n));
+  const birth = Number(stat.birthtimeNs / 1_000_000n);
+  const createdAt =
+    validIso(header?.timestamp) ??
+    fromName.createdAt ??
+    iso(birth > 0 ? birth : Number(stat.mtimeNs / 1_000_000n));
+  const lastUsedAt = input.precise ? (facts?.lastEntryAt ?? modifiedAt) : modifiedAt;
+  const counts = facts?.counts ?? { user: 0, assistant: 0, toolResult: 0, other: 0 };
+
+  return {
+    id: header?.id ?? fromName.id ?? pathDerivedId(path),
+    store: { kind: "pi", root: input.root },
+    path,
+    namespace,
+    sizeBytes,
+    createdAt,
+    modifiedAt,
+    lastUsedAt,
+    messageCount: facts?.entries ?? 0,
+    messageCounts: { ...counts },
+    ...(typeof facts?.name === "string" ? { name: facts.name } : {}),
+    ...(header?.parentSession ? { parentSession: header.parentSession } : {}),
+    ...(version !== undefined ? { version } : {}),
+    warnings,
+  };
+}

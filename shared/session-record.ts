@@ -1,0 +1,79 @@
+// The one record every part of the product passes around: what we know about one session on disk.
+import { z } from "zod";
+
+/** Which kind of store a session lives in. Only pi for now; agentsh and workspace come with their adapters. */
+export const StoreKindSchema = z.enum(["pi"]);
+export type StoreKind = z.infer<typeof StoreKindSchema>;
+
+export const StoreRefSchema = z.object({
+  kind: StoreKindSchema,
+  /** Absolute path of the store's root folder. */
+  root: z.string(),
+});
+export type StoreRef = z.infer<typeof StoreRefSchema>;
+
+/**
+ * Problems found while reading a session. The scan never stops for one of these: it records the
+ * problem on the session it belongs to and goes on.
+ */
+export const SessionWarningCodeSchema = z.enum([
+  "empty-file", // 0 bytes: pi never wrote the header
+  "missing-header", // first line is not a session header
+  "corrupt-line", // a line that is not a JSON object
+  "truncated-last-line", // last line has no newline and is not a complete JSON object
+  "line-too-long", // a line over the parse cap: counted, not parsed
+  "unknown-version", // header version newer than we know
+  "namespace-from-folder", // no usable header cwd: namespace guessed from the (lossy) folder name
+  "non-utf8-name", // file name is not valid UTF-8; shown with replacement characters
+  "duplicate-id", // another file carries the same session id
+  "unreadable", // could not be opened or read
+]);
+export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;
+
+export const SessionWarningSchema = z.object({
+  code: SessionWarningCodeSchema,
+  message: z.string(),
+  /** 1-based line number, for line-level problems (first occurrence when `count` > 1). */
+  line: z.number().int().positive().optional(),
+  /** How many lines had this problem, when more than one. */
+  count: z.number().int().positive().optional(),
+});
+export type SessionWarning = z.infer<typeof SessionWarningSchema>;
+
+/** Entries after the header, by message role; everything that is not a message counts as `other`. */
+export const MessageCountsSchema = z.object({
+  user: z.number().int().nonnegative(),
+  assistant: z.number().int().nonnegative(),
+  toolResult: z.number().int().nonnegative(),
+  other: z.number().int().nonnegative(),
+});
+export type MessageCounts = z.infer<typeof MessageCountsSchema>;
+
+const isoDate = z.iso.datetime({ offset: true });
+
+export const SessionRecordSchema = z.object({
+  /** pi's session uuid where known, else a stable id derived from the path. Unique within a scan. */
+  id: z.string().min(1),
+  store: StoreRefSchema,
+  /** Absolute path. For a name that is not valid UTF-8, undecodable bytes show as U+FFFD. */
+  path: z.string(),
+  /** The session's real working directory (pi header `cwd`), or a guess from the folder name. */
+  namespace: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  /** Header timestamp, else the file-name timestamp, else the file's birth time. */
+  createdAt: isoDate,
+  modifiedAt: isoDate,
+  /** mtime by default (spec §7); the last entry's timestamp with `--precise`. */
+  lastUsedAt: isoDate,
+  /** Entries after the header (every type, unknown ones included). */
+  messageCount: z.number().int().nonnegative(),
+  messageCounts: MessageCountsSchema,
+  /** Latest `session_info` name (an empty name clears it, as in pi). */
+  name: z.string().optional(),
+  /** Header `parentSession`: the session this one was forked from. */
+  parentSession: z.string().optional(),
+  /** Header version (1 when absent, as pi treats it). */
+  version: z.number().int().optional(),
+  warnings: z.array(SessionWarningSchema),
+});
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;

@@ -1,0 +1,30 @@
+// The three orders of spec §5.2, with the deterministic tie-break of spec §7: last used → size → path.
+import { z } from "zod";
+import type { SessionRecord } from "./session-record.js";
+
+/** `lru`: least recently used first · `size`: largest first · `created`: oldest created first. */
+export const SortOrderSchema = z.enum(["lru", "size", "created"]);
+export type SortOrder = z.infer<typeof SortOrderSchema>;
+
+type Sortable = Pick<SessionRecord, "lastUsedAt" | "sizeBytes" | "path" | "createdAt">;
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Least recently used first, then largest, then by path: never two orders for the same input. */
+const tieBreak = (a: Sortable, b: Sortable) =>
+  byString(a.lastUsedAt, b.lastUsedAt) || b.sizeBytes - a.sizeBytes || byString(a.path, b.path);
+
+/**
+ * Comparator for `Array.prototype.sort`. Timestamps are ISO-8601 UTC strings, so string order is
+ * time order.
+ */
+export function compareSessions(order: SortOrder): (a: Sortable, b: Sortable) => number {
+  switch (order) {
+    case "lru":
+      return tieBreak;
+    case "size":
+      return (a, b) => b.sizeBytes - a.sizeBytes || tieBreak(a, b);
+    case "created":
+      return (a, b) => byString(a.createdAt, b.createdAt) || tieBreak(a, b);
+  }
+}

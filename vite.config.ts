@@ -1,0 +1,11 @@
+// Builds the dashboard (web/) into dist/web, which the Hono server serves. In `npm run dev`
+// the dev server proxies /api to a running `session-retention serve --port 5174`.
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: "web",
+  base: "./",
+  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: true },
+  server: { proxy: { "/api": "http://127.0.0.1:5174" } },
+});

@@ -1,0 +1,3 @@
+import { render } from "preact";
+
+render(<p>loading</p>, document.getElementById("app")!);

@@ -1,13 +1,11 @@
 // `session-retention serve`: the dashboard on 127.0.0.1. Uses the real pi store when there is one,
 // else a generated demo store (so a first run shows a populated dashboard, and says so).
 import { existsSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { serve } from "@hono/node-server";
 import type { DataSource, SummaryResponse } from "../../shared/api.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
-import { createApp } from "../http/app.js";
+import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
@@ -96,28 +94,19 @@ export async function runServe(
   await getSummary(); // warm the cache before the first page load
 
   const webRoot = fileURLToPath(new URL("../../web/", import.meta.url));
-  if (!existsSync(webRoot))
-    io.stderr(`note: ${webRoot} is missing — run \`npm run build\`; only the API is served.`);
-  let boundPort = port;
-  const app = createApp({ getSummary, port: () => boundPort, ...(existsSync(webRoot) ? { webRoot } : {}) });
-  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === "EADDRINUSE"
-          ? new UsageError(
-              `port ${port} on 127.0.0.1 is already in use (choose another with --port, or 0 for any free one)`,
-            )
-          : error,
-      ),
-    );
-  });
-  boundPort = (server.address() as AddressInfo).port;
-  io.stdout(`session-retention dashboard: http://127.0.0.1:${boundPort}/`);
-  const stop = () => server.close(() => process.exit(0));
+  const haveWeb = existsSync(webRoot);
+  if (!haveWeb) io.stderr(`note: ${webRoot} is missing — run \`npm run build\`; only the API is served.`);
+  let server: ListeningServer;
+  try {
+    server = await listenOnLoopback(port, { getSummary, ...(haveWeb ? { webRoot } : {}) });
+  } catch (error) {
+    if (error instanceof PortInUseError) throw new UsageError(error.message);
+    throw error;
+  }
+  io.stdout(`session-retention dashboard: http://127.0.0.1:${server.port}/`);
+  const stop = () => void server.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  await new Promise<void>((resolve) => server.once("close", resolve));
+  await server.closed;
   return 0;
 }

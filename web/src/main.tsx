@@ -1,3 +1,7 @@
+// Entry point of the dashboard single-page app.
 import { render } from "preact";
+import { App } from "./App.js";
+import { createSummaryStore } from "./state/summary-store.js";
+import "./styles.css";
 
-render(<p>loading</p>, document.getElementById("app")!);
+render(<App store={createSummaryStore()} />, document.getElementById("app")!);

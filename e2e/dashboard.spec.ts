@@ -1,0 +1,105 @@
+// The walking skeleton end to end: a store written by pi's own SessionManager, the real server,
+// a real browser — the numbers on screen must be the numbers on disk.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { expect, startServer, test } from "./serve-fixture.js";
+
+const assistant = (text: string) => ({
+  role: "assistant" as const,
+  content: [{ type: "text" as const, text }],
+  api: "anthropic-messages" as const,
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  usage: {
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 15,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  },
+  stopReason: "stop" as const,
+  timestamp: Date.now(),
+});
+
+/** Writes `turns` user/assistant pairs per session with pi's SessionManager. */
+function writeSessions(agentDir: string, cwd: string, sessions: number, turns: number) {
+  for (let s = 0; s < sessions; s++) {
+    const folder = join(agentDir, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+    const manager = SessionManager.create(cwd, folder);
+    for (let t = 0; t < turns; t++) {
+      manager.appendMessage({ role: "user", content: `question ${t} about ${cwd}`, timestamp: Date.now() });
+      manager.appendMessage(assistant(`answer ${t} `.repeat(20 * (s + 1))));
+    }
+  }
+}
+
+function filesOnDisk(root: string) {
+  const files: Array<{ folder: string; size: number }> = [];
+  for (const folder of readdirSync(root)) {
+    for (const name of readdirSync(join(root, folder))) {
+      if (name.endsWith(".jsonl")) files.push({ folder, size: statSync(join(root, folder, name)).size });
+    }
+  }
+  return files;
+}
+
+test("overview shows the count, size and namespaces of a pi store", async ({ page, home }) => {
+  const agentDir = join(home, ".pi", "agent");
+  writeSessions(agentDir, "/home/dev/web app", 3, 2);
+  writeSessions(agentDir, "/home/dev/api.server", 2, 4);
+  writeSessions(agentDir, "/srv/data-pipeline", 1, 1);
+  const files = filesOnDisk(join(agentDir, "sessions"));
+  const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
+
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await expect(page.getByTestId("total-count")).toHaveText(String(files.length));
+    await expect(page.getByTestId("total-bytes")).toHaveAttribute("data-bytes", String(totalBytes));
+    await expect(page.getByTestId("namespace-count")).toHaveText("3");
+    await expect(page.getByTestId("demo-banner")).toHaveCount(0);
+
+    const rows = page.getByTestId("namespace-row");
+    await expect(rows).toHaveCount(3);
+    for (const [cwd, count] of [
+      ["/home/dev/web app", 3],
+      ["/home/dev/api.server", 2],
+      ["/srv/data-pipeline", 1],
+    ] as const) {
+      const row = page.locator(`[data-testid="namespace-row"][data-namespace="${cwd}"]`);
+      await expect(row.getByTestId("namespace-sessions")).toHaveText(String(count));
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+test("with no pi store, a generated demo store is shown and labelled", async ({ page, home }) => {
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await expect(page.getByTestId("demo-banner")).toContainText("demo store");
+    const demoRoot = join(server.agentDir, "session-retention", "demo", "sessions");
+    const files = filesOnDisk(demoRoot);
+    expect(files.length).toBeGreaterThan(10);
+    await expect(page.getByTestId("total-count")).toHaveText(files.length.toLocaleString("en-US"));
+    await expect(page.getByTestId("total-bytes")).toHaveAttribute(
+      "data-bytes",
+      String(files.reduce((sum, f) => sum + f.size, 0)),
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a server that went away is reported, not shown as a broken page", async ({ page, home }) => {
+  writeSessions(join(home, ".pi", "agent"), "/home/dev/solo", 1, 1);
+  const server = await startServer(home);
+  await page.goto(server.url);
+  await expect(page.getByTestId("total-count")).toHaveText("1");
+  await server.stop();
+  await page.getByRole("button", { name: "Rescan" }).click();
+  await expect(page.getByTestId("error-banner")).toContainText("not reachable");
+});

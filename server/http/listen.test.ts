@@ -1,0 +1,76 @@
+// The app on a real socket: loopback only, a taken port is a clear error, and absolute-form
+// request targets with a foreign host are refused like a foreign Host header.
+import { connect, createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { summarizeSessions } from "../../shared/scan-report.js";
+import { type ListeningServer, listenOnLoopback, PortInUseError } from "./listen.js";
+
+const getSummary = async () => ({
+  source: { kind: "pi" as const },
+  scannedAt: "2026-01-01T00:00:00.000Z",
+  stores: [],
+  summary: summarizeSessions([], []),
+  namespaces: [],
+  problems: [],
+});
+
+/** Sends raw bytes and returns the status line: lets us send what fetch() never would. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(text));
+    let data = "";
+    socket.on("data", (chunk) => {
+      data += chunk.toString();
+      if (data.includes("\r\n")) {
+        socket.destroy();
+        resolve(data.split("\r\n")[0]!);
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+let server: ListeningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("listenOnLoopback", () => {
+  it("binds 127.0.0.1 only, on the port it reports", async () => {
+    server = await listenOnLoopback(0, { getSummary });
+    const response = await fetch(`http://127.0.0.1:${server.port}/api/summary`);
+    expect(response.status).toBe(200);
+    // Nothing answers on another local address (the bind is not 0.0.0.0).
+    const other = await fetch(`http://127.0.0.2:${server.port}/api/summary`).then(
+      () => "answered",
+      () => "refused",
+    );
+    expect(other).toBe("refused");
+  });
+
+  it("refuses an absolute-form request target naming a foreign host", async () => {
+    server = await listenOnLoopback(0, { getSummary });
+    const ok = await rawRequest(
+      server.port,
+      `GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`,
+    );
+    expect(ok).toBe("HTTP/1.1 200 OK");
+    const foreign = await rawRequest(
+      server.port,
+      `GET http://evil.example/api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`,
+    );
+    expect(foreign).toMatch(/^HTTP\/1\.1 421/);
+  });
+
+  it("says so plainly when the port is taken by another program", async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const port = (other.address() as { port: number }).port;
+    try {
+      await expect(listenOnLoopback(port, { getSummary })).rejects.toBeInstanceOf(PortInUseError);
+    } finally {
+      other.close();
+    }
+  });
+});

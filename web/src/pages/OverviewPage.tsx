@@ -1,0 +1,125 @@
+// Overview: totals, per-namespace usage and the largest sessions of the last scan.
+import type { SummaryResponse } from "../../../shared/api.js";
+import { Bytes } from "../components/Bytes.js";
+import { RelativeTime } from "../components/RelativeTime.js";
+
+function shortPath(path: string) {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+export function OverviewPage({ data }: { data: SummaryResponse }) {
+  const { summary, namespaces } = data;
+  const now = new Date(data.scannedAt);
+  const biggest = namespaces[0]?.totalBytes ?? 0;
+  return (
+    <>
+      <section class="cards" aria-label="Totals">
+        <div class="card">
+          <h2>Sessions</h2>
+          <p class="big" data-testid="total-count">
+            {summary.sessionCount.toLocaleString("en-US")}
+          </p>
+        </div>
+        <div class="card">
+          <h2>Disk used</h2>
+          <p class="big" data-testid="total-bytes" data-bytes={summary.totalBytes}>
+            <Bytes value={summary.totalBytes} />
+          </p>
+        </div>
+        <div class="card">
+          <h2>Namespaces</h2>
+          <p class="big" data-testid="namespace-count">
+            {summary.namespaceCount}
+          </p>
+        </div>
+        <div class="card">
+          <h2>Warnings</h2>
+          <p class="big" data-testid="warning-count">
+            {summary.sessionsWithWarnings + summary.problemCount}
+          </p>
+          <p class="hint">
+            {summary.sessionsWithWarnings} sessions, {summary.problemCount} other
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="namespaces-title">
+        <h2 id="namespaces-title">Usage by namespace</h2>
+        {namespaces.length === 0 ? (
+          <p class="empty">No sessions in this store yet.</p>
+        ) : (
+          <table class="data" data-testid="namespace-table">
+            <thead>
+              <tr>
+                <th scope="col">Namespace (working directory)</th>
+                <th scope="col" class="num">
+                  Sessions
+                </th>
+                <th scope="col" class="num">
+                  Size
+                </th>
+                <th scope="col">Share</th>
+                <th scope="col">Last used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {namespaces.map((n) => (
+                <tr key={n.namespace} data-testid="namespace-row" data-namespace={n.namespace}>
+                  <td class="path">{n.namespace}</td>
+                  <td class="num" data-testid="namespace-sessions">
+                    {n.sessionCount}
+                  </td>
+                  <td class="num" data-testid="namespace-bytes" data-bytes={n.totalBytes}>
+                    <Bytes value={n.totalBytes} />
+                  </td>
+                  <td>
+                    <span class="bar" aria-hidden="true">
+                      <span style={{ width: `${biggest ? (100 * n.totalBytes) / biggest : 0}%` }} />
+                    </span>
+                  </td>
+                  <td>
+                    <RelativeTime iso={n.lastUsedAt} now={now} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      {summary.largest.length > 0 && (
+        <section aria-labelledby="largest-title">
+          <h2 id="largest-title">Largest sessions</h2>
+          <table class="data" data-testid="largest-table">
+            <thead>
+              <tr>
+                <th scope="col">Session file</th>
+                <th scope="col">Namespace</th>
+                <th scope="col" class="num">
+                  Size
+                </th>
+                <th scope="col">Last used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.largest.map((s) => (
+                <tr key={s.id}>
+                  <td class="path" title={s.path}>
+                    {shortPath(s.path)}
+                  </td>
+                  <td class="path">{s.namespace}</td>
+                  <td class="num">
+                    <Bytes value={s.sizeBytes} />
+                  </td>
+                  <td>
+                    <RelativeTime iso={s.lastUsedAt} now={now} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </>
+  );
+}

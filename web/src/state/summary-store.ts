@@ -1,0 +1,26 @@
+// Signal store for the scan summary: server payload, loading flag and error kept apart.
+import { signal } from "@preact/signals";
+import type { SummaryResponse } from "../../../shared/api.js";
+import { fetchSummary } from "../api/client.js";
+
+export function createSummaryStore(load: () => Promise<SummaryResponse> = fetchSummary) {
+  const data = signal<SummaryResponse | undefined>(undefined);
+  const loading = signal(false);
+  const error = signal<string | undefined>(undefined);
+
+  async function refresh() {
+    loading.value = true;
+    try {
+      data.value = await load();
+      error.value = undefined;
+    } catch (caught) {
+      error.value = caught instanceof Error ? caught.message : String(caught);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  return { data, loading, error, refresh };
+}
+
+export type SummaryStore = ReturnType<typeof createSummaryStore>;

@@ -7,5 +7,5 @@ export default defineConfig({
   base: "./",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: true },
-  server: { proxy: { "/api": "http://127.0.0.1:5174" } },
+  server: { proxy: { "/api": { target: "http://127.0.0.1:5174", changeOrigin: true } } },
 });

@@ -1,7 +1,8 @@
-// The result of one scan: sessions, the problems that belong to no session, and the aggregates.
+// The result of one scan, as schemas: sessions, the problems that belong to no session, the aggregates.
+// The functions that compute the aggregates are in scan-summary.ts (no zod there: the CLI's scan
+// path must not pay zod's start-up cost).
 import { z } from "zod";
-import { type SessionRecord, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
-import { compareSessions } from "./sort.js";
+import { SessionRecordSchema, StoreRefSchema } from "./session-record.js";
 
 /** Things found in a store that are not sessions we can read: reported, never followed or deleted. */
 export const ScanProblemSchema = z.object({
@@ -63,62 +64,6 @@ export const ScanReportSchema = z.object({
   stats: ScanStatsSchema,
 });
 export type ScanReport = z.infer<typeof ScanReportSchema>;
-
-const brief = (s: SessionRecord) => ({
-  id: s.id,
-  path: s.path,
-  namespace: s.namespace,
-  sizeBytes: s.sizeBytes,
-  createdAt: s.createdAt,
-  lastUsedAt: s.lastUsedAt,
-});
-
-/** Per-namespace usage, biggest first (ties by name so the order is stable). */
-export function summarizeNamespaces(sessions: readonly SessionRecord[]): NamespaceUsage[] {
-  const byName = new Map<string, NamespaceUsage>();
-  for (const s of sessions) {
-    const usage = byName.get(s.namespace);
-    if (!usage) {
-      byName.set(s.namespace, {
-        namespace: s.namespace,
-        sessionCount: 1,
-        totalBytes: s.sizeBytes,
-        lastUsedAt: s.lastUsedAt,
-      });
-      continue;
-    }
-    usage.sessionCount += 1;
-    usage.totalBytes += s.sizeBytes;
-    if (s.lastUsedAt > usage.lastUsedAt) usage.lastUsedAt = s.lastUsedAt;
-  }
-  return [...byName.values()].sort(
-    (a, b) =>
-      b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
-  );
-}
-
-/** Totals, top-N largest, oldest and newest, warning counts. Pure: same input, same summary. */
-export function summarizeSessions(
-  sessions: readonly SessionRecord[],
-  problems: readonly ScanProblem[],
-  topN = 10,
-): ScanSummary {
-  const bySize = [...sessions].sort(compareSessions("size"));
-  const byCreated = [...sessions].sort(compareSessions("created"));
-  const oldest = byCreated[0];
-  const newest = byCreated.at(-1);
-  return {
-    sessionCount: sessions.length,
-    totalBytes: sessions.reduce((sum, s) => sum + s.sizeBytes, 0),
-    namespaceCount: new Set(sessions.map((s) => s.namespace)).size,
-    sessionsWithWarnings: sessions.filter((s) => s.warnings.length > 0).length,
-    warningCount: sessions.reduce((sum, s) => sum + s.warnings.length, 0),
-    problemCount: problems.length,
-    largest: bySize.slice(0, Math.max(0, topN)).map(brief),
-    ...(oldest ? { oldest: brief(oldest) } : {}),
-    ...(newest ? { newest: brief(newest) } : {}),
-  };
-}
 
 /** Progress of a running scan: totals are known once the (cheap) walk is done. */
 export const ScanProgressSchema = z.object({

@@ -1,10 +1,12 @@
 // The three orders of spec §5.2, with the deterministic tie-break of spec §7: last used → size → path.
-import { z } from "zod";
 import type { SessionRecord } from "./session-record.js";
 
 /** `lru`: least recently used first · `size`: largest first · `created`: oldest created first. */
-export const SortOrderSchema = z.enum(["lru", "size", "created"]);
-export type SortOrder = z.infer<typeof SortOrderSchema>;
+export const SORT_ORDERS = ["lru", "size", "created"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const isSortOrder = (value: string): value is SortOrder =>
+  (SORT_ORDERS as readonly string[]).includes(value);
 
 type Sortable = Pick<SessionRecord, "lastUsedAt" | "sizeBytes" | "path" | "createdAt">;
 

@@ -1,8 +1,6 @@
 // The command line: one sub-command per capability, each with --help; errors are one line on stderr.
 import { UnusableRootError } from "../scan/check-root.js";
 import { UsageError } from "./errors.js";
-import { runScan } from "./scan-command.js";
-import { runServe } from "./serve-command.js";
 
 export const MAIN_HELP = `Usage: session-retention <command> [options]
 
@@ -29,10 +27,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   const [command, ...args] = argv;
   try {
     switch (command) {
+      // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
       case "scan":
-        return await runScan(args, io);
+        return await (await import("./scan-command.js")).runScan(args, io);
       case "serve":
-        return await runServe(args, io);
+        return await (await import("./serve-command.js")).runServe(args, io);
       case undefined:
       case "help":
       case "--help":

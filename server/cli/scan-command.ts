@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import type { SessionRecord } from "../../shared/session-record.js";
-import { compareSessions, SortOrderSchema } from "../../shared/sort.js";
+import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
@@ -55,13 +55,13 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
   const top = Number(values.top);
   if (!Number.isInteger(top) || top < 0)
     throw new UsageError(`--top wants a whole number ≥ 0, got "${values.top}"`);
-  const sort = SortOrderSchema.safeParse(values.sort);
-  if (!sort.success) throw new UsageError(`--sort wants lru, size or created, got "${values.sort}"`);
+  if (!isSortOrder(values.sort))
+    throw new UsageError(`--sort wants lru, size or created, got "${values.sort}"`);
   return {
     roots: values.root,
     json: values.json,
     top,
-    sort: sort.data,
+    sort: values.sort,
     precise: values.precise,
     cache: !values["no-cache"],
   };

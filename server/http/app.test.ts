@@ -1,7 +1,7 @@
 // The HTTP app through app.request(): payload shape, the Host allow-list and the security headers.
 import { describe, expect, it } from "vitest";
 import { type SummaryResponse, SummaryResponseSchema } from "../../shared/api.js";
-import { summarizeSessions } from "../../shared/scan-report.js";
+import { summarizeSessions } from "../../shared/scan-summary.js";
 import { createApp } from "./app.js";
 
 const PORT = 4321;

@@ -2,7 +2,7 @@
 // request targets with a foreign host are refused like a foreign Host header.
 import { connect, createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { summarizeSessions } from "../../shared/scan-report.js";
+import { summarizeSessions } from "../../shared/scan-summary.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "./listen.js";
 
 const getSummary = async () => ({

@@ -1,13 +1,8 @@
 // One scan of the pi stores: walk (cheap stats), read only what changed (the cache), build records,
 // aggregate. Reads are synchronous and batched — faster than a Promise per file (FACTS.md) — and
 // the scan yields to the event loop between batches so a server stays responsive and can stream progress.
-import {
-  type ScanProblem,
-  type ScanProgress,
-  type ScanReport,
-  summarizeNamespaces,
-  summarizeSessions,
-} from "../../shared/scan-report.js";
+import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
+import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { buildPiRecord, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";

@@ -5,7 +5,6 @@
 // judged by their shape: pi writes `{"type":"<type>","id":…` with the message's `"role"` a few bytes
 // later, and that prefix is enough to count the line. Only the header, `session_info` lines (for the
 // name) and lines without pi's key order are parsed as JSON, and only up to `FULL_PARSE_CAP` bytes.
-import { z } from "zod";
 
 /** Lines longer than this are counted, never parsed (`line-too-long`). */
 export const FULL_PARSE_CAP = 1024 * 1024;
@@ -14,15 +13,37 @@ export const TAIL_CHECK_BYTES = 64;
 /** Header versions this reader knows. Newer ones are read the same way, with a warning. */
 export const KNOWN_VERSIONS = [1, 2, 3] as const;
 
-export const PiHeaderSchema = z.object({
-  type: z.literal("session"),
-  id: z.string().min(1),
-  timestamp: z.string(),
-  cwd: z.string(),
-  version: z.number().int().optional(),
-  parentSession: z.string().optional(),
-});
-export type PiHeader = z.infer<typeof PiHeaderSchema>;
+/** pi's first line, `{"type":"session","version":3,"id","timestamp","cwd","parentSession"?}`. */
+export interface PiHeader {
+  type: "session";
+  id: string;
+  timestamp: string;
+  cwd: string;
+  version?: number;
+  parentSession?: string;
+}
+
+/**
+ * Checks a parsed first line by hand rather than with zod: this runs on the scan path, and loading
+ * zod alone costs more start-up time than a whole warm rescan may take.
+ */
+export function asPiHeader(value: unknown): PiHeader | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { type, id, timestamp, cwd, version, parentSession } = value as Record<string, unknown>;
+  if (type !== "session" || typeof id !== "string" || id === "" || typeof timestamp !== "string")
+    return undefined;
+  if (typeof cwd !== "string") return undefined;
+  if (version !== undefined && !Number.isInteger(version)) return undefined;
+  if (parentSession !== undefined && typeof parentSession !== "string") return undefined;
+  return {
+    type,
+    id,
+    timestamp,
+    cwd,
+    ...(version !== undefined ? { version: version as number } : {}),
+    ...(parentSession !== undefined ? { parentSession } : {}),
+  };
+}
 
 type LineVerdict = "entry" | "header" | "blank" | "corrupt" | "bad";
 
@@ -207,9 +228,9 @@ export class PiSessionParser {
     if (!state.headerSeen) {
       state.headerSeen = true;
       if (complete && buf[s] === 123) {
-        const header = PiHeaderSchema.safeParse(tryJson(buf, s, e));
-        if (header.success) {
-          state.header = header.data;
+        const header = asPiHeader(tryJson(buf, s, e));
+        if (header) {
+          state.header = header;
           return "header";
         }
       }

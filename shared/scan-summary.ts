@@ -36,24 +36,49 @@ export function summarizeNamespaces(sessions: readonly SessionRecord[]): Namespa
   );
 }
 
+/** The `n` first of `items` in `compare` order, without sorting them all (n is small, items many). */
+function firstN<T>(items: readonly T[], n: number, compare: (a: T, b: T) => number): T[] {
+  const top: T[] = [];
+  if (n <= 0) return top;
+  for (const item of items) {
+    if (top.length === n && compare(item, top[n - 1]!) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && compare(item, top[at - 1]!) < 0) at -= 1;
+    top.splice(at, 0, item);
+    if (top.length > n) top.pop();
+  }
+  return top;
+}
+
 /** Totals, top-N largest, oldest and newest, warning counts. Pure: same input, same summary. */
 export function summarizeSessions(
   sessions: readonly SessionRecord[],
   problems: readonly ScanProblem[],
   topN = 10,
 ): ScanSummary {
-  const bySize = [...sessions].sort(compareSessions("size"));
-  const byCreated = [...sessions].sort(compareSessions("created"));
-  const oldest = byCreated[0];
-  const newest = byCreated.at(-1);
+  const byCreated = compareSessions("created");
+  let oldest: SessionRecord | undefined;
+  let newest: SessionRecord | undefined;
+  let totalBytes = 0;
+  let sessionsWithWarnings = 0;
+  let warningCount = 0;
+  const namespaces = new Set<string>();
+  for (const s of sessions) {
+    totalBytes += s.sizeBytes;
+    namespaces.add(s.namespace);
+    if (s.warnings.length > 0) sessionsWithWarnings += 1;
+    warningCount += s.warnings.length;
+    if (!oldest || byCreated(s, oldest) < 0) oldest = s;
+    if (!newest || byCreated(s, newest) > 0) newest = s;
+  }
   return {
     sessionCount: sessions.length,
-    totalBytes: sessions.reduce((sum, s) => sum + s.sizeBytes, 0),
-    namespaceCount: new Set(sessions.map((s) => s.namespace)).size,
-    sessionsWithWarnings: sessions.filter((s) => s.warnings.length > 0).length,
-    warningCount: sessions.reduce((sum, s) => sum + s.warnings.length, 0),
+    totalBytes,
+    namespaceCount: namespaces.size,
+    sessionsWithWarnings,
+    warningCount,
     problemCount: problems.length,
-    largest: bySize.slice(0, Math.max(0, topN)).map(brief),
+    largest: firstN(sessions, topN, compareSessions("size")).map(brief),
     ...(oldest ? { oldest: brief(oldest) } : {}),
     ...(newest ? { newest: brief(newest) } : {}),
   };

@@ -1,16 +1,18 @@
 // The incremental scan cache: per file, its identity when last read and what reading it taught us.
 // An unchanged file (same dev, inode, size, mtime ns) is never read again.
+//
+// On disk each entry is a flat JSON array rather than an object: a warm rescan spends most of its
+// time loading this file, and arrays parse about 3× faster than the same data as keyed objects.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { FileIdentity } from "../stores/pi/read-session-file.js";
-import type { PiFileFacts, PiParseState } from "../stores/pi/session-parser.js";
+import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 3;
 
 export interface CacheEntry {
-  dev: string;
-  ino: string;
-  size: string;
+  dev: number;
+  ino: number;
+  size: number;
   mtimeNs: string;
   facts: PiFileFacts;
   /** Resumable state when it differs from `facts` (last line without newline). */
@@ -19,44 +21,142 @@ export interface CacheEntry {
 
 export type ScanCache = Map<string, CacheEntry>;
 
-export function identityKey(identity: FileIdentity) {
-  return {
-    dev: identity.dev.toString(),
-    ino: identity.ino.toString(),
-    size: identity.size.toString(),
-    mtimeNs: identity.mtimeNs.toString(),
-  };
+type Problem = [first: number, count: number] | null;
+type EncodedHeader = [
+  id: string,
+  timestamp: string,
+  cwd: string,
+  version: number | null,
+  parent: string | null,
+];
+type EncodedFacts = [
+  offset: number,
+  lines: number,
+  headerSeen: 0 | 1,
+  header: EncodedHeader | null,
+  entries: number,
+  user: number,
+  assistant: number,
+  toolResult: number,
+  other: number,
+  /** `false` = no session_info seen, `null` = name cleared. */
+  name: string | null | false,
+  lastEntryAt: string | null,
+  corrupt: Problem,
+  long: Problem,
+  tail: number,
+  truncatedLastLine: 0 | 1,
+];
+type EncodedEntry = [
+  key: string,
+  dev: number,
+  ino: number,
+  size: number,
+  mtimeNs: string,
+  facts: EncodedFacts,
+  resume: EncodedFacts | null,
+];
+
+function encodeFacts(facts: PiParseState & { truncatedLastLine?: boolean }): EncodedFacts {
+  const h = facts.header;
+  const c = facts.counts;
+  return [
+    facts.offset,
+    facts.lines,
+    facts.headerSeen ? 1 : 0,
+    h ? [h.id, h.timestamp, h.cwd, h.version ?? null, h.parentSession ?? null] : null,
+    facts.entries,
+    c.user,
+    c.assistant,
+    c.toolResult,
+    c.other,
+    facts.name === undefined ? false : facts.name,
+    facts.lastEntryAt ?? null,
+    facts.corruptLines ? [facts.corruptLines.first, facts.corruptLines.count] : null,
+    facts.longLines ? [facts.longLines.first, facts.longLines.count] : null,
+    facts.tail,
+    facts.truncatedLastLine ? 1 : 0,
+  ];
 }
 
-function looksLikeEntry(value: unknown): value is CacheEntry {
-  const entry = value as CacheEntry;
+/** Builds plain objects with assignments, not spreads: this runs once per file on every scan. */
+function decodeFacts(e: EncodedFacts): PiFileFacts {
+  const [
+    offset,
+    lines,
+    headerSeen,
+    h,
+    entries,
+    user,
+    assistant,
+    toolResult,
+    other,
+    name,
+    lastEntryAt,
+    corrupt,
+    long,
+    tail,
+    truncated,
+  ] = e;
+  let header: PiHeader | null = null;
+  if (h) {
+    header = { type: "session", id: h[0], timestamp: h[1], cwd: h[2] };
+    if (h[3] !== null) header.version = h[3];
+    if (h[4] !== null) header.parentSession = h[4];
+  }
+  const facts: PiFileFacts = {
+    offset,
+    lines,
+    headerSeen: headerSeen === 1,
+    header,
+    entries,
+    counts: { user, assistant, toolResult, other },
+    tail,
+    truncatedLastLine: truncated === 1,
+  };
+  if (name !== false) facts.name = name;
+  if (lastEntryAt !== null) facts.lastEntryAt = lastEntryAt;
+  if (corrupt) facts.corruptLines = { first: corrupt[0], count: corrupt[1] };
+  if (long) facts.longLines = { first: long[0], count: long[1] };
+  return facts;
+}
+
+/** Cheap shape check: the cache is our own file, but a damaged one must not crash a scan. */
+function looksEncoded(value: unknown): value is EncodedEntry {
+  if (!Array.isArray(value) || value.length !== 7) return false;
+  const [key, dev, ino, size, mtimeNs, facts] = value;
   return (
-    typeof entry === "object" &&
-    entry !== null &&
-    typeof entry.dev === "string" &&
-    typeof entry.ino === "string" &&
-    typeof entry.size === "string" &&
-    typeof entry.mtimeNs === "string" &&
-    typeof entry.facts === "object" &&
-    entry.facts !== null &&
-    typeof entry.facts.offset === "number" &&
-    typeof entry.facts.counts === "object"
+    typeof key === "string" &&
+    typeof dev === "number" &&
+    typeof ino === "number" &&
+    typeof size === "number" &&
+    typeof mtimeNs === "string" &&
+    Array.isArray(facts) &&
+    facts.length === 15 &&
+    typeof facts[0] === "number"
   );
 }
 
 /** Loads the cache; a missing, corrupt or old-format file just means an empty cache (everything is re-read). */
 export function loadScanCache(file: string): ScanCache {
   const cache: ScanCache = new Map();
-  let parsed: { version?: unknown; entries?: Record<string, unknown> };
+  let parsed: { version?: unknown; entries?: unknown };
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return cache;
   }
-  if (parsed?.version !== CACHE_VERSION || typeof parsed.entries !== "object" || parsed.entries === null)
-    return cache;
-  for (const [key, value] of Object.entries(parsed.entries)) {
-    if (looksLikeEntry(value)) cache.set(key, value);
+  if (parsed?.version !== CACHE_VERSION || !Array.isArray(parsed.entries)) return cache;
+  for (const value of parsed.entries) {
+    if (!looksEncoded(value)) continue;
+    try {
+      const [key, dev, ino, size, mtimeNs, facts, resume] = value;
+      const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: decodeFacts(facts) };
+      if (resume) entry.resume = decodeFacts(resume);
+      cache.set(key, entry);
+    } catch {
+      // A damaged entry only means that file is read again.
+    }
   }
   return cache;
 }
@@ -64,7 +164,19 @@ export function loadScanCache(file: string): ScanCache {
 /** Writes atomically (temp file + rename), so a crash leaves the old cache or the new one. */
 export function saveScanCache(file: string, cache: ScanCache): void {
   mkdirSync(dirname(file), { recursive: true });
+  const entries: EncodedEntry[] = [];
+  for (const [key, e] of cache) {
+    entries.push([
+      key,
+      e.dev,
+      e.ino,
+      e.size,
+      e.mtimeNs,
+      encodeFacts(e.facts),
+      e.resume ? encodeFacts(e.resume) : null,
+    ]);
+  }
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(cache) }));
+  writeFileSync(temp, JSON.stringify({ version: CACHE_VERSION, entries }));
   renameSync(temp, file);
 }

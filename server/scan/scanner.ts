@@ -4,9 +4,10 @@
 import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
 import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import { buildPiRecord, pathDerivedId } from "../stores/pi/pi-record.js";
+import { buildPiRecord, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
-import { type CacheEntry, identityKey, loadScanCache, type ScanCache, saveScanCache } from "./scan-cache.js";
+import { sameIdentity } from "./file-identity.js";
+import { type CacheEntry, loadScanCache, type ScanCache, saveScanCache } from "./scan-cache.js";
 import { type FoundFile, walkPiRoot } from "./walker.js";
 
 export interface ScanOptions {
@@ -35,38 +36,29 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** Reuses the cache where the file is unchanged, resumes it where the file only grew, else reads it all. */
 function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffer) {
-  const key = identityKey({
-    dev: file.stat.dev,
-    ino: file.stat.ino,
-    size: file.stat.size,
-    mtimeNs: file.stat.mtimeNs,
-  });
-  if (
-    cached &&
-    cached.dev === key.dev &&
-    cached.ino === key.ino &&
-    cached.size === key.size &&
-    cached.mtimeNs === key.mtimeNs
-  ) {
-    return { entry: cached, bytesRead: 0, hit: true };
-  }
-  const grew =
-    cached && cached.dev === key.dev && cached.ino === key.ino && BigInt(cached.size) < file.stat.size;
+  const now = file.identity;
+  if (cached && sameIdentity(cached, now)) return { entry: cached, identity: now, bytesRead: 0, hit: true };
+  const grew = cached && cached.dev === now.dev && cached.ino === now.ino && cached.size < now.size;
   const result = readSessionFile(file.fsPath, buffer, grew ? (cached.resume ?? cached.facts) : undefined);
-  const entry: CacheEntry = { ...identityKey(result.identity), facts: result.facts };
-  if (result.facts.truncatedLastLine === false && result.facts.entries !== result.resume.entries) {
+  const { dev, ino, size, mtimeNs } = result.identity;
+  const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: result.facts };
+  if (!result.facts.truncatedLastLine && result.facts.entries !== result.resume.entries)
     entry.resume = result.resume;
-  }
-  return { entry, bytesRead: result.bytesRead, hit: false };
+  return { entry, identity: result.identity, bytesRead: result.bytesRead, hit: false };
 }
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
 function dedupeIds(records: SessionRecord[]) {
-  const seen = new Map<string, string>();
-  for (const record of [...records].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const first = seen.get(record.id);
+  const count = new Map<string, number>();
+  for (const record of records) count.set(record.id, (count.get(record.id) ?? 0) + 1);
+  const shared = records.filter((record) => count.get(record.id)! > 1);
+  if (shared.length === 0) return;
+  // The first path (in byte order) keeps the id, so the result does not depend on walk order.
+  const owner = new Map<string, string>();
+  for (const record of shared.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const first = owner.get(record.id);
     if (first === undefined) {
-      seen.set(record.id, record.path);
+      owner.set(record.id, record.path);
       continue;
     }
     record.warnings.push({
@@ -99,7 +91,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     report({ phase: "walking", filesDone: 0, filesTotal: found.length, bytesDone: 0, bytesTotal: 0 });
     await yieldToEventLoop();
   }
-  const bytesTotal = found.reduce((sum, f) => sum + Number(f.file.stat.size), 0);
+  const bytesTotal = found.reduce((sum, f) => sum + f.file.identity.size, 0);
 
   const oldCache: ScanCache = options.cacheFile ? loadScanCache(options.cacheFile) : new Map();
   const newCache: ScanCache = new Map();
@@ -112,27 +104,25 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let sliceStart = performance.now();
   for (const [index, { root, file }] of found.entries()) {
     const key = cacheKey(file);
-    let recordInput: Parameters<typeof buildPiRecord>[0];
-    const base = {
+    // One object per file, built without spreads: this loop runs for every session on every scan.
+    const input: PiRecordInput = {
       root,
       path: file.path,
       folder: file.folder,
+      birthtimeMs: file.birthtimeMs,
       nonUtf8Name: file.nonUtf8Name,
       precise: !!options.precise,
+      identity: file.identity,
     };
     try {
-      const { entry, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
+      const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
       newCache.set(key, entry);
       if (hit) cacheHits += 1;
       else filesRead += 1;
       bytesRead += read;
-      // The record describes the file as read (fstat), which may be newer than the walk's lstat.
-      const stat = {
-        size: BigInt(entry.size),
-        mtimeNs: BigInt(entry.mtimeNs),
-        birthtimeNs: file.stat.birthtimeNs,
-      };
-      recordInput = { ...base, stat, facts: entry.facts };
+      // A read describes the file as read (fstat), which may be newer than the walk's lstat.
+      input.identity = identity;
+      input.facts = entry.facts;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") continue; // deleted since the walk
@@ -144,11 +134,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         });
         continue;
       }
-      recordInput = { ...base, stat: file.stat, readError: (error as Error).message };
+      input.readError = (error as Error).message;
     }
-    records.push(buildPiRecord(recordInput));
-    bytesDone += Number(file.stat.size);
-    report({ phase: "reading", filesDone: index + 1, filesTotal: found.length, bytesDone, bytesTotal });
+    records.push(buildPiRecord(input));
+    bytesDone += file.identity.size;
+    if (options.onProgress) {
+      report({ phase: "reading", filesDone: index + 1, filesTotal: found.length, bytesDone, bytesTotal });
+    }
     if (performance.now() - sliceStart > YIELD_EVERY_MS) {
       await yieldToEventLoop();
       sliceStart = performance.now();

@@ -1,7 +1,8 @@
 // Finds session files under a root with one lstat each, never following a symlink: a link, a
 // socket or a folder we may not read is reported and the walk goes on.
-import { type BigIntStats, type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import type { ScanProblem } from "../../shared/scan-report.js";
+import { type FileIdentity, identityOf } from "./file-identity.js";
 
 export interface FoundFile {
   /** Path to hand to fs calls: a Buffer when some component is not valid UTF-8. */
@@ -10,7 +11,9 @@ export interface FoundFile {
   path: string;
   /** Name of the folder holding the file (pi's `--cwd--` folder, or the root's own name). */
   folder: string;
-  stat: BigIntStats;
+  identity: FileIdentity;
+  /** 0 where the file system does not record a birth time. */
+  birthtimeMs: number;
   nonUtf8Name: boolean;
 }
 
@@ -112,7 +115,14 @@ export function walkPiRoot(root: string): WalkResult {
             });
             continue;
           }
-          files.push({ fsPath: entry.fsPath, path, folder: folder.name, stat, nonUtf8Name: nonUtf8 });
+          files.push({
+            fsPath: entry.fsPath,
+            path,
+            folder: folder.name,
+            identity: identityOf(stat),
+            birthtimeMs: Number(stat.birthtimeNs / 1_000_000n),
+            nonUtf8Name: nonUtf8,
+          });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted while we looked
           problems.push({ code: "unreadable", path, message: (error as Error).message });

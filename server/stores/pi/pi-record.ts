@@ -1,7 +1,7 @@
 // Turns what the walker and the parser learned about one file into a SessionRecord.
 import { createHash } from "node:crypto";
-import type { BigIntStats } from "node:fs";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import type { FileIdentity } from "../../scan/file-identity.js";
 import { namespaceFromFolderName, parseSessionFileName } from "./locations.js";
 import { KNOWN_VERSIONS, type PiFileFacts } from "./session-parser.js";
 
@@ -9,7 +9,9 @@ export interface PiRecordInput {
   root: string;
   path: string;
   folder: string;
-  stat: Pick<BigIntStats, "size" | "mtimeNs" | "birthtimeNs">;
+  identity: Pick<FileIdentity, "size" | "mtimeMs">;
+  /** 0 where unknown. */
+  birthtimeMs: number;
   nonUtf8Name: boolean;
   /** Undefined when the file could not be read (`readError` says why). */
   facts?: PiFileFacts;
@@ -24,8 +26,13 @@ export function pathDerivedId(path: string): string {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const validIso = (value: string | undefined) =>
-  value !== undefined && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+/** pi writes `Date#toISOString()`; only other forms need the (slow) parse and normalisation. */
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const validIso = (value: string | undefined) => {
+  if (value === undefined) return undefined;
+  if (CANONICAL_ISO.test(value)) return value;
+  return Number.isNaN(Date.parse(value)) ? undefined : new Date(value).toISOString();
+};
 
 function lineWarning(
   code: SessionWarning["code"],
@@ -41,12 +48,13 @@ function lineWarning(
 }
 
 export function buildPiRecord(input: PiRecordInput): SessionRecord {
-  const { stat, facts, path } = input;
-  const fileName = path.slice(path.lastIndexOf("/") + 1);
-  const fromName = parseSessionFileName(fileName);
+  const { identity, facts, path } = input;
+  // The file name is a fallback for a missing header: parsed only when needed (it is on the hot path).
+  let fromNameCache: ReturnType<typeof parseSessionFileName> | undefined;
+  const fromName = () => (fromNameCache ??= parseSessionFileName(path.slice(path.lastIndexOf("/") + 1)));
   const header = facts?.header ?? null;
   const warnings: SessionWarning[] = [];
-  const sizeBytes = Number(stat.size);
+  const sizeBytes = identity.size;
 
   if (input.readError) warnings.push({ code: "unreadable", message: `could not read: ${input.readError}` });
   if (input.nonUtf8Name) {
@@ -90,17 +98,16 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     });
   }
 
-  const modifiedAt = iso(Number(stat.mtimeNs / 1_000_000n));
-  const birth = Number(stat.birthtimeNs / 1_000_000n);
+  const modifiedAt = iso(identity.mtimeMs);
   const createdAt =
     validIso(header?.timestamp) ??
-    fromName.createdAt ??
-    iso(birth > 0 ? birth : Number(stat.mtimeNs / 1_000_000n));
+    fromName().createdAt ??
+    iso(input.birthtimeMs > 0 ? input.birthtimeMs : identity.mtimeMs);
   const lastUsedAt = input.precise ? (facts?.lastEntryAt ?? modifiedAt) : modifiedAt;
   const counts = facts?.counts ?? { user: 0, assistant: 0, toolResult: 0, other: 0 };
 
   return {
-    id: header?.id ?? fromName.id ?? pathDerivedId(path),
+    id: header?.id ?? fromName().id ?? pathDerivedId(path),
     store: { kind: "pi", root: input.root },
     path,
     namespace,

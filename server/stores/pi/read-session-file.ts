@@ -1,16 +1,16 @@
 // Reads one pi session file into PiFileFacts, from the start or from where an earlier read stopped.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type PiFileFacts, type PiParseState, PiSessionParser, TAIL_CHECK_BYTES } from "./session-parser.js";
+import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
+import {
+  type PiFileFacts,
+  type PiParseState,
+  PiSessionParser,
+  TAIL_CHECK_BYTES,
+  tailHash,
+} from "./session-parser.js";
 
 /** One buffer reused by every read of a scan: big enough that a file is a few syscalls. */
 export const READ_CHUNK_BYTES = 1024 * 1024;
-
-export interface FileIdentity {
-  dev: bigint;
-  ino: bigint;
-  size: bigint;
-  mtimeNs: bigint;
-}
 
 export interface ReadResult {
   facts: PiFileFacts;
@@ -23,16 +23,12 @@ export interface ReadResult {
   resumed: boolean;
 }
 
-function sameBytes(
-  fd: number,
-  buffer: Buffer,
-  at: number,
-  expectedHex: string,
-): { ok: boolean; read: number } {
-  const length = expectedHex.length / 2;
-  if (length === 0 || at < length) return { ok: length === 0 && at === 0, read: 0 };
-  const read = readSync(fd, buffer, 0, length, at - length);
-  return { ok: read === length && buffer.toString("hex", 0, length) === expectedHex, read };
+/** The (up to) `TAIL_CHECK_BYTES` bytes before `offset`, read into a copy. */
+function tailBytes(fd: number, offset: number): Buffer {
+  const length = Math.min(offset, TAIL_CHECK_BYTES);
+  const bytes = Buffer.alloc(length);
+  const read = length > 0 ? readSync(fd, bytes, 0, length, offset - length) : 0;
+  return bytes.subarray(0, read);
 }
 
 /**
@@ -47,16 +43,16 @@ export function readSessionFile(
   const fd = openSync(fsPath, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const stat = fstatSync(fd, { bigint: true });
-    const identity = { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs };
-    const size = Number(stat.size);
+    const identity = identityOf(stat);
+    const size = identity.size;
     let bytesRead = 0;
     let resumed = false;
     let parser = new PiSessionParser();
-    if (previous && previous.offset <= size && previous.tail.length <= TAIL_CHECK_BYTES * 2) {
-      const check = sameBytes(fd, buffer, previous.offset, previous.tail);
-      bytesRead += check.read;
-      if (check.ok) {
-        parser = new PiSessionParser(previous);
+    if (previous && previous.offset > 0 && previous.offset <= size) {
+      const before = tailBytes(fd, previous.offset);
+      bytesRead += before.length;
+      if (tailHash(before) === previous.tail) {
+        parser = new PiSessionParser(previous, before);
         resumed = true;
       }
     }

@@ -71,8 +71,8 @@ export interface PiParseState {
   lastEntryAt?: string;
   corruptLines?: LineProblem;
   longLines?: LineProblem;
-  /** Hex of the `TAIL_CHECK_BYTES` bytes before `offset`. */
-  tail: string;
+  /** `tailHash` of the (up to) `TAIL_CHECK_BYTES` bytes before `offset`. */
+  tail: number;
 }
 
 export function createParseState(): PiParseState {
@@ -83,7 +83,7 @@ export function createParseState(): PiParseState {
     header: null,
     entries: 0,
     counts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
-    tail: "",
+    tail: tailHash(Buffer.alloc(0)),
   };
 }
 
@@ -136,9 +136,10 @@ export class PiSessionParser {
   /** The last `TAIL_CHECK_BYTES` bytes pushed so far (to compute `state.tail` across chunk edges). */
   private recent = Buffer.alloc(0);
 
-  constructor(state: PiParseState = createParseState()) {
+  /** To resume, pass the saved state and the bytes just before its offset (as `tailBytes` reads them). */
+  constructor(state: PiParseState = createParseState(), precedingBytes: Buffer = Buffer.alloc(0)) {
     this.state = structuredClone(state);
-    this.recent = Buffer.from(state.tail, "hex");
+    this.recent = Buffer.from(precedingBytes);
   }
 
   /** Feeds the next bytes of the file (the caller reuses `chunk` afterwards). */
@@ -170,7 +171,7 @@ export class PiSessionParser {
   finish(): PiFileFacts {
     if (this.pendingLength === 0) return { ...structuredClone(this.state), truncatedLastLine: false };
     const { line, length, lastByte } = this.takePending();
-    const probe = new PiSessionParser(this.state);
+    const probe = new PiSessionParser(this.state, this.recent);
     const verdict = probe.line(line, length, lastByte, true);
     if (verdict === "bad") return { ...structuredClone(this.state), truncatedLastLine: true };
     if (verdict === "entry") probe.noteTimestamp(line, 0, line.length);
@@ -287,7 +288,7 @@ export class PiSessionParser {
     if (value && !Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
   }
 
-  /** Keeps `state.tail` = hex of the bytes just before `state.offset`, across chunk boundaries. */
+  /** Keeps `state.tail` = hash of the bytes just before `state.offset`, across chunk boundaries. */
   private rememberTail(chunk: Buffer, lastNewline: number) {
     if (lastNewline !== -1) {
       const end = lastNewline + 1;
@@ -295,7 +296,7 @@ export class PiSessionParser {
       const fromBefore = this.recent.subarray(
         Math.max(0, this.recent.length - (TAIL_CHECK_BYTES - fromChunk.length)),
       );
-      this.state.tail = Buffer.concat([fromBefore, fromChunk]).toString("hex");
+      this.state.tail = tailHash(Buffer.concat([fromBefore, fromChunk]));
     }
     const keep = chunk.subarray(Math.max(0, chunk.length - TAIL_CHECK_BYTES));
     this.recent = Buffer.from(
@@ -304,6 +305,16 @@ export class PiSessionParser {
       ),
     );
   }
+}
+
+/**
+ * FNV-1a (32 bit) of the bytes before the resume point. A number keeps the cache small; it only has
+ * to tell "appended to" from "rewritten in place", together with the inode and the larger size.
+ */
+export function tailHash(bytes: Buffer): number {
+  let hash = 0x811c9dc5 ^ bytes.length;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
+  return hash >>> 0;
 }
 
 function tryJson(buf: Buffer, start: number, end: number): unknown {

@@ -45,8 +45,6 @@ export function asPiHeader(value: unknown): PiHeader | undefined {
   };
 }
 
-type LineVerdict = "entry" | "header" | "blank" | "corrupt" | "bad";
-
 interface LineProblem {
   first: number;
   count: number;
@@ -83,7 +81,7 @@ export function createParseState(): PiParseState {
     header: null,
     entries: 0,
     counts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
-    tail: tailHash(Buffer.alloc(0)),
+    tail: tailHash(),
   };
 }
 
@@ -94,13 +92,31 @@ export interface PiFileFacts extends PiParseState {
 }
 
 const NEWLINE = 10;
-const TYPE_PREFIX = Buffer.from('{"type":"');
-const ROLE_KEY = Buffer.from('"role":"');
-const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
 const QUOTE = 34;
 const BACKSLASH = 92;
+const ROLE_KEY = Buffer.from('"role":"');
+const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
+const TYPE_PREFIX = bytesOf('{"type":"');
+const MESSAGE = bytesOf('message"');
+const SESSION_INFO = bytesOf('session_info"');
+const USER = bytesOf('user"');
+const ASSISTANT = bytesOf('assistant"');
+const TOOL_RESULT = bytesOf('toolResult"');
+
+function bytesOf(text: string): number[] {
+  return [...Buffer.from(text)];
+}
 
 const isSpace = (byte: number | undefined) => byte === 32 || byte === 9 || byte === 13;
+
+/** Whether `buf` holds `expected` at `at` (before `end`). A JS loop: cheaper than a native call for a few bytes. */
+function hasBytesAt(buf: Buffer, at: number, end: number, expected: readonly number[]): boolean {
+  if (at + expected.length > end) return false;
+  for (let i = 0; i < expected.length; i++) if (buf[at + i] !== expected[i]) return false;
+  return true;
+}
 
 function addProblem(problem: LineProblem | undefined, line: number): LineProblem {
   if (!problem) return { first: line, count: 1 };
@@ -109,18 +125,29 @@ function addProblem(problem: LineProblem | undefined, line: number): LineProblem
 }
 
 /** Reads a short `"…"` string value starting at `start`; undefined if it is long or escaped. */
-function shortString(buf: Buffer, start: number, end: number, max = 64): string | undefined {
-  const close = buf.indexOf(QUOTE, start);
-  if (close === -1 || close >= end || close - start > max) return undefined;
-  const backslash = buf.indexOf(BACKSLASH, start);
-  if (backslash !== -1 && backslash < close) return undefined;
-  return buf.toString("latin1", start, close);
+function shortString(buf: Buffer, start: number, end: number, max: number): string | undefined {
+  const limit = Math.min(end, start + max);
+  for (let i = start; i < limit; i++) {
+    const byte = buf[i];
+    if (byte === QUOTE) return buf.toString("latin1", start, i);
+    if (byte === BACKSLASH) return undefined;
+  }
+  return undefined;
 }
 
-function countRole(state: PiParseState, role: unknown) {
-  if (role === "user" || role === "assistant" || role === "toolResult") state.counts[role] += 1;
-  else state.counts.other += 1;
+function cloneState(state: PiParseState): PiParseState {
+  const copy: PiParseState = {
+    ...state,
+    header: state.header ? { ...state.header } : null,
+    counts: { ...state.counts },
+  };
+  if (state.corruptLines) copy.corruptLines = { ...state.corruptLines };
+  if (state.longLines) copy.longLines = { ...state.longLines };
+  return copy;
 }
+
+/** What a line is, judged from its shape; `role` only for messages, `parsed` when it had to be parsed. */
+type Kind = "message" | "session_info" | "other";
 
 /**
  * Consumes a file's bytes chunk by chunk. Feed it with `push` from `state.offset` on; `finish`
@@ -128,52 +155,60 @@ function countRole(state: PiParseState, role: unknown) {
  */
 export class PiSessionParser {
   readonly state: PiParseState;
-  /** Bytes of a line that started in an earlier chunk, up to `FULL_PARSE_CAP`. */
+  /** Bytes of a line that started in an earlier chunk, up to `FULL_PARSE_CAP + 1`. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private pendingLength = 0;
   private pendingLastByte = -1;
-  /** The last `TAIL_CHECK_BYTES` bytes pushed so far (to compute `state.tail` across chunk edges). */
-  private recent = Buffer.alloc(0);
+  /** The last `TAIL_CHECK_BYTES` bytes seen (`recentLength` of them), to hash tails across chunk edges. */
+  private readonly recent = Buffer.alloc(TAIL_CHECK_BYTES);
+  private recentLength = 0;
 
-  /** To resume, pass the saved state and the bytes just before its offset (as `tailBytes` reads them). */
-  constructor(state: PiParseState = createParseState(), precedingBytes: Buffer = Buffer.alloc(0)) {
-    this.state = structuredClone(state);
-    this.recent = Buffer.from(precedingBytes);
+  /** To resume, pass the saved state and the bytes just before its offset (as read from the file). */
+  constructor(state?: PiParseState, precedingBytes?: Buffer) {
+    this.state = state ? cloneState(state) : createParseState();
+    if (precedingBytes) this.remember(precedingBytes, 0, precedingBytes.length);
   }
 
-  /** Feeds the next bytes of the file (the caller reuses `chunk` afterwards). */
+  /** Feeds the next bytes of the file (the caller may reuse `chunk` afterwards). */
   push(chunk: Buffer): void {
     let pos = 0;
-    let lastEntry: { start: number; end: number } | undefined;
+    let lastEntryStart = -1;
+    let lastEntryEnd = -1;
     let lastNewline = -1;
-    while (pos < chunk.length) {
+    const size = chunk.length;
+    while (pos < size) {
       const newline = chunk.indexOf(NEWLINE, pos);
       if (newline === -1) {
-        this.keepPending(chunk, pos, chunk.length);
+        this.keepPending(chunk, pos, size);
         break;
       }
       if (this.pendingLength > 0) {
         this.keepPending(chunk, pos, newline);
         const { line, length, lastByte } = this.takePending();
-        this.line(line, length, lastByte, false);
-      } else if (this.line(chunk.subarray(pos, newline), newline - pos, undefined, false) === "entry") {
-        lastEntry = { start: pos, end: newline };
+        if (this.line(line, 0, line.length, length, lastByte, false) === "entry")
+          this.noteTimestamp(line, 0, line.length);
+      } else if (this.line(chunk, pos, newline, newline - pos, -1, false) === "entry") {
+        lastEntryStart = pos;
+        lastEntryEnd = newline;
       }
       lastNewline = newline;
       pos = newline + 1;
     }
-    if (lastEntry) this.noteTimestamp(chunk, lastEntry.start, lastEntry.end);
-    this.rememberTail(chunk, lastNewline);
+    // Only the last entry's timestamp matters, so it is read once per chunk, not once per line.
+    if (lastEntryStart !== -1) this.noteTimestamp(chunk, lastEntryStart, lastEntryEnd);
+    if (lastNewline !== -1) this.state.tail = this.hashTailEndingAt(chunk, lastNewline + 1);
+    this.remember(chunk, Math.max(0, size - TAIL_CHECK_BYTES), size);
   }
 
   /** The facts of the whole file, counting an unterminated last line if it is a complete object. */
   finish(): PiFileFacts {
-    if (this.pendingLength === 0) return { ...structuredClone(this.state), truncatedLastLine: false };
+    const facts = { ...cloneState(this.state), truncatedLastLine: false };
+    if (this.pendingLength === 0) return facts;
     const { line, length, lastByte } = this.takePending();
-    const probe = new PiSessionParser(this.state, this.recent);
-    const verdict = probe.line(line, length, lastByte, true);
-    if (verdict === "bad") return { ...structuredClone(this.state), truncatedLastLine: true };
+    const probe = new PiSessionParser(this.state);
+    const verdict = probe.line(line, 0, line.length, length, lastByte, true);
+    if (verdict === "bad") return { ...facts, truncatedLastLine: true };
     if (verdict === "entry") probe.noteTimestamp(line, 0, line.length);
     const { offset, lines, tail } = this.state;
     return { ...probe.state, offset, lines, tail, truncatedLastLine: false };
@@ -207,28 +242,34 @@ export class PiSessionParser {
   }
 
   /**
-   * Judges one line: `buf` holds it whole, or its first `FULL_PARSE_CAP + 1` bytes when `length` is
-   * larger (then `lastByte` is its last non-blank byte). A trailing line (no newline after it) that
-   * is not a complete object is reported as "bad" rather than counted as a corrupt line.
+   * Judges the line `buf[start, end)`. `length` is its full length: when it exceeds
+   * `FULL_PARSE_CAP` only a prefix is held and `lastByte` is its last non-blank byte. A trailing
+   * line (no newline after it) that is not a complete object is "bad", not a corrupt line.
    */
-  private line(buf: Buffer, length: number, lastByte: number | undefined, trailing: boolean): LineVerdict {
+  private line(
+    buf: Buffer,
+    start: number,
+    end: number,
+    length: number,
+    lastByte: number,
+    trailing: boolean,
+  ): "entry" | "header" | "blank" | "corrupt" | "bad" {
     const state = this.state;
     if (!trailing) {
       state.lines += 1;
       state.offset += length + 1;
     }
-    const lineNo = state.lines + (trailing ? 1 : 0);
-    let s = 0;
-    let e = buf.length;
+    const lineNo = trailing ? state.lines + 1 : state.lines;
+    let s = start;
+    let e = end;
     while (s < e && isSpace(buf[s])) s += 1;
     while (e > s && isSpace(buf[e - 1])) e -= 1;
     if (s === e) return "blank";
     const complete = length <= FULL_PARSE_CAP;
-    const last = complete ? buf[e - 1] : lastByte;
 
     if (!state.headerSeen) {
       state.headerSeen = true;
-      if (complete && buf[s] === 123) {
+      if (complete && buf[s] === OPEN_BRACE) {
         const header = asPiHeader(tryJson(buf, s, e));
         if (header) {
           state.header = header;
@@ -238,23 +279,31 @@ export class PiSessionParser {
       // Not a header: counted below as what it is. The record builder reports the missing header.
     }
 
-    if (buf[s] !== 123 || last !== 125) {
+    if (buf[s] !== OPEN_BRACE || (complete ? buf[e - 1] : lastByte) !== CLOSE_BRACE) {
       if (trailing) return "bad";
       state.corruptLines = addProblem(state.corruptLines, lineNo);
       return "corrupt";
     }
-    let type: string | undefined;
+
+    // pi's own key order: `{"type":"<type>",…` and, for messages, `"role":"<role>"` soon after.
+    let kind: Kind | undefined;
     let role: string | undefined;
+    if (hasBytesAt(buf, s, e, TYPE_PREFIX)) {
+      const at = s + TYPE_PREFIX.length;
+      if (hasBytesAt(buf, at, e, MESSAGE)) {
+        kind = "message";
+        role = this.sniffRole(buf, at + MESSAGE.length, e);
+      } else if (hasBytesAt(buf, at, e, SESSION_INFO)) kind = "session_info";
+      else if (shortString(buf, at, e, 64) !== undefined) kind = "other";
+    }
+
     let parsed: Record<string, unknown> | undefined;
-    if (buf.compare(TYPE_PREFIX, 0, TYPE_PREFIX.length, s, s + TYPE_PREFIX.length) === 0) {
-      type = shortString(buf, s + TYPE_PREFIX.length, e);
-    }
-    if (type === "message") {
-      const at = buf.indexOf(ROLE_KEY, s);
-      if (at !== -1 && at < e) role = shortString(buf, at + ROLE_KEY.length, e);
-    }
-    const needsParse = type === undefined || type === "session_info" || (type === "message" && !role);
-    if (needsParse || trailing) {
+    if (
+      trailing ||
+      kind === undefined ||
+      kind === "session_info" ||
+      (kind === "message" && role === undefined)
+    ) {
       if (!complete) {
         if (trailing) return "bad";
         state.longLines = addProblem(state.longLines, lineNo);
@@ -266,19 +315,37 @@ export class PiSessionParser {
           return "corrupt";
         }
         parsed = value as Record<string, unknown>;
-        type = typeof parsed.type === "string" ? parsed.type : undefined;
+        kind =
+          parsed.type === "message" ? "message" : parsed.type === "session_info" ? "session_info" : "other";
         const message = parsed.message as { role?: unknown } | undefined;
         role = typeof message?.role === "string" ? message.role : undefined;
       }
     }
+
     state.entries += 1;
-    if (type === "message") countRole(state, role);
-    else if (type === "session_info" && parsed) {
+    if (kind === "message") {
+      const counts = state.counts;
+      if (role === "user") counts.user += 1;
+      else if (role === "assistant") counts.assistant += 1;
+      else if (role === "toolResult") counts.toolResult += 1;
+      else counts.other += 1;
+    } else if (kind === "session_info" && parsed) {
       // As pi: the latest session_info wins, and an empty or missing name clears it.
       const name = typeof parsed.name === "string" ? parsed.name.trim() : "";
       state.name = name || null;
     }
     return "entry";
+  }
+
+  /** The message role after `"role":"`, for the three roles we count separately; "?" for another. */
+  private sniffRole(buf: Buffer, from: number, end: number): string | undefined {
+    const at = buf.indexOf(ROLE_KEY, from);
+    if (at === -1 || at >= end) return undefined;
+    const value = at + ROLE_KEY.length;
+    if (hasBytesAt(buf, value, end, USER)) return "user";
+    if (hasBytesAt(buf, value, end, ASSISTANT)) return "assistant";
+    if (hasBytesAt(buf, value, end, TOOL_RESULT)) return "toolResult";
+    return shortString(buf, value, end, 64);
   }
 
   private noteTimestamp(buf: Buffer, start: number, end: number) {
@@ -288,22 +355,28 @@ export class PiSessionParser {
     if (value && !Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
   }
 
-  /** Keeps `state.tail` = hash of the bytes just before `state.offset`, across chunk boundaries. */
-  private rememberTail(chunk: Buffer, lastNewline: number) {
-    if (lastNewline !== -1) {
-      const end = lastNewline + 1;
-      const fromChunk = chunk.subarray(Math.max(0, end - TAIL_CHECK_BYTES), end);
-      const fromBefore = this.recent.subarray(
-        Math.max(0, this.recent.length - (TAIL_CHECK_BYTES - fromChunk.length)),
-      );
-      this.state.tail = tailHash(Buffer.concat([fromBefore, fromChunk]));
-    }
-    const keep = chunk.subarray(Math.max(0, chunk.length - TAIL_CHECK_BYTES));
-    this.recent = Buffer.from(
-      Buffer.concat([this.recent, keep]).subarray(
-        Math.max(0, this.recent.length + keep.length - TAIL_CHECK_BYTES),
-      ),
+  /** Hash of the `TAIL_CHECK_BYTES` bytes before `end` in `chunk`, taking earlier chunks' bytes if needed. */
+  private hashTailEndingAt(chunk: Buffer, end: number): number {
+    const fromChunk = Math.min(end, TAIL_CHECK_BYTES);
+    const fromRecent = Math.min(this.recentLength, TAIL_CHECK_BYTES - fromChunk);
+    return tailHash(
+      this.recent.subarray(this.recentLength - fromRecent, this.recentLength),
+      chunk.subarray(end - fromChunk, end),
     );
+  }
+
+  /** Appends `bytes[start, end)` to the window of the last `TAIL_CHECK_BYTES` bytes seen. */
+  private remember(bytes: Buffer, start: number, end: number) {
+    const incoming = end - start;
+    if (incoming >= TAIL_CHECK_BYTES) {
+      bytes.copy(this.recent, 0, end - TAIL_CHECK_BYTES, end);
+      this.recentLength = TAIL_CHECK_BYTES;
+      return;
+    }
+    const keep = Math.min(this.recentLength, TAIL_CHECK_BYTES - incoming);
+    this.recent.copy(this.recent, 0, this.recentLength - keep, this.recentLength);
+    bytes.copy(this.recent, keep, start, end);
+    this.recentLength = keep + incoming;
   }
 }
 
@@ -311,9 +384,12 @@ export class PiSessionParser {
  * FNV-1a (32 bit) of the bytes before the resume point. A number keeps the cache small; it only has
  * to tell "appended to" from "rewritten in place", together with the inode and the larger size.
  */
-export function tailHash(bytes: Buffer): number {
-  let hash = 0x811c9dc5 ^ bytes.length;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
+export function tailHash(...parts: Buffer[]): number {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  let hash = 0x811c9dc5 ^ length;
+  for (const part of parts)
+    for (let i = 0; i < part.length; i++) hash = Math.imul(hash ^ part[i]!, 0x01000193);
   return hash >>> 0;
 }
 

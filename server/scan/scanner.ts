@@ -42,8 +42,7 @@ function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffe
   const result = readSessionFile(file.fsPath, buffer, grew ? (cached.resume ?? cached.facts) : undefined);
   const { dev, ino, size, mtimeNs } = result.identity;
   const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: result.facts };
-  if (!result.facts.truncatedLastLine && result.facts.entries !== result.resume.entries)
-    entry.resume = result.resume;
+  if (result.resume) entry.resume = result.resume;
   return { entry, identity: result.identity, bytesRead: result.bytesRead, hit: false };
 }
 

@@ -14,8 +14,11 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 
 export interface ReadResult {
   facts: PiFileFacts;
-  /** The resumable state (differs from `facts` only when the last line has no newline). */
-  resume: PiParseState;
+  /**
+   * Where to resume reading once the file grows, when that differs from `facts`: the last line has
+   * no newline yet was counted (a growing file will be read again from that line's start).
+   */
+  resume?: PiParseState;
   /** Identity of the file as read (fstat of the open descriptor). */
   identity: FileIdentity;
   bytesRead: number;
@@ -64,7 +67,10 @@ export function readSessionFile(
       position += read;
       parser.push(buffer.subarray(0, read));
     }
-    return { facts: parser.finish(), resume: parser.state, identity, bytesRead, resumed };
+    const unterminated = parser.hasUnterminatedLine;
+    const facts = parser.finish();
+    const resume = unterminated && !facts.truncatedLastLine ? parser.state : undefined;
+    return { facts, ...(resume ? { resume } : {}), identity, bytesRead, resumed };
   } finally {
     closeSync(fd);
   }

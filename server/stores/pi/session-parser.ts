@@ -170,6 +170,11 @@ export class PiSessionParser {
     if (precedingBytes) this.remember(precedingBytes, 0, precedingBytes.length);
   }
 
+  /** Whether bytes after the last newline are waiting (the file does not end with a newline). */
+  get hasUnterminatedLine(): boolean {
+    return this.pendingLength > 0;
+  }
+
   /** Feeds the next bytes of the file (the caller may reuse `chunk` afterwards). */
   push(chunk: Buffer): void {
     let pos = 0;

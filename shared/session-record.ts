@@ -40,7 +40,10 @@ export const SessionWarningSchema = z.object({
 });
 export type SessionWarning = z.infer<typeof SessionWarningSchema>;
 
-/** Entries after the header, by message role; everything that is not a message counts as `other`. */
+/**
+ * Message entries (`type: "message"`) by role; `other` holds the other roles (bashExecution,
+ * custom, …). Their sum is what pi itself calls a session's message count.
+ */
 export const MessageCountsSchema = z.object({
   user: z.number().int().nonnegative(),
   assistant: z.number().int().nonnegative(),
@@ -65,7 +68,7 @@ export const SessionRecordSchema = z.object({
   modifiedAt: isoDate,
   /** mtime by default (spec §7); the last entry's timestamp with `--precise`. */
   lastUsedAt: isoDate,
-  /** Entries after the header (every type, unknown ones included). */
+  /** Entries after the header, of every type (model changes, labels, unknown types…), as spec §5.2's "line count − header". */
   messageCount: z.number().int().nonnegative(),
   messageCounts: MessageCountsSchema,
   /** Latest `session_info` name (an empty name clears it, as in pi). */

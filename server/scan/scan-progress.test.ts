@@ -35,7 +35,13 @@ describe("scan progress", () => {
       expect(r.bytesDone).toBeLessThanOrEqual(bytes);
     }
     expect(reading.every((r, i) => i === 0 || r.bytesDone >= reading[i - 1]!.bytesDone)).toBe(true);
-    expect(reports.at(-1)).toEqual({ phase: "done", filesDone: 40, filesTotal: 40, bytesDone: bytes, bytesTotal: bytes });
+    expect(reports.at(-1)).toEqual({
+      phase: "done",
+      filesDone: 40,
+      filesTotal: 40,
+      bytesDone: bytes,
+      bytesTotal: bytes,
+    });
     expect(reports.filter((r) => r.phase === "done")).toHaveLength(1);
   });
 

@@ -79,3 +79,40 @@ describe("readSessionFile resume", () => {
     expect(facts.corruptLines).toBeUndefined();
   });
 });
+
+describe("readSessionFile facts", () => {
+  it("takes the last entry's own timestamp, not one nested in its payload", () => {
+    // pi writes custom entries as type, customType, data, id, parentId, timestamp.
+    const custom = JSON.stringify({
+      type: "custom",
+      customType: "reminder",
+      data: { timestamp: "2001-01-01T00:00:00.000Z" },
+      id: "c1",
+      parentId: "e1",
+      timestamp: "2026-01-02T00:00:00.000Z",
+    });
+    const toolCall = JSON.stringify({
+      type: "message",
+      id: "e2",
+      parentId: "c1",
+      timestamp: "2026-01-03T00:00:00.000Z",
+      message: {
+        role: "assistant",
+        content: [{ type: "toolCall", arguments: { timestamp: "1999-01-01T00:00:00.000Z" } }],
+      },
+    });
+    expect(readSessionFile(file(`${header}\n${entry(1)}\n${custom}\n`), buffer).facts.lastEntryAt).toBe(
+      "2026-01-02T00:00:00.000Z",
+    );
+    expect(readSessionFile(file(`${header}\n${custom}\n${toolCall}\n`), buffer).facts.lastEntryAt).toBe(
+      "2026-01-03T00:00:00.000Z",
+    );
+  });
+
+  it("accepts an old header without cwd or timestamp, as pi does", () => {
+    const old = JSON.stringify({ type: "session", id: "old-1" });
+    const { facts } = readSessionFile(file(`${old}\n${entry(1)}\n`), buffer);
+    expect(facts.header).toEqual({ type: "session", id: "old-1", timestamp: "", cwd: "" });
+    expect(facts.entries).toBe(1);
+  });
+});

@@ -30,16 +30,15 @@ export interface PiHeader {
 export function asPiHeader(value: unknown): PiHeader | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { type, id, timestamp, cwd, version, parentSession } = value as Record<string, unknown>;
-  if (type !== "session" || typeof id !== "string" || id === "" || typeof timestamp !== "string")
-    return undefined;
-  if (typeof cwd !== "string") return undefined;
+  // What pi itself requires of a header: the type and an id. Old sessions have no cwd (pi shows "").
+  if (type !== "session" || typeof id !== "string" || id === "") return undefined;
   if (version !== undefined && !Number.isInteger(version)) return undefined;
   if (parentSession !== undefined && typeof parentSession !== "string") return undefined;
   return {
     type,
     id,
-    timestamp,
-    cwd,
+    timestamp: typeof timestamp === "string" ? timestamp : "",
+    cwd: typeof cwd === "string" ? cwd : "",
     ...(version !== undefined ? { version: version as number } : {}),
     ...(parentSession !== undefined ? { parentSession } : {}),
   };
@@ -99,6 +98,9 @@ const BACKSLASH = 92;
 const ROLE_KEY = Buffer.from('"role":"');
 const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
 const TYPE_PREFIX = bytesOf('{"type":"');
+const STANDARD_ORDER =
+  /^\{"type":"[^"\\]{1,64}","id":"[^"\\]{0,64}","parentId":(?:null|"[^"\\]{0,64}"),"timestamp":"([^"\\]{1,40})"/;
+const V1_ORDER = /^\{"type":"[^"\\]{1,64}","timestamp":"([^"\\]{1,40})"/;
 const MESSAGE = bytesOf('message"');
 const SESSION_INFO = bytesOf('session_info"');
 const USER = bytesOf('user"');
@@ -353,10 +355,18 @@ export class PiSessionParser {
     return shortString(buf, value, end, 64);
   }
 
+  /**
+   * The entry's own timestamp. pi writes it fourth (`type, id, parentId, timestamp`; v1 entries:
+   * second), before any payload that may hold other "timestamp" keys; `custom` and
+   * `custom_message` entries write it last, after their payload.
+   */
   private noteTimestamp(buf: Buffer, start: number, end: number) {
-    const at = buf.indexOf(TIMESTAMP_KEY, start);
-    if (at === -1 || at >= end) return;
-    const value = shortString(buf, at + TIMESTAMP_KEY.length, end, 40);
+    const head = buf.toString("latin1", start, Math.min(end, start + 256));
+    let value = (STANDARD_ORDER.exec(head) ?? V1_ORDER.exec(head))?.[1];
+    if (value === undefined) {
+      const at = buf.lastIndexOf(TIMESTAMP_KEY, end - TIMESTAMP_KEY.length);
+      if (at >= start) value = shortString(buf, at + TIMESTAMP_KEY.length, end, 40);
+    }
     if (value && !Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
   }
 

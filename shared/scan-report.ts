@@ -23,6 +23,7 @@ export type NamespaceUsage = z.infer<typeof NamespaceUsageSchema>;
 
 const SessionBriefSchema = SessionRecordSchema.pick({
   id: true,
+  name: true,
   path: true,
   namespace: true,
   sizeBytes: true,

@@ -5,6 +5,7 @@ import { compareSessions } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
   id: s.id,
+  ...(s.name !== undefined ? { name: s.name } : {}),
   path: s.path,
   namespace: s.namespace,
   sizeBytes: s.sizeBytes,

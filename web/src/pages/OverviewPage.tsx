@@ -93,7 +93,7 @@ export function OverviewPage({ data }: { data: SummaryResponse }) {
           <table class="data" data-testid="largest-table">
             <thead>
               <tr>
-                <th scope="col">Session file</th>
+                <th scope="col">Session</th>
                 <th scope="col">Namespace</th>
                 <th scope="col" class="num">
                   Size
@@ -104,9 +104,7 @@ export function OverviewPage({ data }: { data: SummaryResponse }) {
             <tbody>
               {summary.largest.map((s) => (
                 <tr key={s.id}>
-                  <td class="path" title={s.path}>
-                    {shortPath(s.path)}
-                  </td>
+                  <td title={s.path}>{s.name ?? <span class="path">{shortPath(s.path)}</span>}</td>
                   <td class="path">{s.namespace}</td>
                   <td class="num">
                     <Bytes value={s.sizeBytes} />

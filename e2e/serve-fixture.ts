@@ -67,7 +67,8 @@ export async function startServer(
 
 /** A fresh temporary home per test, removed afterwards. */
 export const test = base.extend<{ home: string }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a destructured object.
+  // Playwright fixtures take their dependencies as a destructured object, even when there are none.
+  // eslint-disable-next-line no-empty-pattern
   home: async ({}, use) => {
     const home = mkdtempSync(join(tmpdir(), "sr-e2e-"));
     await use(home);

@@ -202,8 +202,7 @@ describe("generateDemoStore output", () => {
     for (const record of large) {
       for (const entry of readEntries(record.path)) {
         const message = entry.message as
-          | { role?: string; content?: Array<Record<string, unknown>> }
-          | undefined;
+          { role?: string; content?: Array<Record<string, unknown>> } | undefined;
         for (const block of message?.content ?? []) {
           if (block.type !== "image") continue;
           expect(message?.role).toBe("toolResult");

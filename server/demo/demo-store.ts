@@ -1190,7 +1190,7 @@ class SessionBuilder {
   private currentPath(): Entry[] {
     const byId = new Map(this.entries.map((entry) => [entry.id, entry]));
     const path: Entry[] = [];
-    for (let entry = this.leaf === null ? undefined : byId.get(this.leaf); entry; ) {
+    for (let entry = this.leaf === null ? undefined : byId.get(this.leaf); entry;) {
       path.unshift(entry);
       entry = entry.parentId === null ? undefined : byId.get(entry.parentId as string);
     }
@@ -1631,7 +1631,7 @@ function copyPathForFork(parent: WrittenSession, random: Random): ForkStart {
   const leafIndex = replies[Math.floor(replies.length * 0.6)] ?? parent.facts.length - 1;
   const indexById = new Map(parent.facts.map((fact, index) => [fact.id, index]));
   const path: number[] = [];
-  for (let at: number | undefined = leafIndex; at !== undefined; ) {
+  for (let at: number | undefined = leafIndex; at !== undefined;) {
     path.unshift(at);
     const parentId: string | null = parent.facts[at]!.parentId;
     at = parentId === null ? undefined : indexById.get(parentId);

@@ -1,11 +1,21 @@
-// Vitest setup file: every test process gets its own empty HOME, agent dir and XDG data dir, so no
-// test can read or touch the real ones — even by accident through a default path.
-import { mkdtempSync } from "node:fs";
+// Vitest setup file: every test file gets its own empty HOME, agent dir, XDG data dir and temp dir,
+// so no test can read or touch the real ones — even by accident through a default path — and
+// everything a test leaves behind is removed with the folder afterwards.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 
 const home = mkdtempSync(join(tmpdir(), "sr-home-"));
 process.env.HOME = home;
 process.env.PI_CODING_AGENT_DIR = join(home, ".pi", "agent");
 process.env.XDG_DATA_HOME = join(home, ".local", "share");
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
+// os.tmpdir() reads TMPDIR on every call, so temp folders made by tests land inside `home` too.
+process.env.TMPDIR = join(home, "tmp");
+mkdirSync(process.env.TMPDIR);
+
+afterAll(() => {
+  // Folders a test made unreadable (permission tests) must not stop the clean-up.
+  rmSync(home, { recursive: true, force: true, maxRetries: 2 });
+});

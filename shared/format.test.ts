@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { formatBytes, formatRelativeTime } from "./format.js";
+
+describe("formatBytes", () => {
+  it.each([
+    [0, "0 B"],
+    [1023, "1023 B"],
+    [1024, "1.00 KB"],
+    [1536, "1.50 KB"],
+    [10 * 1024 + 512, "10.5 KB"],
+    [150 * 1024 * 1024, "150 MB"],
+    [2.5 * 1024 ** 3, "2.50 GB"],
+    [-1, "?"],
+    [Number.NaN, "?"],
+  ])("%s bytes → %s", (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+});
+
+describe("formatRelativeTime", () => {
+  const now = new Date("2026-06-15T12:00:00.000Z");
+  it.each([
+    ["2026-06-15T11:59:30.000Z", "just now"],
+    ["2026-06-15T11:55:00.000Z", "5min ago"],
+    ["2026-06-15T09:00:00.000Z", "3h ago"],
+    ["2026-06-12T12:00:00.000Z", "3d ago"],
+    ["2026-05-15T12:00:00.000Z", "1mo ago"],
+    ["2024-06-15T12:00:00.000Z", "2y ago"],
+    ["2026-06-15T14:00:00.000Z", "in 2h"],
+    ["not a date", "?"],
+  ])("%s → %s", (iso, text) => {
+    expect(formatRelativeTime(iso, now)).toBe(text);
+  });
+});

@@ -136,6 +136,23 @@ export function renderScanReport(
   return out.join("\n");
 }
 
+/**
+ * The report as one JSON document, one session per line, in chunks: at 100,000 sessions a single
+ * `JSON.stringify` would hold the whole document in memory at once. Chunks are separated by the
+ * newline each `stdout` call adds.
+ */
+export function* scanReportJson(report: ScanReport, sessionsPerChunk = 1000): Generator<string> {
+  const { sessions, ...rest } = report;
+  const head = JSON.stringify(rest);
+  yield `${head.slice(0, -1)},"sessions":[`;
+  for (let i = 0; i < sessions.length; i += sessionsPerChunk) {
+    const last = i + sessionsPerChunk >= sessions.length;
+    const lines = sessions.slice(i, i + sessionsPerChunk).map((s) => JSON.stringify(s));
+    yield lines.join(",\n") + (last ? "" : ",");
+  }
+  yield "]}";
+}
+
 export async function runScan(
   args: string[],
   io: { stdout: (s: string) => void; stderr: (s: string) => void },
@@ -154,6 +171,7 @@ export async function runScan(
     topN: flags.top,
   });
   report.sessions.sort(compareSessions(flags.sort));
-  io.stdout(flags.json ? JSON.stringify(report, null, 2) : renderScanReport(report, flags, new Date()));
+  if (flags.json) for (const chunk of scanReportJson(report)) io.stdout(chunk);
+  else io.stdout(renderScanReport(report, flags, new Date()));
   return 0;
 }

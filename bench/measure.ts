@@ -1,0 +1,101 @@
+// Timing whole processes: spawn, start-up included, wall time measured around `spawnSync`, output to
+// /dev/null. Peak RSS is the child's own: `/usr/bin/time -f %M` when present (it waits for the child
+// and reports its getrusage), else a preload module in the child that writes its
+// `process.resourceUsage().maxRSS` when it exits (Node children only).
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+export interface Command {
+  /** Label in the tables. */
+  label: string;
+  argv: string[];
+  /** A Node process (the RSS fallback can only measure those). */
+  node?: boolean;
+  /** Run untimed before each trial (e.g. append to 1% of the files). */
+  before?: () => void;
+}
+
+export interface Measurement {
+  label: string;
+  command: string;
+  seconds: number[];
+  /** Peak RSS of each trial in KiB, where known. */
+  rssKiB: number[];
+}
+
+const TIME = "/usr/bin/time";
+export const haveTime = existsSync(TIME);
+
+export interface RunnerOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Where the RSS reports go (a scratch folder). */
+  scratch: string;
+  /** Absolute path of the compiled preload module (fallback RSS). */
+  rssPreload: string;
+}
+
+export class Runner {
+  private readonly devNull = openSync("/dev/null", "w");
+
+  constructor(private readonly options: RunnerOptions) {}
+
+  close() {
+    closeSync(this.devNull);
+  }
+
+  /** One run: wall seconds and peak RSS (KiB) of the measured process; throws if it fails. */
+  once(command: Command): { seconds: number; rssKiB?: number } {
+    const rssFile = join(this.options.scratch, "rss.txt");
+    rmSync(rssFile, { force: true });
+    let argv = command.argv;
+    const env = { ...this.options.env };
+    if (haveTime) argv = [TIME, "-f", "%M", "-o", rssFile, ...argv];
+    else if (command.node) {
+      argv = [argv[0]!, "--import", this.options.rssPreload, ...argv.slice(1)];
+      env.BENCH_RSS_FILE = rssFile;
+    }
+    const started = performance.now();
+    const result = spawnSync(argv[0]!, argv.slice(1), {
+      cwd: this.options.cwd,
+      env,
+      stdio: ["ignore", this.devNull, "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (result.error) throw result.error;
+    if (result.status !== 0) {
+      throw new Error(
+        `${command.label}: exit ${result.status ?? result.signal}: ${result.stderr.toString().slice(0, 2000)}`,
+      );
+    }
+    let rssKiB: number | undefined;
+    if (existsSync(rssFile)) {
+      const value = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
+      if (Number.isFinite(value) && value > 0) rssKiB = value;
+    }
+    return rssKiB === undefined ? { seconds } : { seconds, rssKiB };
+  }
+
+  /** One untimed pass (warms the page cache and the code paths), then `runs` timed ones. */
+  measure(command: Command, runs: number): Measurement {
+    command.before?.();
+    this.once(command);
+    const seconds: number[] = [];
+    const rssKiB: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      command.before?.();
+      const trial = this.once(command);
+      seconds.push(trial.seconds);
+      if (trial.rssKiB !== undefined) rssKiB.push(trial.rssKiB);
+    }
+    return { label: command.label, command: command.argv.join(" "), seconds, rssKiB };
+  }
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -9,8 +9,11 @@ import {
   tailHash,
 } from "./session-parser.js";
 
-/** One buffer reused by every read of a scan: big enough that a file is a few syscalls. */
-export const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * One buffer reused by every read of a scan. 256 KiB measured faster than 1 MiB (2.7 s → 2.1 s
+ * on the 2 GB benchmark store): the chunk being parsed stays in the CPU cache.
+ */
+export const READ_CHUNK_BYTES = 256 * 1024;
 
 export interface ReadResult {
   facts: PiFileFacts;

@@ -96,6 +96,21 @@ const CLOSE_BRACE = 125;
 const QUOTE = 34;
 const BACKSLASH = 92;
 const ROLE_KEY = Buffer.from('"role":"');
+const ID_KEY = bytesOf(',"id":"');
+const PARENT_KEY = bytesOf('","parentId":');
+const NULL = bytesOf("null");
+const TIMESTAMP_AFTER_PARENT = bytesOf(',"timestamp":"');
+const MESSAGE_ROLE = bytesOf('","message":{"role":"');
+/** Offsets of the role value after `{"type":"message"` in pi's layout: parentId null, or 8 hex. */
+const PI_ROLE_OFFSETS = [
+  ',"id":"12345678","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"'.length,
+  ',"id":"12345678","parentId":"12345678","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"'.length,
+];
+/** Bytes kept of a line that spans chunks when its prefix says it needs no JSON parse. */
+const PREFIX_BYTES = 256;
+/** How much of an entry's end to keep for its timestamp (custom entries write it last). */
+const ENTRY_TAIL_BYTES = 64;
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
 const TYPE_PREFIX = bytesOf('{"type":"');
 const STANDARD_ORDER =
@@ -107,14 +122,14 @@ const USER = bytesOf('user"');
 const ASSISTANT = bytesOf('assistant"');
 const TOOL_RESULT = bytesOf('toolResult"');
 
-function bytesOf(text: string): number[] {
-  return [...Buffer.from(text)];
+function bytesOf(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text));
 }
 
 const isSpace = (byte: number | undefined) => byte === 32 || byte === 9 || byte === 13;
 
 /** Whether `buf` holds `expected` at `at` (before `end`). A JS loop: cheaper than a native call for a few bytes. */
-function hasBytesAt(buf: Buffer, at: number, end: number, expected: readonly number[]): boolean {
+function hasBytesAt(buf: Buffer, at: number, end: number, expected: Uint8Array): boolean {
   if (at + expected.length > end) return false;
   for (let i = 0; i < expected.length; i++) if (buf[at + i] !== expected[i]) return false;
   return true;
@@ -148,8 +163,74 @@ function cloneState(state: PiParseState): PiParseState {
   return copy;
 }
 
-/** What a line is, judged from its shape; `role` only for messages, `parsed` when it had to be parsed. */
-type Kind = "message" | "session_info" | "other";
+/** Index just after the closing quote of the short string starting at `at`, or -1. */
+function skipString(buf: Buffer, at: number, end: number): number {
+  const limit = Math.min(end, at + 64);
+  for (let i = at; i < limit; i++) {
+    const byte = buf[i];
+    if (byte === QUOTE) return i + 1;
+    if (byte === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Where the role value starts in a message line, walking pi's fixed layout
+ * `,"id":"…","parentId":…,"timestamp":"…","message":{"role":"` from just after the type; -1 if
+ * the line is laid out differently. A walk of known bytes is far cheaper than a substring search.
+ */
+function rolePosition(buf: Buffer, from: number, end: number): number {
+  // Fast path: pi's ids are 8 hex characters and its timestamps 24, so with a null or an 8-hex
+  // parentId the role sits at one of two fixed offsets; checking the 21 bytes before it suffices.
+  for (const before of PI_ROLE_OFFSETS) {
+    if (hasBytesAt(buf, from + before - MESSAGE_ROLE.length, end, MESSAGE_ROLE)) return from + before;
+  }
+  if (!hasBytesAt(buf, from, end, ID_KEY)) return -1;
+  let at = skipString(buf, from + ID_KEY.length, end) - 1;
+  if (at < 0 || !hasBytesAt(buf, at, end, PARENT_KEY)) return -1;
+  at += PARENT_KEY.length;
+  if (hasBytesAt(buf, at, end, NULL)) at += NULL.length;
+  else if (buf[at] === QUOTE) at = skipString(buf, at + 1, end);
+  else return -1;
+  if (at < 0 || !hasBytesAt(buf, at, end, TIMESTAMP_AFTER_PARENT)) return -1;
+  at = skipString(buf, at + TIMESTAMP_AFTER_PARENT.length, end) - 1;
+  if (at < 0 || !hasBytesAt(buf, at, end, MESSAGE_ROLE)) return -1;
+  return at + MESSAGE_ROLE.length;
+}
+
+/** What a line's first bytes say it is. Numbers, not objects: this runs for every line of every file. */
+const enum Sniffed {
+  /** Not pi's key order, a `session_info` (we need its name) or an unreadable role: parse as JSON. */
+  NeedsParse,
+  OtherEntry,
+  User,
+  Assistant,
+  ToolResult,
+  OtherRole,
+}
+
+/** Classifies the line `buf[s, e)` from its first bytes, without allocating. */
+function sniff(buf: Buffer, s: number, e: number): Sniffed {
+  if (!hasBytesAt(buf, s, e, TYPE_PREFIX)) return Sniffed.NeedsParse;
+  const at = s + TYPE_PREFIX.length;
+  if (hasBytesAt(buf, at, e, MESSAGE)) return sniffRole(buf, at + MESSAGE.length, e);
+  if (hasBytesAt(buf, at, e, SESSION_INFO)) return Sniffed.NeedsParse;
+  return skipString(buf, at, e) === -1 ? Sniffed.NeedsParse : Sniffed.OtherEntry;
+}
+
+/** The message's role: the three we count separately, another one, or unreadable. */
+function sniffRole(buf: Buffer, from: number, end: number): Sniffed {
+  let value = rolePosition(buf, from, end);
+  if (value === -1) {
+    const at = buf.indexOf(ROLE_KEY, from);
+    if (at === -1 || at >= end) return Sniffed.NeedsParse;
+    value = at + ROLE_KEY.length;
+  }
+  if (hasBytesAt(buf, value, end, USER)) return Sniffed.User;
+  if (hasBytesAt(buf, value, end, ASSISTANT)) return Sniffed.Assistant;
+  if (hasBytesAt(buf, value, end, TOOL_RESULT)) return Sniffed.ToolResult;
+  return skipString(buf, value, end) === -1 ? Sniffed.NeedsParse : Sniffed.OtherRole;
+}
 
 /**
  * Consumes a file's bytes chunk by chunk. Feed it with `push` from `state.offset` on; `finish`
@@ -162,6 +243,11 @@ export class PiSessionParser {
   private pendingBytes = 0;
   private pendingLength = 0;
   private pendingLastByte = -1;
+  /** Once a pending line's first `PREFIX_BYTES` are in: whether the rest must be kept too. */
+  private pendingNeedsAll: boolean | undefined;
+  /** Copies of the last entry's first and last bytes: its timestamp is read once, in `finish`. */
+  private lastEntryHead: Buffer | undefined;
+  private lastEntryTail: Buffer | undefined;
   /** The last `TAIL_CHECK_BYTES` bytes seen (`recentLength` of them), to hash tails across chunk edges. */
   private readonly recent = Buffer.alloc(TAIL_CHECK_BYTES);
   private recentLength = 0;
@@ -193,8 +279,10 @@ export class PiSessionParser {
       if (this.pendingLength > 0) {
         this.keepPending(chunk, pos, newline);
         const { line, length, lastByte } = this.takePending();
-        if (this.line(line, 0, line.length, length, lastByte, false) === "entry")
-          this.noteTimestamp(line, 0, line.length);
+        if (this.line(line, 0, line.length, length, lastByte, false) === "entry") {
+          this.keepLastEntry(line, 0, line.length);
+          lastEntryStart = -1;
+        }
       } else if (this.line(chunk, pos, newline, newline - pos, -1, false) === "entry") {
         lastEntryStart = pos;
         lastEntryEnd = newline;
@@ -202,21 +290,25 @@ export class PiSessionParser {
       lastNewline = newline;
       pos = newline + 1;
     }
-    // Only the last entry's timestamp matters, so it is read once per chunk, not once per line.
-    if (lastEntryStart !== -1) this.noteTimestamp(chunk, lastEntryStart, lastEntryEnd);
+    // Only the last entry's timestamp matters: keep a copy of its ends, read it once in `finish`.
+    if (lastEntryStart !== -1) this.keepLastEntry(chunk, lastEntryStart, lastEntryEnd);
     if (lastNewline !== -1) this.state.tail = this.hashTailEndingAt(chunk, lastNewline + 1);
     this.remember(chunk, Math.max(0, size - TAIL_CHECK_BYTES), size);
   }
 
   /** The facts of the whole file, counting an unterminated last line if it is a complete object. */
   finish(): PiFileFacts {
+    this.noteLastEntryTimestamp();
     const facts = { ...cloneState(this.state), truncatedLastLine: false };
     if (this.pendingLength === 0) return facts;
     const { line, length, lastByte } = this.takePending();
     const probe = new PiSessionParser(this.state);
     const verdict = probe.line(line, 0, line.length, length, lastByte, true);
     if (verdict === "bad") return { ...facts, truncatedLastLine: true };
-    if (verdict === "entry") probe.noteTimestamp(line, 0, line.length);
+    if (verdict === "entry") {
+      probe.keepLastEntry(line, 0, line.length);
+      probe.noteLastEntryTimestamp();
+    }
     const { offset, lines, tail } = this.state;
     return { ...probe.state, offset, lines, tail, truncatedLastLine: false };
   }
@@ -227,12 +319,28 @@ export class PiSessionParser {
     let last = end - 1;
     while (last >= start && isSpace(chunk[last])) last -= 1;
     if (last >= start) this.pendingLastByte = chunk[last]!;
-    const room = FULL_PARSE_CAP + 1 - this.pendingBytes;
-    if (room > 0) {
-      const piece = Buffer.from(chunk.subarray(start, Math.min(end, start + room)));
-      this.pending.push(piece);
-      this.pendingBytes += piece.length;
+    // Keep the first PREFIX_BYTES; keep more (up to the cap) only if the prefix says the line will
+    // have to be parsed: copying every long tool result would cost more than reading it.
+    let from = start;
+    while (from < end) {
+      const limit = this.pendingNeedsAll ? FULL_PARSE_CAP + 1 : PREFIX_BYTES;
+      const take = Math.min(end - from, limit - this.pendingBytes);
+      if (take <= 0) break;
+      this.pending.push(Buffer.from(chunk.subarray(from, from + take)));
+      this.pendingBytes += take;
+      from += take;
+      if (this.pendingNeedsAll === undefined && this.pendingBytes >= PREFIX_BYTES) {
+        this.pendingNeedsAll = this.prefixNeedsWholeLine();
+      }
     }
+  }
+
+  private prefixNeedsWholeLine(): boolean {
+    if (!this.state.headerSeen) return true;
+    const prefix = Buffer.concat(this.pending, this.pendingBytes);
+    let s = 0;
+    while (s < prefix.length && isSpace(prefix[s])) s += 1;
+    return sniff(prefix, s, prefix.length) === Sniffed.NeedsParse;
   }
 
   private takePending() {
@@ -245,6 +353,7 @@ export class PiSessionParser {
     this.pendingBytes = 0;
     this.pendingLength = 0;
     this.pendingLastByte = -1;
+    this.pendingNeedsAll = undefined;
     return taken;
   }
 
@@ -272,7 +381,8 @@ export class PiSessionParser {
     while (s < e && isSpace(buf[s])) s += 1;
     while (e > s && isSpace(buf[e - 1])) e -= 1;
     if (s === e) return "blank";
-    const complete = length <= FULL_PARSE_CAP;
+    /** Whether the whole line is held (a long line spanning chunks may be held as a prefix only). */
+    const complete = end - start === length;
 
     if (!state.headerSeen) {
       state.headerSeen = true;
@@ -293,27 +403,13 @@ export class PiSessionParser {
     }
 
     // pi's own key order: `{"type":"<type>",…` and, for messages, `"role":"<role>"` soon after.
-    let kind: Kind | undefined;
-    let role: string | undefined;
-    if (hasBytesAt(buf, s, e, TYPE_PREFIX)) {
-      const at = s + TYPE_PREFIX.length;
-      if (hasBytesAt(buf, at, e, MESSAGE)) {
-        kind = "message";
-        role = this.sniffRole(buf, at + MESSAGE.length, e);
-      } else if (hasBytesAt(buf, at, e, SESSION_INFO)) kind = "session_info";
-      else if (shortString(buf, at, e, 64) !== undefined) kind = "other";
-    }
-
+    let sniffed = trailing ? Sniffed.NeedsParse : sniff(buf, s, e);
     let parsed: Record<string, unknown> | undefined;
-    if (
-      trailing ||
-      kind === undefined ||
-      kind === "session_info" ||
-      (kind === "message" && role === undefined)
-    ) {
+    if (sniffed === Sniffed.NeedsParse) {
       if (!complete) {
         if (trailing) return "bad";
         state.longLines = addProblem(state.longLines, lineNo);
+        sniffed = Sniffed.OtherEntry;
       } else {
         const value = tryJson(buf, s, e);
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -322,21 +418,17 @@ export class PiSessionParser {
           return "corrupt";
         }
         parsed = value as Record<string, unknown>;
-        kind =
-          parsed.type === "message" ? "message" : parsed.type === "session_info" ? "session_info" : "other";
-        const message = parsed.message as { role?: unknown } | undefined;
-        role = typeof message?.role === "string" ? message.role : undefined;
+        sniffed = parsed.type === "message" ? roleOf(parsed) : Sniffed.OtherEntry;
       }
     }
 
     state.entries += 1;
-    if (kind === "message") {
-      const counts = state.counts;
-      if (role === "user") counts.user += 1;
-      else if (role === "assistant") counts.assistant += 1;
-      else if (role === "toolResult") counts.toolResult += 1;
-      else counts.other += 1;
-    } else if (kind === "session_info" && parsed) {
+    const counts = state.counts;
+    if (sniffed === Sniffed.User) counts.user += 1;
+    else if (sniffed === Sniffed.Assistant) counts.assistant += 1;
+    else if (sniffed === Sniffed.ToolResult) counts.toolResult += 1;
+    else if (sniffed === Sniffed.OtherRole) counts.other += 1;
+    else if (parsed?.type === "session_info") {
       // As pi: the latest session_info wins, and an empty or missing name clears it.
       const name = typeof parsed.name === "string" ? parsed.name.trim() : "";
       state.name = name || null;
@@ -344,30 +436,31 @@ export class PiSessionParser {
     return "entry";
   }
 
-  /** The message role after `"role":"`, for the three roles we count separately; "?" for another. */
-  private sniffRole(buf: Buffer, from: number, end: number): string | undefined {
-    const at = buf.indexOf(ROLE_KEY, from);
-    if (at === -1 || at >= end) return undefined;
-    const value = at + ROLE_KEY.length;
-    if (hasBytesAt(buf, value, end, USER)) return "user";
-    if (hasBytesAt(buf, value, end, ASSISTANT)) return "assistant";
-    if (hasBytesAt(buf, value, end, TOOL_RESULT)) return "toolResult";
-    return shortString(buf, value, end, 64);
+  /** Copies the first and last bytes of the latest entry line (the chunk they are in is reused). */
+  private keepLastEntry(buf: Buffer, start: number, end: number) {
+    this.lastEntryHead = Buffer.from(buf.subarray(start, Math.min(end, start + PREFIX_BYTES)));
+    this.lastEntryTail = Buffer.from(buf.subarray(Math.max(start, end - ENTRY_TAIL_BYTES), end));
   }
 
   /**
-   * The entry's own timestamp. pi writes it fourth (`type, id, parentId, timestamp`; v1 entries:
-   * second), before any payload that may hold other "timestamp" keys; `custom` and
+   * The last entry's own timestamp. pi writes it fourth (`type, id, parentId, timestamp`; v1
+   * entries: second), before any payload that may hold other "timestamp" keys; `custom` and
    * `custom_message` entries write it last, after their payload.
    */
-  private noteTimestamp(buf: Buffer, start: number, end: number) {
-    const head = buf.toString("latin1", start, Math.min(end, start + 256));
-    let value = (STANDARD_ORDER.exec(head) ?? V1_ORDER.exec(head))?.[1];
+  private noteLastEntryTimestamp() {
+    const head = this.lastEntryHead;
+    const tail = this.lastEntryTail;
+    if (!head || !tail) return;
+    this.lastEntryHead = this.lastEntryTail = undefined;
+    const text = head.toString("latin1");
+    let value = (STANDARD_ORDER.exec(text) ?? V1_ORDER.exec(text))?.[1];
     if (value === undefined) {
-      const at = buf.lastIndexOf(TIMESTAMP_KEY, end - TIMESTAMP_KEY.length);
-      if (at >= start) value = shortString(buf, at + TIMESTAMP_KEY.length, end, 40);
+      const at = tail.lastIndexOf(TIMESTAMP_KEY);
+      if (at !== -1) value = shortString(tail, at + TIMESTAMP_KEY.length, tail.length, 40);
     }
-    if (value && !Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
+    if (value === undefined) return;
+    if (CANONICAL_ISO.test(value)) this.state.lastEntryAt = value;
+    else if (!Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
   }
 
   /** Hash of the `TAIL_CHECK_BYTES` bytes before `end` in `chunk`, taking earlier chunks' bytes if needed. */
@@ -406,6 +499,17 @@ export function tailHash(...parts: Buffer[]): number {
   for (const part of parts)
     for (let i = 0; i < part.length; i++) hash = Math.imul(hash ^ part[i]!, 0x01000193);
   return hash >>> 0;
+}
+
+function roleOf(parsed: Record<string, unknown>): Sniffed {
+  const role = (parsed.message as { role?: unknown } | undefined)?.role;
+  return role === "user"
+    ? Sniffed.User
+    : role === "assistant"
+      ? Sniffed.Assistant
+      : role === "toolResult"
+        ? Sniffed.ToolResult
+        : Sniffed.OtherRole;
 }
 
 function tryJson(buf: Buffer, start: number, end: number): unknown {

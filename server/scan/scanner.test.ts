@@ -1,0 +1,372 @@
+// The scanner against real stores written by pi's own SessionManager: agreement with pi, bad input,
+// and the incremental cache.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { describe, expect, it } from "vitest";
+import type { SessionRecord } from "../../shared/session-record.js";
+import {
+  assistantMessage,
+  piFolder,
+  setModified,
+  toolResultMessage,
+  userMessage,
+  writeSession,
+} from "../../test-support/pi-store.js";
+import { scanStores } from "./scanner.js";
+
+const newRoot = () => mkdtempSync(join(tmpdir(), "sr-scan-"));
+const byPath = (sessions: SessionRecord[]) => new Map(sessions.map((s) => [s.path, s]));
+const codes = (record: SessionRecord | undefined) => record?.warnings.map((w) => w.code) ?? [];
+
+/** A store with what real use produces: odd cwds, branches, compaction, labels, names, a fork, images. */
+function realisticStore() {
+  const root = newRoot();
+  const plain = writeSession(root, "/home/dev/my project", 3, { name: "first name" });
+  plain.appendSessionInfo("renamed");
+  writeSession(root, "/srv/api.v2.example", 2);
+  const cleared = writeSession(root, "/opt/data-pipe-line", 1, { name: "to be cleared" });
+  cleared.appendSessionInfo("");
+
+  const branched = writeSession(root, "/home/dev/my project", 4);
+  const entries = branched.getEntries();
+  branched.branch(entries[1]!.id);
+  branched.appendMessage(userMessage("another way"));
+  branched.appendMessage(assistantMessage("sure"));
+  branched.appendCompaction("summary of the start", entries[2]!.id, 12_345);
+  branched.appendLabelChange(entries[0]!.id, "bookmark");
+  branched.appendModelChange("openai", "gpt-5");
+  branched.appendThinkingLevelChange("high");
+  branched.appendCustomEntry("my-extension", { timestamp: "2001-01-01T00:00:00.000Z" });
+
+  const image = Buffer.alloc(700_000, 7).toString("base64"); // ~930 KB of inline image
+  const big = writeSession(root, "/home/dev/my project", 1);
+  big.appendMessage(toolResultMessage("screenshot", image));
+  big.appendMessage(assistantMessage("I see it"));
+
+  const forkFolder = join(root, piFolder("/home/dev/fork-target"));
+  mkdirSync(forkFolder, { recursive: true });
+  const fork = SessionManager.forkFrom(plain.getSessionFile()!, "/home/dev/fork-target", forkFolder);
+  fork.appendMessage(userMessage("continuing in the fork"));
+  fork.appendMessage(assistantMessage("ok"));
+  return { root, plain, big, fork, branched };
+}
+
+describe("agreement with pi's own reading of its files", () => {
+  it("has the same ids, cwds, names, created times, forks and message counts as SessionManager", async () => {
+    const { root } = realisticStore();
+    const report = await scanStores({ roots: [root] });
+    const folders = [...new Set(report.sessions.map((s) => s.path.slice(0, s.path.lastIndexOf("/"))))];
+    const infos = (await Promise.all(folders.map((f) => SessionManager.list("/unused", f)))).flat();
+    expect(infos).toHaveLength(report.sessions.length);
+    expect(report.sessions.length).toBe(6);
+    const ours = byPath(report.sessions);
+    for (const info of infos) {
+      const record = ours.get(info.path)!;
+      expect(record.id).toBe(info.id);
+      expect(record.namespace).toBe(info.cwd);
+      expect(record.name).toBe(info.name);
+      expect(record.createdAt).toBe(info.created.toISOString());
+      expect(record.parentSession).toBe(info.parentSessionPath);
+      const counts = record.messageCounts;
+      expect(counts.user + counts.assistant + counts.toolResult + counts.other).toBe(info.messageCount);
+      expect(record.messageCount).toBe(SessionManager.open(info.path).getEntries().length);
+      expect(record.warnings).toEqual([]);
+      expect(record.version).toBe(3);
+    }
+    // The rename wins over the first name, the cleared name is gone, and the fork inherits the rename.
+    expect(report.sessions.filter((s) => s.name !== undefined).map((s) => s.name)).toEqual([
+      "renamed",
+      "renamed",
+    ]);
+  });
+
+  it("counts the ~1 MB image session by role and takes the namespace from the header, not the lossy folder", async () => {
+    const { root, big } = realisticStore();
+    const record = byPath((await scanStores({ roots: [root] })).sessions).get(big.getSessionFile()!)!;
+    expect(record.sizeBytes).toBeGreaterThan(900_000);
+    expect(record.messageCounts).toEqual({ user: 1, assistant: 2, toolResult: 1, other: 0 });
+    const report = await scanStores({ roots: [root] });
+    expect(report.namespaces.map((n) => n.namespace).sort()).toEqual(
+      ["/home/dev/fork-target", "/home/dev/my project", "/opt/data-pipe-line", "/srv/api.v2.example"].sort(),
+    );
+  });
+});
+
+describe("bad input: a warning on the right session, the rest intact", () => {
+  const header = (id: string, extra: object = {}) =>
+    JSON.stringify({
+      type: "session",
+      version: 3,
+      id,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/w",
+      ...extra,
+    });
+  const line = (role: string, n = 0) =>
+    JSON.stringify({
+      type: "message",
+      id: `m${n}`,
+      parentId: null,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: { role, content: "x" },
+    });
+
+  it.each([
+    [
+      "corrupt lines",
+      `${header("a")}\n${line("user")}\nnot json at all\n{"type":"message",\n${line("assistant")}\n`,
+      ["corrupt-line"],
+      2,
+    ],
+    [
+      "a missing header",
+      `${line("user")}\n${line("assistant")}\n`,
+      ["missing-header", "namespace-from-folder"],
+      2,
+    ],
+    [
+      "a truncated last line",
+      `${header("c")}\n${line("user")}\n{"type":"message","id":"x","par`,
+      ["truncated-last-line"],
+      1,
+    ],
+    ["a 0-byte file", "", ["empty-file", "namespace-from-folder"], 0],
+    [
+      "a v1 header (no version, no ids)",
+      `${JSON.stringify({ type: "session", id: "v1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" })}\n{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"x"}}\n`,
+      [],
+      1,
+    ],
+    ["a v2 header", `${header("v2", { version: 2 })}\n${line("user")}\n`, [], 1],
+    [
+      "unknown entry types",
+      `${header("u")}\n{"type":"future_thing","id":"f1","parentId":null,"timestamp":"2026-01-01T00:00:02.000Z","x":1}\n${line("user")}\n`,
+      [],
+      2,
+    ],
+    ["a newer header version", `${header("n", { version: 99 })}\n${line("user")}\n`, ["unknown-version"], 1],
+  ])("%s", async (_what, text, expected, entries) => {
+    const root = newRoot();
+    const folder = join(root, "--w--");
+    mkdirSync(folder);
+    writeSession(root, "/intact", 2);
+    const bad = join(folder, "2026-01-01T00-00-00-000Z_0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl");
+    writeFileSync(bad, text);
+    const report = await scanStores({ roots: [root] });
+    expect(report.sessions).toHaveLength(2);
+    const record = byPath(report.sessions).get(bad);
+    expect(codes(record).sort()).toEqual([...expected].sort());
+    expect(record!.messageCount).toBe(entries);
+    const intact = report.sessions.find((s) => s.namespace === "/intact")!;
+    expect(intact.warnings).toEqual([]);
+    expect(intact.messageCounts).toEqual({ user: 2, assistant: 2, toolResult: 0, other: 0 });
+  });
+
+  it("counts a 50 MB single line without parsing it, and never holds it whole", async () => {
+    const root = newRoot();
+    const folder = join(root, "--w--");
+    mkdirSync(folder);
+    const path = join(folder, "big.jsonl");
+    const huge = JSON.stringify({
+      type: "message",
+      id: "m1",
+      parentId: null,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: { role: "toolResult", content: [{ type: "text", text: "y".repeat(50 * 1024 * 1024) }] },
+    });
+    writeFileSync(path, `${header("big")}\n${huge}\n${line("user")}\n`);
+    const before = process.memoryUsage().rss;
+    const [record] = (await scanStores({ roots: [root] })).sessions;
+    expect(record!.messageCounts).toEqual({ user: 1, assistant: 0, toolResult: 1, other: 0 });
+    expect(record!.warnings).toEqual([]);
+    // A whole-file string would be 100 MB of UTF-16 at least; the reader holds 256 KiB at a time.
+    expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
+  });
+
+  it("flags a 2 MB session_info line (it must be parsed for the name) as too long, and counts it", async () => {
+    const root = newRoot();
+    mkdirSync(join(root, "--w--"));
+    const path = join(root, "--w--", "s.jsonl");
+    const info = JSON.stringify({
+      type: "session_info",
+      id: "i1",
+      parentId: null,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      name: "n".repeat(2 * 1024 * 1024),
+    });
+    writeFileSync(path, `${header("i")}\n${info}\n`);
+    const [record] = (await scanStores({ roots: [root] })).sessions;
+    expect(codes(record)).toEqual(["line-too-long"]);
+    expect(record!.messageCount).toBe(1);
+  });
+
+  it("reads a file whose name is not valid UTF-8 by its exact bytes", async () => {
+    const root = newRoot();
+    mkdirSync(join(root, "--w--"));
+    const name = Buffer.concat([
+      Buffer.from(join(root, "--w--", "bad-")),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(".jsonl"),
+    ]);
+    writeFileSync(name, `${header("utf")}\n${line("user")}\n`);
+    const [record] = (await scanStores({ roots: [root] })).sessions;
+    expect(codes(record)).toEqual(["non-utf8-name"]);
+    expect(record!.path).toContain("\uFFFD");
+    expect(record!.messageCounts.user).toBe(1);
+  });
+
+  it("reports symlinks (out of the root, loops) without following them", async () => {
+    const root = newRoot();
+    const outside = newRoot();
+    writeSession(root, "/inside", 1);
+    const target = join(outside, "secret.jsonl");
+    writeFileSync(target, `${header("secret")}\n${line("user")}\n`);
+    symlinkSync(target, join(root, "link.jsonl"));
+    symlinkSync(outside, join(root, "linked-folder"));
+    symlinkSync(join(root, "loop-b"), join(root, "loop-a"));
+    symlinkSync(join(root, "loop-a"), join(root, "loop-b"));
+    const report = await scanStores({ roots: [root] });
+    expect(report.sessions.map((s) => s.namespace)).toEqual(["/inside"]);
+    expect(report.problems.map((p) => p.code)).toEqual(["symlink", "symlink", "symlink", "symlink"]);
+    expect(report.problems.find((p) => p.path.endsWith("loop-a"))?.message).toMatch(/loop/);
+    expect(readFileSync(target, "utf8")).toContain("secret");
+  });
+
+  it("gives the second of two files with the same session id its own id and a warning", async () => {
+    const root = newRoot();
+    mkdirSync(join(root, "--w--"));
+    writeFileSync(join(root, "--w--", "a.jsonl"), `${header("same")}\n${line("user")}\n`);
+    writeFileSync(join(root, "--w--", "b.jsonl"), `${header("same")}\n${line("user")}\n`);
+    const report = await scanStores({ roots: [root] });
+    const [a, b] = [...report.sessions].sort((x, y) => (x.path < y.path ? -1 : 1));
+    expect(a!.id).toBe("same");
+    expect(b!.id).toMatch(/^path-[0-9a-f]{16}$/);
+    expect(codes(b)).toEqual(["duplicate-id"]);
+  });
+
+  it("reports a folder it may not read and scans the rest (as an unprivileged user)", async ({ skip }) => {
+    if (process.getuid?.() !== 0) {
+      // Not root: chmod is enough.
+      const root = newRoot();
+      writeSession(root, "/ok", 1);
+      const denied = join(root, "--denied--");
+      mkdirSync(denied);
+      chmodSync(denied, 0);
+      const report = await scanStores({ roots: [root] });
+      chmodSync(denied, 0o755);
+      expect(report.problems.map((p) => p.code)).toEqual(["permission-denied"]);
+      expect(report.sessions).toHaveLength(1);
+      return;
+    }
+    // As root, permissions do not apply: run the real CLI as nobody (uid 65534) instead.
+    const { spawnSync } = await import("node:child_process");
+    const root = mkdtempSync(join("/tmp", "sr-perm-"));
+    chmodSync(root, 0o755);
+    try {
+      writeSession(root, "/ok", 1);
+      const denied = join(root, "--denied--");
+      mkdirSync(denied);
+      writeFileSync(join(denied, "x.jsonl"), `${header("d")}\n`);
+      chmodSync(denied, 0o700);
+      const cli = join(process.cwd(), "bin", "session-retention.js");
+      const result = spawnSync(process.execPath, [cli, "scan", "--json", "--no-cache", "--root", root], {
+        uid: 65534,
+        gid: 65534,
+        env: { PATH: process.env.PATH, HOME: "/nonexistent", PI_CODING_AGENT_DIR: "/nonexistent/agent" },
+        encoding: "utf8",
+      });
+      if (result.error) skip(`cannot run as uid 65534 here: ${result.error.message}`);
+      expect(result.status).toBe(0);
+      const report = JSON.parse(result.stdout);
+      expect(report.problems.map((p: { code: string }) => p.code)).toEqual(["permission-denied"]);
+      expect(report.sessions).toHaveLength(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("incremental cache", () => {
+  const setup = async () => {
+    const root = newRoot();
+    const cacheFile = join(newRoot(), "cache.json");
+    const a = writeSession(root, "/p", 2).getSessionFile()!;
+    const b = writeSession(root, "/p", 1).getSessionFile()!;
+    await scanStores({ roots: [root], cacheFile });
+    return { root, cacheFile, a, b };
+  };
+
+  it("reads nothing when nothing changed", async () => {
+    const { root, cacheFile } = await setup();
+    const again = await scanStores({ roots: [root], cacheFile });
+    expect(again.stats).toMatchObject({ filesRead: 0, bytesRead: 0, cacheHits: 2 });
+  });
+
+  it("reads only the bytes appended to a file (plus the 64-byte check) and agrees with a fresh scan", async () => {
+    const { root, cacheFile, a } = await setup();
+    const manager = SessionManager.open(a);
+    const sizeBefore = readFileSync(a).length;
+    manager.appendMessage(userMessage("more"));
+    manager.appendMessage(assistantMessage("and more"));
+    const appended = readFileSync(a).length - sizeBefore;
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats.filesRead).toBe(1);
+    expect(report.stats.bytesRead).toBe(appended + 64);
+    const fresh = await scanStores({ roots: [root] });
+    expect(report.sessions).toEqual(fresh.sessions);
+    expect(byPath(report.sessions).get(a)!.messageCounts).toEqual({
+      user: 3,
+      assistant: 3,
+      toolResult: 0,
+      other: 0,
+    });
+  });
+
+  it("re-reads a file rewritten in place in full", async () => {
+    const { root, cacheFile, b } = await setup();
+    const text = readFileSync(b, "utf8");
+    const rewritten = text.replaceAll('"role":"user"', '"role":"bashExecution"');
+    writeFileSync(b, `${rewritten}${rewritten.slice(rewritten.indexOf("\n") + 1)}`);
+    const report = await scanStores({ roots: [root], cacheFile });
+    // Same inode and larger, so the 64 bytes before the old end are checked first; they differ,
+    // so the whole file is read again.
+    expect(report.stats.bytesRead).toBe(64 + readFileSync(b).length);
+    expect(byPath(report.sessions).get(b)!.messageCounts).toEqual({
+      user: 0,
+      assistant: 2,
+      toolResult: 0,
+      other: 2,
+    });
+  });
+
+  it("forgets a deleted file, in the report and in the cache file", async () => {
+    const { root, cacheFile, a } = await setup();
+    rmSync(a);
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.sessions.map((s) => s.path)).not.toContain(a);
+    expect(readFileSync(cacheFile, "utf8")).not.toContain(a);
+  });
+
+  it("ignores a corrupt cache file and rebuilds it", async () => {
+    const { root, cacheFile } = await setup();
+    writeFileSync(cacheFile, "{ this is not json");
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats.filesRead).toBe(2);
+    expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+  });
+});
+
+describe("last used", () => {
+  it("is the file's mtime by default and the last entry's timestamp with precise", async () => {
+    const root = newRoot();
+    const path = writeSession(root, "/p", 1).getSessionFile()!;
+    setModified(path, new Date("2030-01-01T00:00:00.000Z"));
+    const [plain] = (await scanStores({ roots: [root] })).sessions;
+    expect(plain!.lastUsedAt).toBe("2030-01-01T00:00:00.000Z");
+    const [precise] = (await scanStores({ roots: [root], precise: true })).sessions;
+    const lastEntry = SessionManager.open(path).getEntries().at(-1)!;
+    expect(precise!.lastUsedAt).toBe(lastEntry.timestamp);
+  });
+});

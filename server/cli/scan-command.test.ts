@@ -1,0 +1,109 @@
+// The scan command through runCli, as a script or a person would use it.
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ScanReportSchema } from "../../shared/scan-report.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { runCli } from "./main.js";
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+  return { status, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+function store() {
+  const root = mkdtempSync(join(tmpdir(), "sr-cli-"));
+  const old = writeSession(root, "/work/old", 1).getSessionFile()!;
+  const big = writeSession(root, "/work/big project", 30, { name: "the big one" }).getSessionFile()!;
+  const recent = writeSession(root, "/work/old", 2).getSessionFile()!;
+  setModified(old, new Date("2025-01-01T00:00:00Z"));
+  setModified(big, new Date("2025-06-01T00:00:00Z"));
+  setModified(recent, new Date("2026-01-01T00:00:00Z"));
+  return { root, old, big, recent };
+}
+
+describe("session-retention scan", () => {
+  it("--json prints one document valid against the shared schema, sorted as asked", async () => {
+    const { root, old, big, recent } = store();
+    const lru = await run("scan", "--root", root, "--json");
+    expect(lru.status).toBe(0);
+    const report = ScanReportSchema.parse(JSON.parse(lru.stdout));
+    expect(report.summary.sessionCount).toBe(3);
+    expect(report.sessions.map((s) => s.path)).toEqual([old, big, recent]);
+    expect(report.namespaces.map((n) => [n.namespace, n.sessionCount])).toEqual([
+      ["/work/big project", 1],
+      ["/work/old", 2],
+    ]);
+    const bySize = ScanReportSchema.parse(
+      JSON.parse((await run("scan", "--root", root, "--json", "--sort", "size")).stdout),
+    );
+    expect(bySize.sessions[0]!.path).toBe(big);
+    expect(bySize.summary.largest[0]).toMatchObject({ path: big, name: "the big one" });
+  });
+
+  it("prints a table and a totals line in human-readable bytes, with --top limiting the rows", async () => {
+    const { root } = store();
+    const { status, stdout } = await run("scan", "--root", root, "--top", "2");
+    expect(status).toBe(0);
+    expect(stdout).toContain("Sessions (least recently used first, 2 of 3):");
+    expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ NAME/);
+    expect(stdout).toContain("“the big one”");
+    expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
+  });
+
+  it.each([
+    ["a missing root", (dir: string) => join(dir, "nope"), /does not exist/],
+    [
+      "a file as root",
+      (dir: string) => {
+        const file = join(dir, "file.jsonl");
+        writeFileSync(file, "");
+        return file;
+      },
+      /is not a folder/,
+    ],
+  ])("exits 2 with one clear line for %s", async (_what, makeRoot, message) => {
+    const root = makeRoot(mkdtempSync(join(tmpdir(), "sr-cli-")));
+    const { status, stdout, stderr } = await run("scan", "--root", root);
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(message);
+  });
+
+  it("exits 2 for an unreadable root when permissions apply", async ({ skip }) => {
+    if (process.getuid?.() === 0) skip("root reads every folder; covered by the uid-65534 scan test");
+    const root = mkdtempSync(join(tmpdir(), "sr-cli-"));
+    chmodSync(root, 0);
+    const { status, stderr } = await run("scan", "--root", root);
+    chmodSync(root, 0o755);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/not readable/);
+  });
+
+  it("exits 2 without pi's store, saying where it looked", async () => {
+    const { status, stderr } = await run("scan");
+    expect(status).toBe(2);
+    expect(stderr).toContain(join(process.env.PI_CODING_AGENT_DIR!, "sessions"));
+  });
+
+  it.each([
+    [["scan", "--sort", "newest"], /--sort wants lru, size or created/],
+    [["scan", "--top", "many"], /--top wants a whole number/],
+    [["scan", "--bogus"], /bogus/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+  ])("exits 2 for bad arguments %j", async (argv, message) => {
+    const { status, stderr } = await run(...argv);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it.each([["scan"], ["serve"], []])("--help of %j exits 0 with usage", async (...command) => {
+    const { status, stdout } = await run(...command.filter(Boolean), "--help");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Usage: session-retention/);
+  });
+});

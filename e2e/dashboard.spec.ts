@@ -2,37 +2,12 @@
 // a real browser — the numbers on screen must be the numbers on disk.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { writeSession } from "../test-support/pi-store.js";
 import { expect, startServer, test } from "./serve-fixture.js";
 
-const assistant = (text: string) => ({
-  role: "assistant" as const,
-  content: [{ type: "text" as const, text }],
-  api: "anthropic-messages" as const,
-  provider: "anthropic",
-  model: "claude-sonnet-4-5",
-  usage: {
-    input: 10,
-    output: 5,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 15,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  },
-  stopReason: "stop" as const,
-  timestamp: Date.now(),
-});
-
-/** Writes `turns` user/assistant pairs per session with pi's SessionManager. */
-function writeSessions(agentDir: string, cwd: string, sessions: number, turns: number) {
-  for (let s = 0; s < sessions; s++) {
-    const folder = join(agentDir, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
-    const manager = SessionManager.create(cwd, folder);
-    for (let t = 0; t < turns; t++) {
-      manager.appendMessage({ role: "user", content: `question ${t} about ${cwd}`, timestamp: Date.now() });
-      manager.appendMessage(assistant(`answer ${t} `.repeat(20 * (s + 1))));
-    }
-  }
+/** `count` sessions of `turns` exchanges each in `cwd`, written by pi's SessionManager. */
+function writeSessions(agentDir: string, cwd: string, count: number, turns: number) {
+  for (let s = 0; s < count; s++) writeSession(join(agentDir, "sessions"), cwd, turns);
 }
 
 function filesOnDisk(root: string) {

@@ -1,6 +1,6 @@
 // Turns what the walker and the parser learned about one file into a SessionRecord.
 import { createHash } from "node:crypto";
-import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../scan/file-identity.js";
 import { namespaceFromFolderName, parseSessionFileName } from "./locations.js";
 import { KNOWN_VERSIONS, type PiFileFacts } from "./session-parser.js";
@@ -45,6 +45,14 @@ function lineWarning(
       ? `line ${problem.first} ${what}`
       : `${problem.count} lines ${what} (first: line ${problem.first})`;
   return [{ code, message, line: problem.first, ...(problem.count > 1 ? { count: problem.count } : {}) }];
+}
+
+/** One store object per root, shared by its records: at 100,000 sessions the copies add up. */
+const storeRefs = new Map<string, StoreRef>();
+function storeRef(root: string): StoreRef {
+  let ref = storeRefs.get(root);
+  if (!ref) storeRefs.set(root, (ref = Object.freeze({ kind: "pi", root })));
+  return ref;
 }
 
 export function buildPiRecord(input: PiRecordInput): SessionRecord {
@@ -108,7 +116,7 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
 
   return {
     id: header?.id ?? fromName().id ?? pathDerivedId(path),
-    store: { kind: "pi", root: input.root },
+    store: storeRef(input.root),
     path,
     namespace,
     sizeBytes,
@@ -116,7 +124,8 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     modifiedAt,
     lastUsedAt,
     messageCount: facts?.entries ?? 0,
-    messageCounts: { ...counts },
+    // Shared with the cache entry, not copied: neither is changed after the read.
+    messageCounts: counts,
     ...(typeof facts?.name === "string" ? { name: facts.name } : {}),
     ...(header?.parentSession ? { parentSession: header.parentSession } : {}),
     ...(version !== undefined ? { version } : {}),

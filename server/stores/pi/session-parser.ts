@@ -2,9 +2,12 @@
 // file (or a whole 50 MB line) in memory, and can resume where it stopped when a file is appended to.
 //
 // Reading is the expensive part of a scan (FACTS.md: stat is cheap, reading is not), so lines are
-// judged by their shape: pi writes `{"type":"<type>","id":…` with the message's `"role"` a few bytes
-// later, and that prefix is enough to count the line. Only the header, `session_info` lines (for the
-// name) and lines without pi's key order are parsed as JSON, and only up to `FULL_PARSE_CAP` bytes.
+// judged by their shape: pi writes `{"type":"<type>","id":…` with the message's `"role"` at a fixed
+// offset (its ids and timestamps have fixed lengths), and comparing those few bytes is enough to count
+// the line — a 50 MB tool result costs no more than a short one. Only the header, `session_info`
+// lines (for the name) and lines without pi's layout are parsed as JSON, up to `FULL_PARSE_CAP` bytes.
+// The trade-off: a line is "corrupt" only if it is not `{…}`-shaped; damage inside a well-shaped
+// line goes unnoticed, as it would cost a JSON parse of every byte (about 5× slower).
 
 /** Lines longer than this are counted, never parsed (`line-too-long`). */
 export const FULL_PARSE_CAP = 1024 * 1024;
@@ -90,37 +93,43 @@ export interface PiFileFacts extends PiParseState {
   truncatedLastLine: boolean;
 }
 
+// Bytes.
 const NEWLINE = 10;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const QUOTE = 34;
 const BACKSLASH = 92;
-const ROLE_KEY = Buffer.from('"role":"');
+
+// Pieces of pi's line layout: `{"type":"message","id":"…","parentId":…,"timestamp":"…","message":{"role":"user"…`.
+const TYPE_PREFIX = bytesOf('{"type":"');
+const MESSAGE = bytesOf('message"');
+const SESSION_INFO = bytesOf('session_info"');
 const ID_KEY = bytesOf(',"id":"');
 const PARENT_KEY = bytesOf('","parentId":');
 const NULL = bytesOf("null");
 const TIMESTAMP_AFTER_PARENT = bytesOf(',"timestamp":"');
 const MESSAGE_ROLE = bytesOf('","message":{"role":"');
+const USER = bytesOf('user"');
+const ASSISTANT = bytesOf('assistant"');
+const TOOL_RESULT = bytesOf('toolResult"');
+const ROLE_KEY = Buffer.from('"role":"');
+const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
 /** Offsets of the role value after `{"type":"message"` in pi's layout: parentId null, or 8 hex. */
 const PI_ROLE_OFFSETS = [
   ',"id":"12345678","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"'.length,
   ',"id":"12345678","parentId":"12345678","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"'.length,
 ];
+/** An entry's own timestamp: fourth in pi's order, second in v1 files. */
+const STANDARD_ORDER =
+  /^\{"type":"[^"\\]{1,64}","id":"[^"\\]{0,64}","parentId":(?:null|"[^"\\]{0,64}"),"timestamp":"([^"\\]{1,40})"/;
+const V1_ORDER = /^\{"type":"[^"\\]{1,64}","timestamp":"([^"\\]{1,40})"/;
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+// Limits.
 /** Bytes kept of a line that spans chunks when its prefix says it needs no JSON parse. */
 const PREFIX_BYTES = 256;
 /** How much of an entry's end to keep for its timestamp (custom entries write it last). */
 const ENTRY_TAIL_BYTES = 64;
-const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
-const TYPE_PREFIX = bytesOf('{"type":"');
-const STANDARD_ORDER =
-  /^\{"type":"[^"\\]{1,64}","id":"[^"\\]{0,64}","parentId":(?:null|"[^"\\]{0,64}"),"timestamp":"([^"\\]{1,40})"/;
-const V1_ORDER = /^\{"type":"[^"\\]{1,64}","timestamp":"([^"\\]{1,40})"/;
-const MESSAGE = bytesOf('message"');
-const SESSION_INFO = bytesOf('session_info"');
-const USER = bytesOf('user"');
-const ASSISTANT = bytesOf('assistant"');
-const TOOL_RESULT = bytesOf('toolResult"');
 
 function bytesOf(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text));

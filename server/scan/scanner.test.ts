@@ -349,6 +349,18 @@ describe("incremental cache", () => {
     expect(readFileSync(cacheFile, "utf8")).not.toContain(a);
   });
 
+  it("keeps the entries of other stores when one store is scanned alone", async () => {
+    const { root, cacheFile } = await setup();
+    const other = newRoot();
+    writeSession(other, "/elsewhere", 1);
+    expect((await scanStores({ roots: [other], cacheFile })).stats.filesRead).toBe(1);
+    // The first store's files were not read again: its entries survived the other store's scan.
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 2,
+    });
+  });
+
   it("ignores a corrupt cache file and rebuilds it", async () => {
     const { root, cacheFile } = await setup();
     writeFileSync(cacheFile, "{ this is not json");

@@ -32,6 +32,13 @@ const YIELD_EVERY_MS = 50;
 const cacheKey = (file: FoundFile) =>
   typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
 
+/** The path a cache key stands for (undecodable bytes as U+FFFD, enough for a prefix test). */
+const keyPath = (key: string) =>
+  key.startsWith("bytes:") ? Buffer.from(key.slice("bytes:".length), "base64").toString("utf8") : key;
+
+const isUnderAny = (path: string, roots: readonly string[]) =>
+  roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reuses the cache where the file is unchanged, resumes it where the file only grew, else reads it all. */
@@ -147,8 +154,15 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   }
 
   dedupeIds(records);
-  const changed = filesRead > 0 || newCache.size !== oldCache.size;
-  if (options.cacheFile && changed) saveScanCache(options.cacheFile, newCache);
+  // Entries of files under the scanned roots that were not found are gone; entries of other
+  // stores (another --root, the default store) are kept for their next scan.
+  let forgotten = 0;
+  for (const [key, entry] of oldCache) {
+    if (newCache.has(key)) continue;
+    if (isUnderAny(keyPath(key), options.roots)) forgotten += 1;
+    else newCache.set(key, entry);
+  }
+  if (options.cacheFile && (filesRead > 0 || forgotten > 0)) saveScanCache(options.cacheFile, newCache);
   report({ phase: "done", filesDone: found.length, filesTotal: found.length, bytesDone, bytesTotal }, true);
 
   return {

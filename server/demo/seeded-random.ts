@@ -1,4 +1,5 @@
-// Seeded randomness for the demo store: one seed and `now` always give the same bytes.
+// Seeded randomness for generated stores (the demo store, the benchmark's stores): one seed always
+// gives the same bytes.
 
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -11,13 +12,28 @@ export class Random {
     this.state = seed >>> 0;
   }
 
-  /** A float in [0, 1). */
-  next(): number {
+  /** An unsigned 32-bit integer. */
+  u32(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;
     let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.u32() / 4_294_967_296;
+  }
+
+  /** Standard normal (Box–Muller). */
+  normal(): number {
+    return Math.sqrt(-2 * Math.log(1 - this.next())) * Math.cos(2 * Math.PI * this.next());
+  }
+
+  /** 8 hex digits from one draw. */
+  hex8(): string {
+    return this.u32().toString(16).padStart(8, "0");
   }
 
   /** An integer in [min, max]. */

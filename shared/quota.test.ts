@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { higherLevel, levelForRatio, quotaState } from "./quota.js";
+
+describe("levelForRatio (spec §5.5: 70 / 90 / 100 %)", () => {
+  it.each([
+    [0, "ok"],
+    [0.699, "ok"],
+    [0.7, "info"],
+    [0.899, "info"],
+    [0.9, "warn"],
+    [0.999, "warn"],
+    [1, "critical"],
+    [3, "critical"],
+  ] as const)("%s → %s", (ratio, level) => {
+    expect(levelForRatio(ratio)).toBe(level);
+  });
+
+  it("uses configured ratios", () => {
+    expect(levelForRatio(0.5, 0.5, 0.8)).toBe("info");
+    expect(levelForRatio(0.8, 0.5, 0.8)).toBe("warn");
+  });
+});
+
+describe("quotaState", () => {
+  const GB = 1024 ** 3;
+
+  it("measures size and count, and the overall level is the higher one", () => {
+    const state = quotaState(19 * GB, 1500, { maxTotalSizeBytes: 20 * GB, maxSessionCount: 2000 });
+    expect(state.size).toEqual({ used: 19 * GB, limit: 20 * GB, ratio: 0.95, level: "warn" });
+    expect(state.count).toEqual({ used: 1500, limit: 2000, ratio: 0.75, level: "info" });
+    expect(state.level).toBe("warn");
+    expect(quotaState(1 * GB, 2000, { maxTotalSizeBytes: 20 * GB, maxSessionCount: 2000 }).level).toBe(
+      "critical",
+    );
+  });
+
+  it("has no measure for a missing or zero limit, and is ok without limits", () => {
+    expect(quotaState(10 * GB, 10, {})).toEqual({ level: "ok" });
+    const sizeOnly = quotaState(10 * GB, 10, { maxTotalSizeBytes: 10 * GB, maxSessionCount: 0 });
+    expect(sizeOnly.count).toBeUndefined();
+    expect(sizeOnly.level).toBe("critical");
+  });
+
+  it("orders levels ok < info < warn < critical", () => {
+    expect(higherLevel("info", "warn")).toBe("warn");
+    expect(higherLevel("critical", "ok")).toBe("critical");
+    expect(higherLevel("ok", "ok")).toBe("ok");
+  });
+});

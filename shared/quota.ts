@@ -1,0 +1,68 @@
+// Quota levels of spec §5.5 and decision 4: size is the primary measure, count the secondary, and
+// the overall level is the higher of the two.
+// No zod here: `session-retention status` runs this on a path where start-up time matters; payload
+// schemas can use `z.enum(QUOTA_LEVELS)`.
+
+export const QUOTA_LEVELS = ["ok", "info", "warn", "critical"] as const;
+export type QuotaLevel = (typeof QUOTA_LEVELS)[number];
+
+export interface QuotaLimits {
+  /** No limit when undefined or 0. */
+  maxTotalSizeBytes?: number;
+  /** No limit when undefined or 0. */
+  maxSessionCount?: number;
+  /** Default 0.7. */
+  infoRatio?: number;
+  /** Default 0.9. */
+  warnRatio?: number;
+}
+
+export interface QuotaMeasure {
+  used: number;
+  limit: number;
+  /** used / limit. */
+  ratio: number;
+  level: QuotaLevel;
+}
+
+export interface QuotaState {
+  size?: QuotaMeasure;
+  count?: QuotaMeasure;
+  /** The higher of the size and count levels; "ok" without limits. */
+  level: QuotaLevel;
+}
+
+/** The level for a ratio: info from `infoRatio`, warn from `warnRatio`, critical from 1.0 (at the limit). */
+export function levelForRatio(ratio: number, infoRatio = 0.7, warnRatio = 0.9): QuotaLevel {
+  if (ratio >= 1) return "critical";
+  if (ratio >= warnRatio) return "warn";
+  if (ratio >= infoRatio) return "info";
+  return "ok";
+}
+
+export const higherLevel = (a: QuotaLevel, b: QuotaLevel): QuotaLevel =>
+  QUOTA_LEVELS.indexOf(a) >= QUOTA_LEVELS.indexOf(b) ? a : b;
+
+function measure(
+  used: number,
+  limit: number | undefined,
+  info: number,
+  warn: number,
+): QuotaMeasure | undefined {
+  if (!limit || limit <= 0) return undefined;
+  const ratio = used / limit;
+  return { used, limit, ratio, level: levelForRatio(ratio, info, warn) };
+}
+
+/** Where a store stands against its limits. Pure: the CLI, the dashboard and the extension agree. */
+export function quotaState(totalBytes: number, sessionCount: number, limits: QuotaLimits): QuotaState {
+  const info = limits.infoRatio ?? 0.7;
+  const warn = limits.warnRatio ?? 0.9;
+  const size = measure(totalBytes, limits.maxTotalSizeBytes, info, warn);
+  const count = measure(sessionCount, limits.maxSessionCount, info, warn);
+  return {
+    ...(size ? { size } : {}),
+    ...(count ? { count } : {}),
+    level: higherLevel(size?.level ?? "ok", count?.level ?? "ok"),
+  };
+}

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../scan/file-identity.js";
 import { namespaceFromFolderName, parseSessionFileName } from "./locations.js";
-import { KNOWN_VERSIONS, type PiFileFacts } from "./session-parser.js";
+import { KNOWN_VERSIONS, normalizeTimestamp, type PiFileFacts } from "./session-parser.js";
 
 export interface PiRecordInput {
   root: string;
@@ -26,13 +26,7 @@ export function pathDerivedId(path: string): string {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** pi writes `Date#toISOString()`; only other forms need the (slow) parse and normalisation. */
-const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const validIso = (value: string | undefined) => {
-  if (value === undefined) return undefined;
-  if (CANONICAL_ISO.test(value)) return value;
-  return Number.isNaN(Date.parse(value)) ? undefined : new Date(value).toISOString();
-};
+const validIso = (value: string | undefined) => (value === undefined ? undefined : normalizeTimestamp(value));
 
 function lineWarning(
   code: SessionWarning["code"],

@@ -467,9 +467,8 @@ export class PiSessionParser {
       const at = tail.lastIndexOf(TIMESTAMP_KEY);
       if (at !== -1) value = shortString(tail, at + TIMESTAMP_KEY.length, tail.length, 40);
     }
-    if (value === undefined) return;
-    if (CANONICAL_ISO.test(value)) this.state.lastEntryAt = value;
-    else if (!Number.isNaN(Date.parse(value))) this.state.lastEntryAt = new Date(value).toISOString();
+    const iso = value === undefined ? undefined : normalizeTimestamp(value);
+    if (iso) this.state.lastEntryAt = iso;
   }
 
   /** Hash of the `TAIL_CHECK_BYTES` bytes before `end` in `chunk`, taking earlier chunks' bytes if needed. */
@@ -508,6 +507,15 @@ export function tailHash(...parts: Buffer[]): number {
   for (const part of parts)
     for (let i = 0; i < part.length; i++) hash = Math.imul(hash ^ part[i]!, 0x01000193);
   return hash >>> 0;
+}
+
+/**
+ * A timestamp as canonical ISO-8601 UTC, or undefined if it is not a date. pi writes
+ * `Date#toISOString()`, so the (slow) parse and re-format are only for other forms.
+ */
+export function normalizeTimestamp(value: string): string | undefined {
+  if (CANONICAL_ISO.test(value)) return value;
+  return Number.isNaN(Date.parse(value)) ? undefined : new Date(value).toISOString();
 }
 
 function roleOf(parsed: Record<string, unknown>): Sniffed {

@@ -1,0 +1,107 @@
+// A retention plan as schemas: what a policy would remove (each with the rule that chose it), what
+// it keeps (each with the reason), and where the quota stands before and after. The CLI prints it,
+// `plan --json` emits it, the dashboard previews it, and the deletion engine executes only this.
+import { z } from "zod";
+import { ConfigSchema, EVICTION_ORDERS, QUOTA_MODES } from "./config.js";
+import { QUOTA_LEVELS } from "./quota.js";
+import { StoreRefSchema } from "./session-record.js";
+
+/** The rules that make a session a candidate, in the order they are applied. */
+export const CANDIDATE_RULES = [
+  "maxAgeDays",
+  "neverReopened",
+  "namespaceQuota",
+  "maxTotalSizeBytes",
+  "maxSessionCount",
+] as const;
+export type CandidateRule = (typeof CANDIDATE_RULES)[number];
+
+/** Why a session is kept, strongest first: a session kept for several reasons shows the first. */
+export const KEEP_REASONS = [
+  "active",
+  "pinned",
+  "protected",
+  "recent",
+  "last-in-namespace",
+  "within-policy",
+] as const;
+export type KeepReason = (typeof KEEP_REASONS)[number];
+
+const QuotaMeasureSchema = z.object({
+  used: z.number().nonnegative(),
+  limit: z.number().positive(),
+  ratio: z.number().nonnegative(),
+  level: z.enum(QUOTA_LEVELS),
+});
+
+export const QuotaStateSchema = z.object({
+  size: QuotaMeasureSchema.optional(),
+  count: QuotaMeasureSchema.optional(),
+  level: z.enum(QUOTA_LEVELS),
+});
+
+const PlanSessionSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  store: StoreRefSchema,
+  namespace: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+});
+
+export const CandidateSchema = PlanSessionSchema.extend({
+  rule: z.enum(CANDIDATE_RULES),
+  /** In words: "last used 212 days ago (limit 180)". */
+  detail: z.string(),
+});
+export type Candidate = z.infer<typeof CandidateSchema>;
+
+export const KeptSchema = PlanSessionSchema.extend({
+  reason: z.enum(KEEP_REASONS),
+  /** In words: `protected by pattern "*incident*" (name)`. */
+  detail: z.string(),
+});
+export type Kept = z.infer<typeof KeptSchema>;
+
+export const PlanWarningSchema = z.object({
+  code: z.enum(["quota-unreachable", "namespace-quota-unreachable"]),
+  message: z.string(),
+});
+export type PlanWarning = z.infer<typeof PlanWarningSchema>;
+
+const TotalsSchema = z.object({
+  sessionCount: z.number().int().nonnegative(),
+  totalBytes: z.number().int().nonnegative(),
+});
+
+export const NamespaceQuotaStateSchema = z.object({
+  namespace: z.string(),
+  /** The `quota.namespaces[].pattern` that set its limits. */
+  pattern: z.string(),
+  before: QuotaStateSchema,
+  after: QuotaStateSchema,
+});
+
+export const PlanSchema = z.object({
+  evaluatedAt: z.string(),
+  mode: z.enum(QUOTA_MODES),
+  eviction: z.enum(EVICTION_ORDERS),
+  policy: ConfigSchema.pick({ quota: true, retention: true, protection: true, activity: true }),
+  /** Candidates in the order the rules chose them; within a rule, in eviction order. */
+  candidates: z.array(CandidateSchema),
+  /** Every other session, most recently used first. */
+  kept: z.array(KeptSchema),
+  /** Up to 5 candidates whose loss would hurt most: the largest and the most recently used. */
+  riskiest: z.array(CandidateSchema),
+  before: TotalsSchema,
+  after: TotalsSchema,
+  bytesToFree: z.number().int().nonnegative(),
+  quotaBefore: QuotaStateSchema,
+  quotaAfter: QuotaStateSchema,
+  namespaceQuotas: z.array(NamespaceQuotaStateSchema),
+  warnings: z.array(PlanWarningSchema),
+  /** Set when the plan must not be executed as it stands (e.g. it would empty a store). */
+  refusal: z.object({ code: z.literal("empties-store"), message: z.string() }).optional(),
+});
+export type Plan = z.infer<typeof PlanSchema>;

@@ -1,0 +1,413 @@
+// The policy engine: (sessions, policy, pins, active sessions, now) → plan. Pure and deterministic,
+// so the CLI, the dashboard's live preview, the pi extension and the tests all get the same answer.
+//
+// Order of work: first decide what is exempt (active, pinned, protected, recent, last in its
+// namespace) — those are never candidates, whatever the rules say. Then the rules, each over what
+// is left: the age rule, the never-reopened rule, namespace quotas, the size quota, the count quota.
+// Quotas remove sessions in the eviction order until usage is below the limit (at the limit is
+// already "critical").
+import type { Policy } from "./config.js";
+import { formatBytes } from "./format.js";
+import { compileGlob } from "./glob.js";
+import type { Candidate, CandidateRule, KeepReason, Kept, Plan, PlanWarning } from "./plan.js";
+import { type QuotaLimits, type QuotaState, quotaState } from "./quota.js";
+import type { SessionRecord } from "./session-record.js";
+import { compareSessions, type SortOrder } from "./sort.js";
+
+const DAY_MS = 24 * 3600 * 1000;
+const MINUTE_MS = 60 * 1000;
+
+/** The record fields the policy reads. */
+export type PolicySession = Pick<
+  SessionRecord,
+  | "id"
+  | "path"
+  | "store"
+  | "namespace"
+  | "sizeBytes"
+  | "createdAt"
+  | "modifiedAt"
+  | "lastUsedAt"
+  | "messageCounts"
+  | "name"
+>;
+
+export interface PolicyInput {
+  sessions: readonly PolicySession[];
+  policy: Policy;
+  /** Manually pinned session ids (`session-retention protect`). */
+  pinnedIds?: ReadonlySet<string>;
+  /** Sessions a live process uses, by id → how we know ("pi process 123 (marker)"). */
+  activeIds?: ReadonlyMap<string, string>;
+  /** The quota mode, carried along for the UI and the extension. */
+  mode?: Plan["mode"];
+  now: Date;
+}
+
+const EVICTION_SORT: Record<Policy["retention"]["eviction"], SortOrder> = {
+  lru: "lru",
+  "largest-first": "size",
+  "oldest-created": "created",
+};
+
+/** Most recently used first; the exact reverse of the LRU order, so ties break the same way. */
+type Sortable = Parameters<ReturnType<typeof compareSessions>>[0];
+const byRecency = (a: Sortable, b: Sortable) => compareSessions("lru")(b, a);
+
+/** A pair of limits as the config states them: null is "no limit". */
+type Limits = { maxTotalSizeBytes: number | null; maxSessionCount: number | null };
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The config's limits in the shape `quotaState` takes. */
+const quotaLimits = (limits: Limits): QuotaLimits => ({
+  ...(limits.maxTotalSizeBytes !== null ? { maxTotalSizeBytes: limits.maxTotalSizeBytes } : {}),
+  ...(limits.maxSessionCount !== null ? { maxSessionCount: limits.maxSessionCount } : {}),
+});
+
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+const days = (ms: number) => {
+  const value = ms / DAY_MS;
+  return `${value >= 10 ? Math.floor(value) : Math.floor(value * 10) / 10} day${value === 1 ? "" : "s"}`;
+};
+
+/** Usage that a quota measures, kept up to date as sessions are chosen. */
+class Usage {
+  bytes = 0;
+  count = 0;
+  add(session: PolicySession, sign: 1 | -1 = 1) {
+    this.bytes += sign * session.sizeBytes;
+    this.count += sign;
+  }
+  /** True while usage is at or above a limit (level critical). */
+  over(limits: Limits) {
+    return (
+      (limits.maxTotalSizeBytes !== null && this.bytes >= limits.maxTotalSizeBytes) ||
+      (limits.maxSessionCount !== null && this.count >= limits.maxSessionCount)
+    );
+  }
+}
+
+export function evaluatePolicy(input: PolicyInput): Plan {
+  const { sessions, policy, now } = input;
+  const { quota, retention, protection, activity } = policy;
+  const nowMs = now.getTime();
+  const evictionOrder = compareSessions(EVICTION_SORT[retention.eviction]);
+  const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
+
+  // 1. Exemptions, strongest reason first.
+  const exempt = new Map<string, { reason: KeepReason; detail: string }>();
+  const keep = (session: PolicySession, reason: KeepReason, detail: string) => {
+    if (!exempt.has(session.id)) exempt.set(session.id, { reason, detail });
+  };
+  const patterns = protection.protectedPatterns.map((pattern) => ({ pattern, regex: compileGlob(pattern) }));
+  const graceMs = activity.graceMinutes * MINUTE_MS;
+  for (const session of sessions) {
+    const active = input.activeIds?.get(session.id);
+    const sinceWrite = nowMs - Date.parse(session.modifiedAt);
+    if (active !== undefined) keep(session, "active", active);
+    else if (sinceWrite < graceMs)
+      keep(
+        session,
+        "active",
+        sinceWrite < 0
+          ? "modified in the future (clock skew): treated as in use"
+          : `modified ${Math.floor(sinceWrite / MINUTE_MS)} min ago (grace ${activity.graceMinutes} min)`,
+      );
+    else if (input.pinnedIds?.has(session.id)) keep(session, "pinned", "pinned by you");
+    else {
+      const match = protectedMatch(session, patterns);
+      if (match) keep(session, "protected", `protected by pattern "${match.pattern}" (${match.field})`);
+    }
+  }
+  const byRecent = [...sessions].sort(byRecency);
+  for (const session of byRecent.slice(0, retention.minKeepRecentCount))
+    keep(session, "recent", `among the ${retention.minKeepRecentCount} most recently used`);
+  const byNamespace = groupBy(byRecent, (s) => s.namespace);
+  if (retention.keepLastPerNamespace > 0)
+    for (const [namespace, members] of byNamespace)
+      for (const session of members.slice(0, retention.keepLastPerNamespace))
+        keep(
+          session,
+          "last-in-namespace",
+          retention.keepLastPerNamespace === 1
+            ? `the most recently used of ${namespace}`
+            : `among the ${retention.keepLastPerNamespace} most recently used of ${namespace}`,
+        );
+
+  // 2. Rules, each over the sessions that are neither exempt nor already chosen.
+  const chosen = new Map<string, Candidate>();
+  const choose = (session: PolicySession, rule: CandidateRule, detail: string) => {
+    chosen.set(session.id, {
+      id: session.id,
+      path: session.path,
+      store: session.store,
+      namespace: session.namespace,
+      sizeBytes: session.sizeBytes,
+      createdAt: session.createdAt,
+      lastUsedAt: session.lastUsedAt,
+      rule,
+      detail,
+    });
+  };
+  const open = (session: PolicySession) => !exempt.has(session.id) && !chosen.has(session.id);
+  const inEvictionOrder = [...sessions].sort(evictionOrder);
+
+  if (retention.maxAgeDays !== null) {
+    const cutoff = nowMs - retention.maxAgeDays * DAY_MS;
+    for (const session of inEvictionOrder) {
+      const lastUsed = Date.parse(session.lastUsedAt);
+      if (open(session) && lastUsed < cutoff)
+        choose(
+          session,
+          "maxAgeDays",
+          `last used ${days(nowMs - lastUsed)} ago (limit ${retention.maxAgeDays} days)`,
+        );
+    }
+  }
+
+  const rule = retention.neverReopened;
+  if (rule) {
+    const cutoff = nowMs - rule.olderThanDays * DAY_MS;
+    for (const session of inEvictionOrder) {
+      const created = Date.parse(session.createdAt);
+      const usedFor = Date.parse(session.lastUsedAt) - created;
+      if (
+        open(session) &&
+        created < cutoff &&
+        session.messageCounts.user <= rule.maxUserMessages &&
+        usedFor <= rule.activeMinutes * MINUTE_MS
+      )
+        choose(
+          session,
+          "neverReopened",
+          `created ${days(nowMs - created)} ago, ${session.messageCounts.user} user message${session.messageCounts.user === 1 ? "" : "s"}, not used after its first ${rule.activeMinutes} min`,
+        );
+    }
+  }
+
+  // Quotas: remove open sessions in eviction order while usage is at or over a limit.
+  const warnings: PlanWarning[] = [];
+  const usageOf = (list: readonly PolicySession[]) => {
+    const usage = new Usage();
+    for (const session of list) if (!chosen.has(session.id)) usage.add(session);
+    return usage;
+  };
+  const evict = (
+    pool: readonly PolicySession[],
+    usage: Usage,
+    limits: Limits,
+    rule: CandidateRule,
+    detail: string,
+  ) => {
+    for (const session of pool) {
+      if (!usage.over(limits)) return;
+      if (!open(session)) continue;
+      choose(session, rule, detail);
+      usage.add(session, -1);
+    }
+  };
+
+  const namespaceQuotas = namespaceQuotasOf(quota.namespaces, [...byNamespace.keys()]);
+  for (const { namespace, pattern, limits } of namespaceQuotas) {
+    const members = byNamespace.get(namespace)!;
+    const usage = usageOf(members);
+    evict(
+      [...members].sort(evictionOrder),
+      usage,
+      limits,
+      "namespaceQuota",
+      `${namespace} must stay ${describeLimits(limits)} (pattern "${pattern}")`,
+    );
+    if (usage.over(limits))
+      warnings.push({
+        code: "namespace-quota-unreachable",
+        message: `quota of ${namespace} cannot be met: ${describeKept(members, chosen, exempt)}; it must stay ${describeLimits(limits)}`,
+      });
+  }
+
+  const remaining = usageOf(sessions);
+  evict(
+    inEvictionOrder,
+    remaining,
+    { maxTotalSizeBytes: quota.maxTotalSizeBytes, maxSessionCount: null },
+    "maxTotalSizeBytes",
+    `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
+  );
+  evict(
+    inEvictionOrder,
+    remaining,
+    { maxTotalSizeBytes: null, maxSessionCount: quota.maxSessionCount },
+    "maxSessionCount",
+    `the count must stay below ${quota.maxSessionCount ?? 0} sessions`,
+  );
+  if (remaining.over(quota))
+    warnings.push({
+      code: "quota-unreachable",
+      message: `quota cannot be met: ${describeKept(sessions, chosen, exempt)}; the store must stay ${describeLimits(quota)}`,
+    });
+
+  // 3. The plan.
+  const candidates = [...chosen.values()];
+  const kept: Kept[] = [];
+  for (const session of byRecent) {
+    if (chosen.has(session.id)) continue;
+    const why = exempt.get(session.id) ?? { reason: "within-policy" as const, detail: "no rule applies" };
+    kept.push({
+      id: session.id,
+      path: session.path,
+      store: session.store,
+      namespace: session.namespace,
+      sizeBytes: session.sizeBytes,
+      createdAt: session.createdAt,
+      lastUsedAt: session.lastUsedAt,
+      ...why,
+    });
+  }
+  const before = totals(sessions);
+  const after = { sessionCount: remaining.count, totalBytes: remaining.bytes };
+  const refusal = emptiesStore(sessions, chosen, retention.allowEmptyStore);
+  const stateOf = (usage: { totalBytes: number; sessionCount: number }, limits: Limits): QuotaState =>
+    quotaState(usage.totalBytes, usage.sessionCount, { ...quotaLimits(limits), ...thresholds });
+  return {
+    evaluatedAt: now.toISOString(),
+    mode: input.mode ?? "warn-only",
+    eviction: retention.eviction,
+    policy: { quota, retention, protection, activity },
+    candidates,
+    kept,
+    riskiest: riskiest(candidates),
+    before,
+    after,
+    bytesToFree: before.totalBytes - after.totalBytes,
+    quotaBefore: stateOf(before, quota),
+    quotaAfter: stateOf(after, quota),
+    namespaceQuotas: namespaceQuotas.map(({ namespace, pattern, limits }) => {
+      const members = byNamespace.get(namespace)!;
+      return {
+        namespace,
+        pattern,
+        before: stateOf(totals(members), limits),
+        after: stateOf(totals(members.filter((s) => !chosen.has(s.id))), limits),
+      };
+    }),
+    warnings,
+    ...(refusal ? { refusal } : {}),
+  };
+}
+
+/** The first protected pattern matching the session's path, file name, namespace or name. */
+function protectedMatch(
+  session: PolicySession,
+  patterns: readonly { pattern: string; regex: RegExp }[],
+): { pattern: string; field: string } | undefined {
+  const fields: [string, string | undefined][] = [
+    ["path", session.path],
+    ["file name", baseName(session.path)],
+    ["namespace", session.namespace],
+    ["name", session.name],
+  ];
+  for (const { pattern, regex } of patterns)
+    for (const [field, value] of fields)
+      if (value !== undefined && regex.test(value)) return { pattern, field };
+  return undefined;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+function totals(sessions: readonly PolicySession[]) {
+  let totalBytes = 0;
+  for (const s of sessions) totalBytes += s.sizeBytes;
+  return { sessionCount: sessions.length, totalBytes };
+}
+
+function describeLimits(limits: Limits) {
+  return [
+    limits.maxTotalSizeBytes !== null ? `below ${formatBytes(limits.maxTotalSizeBytes)}` : undefined,
+    limits.maxSessionCount !== null ? `below ${limits.maxSessionCount} sessions` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** Each namespace with a quota, by the first `quota.namespaces` pattern it matches; sorted by name. */
+function namespaceQuotasOf(
+  quotas: Policy["quota"]["namespaces"],
+  namespaces: readonly string[],
+): { namespace: string; pattern: string; limits: Limits }[] {
+  if (quotas.length === 0) return [];
+  const compiled = quotas.map((q) => ({ ...q, regex: compileGlob(q.pattern) }));
+  const result = [];
+  for (const namespace of [...namespaces].sort(byString)) {
+    const match = compiled.find((q) => q.regex.test(namespace));
+    if (match) result.push({ namespace, pattern: match.pattern, limits: match });
+  }
+  return result;
+}
+
+/** "sessions that must be kept alone use 23 GB in 40 sessions (active 1, recent 30, …)". */
+function describeKept(
+  sessions: readonly PolicySession[],
+  chosen: ReadonlyMap<string, Candidate>,
+  exempt: ReadonlyMap<string, { reason: KeepReason }>,
+): string {
+  const left = sessions.filter((s) => !chosen.has(s.id));
+  const { totalBytes, sessionCount } = totals(left);
+  const byReason = new Map<KeepReason, number>();
+  for (const s of left) {
+    const reason = exempt.get(s.id)?.reason ?? "within-policy";
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const parts = [...byReason].map(([reason, n]) => `${reason} ${n}`).join(", ");
+  return `sessions that must be kept alone use ${formatBytes(totalBytes)} in ${sessionCount} session${sessionCount === 1 ? "" : "s"} (${parts})`;
+}
+
+/** A plan that would leave a store with no session at all is refused unless the policy allows it. */
+function emptiesStore(
+  sessions: readonly PolicySession[],
+  chosen: ReadonlyMap<string, Candidate>,
+  allowEmptyStore: boolean,
+): Plan["refusal"] {
+  if (allowEmptyStore || chosen.size === 0) return undefined;
+  const left = new Map<string, number>();
+  for (const s of sessions)
+    left.set(s.store.root, (left.get(s.store.root) ?? 0) + (chosen.has(s.id) ? 0 : 1));
+  const emptied = [...left].filter(([, n]) => n === 0).map(([root]) => root);
+  if (emptied.length === 0) return undefined;
+  return {
+    code: "empties-store",
+    message: `refused: the plan would remove every session of ${emptied.join(", ")}; keep some (minKeepRecentCount, keepLastPerNamespace) or set retention.allowEmptyStore`,
+  };
+}
+
+/**
+ * The 5 candidates whose loss would hurt most: ranked by the better of their place among the
+ * largest and among the most recently used, so the largest and the most recent both lead.
+ */
+function riskiest(candidates: readonly Candidate[], n = 5): Candidate[] {
+  const bySize = [...candidates].sort(compareSessions("size"));
+  const byRecent = [...candidates].sort(byRecency);
+  const sizeRank = new Map(bySize.map((c, i) => [c.id, i]));
+  const recentRank = new Map(byRecent.map((c, i) => [c.id, i]));
+  const score = (c: Candidate) => [
+    Math.min(sizeRank.get(c.id)!, recentRank.get(c.id)!),
+    sizeRank.get(c.id)! + recentRank.get(c.id)!,
+  ];
+  return [...candidates]
+    .sort((a, b) => {
+      const [a1, a2] = score(a);
+      const [b1, b2] = score(b);
+      return a1! - b1! || a2! - b2! || byString(a.path, b.path);
+    })
+    .slice(0, n);
+}

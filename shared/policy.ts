@@ -10,7 +10,7 @@ import type { Policy } from "./config.js";
 import { formatBytes } from "./format.js";
 import { compileGlob } from "./glob.js";
 import type { Candidate, CandidateRule, KeepReason, Kept, Plan, PlanWarning } from "./plan.js";
-import { type QuotaLimits, type QuotaState, quotaState } from "./quota.js";
+import { type QuotaState, quotaState } from "./quota.js";
 import type { SessionRecord } from "./session-record.js";
 import { compareSessions, type SortOrder } from "./sort.js";
 
@@ -58,12 +58,6 @@ const byRecency = (a: Sortable, b: Sortable) => compareSessions("lru")(b, a);
 type Limits = { maxTotalSizeBytes: number | null; maxSessionCount: number | null };
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The config's limits in the shape `quotaState` takes. */
-const quotaLimits = (limits: Limits): QuotaLimits => ({
-  ...(limits.maxTotalSizeBytes !== null ? { maxTotalSizeBytes: limits.maxTotalSizeBytes } : {}),
-  ...(limits.maxSessionCount !== null ? { maxSessionCount: limits.maxSessionCount } : {}),
-});
 
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
@@ -269,7 +263,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   const after = { sessionCount: remaining.count, totalBytes: remaining.bytes };
   const refusal = emptiesStore(sessions, chosen, retention.allowEmptyStore);
   const stateOf = (usage: { totalBytes: number; sessionCount: number }, limits: Limits): QuotaState =>
-    quotaState(usage.totalBytes, usage.sessionCount, { ...quotaLimits(limits), ...thresholds });
+    quotaState(usage.totalBytes, usage.sessionCount, { ...limits, ...thresholds });
   return {
     evaluatedAt: now.toISOString(),
     mode: input.mode ?? "warn-only",

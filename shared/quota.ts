@@ -1,5 +1,7 @@
 // Quota levels of spec §5.5 and decision 4: size is the primary measure, count the secondary, and
 // the overall level is the higher of the two.
+import { formatBytes } from "./format.js";
+
 // No zod here: `session-retention status` runs this on a path where start-up time matters; payload
 // schemas can use `z.enum(QUOTA_LEVELS)`.
 
@@ -7,10 +9,10 @@ export const QUOTA_LEVELS = ["ok", "info", "warn", "critical"] as const;
 export type QuotaLevel = (typeof QUOTA_LEVELS)[number];
 
 export interface QuotaLimits {
-  /** No limit when undefined or 0. */
-  maxTotalSizeBytes?: number;
-  /** No limit when undefined or 0. */
-  maxSessionCount?: number;
+  /** No limit when null, undefined or 0 (the config says null). */
+  maxTotalSizeBytes?: number | null;
+  /** No limit when null, undefined or 0. */
+  maxSessionCount?: number | null;
   /** Default 0.7. */
   infoRatio?: number;
   /** Default 0.9. */
@@ -45,7 +47,7 @@ export const higherLevel = (a: QuotaLevel, b: QuotaLevel): QuotaLevel =>
 
 function measure(
   used: number,
-  limit: number | undefined,
+  limit: number | null | undefined,
   info: number,
   warn: number,
 ): QuotaMeasure | undefined {
@@ -65,4 +67,18 @@ export function quotaState(totalBytes: number, sessionCount: number, limits: Quo
     ...(count ? { count } : {}),
     level: higherLevel(size?.level ?? "ok", count?.level ?? "ok"),
   };
+}
+
+const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;
+
+/** "18.4 GB of 20.0 GB (92%) · 1204 of 2000 sessions (60%)" — or "no limits set". */
+export function describeQuota(state: QuotaState): string {
+  const parts: string[] = [];
+  if (state.size)
+    parts.push(
+      `${formatBytes(state.size.used)} of ${formatBytes(state.size.limit)} (${percent(state.size.ratio)})`,
+    );
+  if (state.count)
+    parts.push(`${state.count.used} of ${state.count.limit} sessions (${percent(state.count.ratio)})`);
+  return parts.length ? parts.join(" · ") : "no limits set";
 }

@@ -1,4 +1,7 @@
 // Errors the CLI turns into one clear line and exit status 2.
-export class UsageError extends Error {
+import { UserError } from "../errors.js";
+
+/** Bad arguments. */
+export class UsageError extends UserError {
   override name = "UsageError";
 }

@@ -7,7 +7,7 @@ import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
-import { resolveRoots } from "./resolve-roots.js";
+import { resolveRoots } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]

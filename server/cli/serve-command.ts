@@ -10,7 +10,7 @@ import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
-import { resolveRoots } from "./resolve-roots.js";
+import { resolveRoots } from "../scan/resolve-roots.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
 

@@ -1,6 +1,9 @@
 // Plain-text tables for the terminal: columns padded to their widest cell.
 export function renderTable(headers: string[], rows: string[][], rightAligned: number[] = []): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  // A loop, not Math.max(...rows): a plan can list 100,000 rows, more than a call's arguments may be.
+  const widths = headers.map((h, i) =>
+    rows.reduce((width, row) => Math.max(width, (row[i] ?? "").length), h.length),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => {

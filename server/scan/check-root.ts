@@ -2,15 +2,16 @@
 // scan never falls back to another (broader) folder.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { UserError } from "../errors.js";
 
-export class UnusableRootError extends Error {
+export class UnusableRootError extends UserError {
   constructor(
     readonly root: string,
     reason: string,
   ) {
     super(`session store ${root}: ${reason}`);
-    this.name = "UnusableRootError";
   }
+  override name = "UnusableRootError";
 }
 
 /** Returns the root's real absolute path, or throws UnusableRootError saying what is wrong. */

@@ -1,15 +1,33 @@
 // Where session-retention keeps its own files: <agentDir>/session-retention/, shared by the CLI,
-// the dashboard and the pi extension.
+// the dashboard and the pi extension. The config file sits beside pi's own settings instead
+// (<agentDir>/session-retention.json, spec §11), where a user looks for it.
 import { join } from "node:path";
 import { resolveAgentDir } from "../stores/pi/locations.js";
 
 export interface StatePaths {
   dir: string;
+  /** The config file used when no `--config` is given. */
+  configFile: string;
   scanCache: string;
   demoStore: string;
+  /** Manual pins by session id. */
+  protectedList: string;
+  /** Append-only log of every change. */
+  auditLog: string;
+  /** One `<pid>.json` per live pi process that has the extension loaded. */
+  activeMarkers: string;
 }
 
 export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
-  const dir = join(resolveAgentDir(env), "session-retention");
-  return { dir, scanCache: join(dir, "scan-cache.json"), demoStore: join(dir, "demo", "sessions") };
+  const agentDir = resolveAgentDir(env);
+  const dir = join(agentDir, "session-retention");
+  return {
+    dir,
+    configFile: join(agentDir, "session-retention.json"),
+    scanCache: join(dir, "scan-cache.json"),
+    demoStore: join(dir, "demo", "sessions"),
+    protectedList: join(dir, "protected.json"),
+    auditLog: join(dir, "audit.jsonl"),
+    activeMarkers: join(dir, "active"),
+  };
 }

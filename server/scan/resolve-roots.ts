@@ -1,7 +1,10 @@
-// Which pi stores a command looks at: `--root DIR` (repeatable) replaces pi's own locations.
+// Which pi stores a command looks at: `--root DIR` (repeatable), else the config's `sessionDir`,
+// else pi's own locations. Never a broader root than the one configured.
 
-import { checkRoot, UnusableRootError } from "../scan/check-root.js";
+import { UserError } from "../errors.js";
+import type { ConfigStatus } from "../state/config-file.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
+import { checkRoot, UnusableRootError } from "./check-root.js";
 
 export interface ResolvedRoots {
   /** Real, readable folders to scan. */
@@ -11,15 +14,23 @@ export interface ResolvedRoots {
 }
 
 /**
- * With `--root`, every given folder must be usable. Without, pi's default store and its custom
- * session dirs are used where they exist; if none does, the command has nothing to look at.
+ * With `--root`, every given folder must be usable. Else the config's `sessionDir` must be usable
+ * (an unusable one is an error, not a reason to look elsewhere). Else pi's default store and its
+ * custom session dirs are used where they exist; if none does, the command has nothing to look at.
  */
 export function resolveRoots(
   flagRoots: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  config?: ConfigStatus,
 ): ResolvedRoots {
   if (flagRoots.length > 0)
     return { roots: [...new Set(flagRoots.map((root) => checkRoot(root)))], notes: [] };
+  const sessionDir = config?.ok ? config.config.sessionDir : config?.sessionDir;
+  if (sessionDir === "unknown")
+    throw new UserError(
+      `the config's sessionDir cannot be used while ${config!.path} is invalid; fix it or pass --root DIR`,
+    );
+  if (sessionDir !== undefined) return { roots: [checkRoot(sessionDir)], notes: [] };
   const discovered = discoverPiRoots(env);
   const roots: string[] = [];
   const notes = [...discovered.notes];

@@ -1,0 +1,39 @@
+// Replace a small state file so that a reader — or a crash — sees the old content or the new, never
+// half of either: write a temporary file beside it, fsync it, rename it over, fsync the folder.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** Writes `data` to `path` atomically; the file gets `mode` (default 0600: it is the user's business). */
+export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = openSync(temp, "wx", mode);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  fsyncDir(dir);
+}
+
+/** Makes a rename or a new file in `dir` durable. */
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

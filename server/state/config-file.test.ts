@@ -1,0 +1,126 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../shared/config.js";
+import { applyOverride, ConfigOverrideError, describeInvalidConfig, loadConfig } from "./config-file.js";
+
+function configFile(content: string) {
+  const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
+  const file = join(dir, "session-retention.json");
+  writeFileSync(file, content);
+  return file;
+}
+
+describe("loadConfig", () => {
+  it("uses the defaults when the default file does not exist", () => {
+    const agentDir = mkdtempSync(join(tmpdir(), "sr-agent-"));
+    const status = loadConfig({ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
+    expect(status).toEqual({
+      ok: true,
+      path: join(agentDir, "session-retention.json"),
+      source: "defaults",
+      config: DEFAULT_CONFIG,
+    });
+  });
+
+  it("reads the default file beside pi's settings", () => {
+    const agentDir = mkdtempSync(join(tmpdir(), "sr-agent-"));
+    writeFileSync(join(agentDir, "session-retention.json"), JSON.stringify({ mode: "hard-block" }));
+    const status = loadConfig({ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
+    expect(status.ok && [status.source, status.config.mode]).toEqual(["file", "hard-block"]);
+  });
+
+  it("an explicit --config that does not exist is an error, not the defaults", () => {
+    const status = loadConfig({ file: "/nonexistent/cfg.json" });
+    expect(status).toMatchObject({ ok: false, problems: [{ path: "(file)", message: "does not exist" }] });
+  });
+
+  it("not JSON: says where, and the program goes read-only", () => {
+    const status = loadConfig({ file: configFile('{\n  "mode": "off",\n  oops\n}') });
+    expect(status.ok).toBe(false);
+    if (status.ok) return;
+    expect(status.problems[0]!.message).toMatch(/^not valid JSON: .*\(line 3, column \d+\)$/);
+    expect(describeInvalidConfig(status)).toContain("Running read-only");
+    expect(status.sessionDir).toBe("unknown");
+  });
+
+  it("a folder instead of a file cannot be read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
+    const status = loadConfig({ file: dir });
+    expect(status).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining("cannot be read") }],
+    });
+  });
+
+  it("every problem in one message, each with its JSON path", () => {
+    const status = loadConfig({
+      file: configFile(JSON.stringify({ quota: { warnRatio: 0.5 }, retention: { maxAgeDay: 3 } })),
+    });
+    expect(status.ok).toBe(false);
+    if (status.ok) return;
+    expect(describeInvalidConfig(status).split("\n")).toEqual([
+      `invalid config ${status.path}:`,
+      "  quota.infoRatio: must be below warnRatio (0.5), got 0.7",
+      '  retention.maxAgeDay: unknown key (did you mean "maxAgeDays"?)',
+      "Running read-only: sessions can be scanned and shown; nothing is deleted until the config is fixed.",
+    ]);
+  });
+
+  it("expands ~ in sessionDir", () => {
+    const status = loadConfig({ file: configFile(JSON.stringify({ sessionDir: "~/pi-sessions" })) });
+    expect(status.ok && status.config.sessionDir).toBe(join(process.env.HOME!, "pi-sessions"));
+  });
+
+  it("in an invalid file, keeps a sessionDir that is fine on its own and distrusts a bad one", () => {
+    const good = loadConfig({ file: configFile(JSON.stringify({ sessionDir: "/srv/s", mode: "x" })) });
+    expect(!good.ok && good.sessionDir).toBe("/srv/s");
+    const none = loadConfig({ file: configFile(JSON.stringify({ mode: "x" })) });
+    expect(!none.ok && none.sessionDir).toBeUndefined();
+    const bad = loadConfig({ file: configFile(JSON.stringify({ sessionDir: "/", mode: "x" })) });
+    expect(!bad.ok && bad.sessionDir).toBe("unknown");
+  });
+
+  it("--set overrides are validated like the file", () => {
+    const file = configFile(JSON.stringify({ retention: { maxAgeDays: 30 } }));
+    const ok = loadConfig({
+      file,
+      sets: ["retention.maxAgeDays=90", "mode=off", "quota.maxSessionCount=null"],
+    });
+    expect(
+      ok.ok && [ok.config.retention.maxAgeDays, ok.config.mode, ok.config.quota.maxSessionCount],
+    ).toEqual([90, "off", null]);
+    const bad = loadConfig({ file, sets: ["retention.maxAgeDays=-1"] });
+    expect(bad).toMatchObject({ ok: false, problems: [{ path: "retention.maxAgeDays" }] });
+  });
+});
+
+describe("applyOverride", () => {
+  it("parses JSON values and creates the objects on the way", () => {
+    expect(applyOverride({}, 'protection.protectedPatterns=["*x*"]')).toEqual({
+      protection: { protectedPatterns: ["*x*"] },
+    });
+    expect(applyOverride({ a: 1 }, "b=hello world")).toEqual({ a: 1, b: "hello world" });
+  });
+
+  it("does not change the object it was given", () => {
+    const raw = { quota: { maxSessionCount: 5 } };
+    applyOverride(raw, "quota.maxSessionCount=6");
+    expect(raw.quota.maxSessionCount).toBe(5);
+  });
+
+  it.each(["novalue", "=5", "a..b=1", "__proto__.polluted=1", "quota.constructor=1"])("refuses %j", (set) => {
+    expect(() => applyOverride({}, set)).toThrow(ConfigOverrideError);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("state dir files", () => {
+  it("the config is not looked for inside the state dir", () => {
+    const agentDir = mkdtempSync(join(tmpdir(), "sr-agent-"));
+    mkdirSync(join(agentDir, "session-retention"));
+    writeFileSync(join(agentDir, "session-retention", "session-retention.json"), "{ not json");
+    expect(loadConfig({ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } }).ok).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+// Manual pins (`session-retention protect`): session ids in <stateDir>/protected.json. By id, so a pin
+// survives a rename or a move of the file. Changes are atomic and serialised by a lock, so two
+// processes pinning at once both land.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { UserError } from "../errors.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { withLock } from "./lock-file.js";
+
+const PinSchema = z.object({
+  id: z.string().min(1),
+  /** Where the session was when it was pinned: shown if the id is no longer found. */
+  path: z.string(),
+  pinnedAt: z.iso.datetime({ offset: true }),
+});
+export type Pin = z.infer<typeof PinSchema>;
+
+const ProtectionListSchema = z.object({ version: z.literal(1), pins: z.array(PinSchema) });
+
+/**
+ * The list cannot be read. Never treated as "no pins": that would make pinned sessions deletable.
+ * Commands that delete refuse to run until it is fixed.
+ */
+export class ProtectionListError extends UserError {
+  override name = "ProtectionListError";
+}
+
+export function readPins(file: string): Pin[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new ProtectionListError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ProtectionListError(
+      `${file} is not valid JSON (${(error as Error).message}); fix or remove it`,
+    );
+  }
+  const parsed = ProtectionListSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ProtectionListError(
+      `${file} is not a protection list (${parsed.error.issues[0]?.message}); fix or remove it`,
+    );
+  return parsed.data.pins;
+}
+
+export const pinnedIds = (pins: readonly Pin[]) => new Set(pins.map((pin) => pin.id));
+
+function update<T>(file: string, change: (pins: Pin[]) => T): T {
+  return withLock(`${file}.lock`, () => {
+    const pins = readPins(file);
+    const result = change(pins);
+    writeFileAtomic(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
+    return result;
+  });
+}
+
+/** Pins sessions; returns the ones that were not pinned before. */
+export function addPins(file: string, sessions: readonly { id: string; path: string }[], now = new Date()) {
+  return update(file, (pins) => {
+    const known = pinnedIds(pins);
+    const added = [];
+    for (const s of sessions) {
+      if (known.has(s.id)) continue;
+      known.add(s.id);
+      added.push(s);
+      pins.push({ id: s.id, path: s.path, pinnedAt: now.toISOString() });
+    }
+    return added;
+  });
+}
+
+/** Unpins sessions by id; returns the ids that were pinned. */
+export function removePins(file: string, ids: readonly string[]) {
+  return update(file, (pins) => {
+    const wanted = new Set(ids);
+    const removed = pins.filter((pin) => wanted.has(pin.id)).map((pin) => pin.id);
+    pins.splice(0, pins.length, ...pins.filter((pin) => !wanted.has(pin.id)));
+    return removed;
+  });
+}

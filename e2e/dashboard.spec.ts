@@ -1,6 +1,6 @@
 // The walking skeleton end to end: a store written by pi's own SessionManager, the real server,
 // a real browser — the numbers on screen must be the numbers on disk.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeSession } from "../test-support/pi-store.js";
 import { expect, startServer, test } from "./serve-fixture.js";
@@ -77,4 +77,36 @@ test("a server that went away is reported, not shown as a broken page", async ({
   await server.stop();
   await page.getByRole("button", { name: "Rescan" }).click();
   await expect(page.getByTestId("error-banner")).toContainText("not reachable");
+});
+
+test("the quota level follows the config file, and an invalid config turns the page read-only", async ({
+  page,
+  home,
+}) => {
+  const agentDir = join(home, ".pi", "agent");
+  writeSessions(agentDir, "/home/dev/quota", 4, 2);
+  const totalBytes = filesOnDisk(join(agentDir, "sessions")).reduce((sum, f) => sum + f.size, 0);
+  const configFile = join(agentDir, "session-retention.json");
+  // 95% of the size limit: warn.
+  writeFileSync(configFile, JSON.stringify({ quota: { maxTotalSizeBytes: Math.ceil(totalBytes / 0.95) } }));
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await expect(page.getByTestId("quota-card")).toHaveAttribute("data-level", "warn");
+    await expect(page.getByTestId("quota-card")).toContainText("mode warn-only");
+    await expect(page.getByTestId("config-banner")).toHaveCount(0);
+
+    writeFileSync(configFile, JSON.stringify({ quota: { maxTotalSizeByte: 1 } }));
+    await page.getByRole("button", { name: "Rescan" }).click();
+    const banner = page.getByTestId("config-banner");
+    await expect(banner).toContainText("read-only");
+    await expect(banner).toContainText(
+      'quota.maxTotalSizeByte: unknown key (did you mean "maxTotalSizeBytes"?)',
+    );
+    await expect(page.getByTestId("quota-card")).toContainText("unknown");
+    // The sessions are still shown.
+    await expect(page.getByTestId("total-count")).toHaveText("4");
+  } finally {
+    await server.stop();
+  }
 });

@@ -1,5 +1,7 @@
 // Payloads of the HTTP API, shared by the server (which validates what it sends) and the web app.
 import { z } from "zod";
+import { QUOTA_MODES } from "./config.js";
+import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
 import { StoreRefSchema } from "./session-record.js";
 
@@ -11,8 +13,22 @@ export const DataSourceSchema = z.object({
 });
 export type DataSource = z.infer<typeof DataSourceSchema>;
 
+/** The config as the dashboard needs it: where quota stands, and whether anything may be deleted. */
+export const PolicyStatusSchema = z.object({
+  configPath: z.string(),
+  /** "invalid": the file has problems and the program runs read-only. */
+  source: z.enum(["file", "defaults", "invalid"]),
+  problems: z.array(z.object({ path: z.string(), message: z.string() })),
+  /** Absent while the config is invalid. */
+  mode: z.enum(QUOTA_MODES).optional(),
+  quota: QuotaStateSchema.optional(),
+  readOnly: z.boolean(),
+});
+export type PolicyStatus = z.infer<typeof PolicyStatusSchema>;
+
 export const SummaryResponseSchema = z.object({
   source: DataSourceSchema,
+  policy: PolicyStatusSchema,
   scannedAt: z.string(),
   stores: z.array(StoreRefSchema),
   summary: ScanSummarySchema,

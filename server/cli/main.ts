@@ -1,5 +1,5 @@
 // The command line: one sub-command per capability, each with --help; errors are one line on stderr.
-import { UnusableRootError } from "../scan/check-root.js";
+import { UserError } from "../errors.js";
 import { UsageError } from "./errors.js";
 
 export const MAIN_HELP = `Usage: session-retention <command> [options]
@@ -7,8 +7,12 @@ export const MAIN_HELP = `Usage: session-retention <command> [options]
 See how much disk AI coding-agent sessions use, and clean them up safely.
 
 Commands:
-  scan     count, size, per-namespace usage and every session of pi's stores
-  serve    run the local dashboard on 127.0.0.1
+  scan       count, size, per-namespace usage and every session of pi's stores
+  plan       what the retention policy would remove and keep, and why (deletes nothing)
+  status     the quota level and mode in one line (exit 0 ok/info, 1 warn, 2 critical)
+  protect    pin sessions so no policy removes them; unprotect removes the pin
+  config     the config file: schema, check, show
+  serve      run the local dashboard on 127.0.0.1
 
 Run \`session-retention <command> --help\` for a command's options.`;
 
@@ -36,6 +40,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
       case "scan":
         return await (await import("./scan-command.js")).runScan(args, io);
+      case "plan":
+        return await (await import("./plan-command.js")).runPlan(args, io);
+      case "status":
+        return await (await import("./status-command.js")).runStatus(args, io);
+      case "protect":
+      case "unprotect":
+        return await (await import("./protect-command.js")).runProtect(args, io, command);
+      case "config":
+        return await (await import("./config-command.js")).runConfig(args, io);
       case "serve":
         return await (await import("./serve-command.js")).runServe(args, io);
       case undefined:
@@ -48,7 +61,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         throw new UsageError(`unknown command "${command}" (try --help)`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof UnusableRootError || isParseArgsError(error)) {
+    if (error instanceof UserError || isParseArgsError(error)) {
       io.stderr(`session-retention: ${(error as Error).message}`);
       return 2;
     }

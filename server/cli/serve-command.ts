@@ -3,12 +3,15 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { DataSource, SummaryResponse } from "../../shared/api.js";
+import type { DataSource, PolicyStatus, SummaryResponse } from "../../shared/api.js";
+import { quotaState } from "../../shared/quota.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { scanStores } from "../scan/scanner.js";
+import { type ConfigStatus, loadConfig } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
 
@@ -18,19 +21,25 @@ Runs the dashboard on http://127.0.0.1 (never on other interfaces).
 
 Options:
   --port N       port to listen on (default 4178; 0 picks a free one)
-  --root DIR     show this store instead of pi's own locations (repeatable)
+  --root DIR     show this store instead of the configured or pi's own locations (repeatable)
+  --config FILE  use this config file instead of <agentDir>/session-retention.json
+  --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
   --no-open      do not open a browser (the URL is printed either way)
   -h, --help     this help
 
-Without --root and with no pi store on this machine, a demo store is generated in
-<agentDir>/session-retention/demo and shown, marked as such.`;
+Without --root or a configured sessionDir, and with no pi store on this machine, a demo store is
+generated in <agentDir>/session-retention/demo and shown, marked as such.`;
 
 const DEFAULT_PORT = 4178;
 
 async function chooseSource(
   flagRoots: string[],
+  config: ConfigStatus,
 ): Promise<{ roots: string[]; source: DataSource; notes: string[] }> {
-  if (flagRoots.length > 0) return { ...resolveRoots(flagRoots), source: { kind: "pi" } };
+  const configured = config.ok ? config.config.sessionDir : config.sessionDir;
+  // A root the user named — by flag or in the config — must be used or refused, never swapped for a demo.
+  if (flagRoots.length > 0 || configured !== undefined)
+    return { ...resolveRoots(flagRoots, process.env, config), source: { kind: "pi" } };
   try {
     return { ...resolveRoots([]), source: { kind: "pi" } };
   } catch (error) {
@@ -57,6 +66,7 @@ export async function runServe(
     options: {
       port: { type: "string", default: String(DEFAULT_PORT) },
       root: { type: "string", multiple: true, default: [] },
+      ...CONFIG_FLAGS,
       "no-open": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -70,7 +80,8 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port wants 0–65535, got "${values.port}"`);
 
-  const { roots, source, notes } = await chooseSource(values.root);
+  const configOptionsInUse = configOptions(values);
+  const { roots, source, notes } = await chooseSource(values.root, loadConfig(configOptionsInUse));
   for (const note of notes) io.stderr(`note: ${note}`);
   if (source.note) io.stdout(source.note);
   const cacheFile = statePaths().scanCache;
@@ -80,6 +91,8 @@ export async function runServe(
     running ??= scanStores({ roots, cacheFile })
       .then(({ scannedAt, stores, summary, namespaces, problems }) => ({
         source,
+        // Read on every scan, so an edit to the file shows on the next refresh.
+        policy: policyStatus(loadConfig(configOptionsInUse), summary),
         scannedAt,
         stores,
         summary,
@@ -109,4 +122,21 @@ export async function runServe(
   process.once("SIGTERM", stop);
   await server.closed;
   return 0;
+}
+
+/** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
+export function policyStatus(
+  config: ConfigStatus,
+  totals: { totalBytes: number; sessionCount: number },
+): PolicyStatus {
+  if (!config.ok)
+    return { configPath: config.path, source: "invalid", problems: config.problems, readOnly: true };
+  return {
+    configPath: config.path,
+    source: config.source,
+    problems: [],
+    mode: config.config.mode,
+    quota: quotaState(totals.totalBytes, totals.sessionCount, config.config.quota),
+    readOnly: false,
+  };
 }

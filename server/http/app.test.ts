@@ -7,6 +7,14 @@ import { createApp } from "./app.js";
 const PORT = 4321;
 const summary: SummaryResponse = {
   source: { kind: "pi" },
+  policy: {
+    configPath: "/home/u/.pi/agent/session-retention.json",
+    source: "defaults",
+    problems: [],
+    mode: "warn-only",
+    quota: { level: "ok", size: { used: 0, limit: 100, ratio: 0, level: "ok" } },
+    readOnly: false,
+  },
   scannedAt: "2026-01-01T00:00:00.000Z",
   stores: [{ kind: "pi", root: "/tmp/store" }],
   summary: summarizeSessions([], []),

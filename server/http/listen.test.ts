@@ -7,6 +7,7 @@ import { type ListeningServer, listenOnLoopback, PortInUseError } from "./listen
 
 const getSummary = async () => ({
   source: { kind: "pi" as const },
+  policy: { configPath: "/x.json", source: "defaults" as const, problems: [], readOnly: false },
   scannedAt: "2026-01-01T00:00:00.000Z",
   stores: [],
   summary: summarizeSessions([], []),

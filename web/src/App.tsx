@@ -32,6 +32,19 @@ export function App({ store }: { store: SummaryStore }) {
             <strong>Demo data.</strong> {data.source.note}
           </div>
         )}
+        {data?.policy.source === "invalid" && (
+          <div class="banner error" role="alert" data-testid="config-banner">
+            <strong>Invalid config — read-only.</strong> Sessions are shown, nothing can be deleted until{" "}
+            <code>{data.policy.configPath}</code> is fixed:
+            <ul>
+              {data.policy.problems.map((p) => (
+                <li key={`${p.path}:${p.message}`}>
+                  <code>{p.path}</code>: {p.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {data ? (
           <OverviewPage data={data} />
         ) : (

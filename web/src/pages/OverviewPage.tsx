@@ -1,6 +1,7 @@
 // Overview: totals, per-namespace usage and the largest sessions of the last scan.
 import type { SummaryResponse } from "../../../shared/api.js";
 import { Bytes } from "../components/Bytes.js";
+import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 
 function shortPath(path: string) {
@@ -14,6 +15,7 @@ export function OverviewPage({ data }: { data: SummaryResponse }) {
   return (
     <>
       <section class="cards" aria-label="Totals">
+        <QuotaCard policy={data.policy} />
         <div class="card">
           <h2>Sessions</h2>
           <p class="big" data-testid="total-count">

@@ -1,0 +1,163 @@
+// `session-retention plan`: what the policy would remove and why, what it keeps and why, and where
+// the quota stands before and after. Deletes nothing.
+import { homedir } from "node:os";
+import { parseArgs } from "node:util";
+import { formatBytes, formatRelativeTime } from "../../shared/format.js";
+import { KEEP_REASONS, type Plan, PlanSchema } from "../../shared/plan.js";
+import { describeQuota } from "../../shared/quota.js";
+import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import { describeInvalidConfig } from "../state/config-file.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import type { CliIo } from "./main.js";
+import { renderTable } from "./table.js";
+
+export const PLAN_HELP = `Usage: session-retention plan [options]
+
+Shows what the retention policy would remove (each session with the rule that chose it), the
+bytes that would be freed, the quota before and after, and the riskiest targets. Deletes nothing.
+
+Options:
+  --json            print the plan as one JSON object (candidates, kept, bytesToFree, quotaBefore, …)
+  --list-kept       also list every kept session with the reason it is kept
+  --config FILE     use this config file instead of <agentDir>/session-retention.json
+  --set KEY=VALUE   override one setting for this run, e.g. --set retention.maxAgeDays=90 (repeatable)
+  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  -h, --help        this help
+
+Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).`;
+
+const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
+  active: "active",
+  pinned: "pinned",
+  protected: "protected",
+  recent: "recent",
+  "last-in-namespace": "last in namespace",
+  "within-policy": "within policy",
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function renderPlan(
+  plan: Plan,
+  context: { configPath: string; configSource: "file" | "defaults"; listKept: boolean; home?: string },
+  now: Date,
+): string {
+  const home = context.home ?? homedir();
+  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  const out: string[] = [];
+  out.push(
+    `Policy: ${context.configSource === "defaults" ? `defaults (no file at ${short(context.configPath)})` : short(context.configPath)} · mode ${plan.mode} · eviction ${plan.eviction}`,
+  );
+  out.push(
+    `Now:    ${formatBytes(plan.before.totalBytes)} in ${plural(plan.before.sessionCount, "session")} · ${describeQuota(plan.quotaBefore)} → ${plan.quotaBefore.level}`,
+  );
+  out.push(
+    `After:  ${formatBytes(plan.after.totalBytes)} in ${plural(plan.after.sessionCount, "session")} · ${describeQuota(plan.quotaAfter)} → ${plan.quotaAfter.level}`,
+  );
+  for (const ns of plan.namespaceQuotas)
+    out.push(
+      `        ${ns.namespace} (pattern "${ns.pattern}"): ${describeQuota(ns.before)} → ${ns.before.level}; after: ${ns.after.level}`,
+    );
+  out.push("");
+
+  if (plan.candidates.length === 0) out.push("Candidates: none — nothing would be removed.");
+  else {
+    out.push(
+      `Candidates: ${plural(plan.candidates.length, "session")}, ${formatBytes(plan.bytesToFree)} (${plan.bytesToFree} bytes) to free`,
+    );
+    out.push(
+      renderTable(
+        ["RULE", "SIZE", "LAST USED", "SESSION", "WHY"],
+        plan.candidates.map((c) => [
+          c.rule,
+          formatBytes(c.sizeBytes),
+          formatRelativeTime(c.lastUsedAt, now),
+          short(c.path),
+          c.detail,
+        ]),
+        [1],
+      ),
+    );
+    out.push("");
+    out.push("Riskiest (the largest and the most recently used of what would go):");
+    out.push(
+      renderTable(
+        ["SIZE", "LAST USED", "SESSION"],
+        plan.riskiest.map((c) => [
+          formatBytes(c.sizeBytes),
+          formatRelativeTime(c.lastUsedAt, now),
+          short(c.path),
+        ]),
+        [0],
+      ),
+    );
+  }
+  out.push("");
+
+  const byReason = KEEP_REASONS.map(
+    (reason) => [reason, plan.kept.filter((k) => k.reason === reason).length] as const,
+  ).filter(([, n]) => n > 0);
+  out.push(
+    `Kept: ${plural(plan.kept.length, "session")}` +
+      (byReason.length
+        ? ` (${byReason.map(([reason, n]) => `${KEEP_LABEL[reason]} ${n}`).join(" · ")})`
+        : "") +
+      (context.listKept || plan.kept.length === 0 ? "" : " — --list-kept lists them"),
+  );
+  if (context.listKept && plan.kept.length > 0)
+    out.push(
+      renderTable(
+        ["REASON", "SIZE", "LAST USED", "SESSION", "WHY"],
+        plan.kept.map((k) => [
+          KEEP_LABEL[k.reason],
+          formatBytes(k.sizeBytes),
+          formatRelativeTime(k.lastUsedAt, now),
+          short(k.path),
+          k.detail,
+        ]),
+        [1],
+      ),
+    );
+  for (const warning of plan.warnings) out.push(`! ${warning.message}`);
+  if (plan.refusal) out.push(`REFUSED — ${plan.refusal.message}`);
+  out.push("");
+  out.push("This is a preview: `plan` deletes nothing.");
+  return out.join("\n");
+}
+
+export async function runPlan(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      json: { type: "boolean", default: false },
+      "list-kept": { type: "boolean", default: false },
+      root: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(PLAN_HELP);
+    return 0;
+  }
+  const inputs = await gatherPlanInputs({ config: configOptions(values), flagRoots: values.root });
+  for (const note of inputs.notes) io.stderr(`note: ${note}`);
+  const { config } = inputs;
+  if (!config.ok) {
+    // Read-only: there is no policy to plan with, and the defaults might be harsher than intended.
+    io.stderr(describeInvalidConfig(config));
+    return 2;
+  }
+  const plan = planFor({ ...inputs, config });
+  if (values.json) io.stdout(JSON.stringify(PlanSchema.parse(plan)));
+  else
+    io.stdout(
+      renderPlan(
+        plan,
+        { configPath: config.path, configSource: config.source, listKept: values["list-kept"] },
+        new Date(),
+      ),
+    );
+  return 0;
+}

@@ -1,0 +1,297 @@
+// plan, status, protect/unprotect and config through runCli, on stores written by pi's own
+// SessionManager, with the config file and the state dir in the test's temporary home.
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { PlanSchema } from "../../shared/plan.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { removeActiveMarker, writeActiveMarker } from "../state/active-sessions.js";
+import { readAudit } from "../state/audit-log.js";
+import { statePaths } from "../state/state-dir.js";
+import { runCli } from "./main.js";
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+  return { status, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+const DAY = 24 * 3600 * 1000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
+
+/** A store: two old sessions, one named "incident", and a recent one, in two namespaces. */
+function store() {
+  const root = mkdtempSync(join(tmpdir(), "sr-policy-"));
+  const ancient = writeSession(root, "/work/app", 3).getSessionFile()!;
+  const incident = writeSession(root, "/work/app", 2, { name: "prod incident review" }).getSessionFile()!;
+  const old = writeSession(root, "/work/lib", 1).getSessionFile()!;
+  const fresh = writeSession(root, "/work/lib", 1).getSessionFile()!;
+  setModified(ancient, daysAgo(400));
+  setModified(incident, daysAgo(300));
+  setModified(old, daysAgo(200));
+  setModified(fresh, daysAgo(1));
+  return { root, ancient, incident, old, fresh };
+}
+
+let configFile: string;
+beforeEach(() => {
+  configFile = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
+});
+
+function config(content: unknown) {
+  writeFileSync(configFile, typeof content === "string" ? content : JSON.stringify(content));
+}
+
+const lenient = { retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, maxAgeDays: 180 } };
+
+describe("session-retention plan", () => {
+  it("--json: candidates with their rule, kept with their reason, valid against the schema", async () => {
+    const s = store();
+    config({ ...lenient, protection: { protectedPatterns: ["*incident*"] } });
+    const { status, stdout } = await run("plan", "--json", "--root", s.root, "--config", configFile);
+    expect(status).toBe(0);
+    const plan = PlanSchema.parse(JSON.parse(stdout));
+    expect(plan.candidates.map((c) => [c.path, c.rule])).toEqual([
+      [s.ancient, "maxAgeDays"],
+      [s.old, "maxAgeDays"],
+    ]);
+    expect(plan.kept.map((k) => [k.path, k.reason])).toEqual([
+      [s.fresh, "within-policy"],
+      [s.incident, "protected"],
+    ]);
+    expect(plan.bytesToFree).toBe(plan.candidates.reduce((sum, c) => sum + c.sizeBytes, 0));
+    expect(plan.quotaBefore.level).toBe("ok");
+  });
+
+  it("prints rules, bytes to free, quota before/after and the riskiest; --list-kept lists the kept", async () => {
+    const s = store();
+    config(lenient);
+    const { status, stdout } = await run("plan", "--root", s.root, "--config", configFile, "--list-kept");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Policy: .*session-retention\.json · mode warn-only · eviction lru$/m);
+    expect(stdout).toMatch(/^Now: +.* in 4 sessions · .* → ok$/m);
+    expect(stdout).toMatch(/^Candidates: 3 sessions, .* to free$/m);
+    expect(stdout).toContain("maxAgeDays");
+    expect(stdout).toContain("last used 400 days ago (limit 180 days)");
+    expect(stdout).toContain("Riskiest");
+    expect(stdout).toMatch(/^Kept: 1 session \(within policy 1\)$/m);
+    expect(stdout).toContain("This is a preview");
+  });
+
+  it("--set overrides a setting for one run", async () => {
+    const s = store();
+    config(lenient);
+    const { stdout } = await run(
+      "plan",
+      "--json",
+      "--root",
+      s.root,
+      "--config",
+      configFile,
+      "--set",
+      "retention.maxAgeDays=250",
+    );
+    expect(PlanSchema.parse(JSON.parse(stdout)).candidates.map((c) => c.path)).toEqual([
+      s.ancient,
+      s.incident,
+    ]);
+  });
+
+  it("never lists the session a live pi process has open (acceptance criterion 6)", async () => {
+    const s = store();
+    config(lenient);
+    writeActiveMarker(statePaths().activeMarkers, {
+      pid: process.pid,
+      sessionFile: s.ancient,
+      startedAt: new Date().toISOString(),
+    });
+    try {
+      const plan = PlanSchema.parse(
+        JSON.parse((await run("plan", "--json", "--root", s.root, "--config", configFile)).stdout),
+      );
+      expect(plan.candidates.map((c) => c.path)).not.toContain(s.ancient);
+      expect(plan.kept.find((k) => k.path === s.ancient)).toMatchObject({ reason: "active" });
+    } finally {
+      // The marker names our own (live) pid: remove it so other tests are unaffected.
+      removeActiveMarker(statePaths().activeMarkers, process.pid);
+    }
+  });
+
+  it("says REFUSED when the plan would empty the store", async () => {
+    const s = store();
+    config({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, maxAgeDays: 0.5 } });
+    const { status, stdout } = await run("plan", "--root", s.root, "--config", configFile);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^REFUSED — refused: the plan would remove every session of /m);
+  });
+
+  it("an invalid config: the one clear message, exit 2, no plan", async () => {
+    const s = store();
+    config({ retention: { maxAgeDays: -1 }, protection: { protectedPatterns: ["[oops"] } });
+    const { status, stdout, stderr } = await run("plan", "--root", s.root, "--config", configFile);
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`invalid config ${configFile}:`);
+    expect(stderr).toContain("retention.maxAgeDays: must be greater than 0");
+    expect(stderr).toContain("protection.protectedPatterns[0]: not a usable glob");
+    expect(stderr).toContain("Running read-only");
+  });
+
+  it("a corrupt protection list stops the plan instead of being read as 'no pins'", async () => {
+    const s = store();
+    config(lenient);
+    mkdirSync(statePaths().dir, { recursive: true });
+    writeFileSync(statePaths().protectedList, "{ broken");
+    try {
+      const { status, stderr } = await run("plan", "--root", s.root, "--config", configFile);
+      expect(status).toBe(2);
+      expect(stderr).toContain("protected.json is not valid JSON");
+    } finally {
+      writeFileSync(statePaths().protectedList, JSON.stringify({ version: 1, pins: [] }));
+    }
+  });
+});
+
+describe("session-retention status", () => {
+  it.each([
+    [0.5, "ok", 0],
+    [0.75, "info", 0],
+    [0.95, "warn", 1],
+    [1.2, "critical", 2],
+  ] as const)("at %s of the size limit: %s, exit %i", async (ratio, level, exit) => {
+    const s = store();
+    const { stdout: json } = await run("scan", "--json", "--root", s.root);
+    const total = (JSON.parse(json) as { summary: { totalBytes: number } }).summary.totalBytes;
+    config({ quota: { maxTotalSizeBytes: Math.ceil(total / ratio), maxSessionCount: null } });
+    const { status, stdout } = await run("status", "--root", s.root, "--config", configFile);
+    expect(status).toBe(exit);
+    expect(stdout.split("\n")).toHaveLength(1);
+    expect(stdout).toMatch(new RegExp(`^${level} · .* of .* \\(\\d+%\\) · mode warn-only$`));
+  });
+
+  it("count is the secondary measure and can raise the level", async () => {
+    const s = store();
+    config({ quota: { maxTotalSizeBytes: null, maxSessionCount: 4 } });
+    const { status, stdout } = await run("status", "--root", s.root, "--config", configFile, "--json");
+    expect(status).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ level: "critical", mode: "warn-only", sessionCount: 4 });
+  });
+
+  it("mode off: the level is printed but the exit status is 0", async () => {
+    const s = store();
+    config({ mode: "off", quota: { maxSessionCount: 2 } });
+    const { status, stdout } = await run("status", "--root", s.root, "--config", configFile);
+    expect([status, stdout.split(" ")[0]]).toEqual([0, "critical"]);
+  });
+
+  it("invalid config or bad arguments: unknown, exit 3 (2 would read as critical)", async () => {
+    const s = store();
+    config("{ nope");
+    expect(await run("status", "--root", s.root, "--config", configFile)).toMatchObject({ status: 3 });
+    expect(await run("status", "--bogus")).toMatchObject({ status: 3 });
+  });
+});
+
+describe("session-retention protect / unprotect", () => {
+  it("pins by a part of the id or by path, audits it, and the plan keeps the pinned session", async () => {
+    const s = store();
+    config(lenient);
+    const scan = JSON.parse((await run("scan", "--json", "--root", s.root)).stdout) as {
+      sessions: { id: string; path: string }[];
+    };
+    const idOf = (path: string) => scan.sessions.find((x) => x.path === path)!.id;
+    // UUIDv7: the start is a timestamp all four share; the end tells them apart.
+    const ambiguous = await run("protect", idOf(s.ancient).slice(0, 8), "--root", s.root);
+    expect(ambiguous).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("is part of 4 session ids"),
+    });
+    const out = await run("protect", idOf(s.ancient).slice(-12), s.old, "--root", s.root);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain(`protected ${idOf(s.ancient)}`);
+    expect(out.stdout).toContain(`protected ${idOf(s.old)}`);
+
+    const plan = PlanSchema.parse(
+      JSON.parse((await run("plan", "--json", "--root", s.root, "--config", configFile)).stdout),
+    );
+    expect(plan.candidates.map((c) => c.path)).toEqual([s.incident]);
+    expect(
+      plan.kept
+        .filter((k) => k.reason === "pinned")
+        .map((k) => k.path)
+        .sort(),
+    ).toEqual([s.ancient, s.old].sort());
+
+    const again = await run("protect", idOf(s.ancient), "--root", s.root);
+    expect(again.stdout).toContain("already protected");
+
+    const audit = readAudit(statePaths().auditLog).entries;
+    expect(audit[0]).toMatchObject({ actor: "cli", action: "protect", result: "ok" });
+    expect(audit[0]!.sessions.map((x) => x.path).sort()).toEqual([s.ancient, s.old].sort());
+
+    const un = await run("unprotect", idOf(s.ancient), idOf(s.old), "--root", s.root);
+    expect(un.stdout).toContain(`unprotected ${idOf(s.ancient)}`);
+    expect(readAudit(statePaths().auditLog).entries[0]).toMatchObject({ action: "unprotect" });
+    expect((await run("protect", "--list")).stdout).toBe("No pinned sessions.");
+  });
+
+  it("all or nothing: one unknown argument changes nothing", async () => {
+    const s = store();
+    const before = readAudit(statePaths().auditLog).entries.length;
+    const { status, stderr } = await run("protect", s.old, "no-such-session", "--root", s.root);
+    expect(status).toBe(2);
+    expect(stderr).toContain('no session "no-such-session"');
+    expect((await run("protect", "--list")).stdout).toBe("No pinned sessions.");
+    expect(readAudit(statePaths().auditLog).entries).toHaveLength(before);
+  });
+
+  it("a pin survives the session file being renamed", async () => {
+    const s = store();
+    config(lenient);
+    await run("protect", s.old, "--root", s.root);
+    const renamed = s.old.replace(/\.jsonl$/, "-renamed.jsonl");
+    renameSync(s.old, renamed);
+    const plan = PlanSchema.parse(
+      JSON.parse((await run("plan", "--json", "--root", s.root, "--config", configFile)).stdout),
+    );
+    expect(plan.kept.find((k) => k.path === renamed)).toMatchObject({ reason: "pinned" });
+    await run("unprotect", renamed, "--root", s.root);
+  });
+});
+
+describe("session-retention config", () => {
+  it("schema prints a JSON Schema", async () => {
+    const { status, stdout } = await run("config", "schema");
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ type: "object", additionalProperties: false });
+  });
+
+  it("check: valid, defaults, invalid", async () => {
+    config({ mode: "hard-block" });
+    expect(await run("config", "check", "--config", configFile)).toMatchObject({
+      status: 0,
+      stdout: `${configFile}: valid`,
+    });
+    expect((await run("config", "check")).stdout).toContain("the defaults apply");
+    config({ mode: "hard-blok" });
+    const bad = await run("config", "check", "--config", configFile);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("mode: Invalid option");
+  });
+
+  it("show prints the effective config with the defaults filled in", async () => {
+    config({ retention: { maxAgeDays: 30 } });
+    const shown = JSON.parse((await run("config", "show", "--config", configFile)).stdout);
+    expect(shown).toMatchObject({ mode: "warn-only", retention: { maxAgeDays: 30, minKeepRecentCount: 30 } });
+  });
+
+  it("an unknown action or a --set without = is a usage error", async () => {
+    expect(await run("config", "frobnicate")).toMatchObject({ status: 2 });
+    expect(await run("config", "check", "--set", "oops")).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("--set wants key=value"),
+    });
+  });
+});

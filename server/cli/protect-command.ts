@@ -1,0 +1,136 @@
+// `session-retention protect|unprotect <id|path>…`: manual pins, by session id, audited. All or
+// nothing: if one argument names no session, nothing changes.
+import { realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { scanStores } from "../scan/scanner.js";
+import { resolveRoots } from "../scan/resolve-roots.js";
+import { appendAudit } from "../state/audit-log.js";
+import { loadConfig } from "../state/config-file.js";
+import { addPins, readPins, removePins } from "../state/protection-list.js";
+import { statePaths } from "../state/state-dir.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { UsageError } from "./errors.js";
+import type { CliIo } from "./main.js";
+
+export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]
+       session-retention unprotect <id|path>… [options]
+       session-retention protect --list
+
+Pins sessions so that no policy ever removes them (or removes the pin). A session is named by its
+id (any unique part of it, at least 8 characters, will do) or by its file's path. Pins are kept by id in
+<agentDir>/session-retention/protected.json, so they survive a rename; every change is audited.
+
+Options:
+  --list            list the pinned sessions
+  --root DIR        look for sessions in this store (repeatable)
+  --config FILE     use this config file (for its sessionDir)
+  -h, --help        this help`;
+
+/**
+ * Shortest id fragment accepted. A unique part rather than a prefix: pi's ids are UUIDv7, whose
+ * leading characters are a timestamp shared by every session started in the same minute.
+ */
+const MIN_FRAGMENT = 8;
+
+/** The session an argument names: exact id, path (relative to the working folder) or a unique part of an id. */
+export function findSession(arg: string, sessions: readonly SessionRecord[]): SessionRecord {
+  const byId = sessions.find((s) => s.id === arg);
+  if (byId) return byId;
+  const path = realPathOrResolved(arg);
+  const byPath = sessions.find((s) => s.path === path);
+  if (byPath) return byPath;
+  if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
+    const matches = sessions.filter((s) => s.id.includes(arg));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1)
+      throw new UsageError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
+  }
+  throw new UsageError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
+}
+
+/** Real path of a file, or of its folder when the file is gone, so `./x.jsonl` matches a scanned path. */
+function realPathOrResolved(arg: string): string {
+  const absolute = resolve(arg);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    try {
+      return join(realpathSync(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+export async function runProtect(
+  args: string[],
+  io: CliIo,
+  action: "protect" | "unprotect",
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      list: { type: "boolean", default: false },
+      root: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(PROTECT_HELP);
+    return 0;
+  }
+  const paths = statePaths();
+  if (values.list) {
+    const pins = readPins(paths.protectedList);
+    io.stdout(
+      pins.length === 0
+        ? "No pinned sessions."
+        : pins.map((pin) => `${pin.id}  ${pin.path}  (pinned ${pin.pinnedAt})`).join("\n"),
+    );
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError(`${action} wants at least one session id or path`);
+
+  const config = loadConfig(configOptions(values));
+  const { roots } = resolveRoots(values.root, process.env, config);
+  const { sessions } = await scanStores({ roots, cacheFile: paths.scanCache, topN: 0 });
+  const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
+  // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
+  const targets = positionals.map((arg) =>
+    action === "unprotect" && pinned.has(arg)
+      ? { id: arg, path: pinned.get(arg)!.path }
+      : findSession(arg, sessions),
+  );
+
+  const changed =
+    action === "protect"
+      ? addPins(paths.protectedList, targets)
+      : (() => {
+          const removed = new Set(
+            removePins(
+              paths.protectedList,
+              targets.map((t) => t.id),
+            ),
+          );
+          return targets.filter((t) => removed.has(t.id));
+        })();
+  const unchanged = targets.filter((t) => !changed.includes(t));
+  if (changed.length > 0)
+    appendAudit(paths.auditLog, {
+      time: new Date().toISOString(),
+      actor: "cli",
+      action,
+      sessions: changed.map((t) => ({ id: t.id, path: t.path })),
+      result: "ok",
+    });
+  for (const t of changed)
+    io.stdout(`${action === "protect" ? "protected" : "unprotected"} ${t.id}  ${t.path}`);
+  for (const t of unchanged)
+    io.stdout(`${action === "protect" ? "already protected" : "was not protected"}: ${t.id}  ${t.path}`);
+  return 0;
+}

@@ -1,0 +1,87 @@
+// `session-retention status`: the quota level and mode in one line, for shell prompts and scripts.
+// Exit status follows the monitoring-plugin convention, so it drops into existing checks.
+import { parseArgs } from "node:util";
+import { formatBytes } from "../../shared/format.js";
+import { describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
+import { UserError } from "../errors.js";
+import { scanStores } from "../scan/scanner.js";
+import { resolveRoots } from "../scan/resolve-roots.js";
+import { loadConfig } from "../state/config-file.js";
+import { statePaths } from "../state/state-dir.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import type { CliIo } from "./main.js";
+
+export const STATUS_HELP = `Usage: session-retention status [options]
+
+Prints the quota level and mode in one line, e.g.
+  warn · 18.4 GB of 20.0 GB (92%) · 1204 of 2000 sessions (60%) · mode warn-only
+
+Options:
+  --json            print { level, mode, quota, totalBytes, sessionCount } instead
+  --config FILE     use this config file instead of <agentDir>/session-retention.json
+  --set KEY=VALUE   override one setting for this run (repeatable)
+  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  -h, --help        this help
+
+Exit status: 0 ok or info (or mode off), 1 warn, 2 critical, 3 unknown (invalid config, no store).`;
+
+const EXIT: Record<QuotaLevel, number> = { ok: 0, info: 0, warn: 1, critical: 2 };
+const UNKNOWN = 3;
+
+export async function runStatus(args: string[], io: CliIo): Promise<number> {
+  try {
+    return await status(args, io);
+  } catch (error) {
+    // Exit 2 means critical here, so every error — bad arguments included — is "unknown".
+    if (error instanceof UserError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr(`session-retention: ${(error as Error).message}`);
+      return UNKNOWN;
+    }
+    throw error;
+  }
+}
+
+async function status(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      json: { type: "boolean", default: false },
+      root: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(STATUS_HELP);
+    return 0;
+  }
+  const config = loadConfig(configOptions(values));
+  if (!config.ok) {
+    io.stdout(
+      values.json
+        ? JSON.stringify({ level: "unknown", problems: config.problems })
+        : `unknown · invalid config ${config.path} (session-retention config check)`,
+    );
+    return UNKNOWN;
+  }
+  const { quota, mode } = config.config;
+  const { roots } = resolveRoots(values.root, process.env, config);
+  const { summary } = await scanStores({ roots, cacheFile: statePaths().scanCache, topN: 0 });
+  const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
+  if (values.json)
+    io.stdout(
+      JSON.stringify({
+        level: state.level,
+        mode,
+        quota: state,
+        totalBytes: summary.totalBytes,
+        sessionCount: summary.sessionCount,
+      }),
+    );
+  else
+    io.stdout(
+      `${state.level} · ${state.size || state.count ? describeQuota(state) : `${formatBytes(summary.totalBytes)} in ${summary.sessionCount} sessions, no limits set`} · mode ${mode}`,
+    );
+  return mode === "off" ? 0 : EXIT[state.level];
+}

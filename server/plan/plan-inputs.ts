@@ -1,0 +1,65 @@
+// Everything a plan is made from, gathered from disk: the config, the stores' sessions (through
+// the incremental scan), the manual pins and the sessions live processes are using. The plan itself
+// is the pure `evaluatePolicy` of shared/; this module is the edge that feeds it.
+import type { Plan } from "../../shared/plan.js";
+import { evaluatePolicy } from "../../shared/policy.js";
+import type { ScanReport } from "../../shared/scan-report.js";
+import { resolveRoots } from "../scan/resolve-roots.js";
+import { scanStores } from "../scan/scanner.js";
+import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
+import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
+import { statePaths } from "../state/state-dir.js";
+
+export interface GatherOptions {
+  config?: LoadConfigOptions;
+  /** `--root DIR`… (replaces the config's and pi's locations). */
+  flagRoots?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** Use and update the scan cache. Default true. */
+  cache?: boolean;
+}
+
+export interface PlanInputs {
+  config: ConfigStatus;
+  report: ScanReport;
+  /** Things said plainly along the way: skipped locations, unreadable active markers. */
+  notes: string[];
+  pins: Pin[];
+  /** Session id → how we know it is in use. */
+  activeIds: Map<string, string>;
+}
+
+/** Scans and reads the state; throws `ProtectionListError` when the pins cannot be read. */
+export async function gatherPlanInputs(options: GatherOptions = {}): Promise<PlanInputs> {
+  const env = options.env ?? process.env;
+  const paths = statePaths(env);
+  const config = loadConfig({ ...options.config, env });
+  const { roots, notes } = resolveRoots(options.flagRoots ?? [], env, config);
+  const pins = readPins(paths.protectedList);
+  const report = await scanStores({
+    roots,
+    ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
+  });
+  const detection = detectActiveSessions({ markersDir: paths.activeMarkers, roots });
+  const byPath = activePaths(detection);
+  const activeIds = new Map<string, string>();
+  for (const session of report.sessions) {
+    const how = byPath.get(session.path);
+    if (how !== undefined) activeIds.set(session.id, how);
+  }
+  return { config, report, notes: [...notes, ...detection.problems], pins, activeIds };
+}
+
+/** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
+export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
+  const { config } = inputs.config;
+  return evaluatePolicy({
+    sessions: inputs.report.sessions,
+    policy: config,
+    pinnedIds: pinnedIds(inputs.pins),
+    activeIds: inputs.activeIds,
+    mode: config.mode,
+    now,
+  });
+}

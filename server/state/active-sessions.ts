@@ -1,0 +1,157 @@
+// Which sessions a live process is using (SAFETY.md rule 3), so no plan ever lists them: the pi
+// extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, and files a process holds
+// open (`/proc/*/fd` on Linux). The third signal, a write within the grace window, needs no disk and
+// is applied by the pure policy engine.
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, sep } from "node:path";
+import { z } from "zod";
+import { writeFileAtomic } from "./atomic-write.js";
+import { isProcessAlive } from "./lock-file.js";
+
+/**
+ * What the pi extension writes on `session_start` and removes on `session_shutdown`. Not strict:
+ * a newer extension may add fields, and its marker must still protect its session.
+ */
+export const ActiveMarkerSchema = z.object({
+  pid: z.number().int().positive(),
+  /** The session file pi writes to. It may not exist yet: pi creates it lazily. */
+  sessionFile: z.string().refine(isAbsolute, { error: "must be an absolute path" }),
+  startedAt: z.iso.datetime({ offset: true }),
+});
+export type ActiveMarker = z.infer<typeof ActiveMarkerSchema>;
+
+export interface ActiveSession {
+  /** Real path (symlinks in its folders resolved), comparable with scanned paths. */
+  path: string;
+  pid: number;
+  via: "marker" | "open-file";
+}
+
+export interface ActiveDetection {
+  sessions: ActiveSession[];
+  /** Markers we could not use, said plainly. */
+  problems: string[];
+  /** Markers of dead processes, removed. */
+  staleMarkersRemoved: string[];
+}
+
+export interface DetectActiveOptions {
+  markersDir: string;
+  /** Only open files under these roots count (everything else a process has open is irrelevant). */
+  roots: readonly string[];
+  /** Default "/proc"; absent (not Linux) → the open-file check is skipped. */
+  procDir?: string;
+  isPidAlive?: (pid: number) => boolean;
+}
+
+const MARKER_NAME = /^(\d+)\.json$/;
+
+/** The real path of a file, or of its folder when the file does not exist (yet). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+export function detectActiveSessions(options: DetectActiveOptions): ActiveDetection {
+  const alive = options.isPidAlive ?? isProcessAlive;
+  const result: ActiveDetection = { sessions: [], problems: [], staleMarkersRemoved: [] };
+  readMarkers(options.markersDir, alive, result);
+  readOpenFiles(options.procDir ?? "/proc", options.roots, result);
+  return result;
+}
+
+function readMarkers(dir: string, alive: (pid: number) => boolean, result: ActiveDetection) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no markers folder: no extension has run yet
+  }
+  for (const name of names) {
+    const match = MARKER_NAME.exec(name);
+    if (!match) continue; // temporary files of a write in progress, and anything else
+    const file = join(dir, name);
+    const namedPid = Number(match[1]);
+    let marker: ActiveMarker;
+    try {
+      marker = ActiveMarkerSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // removed while we looked
+      result.problems.push(
+        `active-session marker ${file} is unreadable` +
+          (alive(namedPid)
+            ? `: process ${namedPid} is alive, but which session it uses cannot be told`
+            : "") +
+          ` (${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : (error as Error).message})`,
+      );
+      continue;
+    }
+    if (!alive(marker.pid)) {
+      rmSync(file, { force: true });
+      result.staleMarkersRemoved.push(file);
+      continue;
+    }
+    result.sessions.push({ path: realPath(marker.sessionFile), pid: marker.pid, via: "marker" });
+  }
+}
+
+function readOpenFiles(procDir: string, roots: readonly string[], result: ActiveDetection) {
+  if (roots.length === 0) return;
+  const prefixes = roots.map((root) => (root.endsWith(sep) ? root : root + sep));
+  let pids: string[];
+  try {
+    pids = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return; // no /proc: not Linux, or not mounted
+  }
+  for (const pidName of pids) {
+    const pid = Number(pidName);
+    if (pid === process.pid) continue; // our own reads during a scan are not "in use"
+    let fds: string[];
+    try {
+      fds = readdirSync(join(procDir, pidName, "fd"));
+    } catch {
+      continue; // another user's process, or one that just exited
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(join(procDir, pidName, "fd", fd));
+      } catch {
+        continue;
+      }
+      if (prefixes.some((prefix) => target.startsWith(prefix)))
+        result.sessions.push({ path: target, pid, via: "open-file" });
+    }
+  }
+}
+
+/** Active session paths → how we know, in words for the plan ("pi process 123 (marker)"). */
+export function activePaths(detection: ActiveDetection): Map<string, string> {
+  const byPath = new Map<string, string>();
+  for (const session of detection.sessions)
+    if (!byPath.has(session.path))
+      byPath.set(
+        session.path,
+        session.via === "marker" ? `pi process ${session.pid} (marker)` : `open in process ${session.pid}`,
+      );
+  return byPath;
+}
+
+/** Writes a marker atomically (the extension's job; tests use it too). */
+export function writeActiveMarker(markersDir: string, marker: ActiveMarker): string {
+  const file = join(markersDir, `${marker.pid}.json`);
+  writeFileAtomic(file, `${JSON.stringify(ActiveMarkerSchema.parse(marker))}\n`);
+  return file;
+}
+
+export function removeActiveMarker(markersDir: string, pid: number): void {
+  rmSync(join(markersDir, `${pid}.json`), { force: true });
+}

@@ -67,13 +67,14 @@ export function renderPlan(
     );
     out.push(
       renderTable(
-        ["RULE", "SIZE", "LAST USED", "SESSION", "WHY"],
+        // The path last: it is the long one.
+        ["RULE", "SIZE", "LAST USED", "WHY", "SESSION"],
         plan.candidates.map((c) => [
           c.rule,
           formatBytes(c.sizeBytes),
           formatRelativeTime(c.lastUsedAt, now),
-          short(c.path),
           c.detail,
+          short(c.path),
         ]),
         [1],
       ),
@@ -107,13 +108,13 @@ export function renderPlan(
   if (context.listKept && plan.kept.length > 0)
     out.push(
       renderTable(
-        ["REASON", "SIZE", "LAST USED", "SESSION", "WHY"],
+        ["REASON", "SIZE", "LAST USED", "WHY", "SESSION"],
         plan.kept.map((k) => [
           KEEP_LABEL[k.reason],
           formatBytes(k.sizeBytes),
           formatRelativeTime(k.lastUsedAt, now),
-          short(k.path),
           k.detail,
+          short(k.path),
         ]),
         [1],
       ),

@@ -295,3 +295,46 @@ describe("session-retention config", () => {
     });
   });
 });
+
+describe("the store root named in the config", () => {
+  it("scan, plan and status use sessionDir instead of pi's own locations", async () => {
+    const s = store();
+    config({ ...lenient, sessionDir: s.root });
+    const scan = JSON.parse((await run("scan", "--json", "--config", configFile)).stdout) as {
+      stores: { root: string }[];
+      summary: { sessionCount: number };
+    };
+    expect(scan.stores.map((x) => x.root)).toEqual([s.root]);
+    expect(scan.summary.sessionCount).toBe(4);
+    const plan = PlanSchema.parse(JSON.parse((await run("plan", "--json", "--config", configFile)).stdout));
+    expect(plan.before.sessionCount).toBe(4);
+    expect((await run("status", "--config", configFile)).status).toBe(0);
+  });
+
+  it("an invalid config still lets scan use a sessionDir that is fine on its own (read-only)", async () => {
+    const s = store();
+    config({ sessionDir: s.root, quota: { maxTotalSizeBytes: -5 } });
+    const scan = await run("scan", "--json", "--config", configFile);
+    expect(scan.status).toBe(0);
+    expect(JSON.parse(scan.stdout).summary.sessionCount).toBe(4);
+    expect((await run("plan", "--config", configFile)).status).toBe(2);
+  });
+
+  it("a sessionDir that cannot be trusted is an error, never a fallback to a broader root", async () => {
+    config({ sessionDir: "/", mode: "warn-only" });
+    const scan = await run("scan", "--config", configFile);
+    expect(scan).toMatchObject({ status: 2, stdout: "" });
+    expect(scan.stderr).toContain("cannot be trusted while the file is invalid");
+    config("{ not json");
+    expect((await run("scan", "--config", configFile)).status).toBe(2);
+  });
+
+  it("a configured sessionDir that does not exist is an error, not the default store", async () => {
+    config({ sessionDir: "/nonexistent/pi-sessions" });
+    const scan = await run("scan", "--config", configFile);
+    expect(scan).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("/nonexistent/pi-sessions: does not exist"),
+    });
+  });
+});

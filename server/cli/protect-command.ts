@@ -7,7 +7,7 @@ import type { SessionRecord } from "../../shared/session-record.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
 import { appendAudit } from "../state/audit-log.js";
-import { loadConfig } from "../state/config-file.js";
+import { configuredRoot } from "../state/configured-root.js";
 import { addPins, readPins, removePins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -96,8 +96,8 @@ export async function runProtect(
   }
   if (positionals.length === 0) throw new UsageError(`${action} wants at least one session id or path`);
 
-  const config = loadConfig(configOptions(values));
-  const { roots } = resolveRoots(values.root, process.env, config);
+  // Pinning only needs the store root, so it works while the rest of the config is invalid.
+  const { roots } = resolveRoots(values.root, process.env, configuredRoot(configOptions(values)));
   const { sessions } = await scanStores({ roots, cacheFile: paths.scanCache, topN: 0 });
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.

@@ -5,6 +5,7 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { scanStores } from "../scan/scanner.js";
+import { configuredRoot } from "../state/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
@@ -15,7 +16,8 @@ export const SCAN_HELP = `Usage: session-retention scan [options]
 Scans pi's session stores and reports count, size, per-namespace usage and every session.
 
 Options:
-  --root DIR       scan this store instead of pi's own locations (repeatable)
+  --root DIR       scan this store instead of the configured or pi's own locations (repeatable)
+  --config FILE    read the store root ("sessionDir") from this config file
   --json           print one JSON document { summary, namespaces, sessions, problems, … }
   --top N          sessions listed in the table and in summary.largest (default 20)
   --sort ORDER     lru (least recently used first, default) | size (largest first) | created (oldest first)
@@ -23,12 +25,14 @@ Options:
   --no-cache       read every file (the cache is neither used nor updated)
   -h, --help       this help
 
-pi's locations: $PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
+Without --root: "sessionDir" of <agentDir>/session-retention.json if set, else pi's locations:
+$PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
 $PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json.
 Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
 
 export interface ScanFlags {
   roots: string[];
+  config?: string;
   json: boolean;
   top: number;
   sort: "lru" | "size" | "created";
@@ -41,6 +45,7 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
     args,
     options: {
       root: { type: "string", multiple: true, default: [] },
+      config: { type: "string" },
       json: { type: "boolean", default: false },
       top: { type: "string", default: "20" },
       sort: { type: "string", default: "lru" },
@@ -59,6 +64,7 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
     throw new UsageError(`--sort wants lru, size or created, got "${values.sort}"`);
   return {
     roots: values.root,
+    ...(values.config !== undefined ? { config: values.config } : {}),
     json: values.json,
     top,
     sort: values.sort,
@@ -162,7 +168,8 @@ export async function runScan(
     io.stdout(SCAN_HELP);
     return 0;
   }
-  const { roots, notes } = resolveRoots(flags.roots);
+  const configured = configuredRoot(flags.config !== undefined ? { file: flags.config } : {});
+  const { roots, notes } = resolveRoots(flags.roots, process.env, configured);
   for (const note of notes) io.stderr(`note: ${note}`);
   const report = await scanStores({
     roots,

@@ -9,7 +9,7 @@ import { ensureDemoStore } from "../demo/demo-store.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { scanStores } from "../scan/scanner.js";
-import { type ConfigStatus, loadConfig } from "../state/config-file.js";
+import { type ConfigStatus, loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
@@ -39,7 +39,7 @@ async function chooseSource(
   const configured = config.ok ? config.config.sessionDir : config.sessionDir;
   // A root the user named — by flag or in the config — must be used or refused, never swapped for a demo.
   if (flagRoots.length > 0 || configured !== undefined)
-    return { ...resolveRoots(flagRoots, process.env, config), source: { kind: "pi" } };
+    return { ...resolveRoots(flagRoots, process.env, rootOf(config)), source: { kind: "pi" } };
   try {
     return { ...resolveRoots([]), source: { kind: "pi" } };
   } catch (error) {

@@ -6,7 +6,7 @@ import { describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.j
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
-import { loadConfig } from "../state/config-file.js";
+import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
@@ -66,7 +66,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     return UNKNOWN;
   }
   const { quota, mode } = config.config;
-  const { roots } = resolveRoots(values.root, process.env, config);
+  const { roots } = resolveRoots(values.root, process.env, rootOf(config));
   const { summary } = await scanStores({ roots, cacheFile: statePaths().scanCache, topN: 0 });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
   if (values.json)

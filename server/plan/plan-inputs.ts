@@ -7,7 +7,7 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
-import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { type ConfigStatus, type LoadConfigOptions, loadConfig, rootOf } from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 
@@ -35,7 +35,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const env = options.env ?? process.env;
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
-  const { roots, notes } = resolveRoots(options.flagRoots ?? [], env, config);
+  const { roots, notes } = resolveRoots(options.flagRoots ?? [], env, rootOf(config));
   const pins = readPins(paths.protectedList);
   const report = await scanStores({
     roots,

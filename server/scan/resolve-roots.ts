@@ -2,7 +2,7 @@
 // else pi's own locations. Never a broader root than the one configured.
 
 import { UserError } from "../errors.js";
-import type { ConfigStatus } from "../state/config-file.js";
+import type { ConfiguredRoot } from "../state/configured-root.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
 
@@ -21,14 +21,14 @@ export interface ResolvedRoots {
 export function resolveRoots(
   flagRoots: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  config?: ConfigStatus,
+  configured?: ConfiguredRoot,
 ): ResolvedRoots {
   if (flagRoots.length > 0)
     return { roots: [...new Set(flagRoots.map((root) => checkRoot(root)))], notes: [] };
-  const sessionDir = config?.ok ? config.config.sessionDir : config?.sessionDir;
+  const sessionDir = configured?.sessionDir;
   if (sessionDir === "unknown")
     throw new UserError(
-      `the config's sessionDir cannot be used while ${config!.path} is invalid; fix it or pass --root DIR`,
+      `the store root named in ${configured!.configPath} cannot be trusted while the file is invalid; fix it or pass --root DIR`,
     );
   if (sessionDir !== undefined) return { roots: [checkRoot(sessionDir)], notes: [] };
   const discovered = discoverPiRoots(env);

@@ -1,11 +1,16 @@
 // Loads the config file: defaults when there is none, every problem at once when it is invalid.
 // An invalid config puts the program in read-only mode — it can scan and show, never delete — and
 // it never guesses a broader root or a harsher policy in its place.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { type Config, type ConfigProblem, sessionDirProblem, validateConfig } from "../../shared/config.js";
+import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
 import { UserError } from "../errors.js";
 import { expandTilde } from "../stores/pi/locations.js";
+import {
+  type ConfiguredRoot,
+  type ConfiguredSessionDir,
+  readRawConfig,
+  trustedSessionDir,
+} from "./configured-root.js";
 import { statePaths } from "./state-dir.js";
 
 export type ConfigStatus =
@@ -21,11 +26,8 @@ export type ConfigStatus =
       ok: false;
       path: string;
       problems: ConfigProblem[];
-      /**
-       * The store root the file names, as far as it can be trusted without the rest of the file:
-       * `undefined` = none set (pi's own locations); `"unknown"` = set but unusable, or unreadable.
-       */
-      sessionDir: string | undefined | "unknown";
+      /** The store root the file names, as far as it can be trusted without the rest of it. */
+      sessionDir: ConfiguredSessionDir;
     };
 
 export interface LoadConfigOptions {
@@ -45,46 +47,22 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigStatus {
   const env = options.env ?? process.env;
   const home = env.HOME || homedir();
   const path = options.file ?? statePaths(env).configFile;
-  const fail = (message: string, sessionDir: string | undefined | "unknown" = "unknown"): ConfigStatus => ({
-    ok: false,
-    path,
-    problems: [{ path: "(file)", message }],
-    sessionDir,
-  });
-
-  let raw: unknown = {};
-  let source: "file" | "defaults" = "file";
-  try {
-    const text = readFileSync(path, "utf8");
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      return fail(`not valid JSON: ${describeJsonError(error as Error, text)}`);
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && options.file === undefined) source = "defaults";
-    else if (code === "ENOENT") return fail("does not exist");
-    else return fail(`cannot be read: ${(error as Error).message}`);
-  }
-
+  const read = readRawConfig(path, options.file !== undefined);
+  if (read.kind === "unusable")
+    return { ok: false, path, problems: [{ path: "(file)", message: read.message }], sessionDir: "unknown" };
+  let raw = read.kind === "parsed" ? read.raw : {};
   for (const set of options.sets ?? []) raw = applyOverride(raw, set);
-
   const result = validateConfig(raw, home);
   if (!result.ok)
     return { ok: false, path, problems: result.problems, sessionDir: trustedSessionDir(raw, home) };
   const config = result.config;
   if (config.sessionDir !== undefined) config.sessionDir = expandTilde(config.sessionDir, home);
-  return { ok: true, path, source, config };
+  return { ok: true, path, source: read.kind === "parsed" ? "file" : "defaults", config };
 }
 
-/** The `sessionDir` of an invalid file, if that one field is usable on its own. */
-function trustedSessionDir(raw: unknown, home: string): string | undefined | "unknown" {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "unknown";
-  const value = (raw as { sessionDir?: unknown }).sessionDir;
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || sessionDirProblem(value, home)) return "unknown";
-  return expandTilde(value, home);
+/** The store root a loaded config names (for `resolveRoots`). */
+export function rootOf(status: ConfigStatus): ConfiguredRoot {
+  return { configPath: status.path, sessionDir: status.ok ? status.config.sessionDir : status.sessionDir };
 }
 
 /**
@@ -114,16 +92,6 @@ export function applyOverride(raw: unknown, set: string): unknown {
   }
   node[keys.at(-1)!] = value;
   return root;
-}
-
-/** "Unexpected token } in JSON at position 45" → "… (line 3, column 5)". */
-function describeJsonError(error: Error, text: string): string {
-  const position = /position (\d+)/.exec(error.message)?.[1];
-  if (position === undefined) return error.message;
-  const before = text.slice(0, Number(position));
-  const line = before.split("\n").length;
-  const column = Number(position) - before.lastIndexOf("\n");
-  return `${error.message.replace(/ in JSON at position \d+.*$/, "")} (line ${line}, column ${column})`;
 }
 
 /** The one clear message of an invalid config: every problem with its JSON path, and what happens now. */

@@ -1,0 +1,72 @@
+// Reading the config file's text, and the one key every command needs — the store root — without
+// validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { sessionDirProblem } from "../../shared/session-dir.js";
+import { expandTilde } from "../stores/pi/locations.js";
+import { statePaths } from "./state-dir.js";
+
+export type RawConfig =
+  /** No file at the default path: the defaults apply. */
+  { kind: "absent" } | { kind: "parsed"; raw: unknown } | { kind: "unusable"; message: string };
+
+/** Reads and parses the file; an explicit `--config` that does not exist is unusable, not absent. */
+export function readRawConfig(path: string, explicit: boolean): RawConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT")
+      return explicit ? { kind: "unusable", message: "does not exist" } : { kind: "absent" };
+    return { kind: "unusable", message: `cannot be read: ${(error as Error).message}` };
+  }
+  try {
+    return { kind: "parsed", raw: JSON.parse(text) };
+  } catch (error) {
+    return { kind: "unusable", message: `not valid JSON: ${describeJsonError(error as Error, text)}` };
+  }
+}
+
+/** "Unexpected token } in JSON at position 45" → "… (line 3, column 5)". */
+function describeJsonError(error: Error, text: string): string {
+  const position = /position (\d+)/.exec(error.message)?.[1];
+  if (position === undefined) return error.message;
+  const before = text.slice(0, Number(position));
+  const line = before.split("\n").length;
+  const column = Number(position) - before.lastIndexOf("\n");
+  return `${error.message.replace(/ in JSON at position \d+.*$/, "")} (line ${line}, column ${column})`;
+}
+
+/**
+ * The store root a config names, as far as it can be trusted without the rest of the file:
+ * `undefined` = none set (pi's own locations); `"unknown"` = set but unusable, or the file unreadable.
+ */
+export type ConfiguredSessionDir = string | undefined | "unknown";
+
+export function trustedSessionDir(raw: unknown, home: string): ConfiguredSessionDir {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "unknown";
+  const value = (raw as { sessionDir?: unknown }).sessionDir;
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || sessionDirProblem(value, home)) return "unknown";
+  return expandTilde(value, home);
+}
+
+export interface ConfiguredRoot {
+  configPath: string;
+  sessionDir: ConfiguredSessionDir;
+}
+
+/** The store root of the config file (default or `--config FILE`), for commands that only show. */
+export function configuredRoot(options: { file?: string; env?: NodeJS.ProcessEnv } = {}): ConfiguredRoot {
+  const env = options.env ?? process.env;
+  const configPath = options.file ?? statePaths(env).configFile;
+  const read = readRawConfig(configPath, options.file !== undefined);
+  const sessionDir =
+    read.kind === "absent"
+      ? undefined
+      : read.kind === "unusable"
+        ? "unknown"
+        : trustedSessionDir(read.raw, env.HOME || homedir());
+  return { configPath, sessionDir };
+}

@@ -9,7 +9,15 @@
 import type { Policy } from "./config.js";
 import { formatBytes } from "./format.js";
 import { compileGlob } from "./glob.js";
-import type { Candidate, CandidateRule, KeepReason, Kept, Plan, PlanWarning } from "./plan.js";
+import {
+  type Candidate,
+  type CandidateRule,
+  KEEP_REASONS,
+  type KeepReason,
+  type Kept,
+  type Plan,
+  type PlanWarning,
+} from "./plan.js";
 import { type QuotaState, quotaState } from "./quota.js";
 import type { SessionRecord } from "./session-record.js";
 import { compareSessions, type SortOrder } from "./sort.js";
@@ -362,7 +370,10 @@ function describeKept(
     const reason = exempt.get(s.id)?.reason ?? "within-policy";
     byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
   }
-  const parts = [...byReason].map(([reason, n]) => `${reason} ${n}`).join(", ");
+  // In the fixed order of reasons, not the order sessions came in: the plan must not depend on it.
+  const parts = KEEP_REASONS.filter((reason) => byReason.has(reason))
+    .map((reason) => `${reason} ${byReason.get(reason)}`)
+    .join(", ");
   return `sessions that must be kept alone use ${formatBytes(totalBytes)} in ${sessionCount} session${sessionCount === 1 ? "" : "s"} (${parts})`;
 }
 

@@ -400,19 +400,19 @@ function emptiesStore(
  * largest and among the most recently used, so the largest and the most recent both lead.
  */
 function riskiest(candidates: readonly Candidate[], n = 5): Candidate[] {
-  const bySize = [...candidates].sort(compareSessions("size"));
-  const byRecent = [...candidates].sort(byRecency);
-  const sizeRank = new Map(bySize.map((c, i) => [c.id, i]));
-  const recentRank = new Map(byRecent.map((c, i) => [c.id, i]));
-  const score = (c: Candidate) => [
-    Math.min(sizeRank.get(c.id)!, recentRank.get(c.id)!),
-    sizeRank.get(c.id)! + recentRank.get(c.id)!,
-  ];
-  return [...candidates]
-    .sort((a, b) => {
-      const [a1, a2] = score(a);
-      const [b1, b2] = score(b);
-      return a1! - b1! || a2! - b2! || byString(a.path, b.path);
+  const rank = (order: (a: Candidate, b: Candidate) => number) =>
+    new Map([...candidates].sort(order).map((c, i) => [c, i]));
+  const sizeRank = rank(compareSessions("size"));
+  const recentRank = rank(byRecency);
+  // The n-th best has a place below n in one of the orders, so only those need sorting.
+  return candidates
+    .map((c) => {
+      const bySize = sizeRank.get(c)!;
+      const byRecent = recentRank.get(c)!;
+      return { c, best: Math.min(bySize, byRecent), sum: bySize + byRecent };
     })
-    .slice(0, n);
+    .filter((x) => x.best < n)
+    .sort((a, b) => a.best - b.best || a.sum - b.sum || byString(a.c.path, b.c.path))
+    .slice(0, n)
+    .map((x) => x.c);
 }

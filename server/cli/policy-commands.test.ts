@@ -154,6 +154,38 @@ describe("session-retention plan", () => {
   });
 });
 
+describe("every invalid config form: the clear error, and read-only", () => {
+  it.each<[string, unknown, string]>([
+    ["relative root", { sessionDir: "sessions" }, "sessionDir: must be an absolute path"],
+    ["/ as root", { sessionDir: "/" }, "sessionDir: "],
+    ["$HOME as root", { sessionDir: "~" }, "is the home folder"],
+    [
+      "negative number",
+      { retention: { minKeepRecentCount: -2 } },
+      "retention.minKeepRecentCount: must be a whole number ≥ 0",
+    ],
+    ["ratios out of order", { quota: { infoRatio: 0.95 } }, "quota.infoRatio: must be below warnRatio (0.9)"],
+    [
+      "bad glob",
+      { protection: { protectedPatterns: ["x\\"] } },
+      "protection.protectedPatterns[0]: not a usable glob",
+    ],
+    ["unknown key", { retention: { maxAge: 3 } }, "retention.maxAge: unknown key"],
+    ["not JSON", "{ mode: warn-only }", "(file): not valid JSON"],
+  ])("%s", async (_, content, message) => {
+    const s = store();
+    config(content);
+    const plan = await run("plan", "--root", s.root, "--config", configFile);
+    expect(plan.status).toBe(2);
+    expect(plan.stderr).toContain(message);
+    expect(plan.stderr).toContain("Running read-only");
+    const status = await run("status", "--root", s.root, "--config", configFile);
+    expect(status).toMatchObject({ status: 3, stdout: expect.stringMatching(/^unknown · invalid config /) });
+    // Showing still works: scan reads the sessions of the store it was given.
+    expect((await run("scan", "--root", s.root, "--config", configFile)).status).toBe(0);
+  });
+});
+
 describe("session-retention status", () => {
   it.each([
     [0.5, "ok", 0],

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { ConfigSchema, EVICTION_ORDERS, QUOTA_MODES } from "./config.js";
 import { QUOTA_LEVELS } from "./quota.js";
-import { StoreRefSchema } from "./session-record.js";
+import { FingerprintSchema, StoreRefSchema } from "./session-record.js";
 
 /** The rules that make a session a candidate, in the order they are applied. */
 export const CANDIDATE_RULES = [
@@ -48,6 +48,8 @@ const PlanSessionSchema = z.object({
   sizeBytes: z.number().int().nonnegative(),
   createdAt: z.string(),
   lastUsedAt: z.string(),
+  /** The file as the plan saw it; a deletion skips it if it has changed since. */
+  fingerprint: FingerprintSchema.optional(),
 });
 
 export const CandidateSchema = PlanSessionSchema.extend({

@@ -38,7 +38,8 @@ export type PolicySession = Pick<
   | "lastUsedAt"
   | "messageCounts"
   | "name"
->;
+> &
+  Partial<Pick<SessionRecord, "fingerprint">>;
 
 export interface PolicyInput {
   sessions: readonly PolicySession[];
@@ -149,6 +150,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
       sizeBytes: session.sizeBytes,
       createdAt: session.createdAt,
       lastUsedAt: session.lastUsedAt,
+      ...(session.fingerprint ? { fingerprint: session.fingerprint } : {}),
       rule,
       detail,
     });

@@ -54,6 +54,18 @@ export type MessageCounts = z.infer<typeof MessageCountsSchema>;
 
 const isoDate = z.iso.datetime({ offset: true });
 
+/**
+ * What "the same file, unchanged" means: device, inode, size and mtime in nanoseconds (a decimal
+ * string: a double would round it). A deletion re-checks it just before moving the file.
+ */
+export const FingerprintSchema = z.object({
+  dev: z.number().int().nonnegative(),
+  ino: z.number().int().nonnegative(),
+  size: z.number().int().nonnegative(),
+  mtimeNs: z.string().regex(/^\d+$/),
+});
+export type Fingerprint = z.infer<typeof FingerprintSchema>;
+
 export const SessionRecordSchema = z.object({
   /** pi's session uuid where known, else a stable id derived from the path. Unique within a scan. */
   id: z.string().min(1),
@@ -68,6 +80,7 @@ export const SessionRecordSchema = z.object({
   modifiedAt: isoDate,
   /** mtime by default (spec §7); the last entry's timestamp with `--precise`. */
   lastUsedAt: isoDate,
+  fingerprint: FingerprintSchema,
   /** Entries after the header, of every type (model changes, labels, unknown types…), as spec §5.2's "line count − header". */
   messageCount: z.number().int().nonnegative(),
   messageCounts: MessageCountsSchema,

@@ -9,7 +9,7 @@ export interface PiRecordInput {
   root: string;
   path: string;
   folder: string;
-  identity: Pick<FileIdentity, "size" | "mtimeMs">;
+  identity: FileIdentity;
   /** 0 where unknown. */
   birthtimeMs: number;
   nonUtf8Name: boolean;
@@ -117,6 +117,7 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     createdAt,
     modifiedAt,
     lastUsedAt,
+    fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
     messageCount: facts?.entries ?? 0,
     // Shared with the cache entry, not copied: neither is changed after the read.
     messageCounts: counts,

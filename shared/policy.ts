@@ -92,16 +92,23 @@ class Usage {
   }
 }
 
-export function evaluatePolicy(input: PolicyInput): Plan {
-  const { sessions, policy, now } = input;
-  const { quota, retention, protection, activity } = policy;
-  const nowMs = now.getTime();
-  const evictionOrder = compareSessions(EVICTION_SORT[retention.eviction]);
-  const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
+/** Why a session may not be removed, strongest reason first. */
+export interface Exemption {
+  reason: Exclude<KeepReason, "within-policy">;
+  detail: string;
+}
 
-  // 1. Exemptions, strongest reason first.
-  const exempt = new Map<string, { reason: KeepReason; detail: string }>();
-  const keep = (session: PolicySession, reason: KeepReason, detail: string) => {
+/**
+ * The sessions no rule and no selection may remove — active, pinned, protected, among the most
+ * recent, last in their namespace — each with the strongest reason. The deletion engine asks this
+ * again, on fresh data, just before it moves anything.
+ */
+export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exemption> {
+  const { sessions, now } = input;
+  const { retention, protection, activity } = input.policy;
+  const nowMs = now.getTime();
+  const exempt = new Map<string, Exemption>();
+  const keep = (session: PolicySession, reason: Exemption["reason"], detail: string) => {
     if (!exempt.has(session.id)) exempt.set(session.id, { reason, detail });
   };
   const patterns = protection.protectedPatterns.map((pattern) => ({ pattern, regex: compileGlob(pattern) }));
@@ -138,6 +145,21 @@ export function evaluatePolicy(input: PolicyInput): Plan {
             ? `the most recently used of ${namespace}`
             : `among the ${retention.keepLastPerNamespace} most recently used of ${namespace}`,
         );
+
+  return exempt;
+}
+
+export function evaluatePolicy(input: PolicyInput): Plan {
+  const { sessions, policy, now } = input;
+  const { quota, retention, protection, activity } = policy;
+  const nowMs = now.getTime();
+  const evictionOrder = compareSessions(EVICTION_SORT[retention.eviction]);
+  const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
+
+  // 1. Exemptions: never candidates, whatever the rules say.
+  const exempt = exemptions(input);
+  const byRecent = [...sessions].sort(byRecency);
+  const byNamespace = groupBy(byRecent, (s) => s.namespace);
 
   // 2. Rules, each over the sessions that are neither exempt nor already chosen.
   const chosen = new Map<string, Candidate>();
@@ -379,10 +401,13 @@ function describeKept(
   return `sessions that must be kept alone use ${formatBytes(totalBytes)} in ${sessionCount} session${sessionCount === 1 ? "" : "s"} (${parts})`;
 }
 
-/** A plan that would leave a store with no session at all is refused unless the policy allows it. */
-function emptiesStore(
-  sessions: readonly PolicySession[],
-  chosen: ReadonlyMap<string, Candidate>,
+/**
+ * A plan — or a hand-made selection — that would leave a store with no session at all is refused
+ * unless the policy allows it.
+ */
+export function emptiesStore(
+  sessions: readonly Pick<PolicySession, "id" | "store">[],
+  chosen: Pick<ReadonlySet<string>, "has" | "size">,
   allowEmptyStore: boolean,
 ): Plan["refusal"] {
   if (allowEmptyStore || chosen.size === 0) return undefined;

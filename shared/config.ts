@@ -120,6 +120,19 @@ export const ProtectionConfigSchema = z.strictObject({
     .default(true),
 });
 
+export const DeletionConfigSchema = z.strictObject({
+  /** Where soft-deleted sessions go: the desktop's trash (default) or our quarantine folder. */
+  target: z.enum(["trash", "quarantine"]).default("trash"),
+  /** The quarantine folder (absolute or `~/…`); null = `<agentDir>/session-trash`. */
+  quarantineDir: z
+    .string()
+    .refine((dir) => dir.startsWith("/") || dir.startsWith("~/"), {
+      error: "must be an absolute path or start with ~/",
+    })
+    .nullable()
+    .default(null),
+});
+
 export const ActivityConfigSchema = z.strictObject({
   /** A session modified this recently is treated as active. Default 10. */
   graceMinutes: z.number().nonnegative({ error: "must be ≥ 0" }).default(10),
@@ -138,6 +151,7 @@ export const ConfigSchema = z.strictObject({
   retention: RetentionConfigSchema.prefault({}),
   protection: ProtectionConfigSchema.prefault({}),
   activity: ActivityConfigSchema.prefault({}),
+  deletion: DeletionConfigSchema.prefault({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -261,7 +261,7 @@ describe("session-retention protect / unprotect", () => {
 
     const audit = readAudit(statePaths().auditLog).entries;
     expect(audit[0]).toMatchObject({ actor: "cli", action: "protect", result: "ok" });
-    expect(audit[0]!.sessions.map((x) => x.path).sort()).toEqual([s.ancient, s.old].sort());
+    expect(audit[0]!.items.map((x) => x.path).sort()).toEqual([s.ancient, s.old].sort());
 
     const un = await run("unprotect", idOf(s.ancient), idOf(s.old), "--root", s.root);
     expect(un.stdout).toContain(`unprotected ${idOf(s.ancient)}`);

@@ -125,7 +125,11 @@ export async function runProtect(
       time: new Date().toISOString(),
       actor: "cli",
       action,
-      sessions: changed.map((t) => ({ id: t.id, path: t.path })),
+      items: changed.map((t) => ({
+        id: t.id,
+        path: t.path,
+        result: action === "protect" ? "protected" : "unprotected",
+      })),
       result: "ok",
     });
   for (const t of changed)

@@ -10,7 +10,7 @@ const entry = (n: number): AuditEntry => ({
   time: new Date(Date.UTC(2026, 0, n)).toISOString(),
   actor: "cli",
   action: "protect",
-  sessions: [{ id: `id-${n}`, path: `/s/${n}.jsonl` }],
+  items: [{ id: `id-${n}`, path: `/s/${n}.jsonl`, result: "protected" }],
   result: "ok",
 });
 

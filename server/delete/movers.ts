@@ -1,0 +1,180 @@
+// Moving one file safely: a rename where possible; across file systems, copy → fsync → verify (size
+// and SHA-256) → keep the mtime → remove the source. And the freedesktop system trash through the
+// `trash` package, whose report we do not trust: every move is verified on disk.
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import trash from "trash";
+import type { Fingerprint } from "../../shared/session-record.js";
+import { UserError } from "../errors.js";
+import { identityOf, sameIdentity } from "../scan/file-identity.js";
+import { fsyncDir } from "../state/atomic-write.js";
+
+export class MoveError extends UserError {
+  override name = "MoveError";
+}
+
+const exists = (path: string) => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+};
+
+/**
+ * The file at `path` as it is now, opened without following a symlink: undefined when it is gone,
+ * a symlink, or not a regular file.
+ */
+export function currentFingerprint(path: string): Fingerprint | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) return undefined;
+    const { dev, ino, size, mtimeNs } = identityOf(stat);
+    return { dev, ino, size, mtimeNs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const unchanged = (a: Fingerprint, b: Fingerprint | undefined) =>
+  b !== undefined && sameIdentity(a, b);
+
+function sha256(path: string): string {
+  const hash = createHash("sha256");
+  const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  try {
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
+function copyVerified(from: string, to: string): void {
+  const source = lstatSync(from);
+  const input = openSync(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const output = openSync(to, "wx", source.mode & 0o777);
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  try {
+    for (let n; (n = readSync(input, buffer, 0, buffer.length, null)) > 0;) writeSync(output, buffer, 0, n);
+    fsyncSync(output);
+  } finally {
+    closeSync(input);
+    closeSync(output);
+  }
+  utimesSync(to, source.atime, source.mtime);
+  if (lstatSync(to).size !== source.size || sha256(to) !== sha256(from)) {
+    rmSync(to, { force: true });
+    throw new MoveError(`copy of ${from} to ${to} did not verify; the original is untouched`);
+  }
+  fsyncDir(dirname(to));
+}
+
+/**
+ * Moves a file to a path that must not exist yet: one rename on the same file system; across file
+ * systems a verified copy, then the source is removed. The folder of the destination is created.
+ */
+export function moveFile(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  if (exists(to)) throw new MoveError(`${to} already exists; nothing was moved`);
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    copyVerified(from, to);
+    unlinkSync(from);
+  }
+}
+
+/** The home trash of the freedesktop spec (`$XDG_DATA_HOME/Trash`), as the `trash` package uses it. */
+export function homeTrashDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "Trash");
+}
+
+/** The `.trashinfo` files of the home trash whose `Path=` is `originalPath`, with their files. */
+export function findInSystemTrash(
+  originalPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Array<{ location: string; trashInfo: string; fileExists: boolean }> {
+  const trashDir = homeTrashDir(env);
+  const wanted = `Path=${encodeURI(originalPath)}`;
+  let names: string[];
+  try {
+    names = readdirSync(join(trashDir, "info"));
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (const name of names) {
+    if (!name.endsWith(".trashinfo")) continue;
+    const trashInfo = join(trashDir, "info", name);
+    let text: string;
+    try {
+      text = readFileSync(trashInfo, "utf8");
+    } catch {
+      continue;
+    }
+    if (!text.split("\n").includes(wanted)) continue;
+    const location = join(trashDir, "files", name.slice(0, -".trashinfo".length));
+    found.push({ location, trashInfo, fileExists: exists(location) });
+  }
+  return found;
+}
+
+/**
+ * Moves a file to the desktop's trash and proves it happened: the source is gone, the trashed copy
+ * is there with the same size, and its `.trashinfo` names the original path. (The package reports
+ * success for paths it did not move, and treats paths as globs unless told not to.)
+ */
+export async function moveToSystemTrash(
+  path: string,
+  sizeBytes: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ location: string; trashInfo: string }> {
+  // Typed as void, but on Linux it resolves to [{ path, info }]; the search below covers the rest.
+  const reported = (await trash([path], { glob: false })) as unknown;
+  const first = Array.isArray(reported)
+    ? (reported[0] as { path?: unknown; info?: unknown } | undefined)
+    : undefined;
+  const candidates =
+    typeof first?.path === "string" && typeof first.info === "string"
+      ? [{ location: first.path, trashInfo: first.info }]
+      : findInSystemTrash(path, env).filter((f) => f.fileExists);
+  if (exists(path)) throw new MoveError(`the trash reported ${path} as moved, but it is still in place`);
+  for (const candidate of candidates) {
+    const stat = lstatSync(candidate.location, { throwIfNoEntry: false });
+    const info = readFileSync(candidate.trashInfo, "utf8");
+    if (stat?.isFile() && stat.size === sizeBytes && info.split("\n").includes(`Path=${encodeURI(path)}`))
+      return candidate;
+  }
+  throw new MoveError(`${path} left its folder but no verified copy is in the trash`);
+}
+
+export { exists as pathExists };

@@ -1,0 +1,161 @@
+// The trash ledger: one append-only JSON-lines file per operation in <stateDir>/trash/. Each line
+// is an event for one item (by its number in the operation): the intent before a move, the outcome
+// after it. The ledger is both the crash journal — an intent without an outcome is resolved by
+// recovery on the next start — and the index of what is in the trash.
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { z } from "zod";
+import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
+import { fsyncDir } from "../state/atomic-write.js";
+
+const at = z.string();
+export const LedgerEventSchema = z.discriminatedUnion("event", [
+  z.object({ seq: z.number().int(), event: z.literal("intent"), item: TrashItemSchema, at }),
+  z.object({
+    seq: z.number().int(),
+    event: z.literal("moved"),
+    location: z.string(),
+    trashInfo: z.string().optional(),
+    at,
+  }),
+  z.object({ seq: z.number().int(), event: z.literal("not-moved"), reason: z.string(), at }),
+  z.object({ seq: z.number().int(), event: z.literal("restore-intent"), at }),
+  z.object({ seq: z.number().int(), event: z.literal("restored"), at }),
+  z.object({ seq: z.number().int(), event: z.literal("purge-intent"), at }),
+  z.object({ seq: z.number().int(), event: z.literal("purged"), at }),
+  /** A restore or purge that did not happen: the item is still in the trash. */
+  z.object({ seq: z.number().int(), event: z.literal("in-trash"), reason: z.string(), at }),
+  z.object({ seq: z.number().int(), event: z.literal("conflict"), reason: z.string(), at }),
+]);
+export type LedgerEvent = z.infer<typeof LedgerEventSchema>;
+
+/** Event payloads without the timestamp, which `append` adds. */
+type NewEvent = LedgerEvent extends infer E ? (E extends LedgerEvent ? Omit<E, "at"> : never) : never;
+
+const STATE_AFTER: Record<LedgerEvent["event"], TrashState> = {
+  intent: "moving",
+  moved: "in-trash",
+  "not-moved": "not-moved",
+  "restore-intent": "restoring",
+  restored: "restored",
+  "purge-intent": "purging",
+  purged: "purged",
+  "in-trash": "in-trash",
+  conflict: "conflict",
+};
+
+/** `20261122T170102Z-3f9a1c`: sorts by time, unique across processes. */
+export function newOperationId(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+export class Ledger {
+  private constructor(
+    readonly file: string,
+    readonly operationId: string,
+    private readonly fd: number,
+  ) {}
+
+  /** A new operation's ledger, created exclusively and made durable with its folder. */
+  static create(dir: string, operationId: string): Ledger {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${operationId}.jsonl`);
+    const fd = openSync(file, "wx", 0o600);
+    fsyncSync(fd);
+    fsyncDir(dir);
+    return new Ledger(file, operationId, fd);
+  }
+
+  /** An existing operation's ledger, to record restores, purges and recoveries. */
+  static reopen(dir: string, operationId: string): Ledger {
+    const file = join(dir, `${operationId}.jsonl`);
+    return new Ledger(file, operationId, openSync(file, "a"));
+  }
+
+  /** Writes events; durable only after `sync()` (fsync is batched per bulk operation). */
+  append(events: readonly NewEvent[], now = new Date()): void {
+    if (events.length === 0) return;
+    const text = events.map((e) => `${JSON.stringify({ ...e, at: now.toISOString() })}\n`).join("");
+    writeSync(this.fd, text);
+  }
+
+  sync(): void {
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export interface LedgerRead {
+  entries: TrashEntry[];
+  /** Lines that could not be read: a line torn by a crash, or a hand edit. */
+  unreadableLines: number;
+}
+
+/** Every item of every operation, in its latest state, oldest operation first. */
+export function readLedgers(dir: string): LedgerRead {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], unreadableLines: 0 };
+    throw error;
+  }
+  const entries: TrashEntry[] = [];
+  let unreadableLines = 0;
+  for (const name of names) {
+    const operationId = name.slice(0, -".jsonl".length);
+    const items = new Map<number, TrashEntry>();
+    for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
+      if (!line) continue;
+      let event: LedgerEvent;
+      try {
+        event = LedgerEventSchema.parse(JSON.parse(line));
+      } catch {
+        unreadableLines++;
+        continue;
+      }
+      const entry = items.get(event.seq);
+      if (event.event === "intent") {
+        items.set(event.seq, {
+          ...event.item,
+          entryId: `${operationId}:${event.seq}`,
+          state: "moving",
+          updatedAt: event.at,
+        });
+        continue;
+      }
+      if (!entry) {
+        unreadableLines++;
+        continue;
+      }
+      entry.state = STATE_AFTER[event.event];
+      entry.updatedAt = event.at;
+      if (event.event === "moved") {
+        entry.location = event.location;
+        if (event.trashInfo) entry.trashInfo = event.trashInfo;
+      }
+      if ("reason" in event) entry.reason = event.reason;
+      else delete entry.reason;
+    }
+    entries.push(...items.values());
+  }
+  return { entries, unreadableLines };
+}
+
+/** The operation and item number an entry id names. */
+export function parseEntryId(entryId: string): { operationId: string; seq: number } | undefined {
+  const match = /^([0-9TZ]+-[0-9a-f]+):(\d+)$/.exec(entryId);
+  return match ? { operationId: match[1]!, seq: Number(match[2]) } : undefined;
+}
+
+export type { TrashItem };

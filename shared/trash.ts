@@ -1,0 +1,48 @@
+// What was soft-deleted, where it went and what became of it: the trash as the CLI lists it and the
+// dashboard shows it. Each entry is one session moved by one operation.
+import { z } from "zod";
+import { FingerprintSchema } from "./session-record.js";
+
+export const TRASH_STATES = [
+  "moving", // an intent with no outcome yet: a crash happened, or it is under way
+  "in-trash",
+  "not-moved", // the intent was rolled back, or the file changed just before the move
+  "restoring",
+  "restored",
+  "purging",
+  "purged",
+  "conflict", // recovery found both copies, or neither: reported, never guessed
+] as const;
+export type TrashState = (typeof TRASH_STATES)[number];
+
+export const SidecarSchema = z.object({ from: z.string(), to: z.string() });
+
+/** What the intent records before anything moves. */
+export const TrashItemSchema = z.object({
+  id: z.string(),
+  originalPath: z.string(),
+  namespace: z.string(),
+  storeRoot: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  fingerprint: FingerprintSchema,
+  /** "system-trash": the freedesktop trash; "quarantine": our own folder. */
+  target: z.enum(["system-trash", "quarantine"]),
+  /** Where the file goes; for the system trash only known once moved (the trash picks the name). */
+  location: z.string().optional(),
+  /** The system trash's `.trashinfo` file. */
+  trashInfo: z.string().optional(),
+  /** Files that belong to the session (pi session-index metadata) and move with it. */
+  sidecars: z.array(SidecarSchema),
+  deletedAt: z.string(),
+});
+export type TrashItem = z.infer<typeof TrashItemSchema>;
+
+export const TrashEntrySchema = TrashItemSchema.extend({
+  /** `<operation>:<n>`: names this entry in `trash restore` and `trash purge`. */
+  entryId: z.string(),
+  state: z.enum(TRASH_STATES),
+  /** Why it is not moved, or what the conflict is. */
+  reason: z.string().optional(),
+  updatedAt: z.string(),
+});
+export type TrashEntry = z.infer<typeof TrashEntrySchema>;

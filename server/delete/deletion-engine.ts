@@ -10,6 +10,7 @@ import { emptiesStore, exemptions } from "../../shared/policy.js";
 import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
 import type { TrashEntry, TrashItem } from "../../shared/trash.js";
 import { gatherPlanInputs } from "../plan/plan-inputs.js";
+import { UserError } from "../errors.js";
 import { appendAudit } from "../state/audit-log.js";
 import type { LoadConfigOptions } from "../state/config-file.js";
 import { pinnedIds } from "../state/protection-list.js";
@@ -24,7 +25,7 @@ import {
   pathExists,
   unchanged,
 } from "./movers.js";
-import { Ledger, newOperationId, parseEntryId, readLedgers } from "./trash-ledger.js";
+import { Ledger, type LedgerWrite, newOperationId, parseEntryId, readLedgers } from "./trash-ledger.js";
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
@@ -39,6 +40,8 @@ export interface EngineOptions {
    * ("intent-written", "moved", "verified"…). Production code never sets it.
    */
   crashPoint?: (step: string) => void;
+  /** Test hook: how the ledger writes (a full disk is injected here). */
+  ledgerWrite?: LedgerWrite;
 }
 
 function engineState(options: EngineOptions) {
@@ -301,7 +304,7 @@ export async function softDelete(
     const operationId = newOperationId(now);
     result.operationId = operationId;
     const quarantine = join(state.quarantineDirOf(request.config), operationId);
-    const ledger = Ledger.create(state.ledgerDir, operationId);
+    const ledger = Ledger.create(state.ledgerDir, operationId, options.ledgerWrite);
     try {
       for (let start = 0; start < chosen.length; start += BATCH) {
         const batch = chosen
@@ -329,15 +332,26 @@ export async function softDelete(
               deletedAt: now.toISOString(),
             };
           });
-        ledger.append(batch.map(({ seq, ...item }) => ({ seq, event: "intent" as const, item })));
-        state.crash("intents-written");
-        ledger.sync();
+        try {
+          ledger.append(batch.map(({ seq, ...item }) => ({ seq, event: "intent" as const, item })));
+          state.crash("intents-written");
+          ledger.sync();
+        } catch (error) {
+          // No intent, no move. A ledger that never got a whole intent is removed, so nothing stray is left.
+          if (start === 0) {
+            ledger.close();
+            rmSync(ledger.file, { force: true });
+          }
+          throw new UserError(
+            `could not write the deletion journal (${(error as Error).message}); ${start === 0 ? "nothing was moved" : `${result.moved.length} sessions were moved before it`}`,
+          );
+        }
         state.crash("intents-synced");
         for (const item of batch) await moveOne(item, quarantine, ledger, result, state);
         ledger.sync();
       }
     } finally {
-      ledger.close();
+      if (pathExists(ledger.file)) ledger.close();
     }
     audit(state, options, request, result, result.skipped.length > 0 ? "partial" : "ok");
     return result;

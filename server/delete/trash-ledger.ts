@@ -54,34 +54,38 @@ export function newOperationId(now = new Date()): string {
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
+/** How lines reach the file; tests inject a full disk here. */
+export type LedgerWrite = (fd: number, text: string) => unknown;
+
 export class Ledger {
   private constructor(
     readonly file: string,
     readonly operationId: string,
     private readonly fd: number,
+    private readonly write: LedgerWrite,
   ) {}
 
   /** A new operation's ledger, created exclusively and made durable with its folder. */
-  static create(dir: string, operationId: string): Ledger {
+  static create(dir: string, operationId: string, write: LedgerWrite = writeSync): Ledger {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `${operationId}.jsonl`);
     const fd = openSync(file, "wx", 0o600);
     fsyncSync(fd);
     fsyncDir(dir);
-    return new Ledger(file, operationId, fd);
+    return new Ledger(file, operationId, fd, write);
   }
 
   /** An existing operation's ledger, to record restores, purges and recoveries. */
   static reopen(dir: string, operationId: string): Ledger {
     const file = join(dir, `${operationId}.jsonl`);
-    return new Ledger(file, operationId, openSync(file, "a"));
+    return new Ledger(file, operationId, openSync(file, "a"), writeSync);
   }
 
   /** Writes events; durable only after `sync()` (fsync is batched per bulk operation). */
   append(events: readonly NewEvent[], now = new Date()): void {
     if (events.length === 0) return;
     const text = events.map((e) => `${JSON.stringify({ ...e, at: now.toISOString() })}\n`).join("");
-    writeSync(this.fd, text);
+    this.write(this.fd, text);
   }
 
   sync(): void {

@@ -10,6 +10,9 @@ Commands:
   scan       count, size, per-namespace usage and every session of pi's stores
   plan       what the retention policy would remove and keep, and why (deletes nothing)
   status     the quota level and mode in one line (exit 0 ok/info, 1 warn, 2 critical)
+  clean      move the policy's candidates (or --ids) to the trash, after a preview and a typed DELETE
+  trash      list, restore, purge and empty what was soft-deleted
+  audit      the log of every change
   protect    pin sessions so no policy removes them; unprotect removes the pin
   config     the config file: schema, check, show
   serve      run the local dashboard on 127.0.0.1
@@ -19,6 +22,18 @@ Run \`session-retention <command> --help\` for a command's options.`;
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Asks on the terminal and returns the answer; absent when there is no terminal to ask on. */
+  ask?: (question: string) => Promise<string>;
+}
+
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await terminal.question(question);
+  } finally {
+    terminal.close();
+  }
 }
 
 // `session-retention scan --json | head` closes the pipe early: that is the reader's choice, not an error.
@@ -30,6 +45,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
 };
 
 /** Runs one command and returns its exit status (0 ok, 2 unusable input). */
@@ -47,6 +63,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case "protect":
       case "unprotect":
         return await (await import("./protect-command.js")).runProtect(args, io, command);
+      case "clean":
+        return await (await import("./clean-command.js")).runClean(args, io);
+      case "trash":
+        return await (await import("./trash-command.js")).runTrash(args, io);
+      case "audit":
+        return await (await import("./audit-command.js")).runAudit(args, io);
       case "config":
         return await (await import("./config-command.js")).runConfig(args, io);
       case "serve":

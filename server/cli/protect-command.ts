@@ -1,9 +1,6 @@
 // `session-retention protect|unprotect <id|path>…`: manual pins, by session id, audited. All or
 // nothing: if one argument names no session, nothing changes.
-import { realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { SessionRecord } from "../../shared/session-record.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveRoots } from "../scan/resolve-roots.js";
 import { appendAudit } from "../state/audit-log.js";
@@ -12,6 +9,7 @@ import { addPins, readPins, removePins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
+import { findSession } from "./find-session.js";
 import type { CliIo } from "./main.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]
@@ -27,42 +25,6 @@ Options:
   --root DIR        look for sessions in this store (repeatable)
   --config FILE     use this config file (for its sessionDir)
   -h, --help        this help`;
-
-/**
- * Shortest id fragment accepted. A unique part rather than a prefix: pi's ids are UUIDv7, whose
- * leading characters are a timestamp shared by every session started in the same minute.
- */
-const MIN_FRAGMENT = 8;
-
-/** The session an argument names: exact id, path (relative to the working folder) or a unique part of an id. */
-export function findSession(arg: string, sessions: readonly SessionRecord[]): SessionRecord {
-  const byId = sessions.find((s) => s.id === arg);
-  if (byId) return byId;
-  const path = realPathOrResolved(arg);
-  const byPath = sessions.find((s) => s.path === path);
-  if (byPath) return byPath;
-  if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
-    const matches = sessions.filter((s) => s.id.includes(arg));
-    if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1)
-      throw new UsageError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
-  }
-  throw new UsageError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
-}
-
-/** Real path of a file, or of its folder when the file is gone, so `./x.jsonl` matches a scanned path. */
-function realPathOrResolved(arg: string): string {
-  const absolute = resolve(arg);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    try {
-      return join(realpathSync(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
-    } catch {
-      return absolute;
-    }
-  }
-}
 
 export async function runProtect(
   args: string[],

@@ -1,0 +1,201 @@
+// `session-retention clean`: the policy's plan (or a hand selection) → preview → typed DELETE →
+// soft delete → what moved, what was skipped and why, and the bytes freed (spec §9.2).
+import { homedir } from "node:os";
+import { parseArgs } from "node:util";
+import { formatBytes, formatRelativeTime } from "../../shared/format.js";
+import { emptiesStore, exemptions, riskiest } from "../../shared/policy.js";
+import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
+import { softDelete, type SoftDeleteResult } from "../delete/deletion-engine.js";
+import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import { describeInvalidConfig } from "../state/config-file.js";
+import { pinnedIds } from "../state/protection-list.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { UsageError } from "./errors.js";
+import { findSession } from "./find-session.js";
+import type { CliIo } from "./main.js";
+import { renderTable } from "./table.js";
+
+export const CLEAN_HELP = `Usage: session-retention clean [options]
+
+Moves the retention policy's candidates — or the sessions given with --ids — to the trash (the
+desktop's, or the quarantine folder), after a preview and a typed DELETE. Nothing is hard-deleted:
+\`session-retention trash restore\` brings any of them back.
+
+Options:
+  --dry-run         show what would be moved, and move nothing
+  --ids ID…         these sessions instead of the policy's candidates (id, unique part of one, or path)
+  --yes             do not ask for DELETE (needed when there is no terminal)
+  --config FILE     use this config file instead of <agentDir>/session-retention.json
+  --set KEY=VALUE   override one setting for this run (repeatable)
+  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  -h, --help        this help
+
+Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;
+a session that changed since the preview is skipped. Exit status: 0 all moved (or a dry run),
+1 some skipped or cancelled, 2 refused (invalid config, no confirmation, would empty a store).`;
+
+interface Target {
+  record: SessionRecord;
+  fingerprint: Fingerprint;
+  /** Why the policy chose it, or "selected". */
+  why: string;
+}
+
+export async function runClean(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      "dry-run": { type: "boolean", default: false },
+      ids: { type: "string", multiple: true, default: [] },
+      yes: { type: "boolean", default: false },
+      root: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(CLEAN_HELP);
+    return 0;
+  }
+  // `--ids a b c` and `--ids a,b` both work: the words after --ids are ids too.
+  const refs = [...values.ids, ...positionals].flatMap((r) => r.split(",")).filter(Boolean);
+  if (positionals.length > 0 && values.ids.length === 0)
+    throw new UsageError(`unexpected "${positionals[0]}" (sessions are given with --ids)`);
+
+  const inputs = await gatherPlanInputs({ config: configOptions(values), flagRoots: values.root });
+  for (const note of inputs.notes) io.stderr(`note: ${note}`);
+  if (!inputs.config.ok) {
+    io.stderr(describeInvalidConfig(inputs.config));
+    return 2;
+  }
+  const config = inputs.config.config;
+  const now = new Date();
+  const sessions = inputs.report.sessions;
+
+  let targets: Target[];
+  if (refs.length > 0) {
+    const exempt = exemptions({
+      sessions,
+      policy: config,
+      pinnedIds: pinnedIds(inputs.pins),
+      activeIds: inputs.activeIds,
+      now,
+    });
+    targets = [];
+    for (const ref of refs) {
+      const record = findSession(ref, sessions);
+      const why = exempt.get(record.id);
+      if (why) io.stderr(`kept: ${record.path} — ${why.reason}: ${why.detail}`);
+      else if (!targets.some((t) => t.record.id === record.id))
+        targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
+    }
+    const refusal = emptiesStore(
+      sessions,
+      new Set(targets.map((t) => t.record.id)),
+      config.retention.allowEmptyStore,
+    );
+    if (refusal) {
+      io.stderr(`session-retention: ${refusal.message}`);
+      return 2;
+    }
+  } else {
+    const plan = planFor({ ...inputs, config: inputs.config }, now);
+    if (plan.refusal) {
+      io.stderr(`session-retention: ${plan.refusal.message}`);
+      return 2;
+    }
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    targets = plan.candidates.map((c) => ({
+      record: byId.get(c.id)!,
+      fingerprint: c.fingerprint ?? byId.get(c.id)!.fingerprint,
+      why: `${c.rule}: ${c.detail}`,
+    }));
+  }
+
+  if (targets.length === 0) {
+    io.stdout("Nothing to clean: no session is a candidate.");
+    return 0;
+  }
+  const home = homedir();
+  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
+  const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
+  io.stdout(
+    `${targets.length} session${targets.length === 1 ? "" : "s"}, ${formatBytes(bytes)} (${bytes} bytes), would go to ${where}:`,
+  );
+  io.stdout(
+    renderTable(
+      ["SIZE", "LAST USED", "WHY", "SESSION"],
+      targets.map((t) => [
+        formatBytes(t.record.sizeBytes),
+        formatRelativeTime(t.record.lastUsedAt, now),
+        t.why,
+        short(t.record.path),
+      ]),
+      [0],
+    ),
+  );
+  io.stdout("Riskiest (the largest and the most recently used):");
+  io.stdout(
+    renderTable(
+      ["SIZE", "LAST USED", "SESSION"],
+      riskiest(targets.map((t) => t.record)).map((r) => [
+        formatBytes(r.sizeBytes),
+        formatRelativeTime(r.lastUsedAt, now),
+        short(r.path),
+      ]),
+      [0],
+    ),
+  );
+
+  const request = {
+    items: targets.map((t) => ({ id: t.record.id, fingerprint: t.fingerprint })),
+    config,
+    configOptions: configOptions(values),
+    roots: inputs.report.stores.map((s) => s.root),
+    via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
+  };
+  if (values["dry-run"]) {
+    const result = await softDelete({ ...request, dryRun: true }, { actor: "cli" });
+    report(result, io, short);
+    io.stdout("Dry run: nothing was moved.");
+    return 0;
+  }
+  if (!values.yes) {
+    if (!io.ask) {
+      io.stderr(
+        "session-retention: refusing to move sessions without a confirmation: there is no terminal to ask on; pass --yes",
+      );
+      return 2;
+    }
+    const answer = await io.ask(
+      `Type DELETE to move ${targets.length} session${targets.length === 1 ? "" : "s"} (${formatBytes(bytes)}) to ${where}: `,
+    );
+    if (answer.trim() !== "DELETE") {
+      io.stdout("Cancelled: nothing was moved.");
+      return 1;
+    }
+  }
+  const result = await softDelete(request, { actor: "cli" });
+  if (result.refused) {
+    io.stderr(`session-retention: ${result.refused}`);
+    return 2;
+  }
+  report(result, io, short);
+  return result.skipped.length > 0 ? 1 : 0;
+}
+
+function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {
+  for (const r of result.recovered ?? [])
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+  if (!result.dryRun)
+    io.stdout(
+      `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, freed ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes)` +
+        (result.operationId
+          ? ` — operation ${result.operationId}; undo with \`session-retention trash restore\``
+          : ""),
+    );
+  for (const s of result.skipped) io.stdout(`skipped: ${s.path ? short(s.path) : s.id} — ${s.reason}`);
+}

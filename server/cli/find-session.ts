@@ -1,0 +1,41 @@
+// Which session a command-line argument names: its id, a unique part of its id, or its file's path.
+import { realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { UsageError } from "./errors.js";
+
+/**
+ * Shortest id fragment accepted. A unique part rather than a prefix: pi's ids are UUIDv7, whose
+ * leading characters are a timestamp shared by every session started in the same minute.
+ */
+const MIN_FRAGMENT = 8;
+
+/** The session an argument names: exact id, path (relative to the working folder) or a unique part of an id. */
+export function findSession(arg: string, sessions: readonly SessionRecord[]): SessionRecord {
+  const byId = sessions.find((s) => s.id === arg);
+  if (byId) return byId;
+  const path = realPathOrResolved(arg);
+  const byPath = sessions.find((s) => s.path === path);
+  if (byPath) return byPath;
+  if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
+    const matches = sessions.filter((s) => s.id.includes(arg));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1)
+      throw new UsageError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
+  }
+  throw new UsageError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
+}
+
+/** Real path of a file, or of its folder when the file is gone, so `./x.jsonl` matches a scanned path. */
+function realPathOrResolved(arg: string): string {
+  const absolute = resolve(arg);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    try {
+      return join(realpathSync(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
+    } catch {
+      return absolute;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+// `session-retention trash list|restore|purge|empty`: what was soft-deleted, bringing it back, and
+// the only hard delete there is — of soft-deleted items, with a confirmation that echoes exactly
+// what will go.
+import { homedir } from "node:os";
+import { parseArgs } from "node:util";
+import { formatBytes, formatRelativeTime } from "../../shared/format.js";
+import type { TrashEntry } from "../../shared/trash.js";
+import {
+  listTrash,
+  purge,
+  purgeSelection,
+  restore,
+  type TrashActionResult,
+} from "../delete/deletion-engine.js";
+import { parseDuration } from "./duration.js";
+import { UsageError } from "./errors.js";
+import type { CliIo } from "./main.js";
+import { renderTable } from "./table.js";
+
+export const TRASH_HELP = `Usage: session-retention trash <list|restore|purge|empty> [options]
+
+  list [--json] [--all]                what is in the trash (--all: also restored, purged, not moved)
+  restore REF…                         put sessions back where they were (REF: entry or session id)
+  purge REF… --confirm COUNT:BYTES     delete soft-deleted sessions for good
+  empty --older-than 30d --confirm COUNT:BYTES
+                                       purge everything deleted longer ago than that
+
+A purge must be confirmed with the count and bytes of exactly what it removes; run it without
+--confirm to see them. Restoring never overwrites: if the original path exists again, both are kept.`;
+
+const ACTIVE_STATES = new Set(["in-trash", "moving", "restoring", "purging", "conflict"]);
+
+export async function runTrash(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      json: { type: "boolean", default: false },
+      all: { type: "boolean", default: false },
+      confirm: { type: "string" },
+      "older-than": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [action, ...refs] = positionals;
+  if (values.help || action === undefined) {
+    io.stdout(TRASH_HELP);
+    return values.help ? 0 : 2;
+  }
+  const engine = { actor: "cli" as const };
+  const home = homedir();
+  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+
+  switch (action) {
+    case "list": {
+      const { entries, unreadableLines } = listTrash(engine);
+      const shown = values.all ? entries : entries.filter((e) => ACTIVE_STATES.has(e.state));
+      if (values.json) {
+        io.stdout(JSON.stringify({ entries: shown, unreadableLines }));
+        return 0;
+      }
+      if (shown.length === 0) io.stdout("The trash is empty.");
+      else io.stdout(renderList(shown, short));
+      const inTrash = shown.filter((e) => e.state === "in-trash");
+      if (inTrash.length > 0)
+        io.stdout(
+          `${inTrash.length} in the trash, ${formatBytes(inTrash.reduce((t, e) => t + e.sizeBytes, 0))}.`,
+        );
+      for (const conflict of shown.filter((e) => e.state === "conflict"))
+        io.stdout(`! conflict: ${short(conflict.originalPath)} — ${conflict.reason}`);
+      if (unreadableLines > 0) io.stderr(`note: ${unreadableLines} unreadable line(s) in the trash ledger`);
+      return 0;
+    }
+    case "restore": {
+      if (refs.length === 0) throw new UsageError("trash restore wants at least one entry or session id");
+      const result = await restore(refs, engine);
+      return report(result, "restored", io, short);
+    }
+    case "purge":
+    case "empty": {
+      let selection: string[];
+      if (action === "empty") {
+        if (refs.length > 0) throw new UsageError(`trash empty takes no ids (use trash purge)`);
+        if (!values["older-than"]) throw new UsageError("trash empty wants --older-than DURATION (e.g. 30d)");
+        const cutoff = Date.now() - parseDuration(values["older-than"], "--older-than");
+        selection = listTrash(engine)
+          .entries.filter((e) => e.state === "in-trash" && Date.parse(e.deletedAt) < cutoff)
+          .map((e) => e.entryId);
+        if (selection.length === 0) {
+          io.stdout(`Nothing in the trash was deleted more than ${values["older-than"]} ago.`);
+          return 0;
+        }
+      } else {
+        if (refs.length === 0) throw new UsageError("trash purge wants at least one entry or session id");
+        selection = refs;
+      }
+      const { selected, problems, count, bytes } = purgeSelection(selection, engine);
+      if (problems.length > 0) throw new UsageError(problems.join("; "));
+      if (values.confirm === undefined) {
+        io.stdout(renderList(selected, short));
+        io.stdout(
+          `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${count}:${bytes}`,
+        );
+        return 2;
+      }
+      const result = await purge(selection, values.confirm, engine);
+      return report(result, "purged", io, short);
+    }
+    default:
+      throw new UsageError(`trash: unknown action "${action}" (list, restore, purge or empty)`);
+  }
+}
+
+function renderList(entries: readonly TrashEntry[], short: (path: string) => string): string {
+  const now = new Date();
+  return renderTable(
+    ["ENTRY", "DELETED", "SIZE", "WHERE", "STATE", "ORIGINAL PATH"],
+    entries.map((e) => [
+      e.entryId,
+      formatRelativeTime(e.deletedAt, now),
+      formatBytes(e.sizeBytes),
+      e.target === "system-trash" ? "system trash" : "quarantine",
+      e.state,
+      short(e.originalPath),
+    ]),
+    [2],
+  );
+}
+
+function report(result: TrashActionResult, verb: string, io: CliIo, short: (path: string) => string): number {
+  for (const r of result.recovered ?? [])
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+  if (result.refused) {
+    io.stderr(`session-retention: ${result.refused}`);
+    return 2;
+  }
+  for (const d of result.done) io.stdout(`${verb} ${short(d.path)} (${formatBytes(d.bytes)})`);
+  for (const s of result.skipped) io.stdout(`skipped ${s.ref} — ${s.reason}`);
+  const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
+  io.stdout(
+    `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,
+  );
+  return result.skipped.length > 0 ? 1 : 0;
+}

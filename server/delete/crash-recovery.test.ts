@@ -1,0 +1,134 @@
+// Crash injection (SAFETY.md rule 5): a bulk soft delete of 200 sessions runs in a child process
+// and is SIGKILLed — at a chosen crash point of the engine (after the intents are written, after a
+// move, after its outcome is recorded) or from outside at a random moment. Recovery then runs, and
+// every session must exist exactly once, byte-identical: in place, or in the trash with a record
+// that restores it. `CRASH_TRIALS=200 npm run test:crash` runs more trials.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { Random } from "../demo/seeded-random.js";
+import { scanStores } from "../scan/scanner.js";
+import { listTrash, recover, restore } from "./deletion-engine.js";
+
+const SESSIONS = 200;
+const TRIALS = Number(process.env.CRASH_TRIALS ?? 36);
+const SEED = Number(process.env.CRASH_SEED ?? 20261122);
+/** Crash points of one run: 2 per batch of 64 intents, 2 per moved session. */
+const CRASH_POINTS = 2 * Math.ceil(SESSIONS / 64) + 2 * SESSIONS;
+
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+let template: string;
+let originals: Map<string, string>; // path relative to the store → sha256
+
+beforeAll(async () => {
+  template = realpathSync(mkdtempSync(join(tmpdir(), "sr-crash-template-")));
+  for (let i = 0; i < SESSIONS; i++)
+    setModified(
+      writeSession(template, `/work/p${i % 7}`, 1 + (i % 3)).getSessionFile()!,
+      new Date("2025-01-01T00:00:00Z"),
+    );
+  const { sessions } = await scanStores({ roots: [template] });
+  originals = new Map(sessions.map((s) => [s.path.slice(template.length), sha(s.path)]));
+  expect(originals.size).toBe(SESSIONS);
+});
+
+interface Trial {
+  target: "quarantine" | "trash";
+  /** Crash point index at which the child kills itself; -1: never (the parent kills it). */
+  crashAt: number;
+  /** Parent's SIGKILL after this many ms; undefined: never. */
+  killAfterMs?: number;
+}
+
+function trials(): Trial[] {
+  const random = new Random(SEED);
+  return Array.from({ length: TRIALS }, (_, i) => {
+    const target = i % 3 === 2 ? "trash" : "quarantine";
+    return i % 2 === 0
+      ? { target, crashAt: random.int(0, CRASH_POINTS + 5) }
+      : { target, crashAt: -1, killAfterMs: random.int(100, 1200) };
+  });
+}
+
+async function runTrial(trial: Trial) {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-crash-")));
+  const env = {
+    ...process.env,
+    HOME: home,
+    PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    TMPDIR: join(home, "tmp"),
+  };
+  mkdirSync(env.TMPDIR, { recursive: true });
+  const root = join(env.PI_CODING_AGENT_DIR, "sessions");
+  cpSync(template, root, { recursive: true, preserveTimestamps: true });
+
+  const child = spawn(
+    process.execPath,
+    ["dist/test-support/crash-child.js", root, String(trial.crashAt), trial.target],
+    { env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const timer =
+    trial.killAfterMs !== undefined ? setTimeout(() => child.kill("SIGKILL"), trial.killAfterMs) : undefined;
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once("exit", (c, s) => resolve([c, s])),
+  );
+  clearTimeout(timer);
+  if (signal !== "SIGKILL" && code !== 0) throw new Error(`child failed (${code}): ${output}`);
+
+  const engine = { actor: "cli" as const, env };
+  const recovered = recover(engine);
+  const { entries } = listTrash(engine);
+  return { root, env, engine, recovered, entries, killed: signal === "SIGKILL" };
+}
+
+describe("crash injection: SIGKILL during a bulk soft delete of 200 sessions", () => {
+  it(`loses and duplicates nothing in ${TRIALS} trials (seed ${SEED})`, { timeout: 600_000 }, async () => {
+    let killed = 0;
+    let midway = 0;
+    for (const [i, trial] of trials().entries()) {
+      const { root, engine, recovered, entries, killed: wasKilled } = await runTrial(trial);
+      const where = `trial ${i} ${JSON.stringify(trial)}`;
+      if (wasKilled) killed++;
+      expect(
+        recovered.filter((r) => r.result === "conflict"),
+        where,
+      ).toEqual([]);
+      expect(
+        entries.filter((e) => !["in-trash", "not-moved"].includes(e.state)),
+        where,
+      ).toEqual([]);
+
+      const inTrash = entries.filter((e) => e.state === "in-trash");
+      if (inTrash.length > 0 && inTrash.length < SESSIONS) midway++;
+      for (const [relative, hash] of originals) {
+        const path = root + relative;
+        const copies = [
+          ...(existsSync(path) ? [path] : []),
+          ...inTrash.filter((e) => e.originalPath === path).map((e) => e.location!),
+        ];
+        expect(copies.length, `${where}: ${relative} must exist exactly once`).toBe(1);
+        expect(sha(copies[0]!), `${where}: ${relative} must be byte-identical`).toBe(hash);
+      }
+
+      // Every trashed session comes back, byte-identical.
+      const restored = await restore(
+        inTrash.map((e) => e.entryId),
+        engine,
+      );
+      expect(restored.skipped, where).toEqual([]);
+      for (const [relative, hash] of originals) expect(sha(root + relative), where).toBe(hash);
+    }
+    // The trials must really have interrupted operations, many of them half-way.
+    expect(killed).toBeGreaterThanOrEqual(TRIALS / 2);
+    expect(midway).toBeGreaterThanOrEqual(TRIALS / 3);
+  });
+});

@@ -1,0 +1,31 @@
+// A child process for the crash harness: soft-deletes every session of a store and, when told,
+// SIGKILLs itself at the N-th crash point of the deletion engine (after intents are written, after
+// a move, after its outcome is recorded…). The parent may also kill it from outside at any moment.
+import { ConfigSchema } from "../shared/config.js";
+import { softDelete } from "../server/delete/deletion-engine.js";
+import { scanStores } from "../server/scan/scanner.js";
+
+const [root, crashAtText, target] = process.argv.slice(2) as [string, string, "trash" | "quarantine"];
+const crashAt = Number(crashAtText);
+const config = ConfigSchema.parse({
+  retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+  activity: { graceMinutes: 0 },
+  deletion: { target },
+});
+const { sessions } = await scanStores({ roots: [root] });
+let points = 0;
+const result = await softDelete(
+  {
+    items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
+    config,
+    roots: [root],
+    via: "selection",
+  },
+  {
+    actor: "cli",
+    crashPoint: () => {
+      if (points++ === crashAt) process.kill(process.pid, "SIGKILL");
+    },
+  },
+);
+process.stdout.write(JSON.stringify({ moved: result.moved.length, skipped: result.skipped, points }));

@@ -36,13 +36,13 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-/** A child process that opens `file` and keeps it open until killed; resolves once it has. */
-function holdOpen(file: string): Promise<ChildProcess> {
+/** A child process that opens `file` (to append, or to read) and keeps it open until killed. */
+function holdOpen(file: string, mode: "a" | "r" = "a"): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [
       "-e",
-      `require("fs").openSync(${JSON.stringify(file)}, "r"); console.log("open"); setInterval(() => {}, 1000);`,
+      `require("fs").openSync(${JSON.stringify(file)}, "${mode}"); console.log("open"); setInterval(() => {}, 1000);`,
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -145,7 +145,7 @@ describe("active-session markers", () => {
 });
 
 describe.runIf(existsSync("/proc/self/fd"))("files held open (/proc)", () => {
-  it("finds a file another process holds open under a root, not one outside the roots", async () => {
+  it("finds a file another process holds open for writing under a root, not one outside the roots", async () => {
     const store = fresh();
     const elsewhere = fresh();
     const inside = join(store, "open.jsonl");
@@ -158,6 +158,15 @@ describe.runIf(existsSync("/proc/self/fd"))("files held open (/proc)", () => {
     expect(detection.sessions).toContainEqual({ path: inside, pid: holder.pid, via: "open-file" });
     expect(detection.sessions.some((s) => s.pid === other.pid)).toBe(false);
     expect(activePaths(detection).get(inside)).toBe(`open in process ${holder.pid}`);
+  });
+
+  it("a process that only reads the file (tail -f, another scan) does not make it active", async () => {
+    const store = fresh();
+    const file = join(store, "read.jsonl");
+    writeFileSync(file, "{}\n");
+    const reader = await holdOpen(file, "r");
+    const detection = detectActiveSessions({ markersDir: "/nonexistent", roots: [store] });
+    expect(detection.sessions.some((s) => s.pid === reader.pid)).toBe(false);
   });
 
   it("once the process is gone, the file is no longer active", async () => {

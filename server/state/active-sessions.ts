@@ -1,6 +1,8 @@
 // Which sessions a live process is using (SAFETY.md rule 3), so no plan ever lists them: the pi
 // extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, and files a process holds
-// open (`/proc/*/fd` on Linux). The third signal, a write within the grace window, needs no disk and
+// open for writing (`/proc/*/fd` on Linux; a reader — `tail -f`, a scan by another
+// session-retention — loses nothing when a file is moved, and counting it would make two cleans
+// block each other). The third signal, a write within the grace window, needs no disk and
 // is applied by the pure policy engine.
 import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
@@ -127,9 +129,22 @@ function readOpenFiles(procDir: string, roots: readonly string[], result: Active
       } catch {
         continue;
       }
-      if (prefixes.some((prefix) => target.startsWith(prefix)))
+      if (prefixes.some((prefix) => target.startsWith(prefix)) && openForWriting(procDir, pidName, fd))
         result.sessions.push({ path: target, pid, via: "open-file" });
     }
+  }
+}
+
+/**
+ * Whether a file descriptor was opened for writing: the access mode in `/proc/<pid>/fdinfo/<fd>`'s
+ * octal `flags`. When that cannot be read, it counts as writing — the safe side.
+ */
+function openForWriting(procDir: string, pid: string, fd: string): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(join(procDir, pid, "fdinfo", fd), "utf8"))?.[1];
+    return flags === undefined || (Number.parseInt(flags, 8) & 0o3) !== 0; // O_ACCMODE: 0 is O_RDONLY
+  } catch {
+    return true;
   }
 }
 

@@ -1,0 +1,205 @@
+// clean, trash and audit through runCli (and, for concurrency, as two real processes), on stores
+// written by pi's SessionManager; the trash and the state dir are in the test's temporary home.
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { scanStores } from "../scan/scanner.js";
+import { removeActiveMarker, writeActiveMarker } from "../state/active-sessions.js";
+import { statePaths } from "../state/state-dir.js";
+import { type CliIo, runCli } from "./main.js";
+
+async function run(argv: string[], ask?: (question: string) => string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const questions: string[] = [];
+  const io: CliIo = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    ...(ask ? { ask: async (q: string) => (questions.push(q), ask(q)) } : {}),
+  };
+  const status = await runCli(argv, io);
+  return { status, stdout: out.join("\n"), stderr: err.join("\n"), questions };
+}
+
+/** A store of old sessions in two namespaces, and a config that makes all but the newest candidates. */
+async function store(n = 4) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-clean-")));
+  const paths: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const path = writeSession(root, `/work/p${i % 2}`, 1 + i).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2025, 0, 1 + i)));
+    paths.push(path);
+  }
+  const config = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+      deletion: { target: "quarantine" },
+    }),
+  );
+  const { sessions } = await scanStores({ roots: [root] });
+  const idOf = (path: string) => sessions.find((s) => s.path === path)!.id;
+  return { root, paths, config, idOf, args: ["--root", root, "--config", config] };
+}
+
+describe("session-retention clean", () => {
+  it("without a terminal and without --yes it refuses, and nothing moves", async () => {
+    const s = await store();
+    const result = await run(["clean", ...s.args]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("no terminal to ask on; pass --yes");
+    for (const p of s.paths) expect(existsSync(p)).toBe(true);
+  });
+
+  it("previews count, bytes and the riskiest, asks for DELETE, then reports what moved and the bytes freed", async () => {
+    const s = await store();
+    const sizes = s.paths.slice(0, 3).reduce((t, p) => t + statSync(p).size, 0);
+    const result = await run(["clean", ...s.args], () => "DELETE");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`3 sessions, `);
+    expect(result.stdout).toContain(`(${sizes} bytes), would go to the quarantine folder:`);
+    expect(result.stdout).toContain("Riskiest");
+    expect(result.questions).toEqual([
+      expect.stringMatching(/^Type DELETE to move 3 sessions \(.*\) to the quarantine folder: $/),
+    ]);
+    expect(result.stdout).toMatch(new RegExp(`Moved 3 sessions, freed .* \\(${sizes} bytes\\)`));
+    expect(s.paths.map((p) => existsSync(p))).toEqual([false, false, false, true]);
+  });
+
+  it("anything but DELETE cancels", async () => {
+    const s = await store();
+    const result = await run(["clean", ...s.args], () => "delete");
+    expect(result).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining("Cancelled: nothing was moved."),
+    });
+    for (const p of s.paths) expect(existsSync(p)).toBe(true);
+  });
+
+  it("--dry-run moves nothing", async () => {
+    const s = await store();
+    const result = await run(["clean", "--dry-run", ...s.args]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("Dry run: nothing was moved.");
+    for (const p of s.paths) expect(existsSync(p)).toBe(true);
+  });
+
+  it("--ids: a hand selection (acceptance 2); the active session is kept even when named (acceptance 6)", async () => {
+    const s = await store();
+    writeActiveMarker(statePaths().activeMarkers, {
+      pid: process.pid,
+      sessionFile: s.paths[0]!,
+      startedAt: new Date().toISOString(),
+    });
+    try {
+      const result = await run(["clean", "--yes", "--ids", s.idOf(s.paths[0]!), s.paths[1]!, ...s.args]);
+      expect(result.status).toBe(0);
+      expect(result.stderr).toContain(`kept: ${s.paths[0]} — active: pi process ${process.pid} (marker)`);
+      expect(existsSync(s.paths[0]!)).toBe(true);
+      expect(existsSync(s.paths[1]!)).toBe(false);
+    } finally {
+      removeActiveMarker(statePaths().activeMarkers, process.pid);
+    }
+  });
+
+  it("an invalid config: read-only, nothing moves", async () => {
+    const s = await store();
+    writeFileSync(s.config, JSON.stringify({ retention: { maxAgeDays: -1 } }));
+    const result = await run(["clean", "--yes", ...s.args]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Running read-only");
+    for (const p of s.paths) expect(existsSync(p)).toBe(true);
+  });
+
+  it("two clean processes on the same ids at once move each file once", async () => {
+    const s = await store(6);
+    const ids = s.paths.slice(0, 5).map((p) => s.idOf(p));
+    const cli = (): Promise<{ code: number | null; out: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(
+          process.execPath,
+          ["bin/session-retention.js", "clean", "--yes", "--ids", ...ids, ...s.args],
+          {
+            env: process.env,
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        let out = "";
+        child.stdout.on("data", (c) => (out += c));
+        child.stderr.on("data", (c) => (out += c));
+        child.once("exit", (code) => resolve({ code, out }));
+      });
+    const [a, b] = await Promise.all([cli(), cli()]);
+    const moved = [a, b].map((r) => Number(/Moved (\d+) session/.exec(r.out)?.[1] ?? 0));
+    expect(
+      moved.reduce((x, y) => x + y, 0),
+      `${a.out}\n---\n${b.out}`,
+    ).toBe(5);
+    for (const p of s.paths.slice(0, 5)) expect(existsSync(p)).toBe(false);
+    const quarantined = readdirSync(join(statePaths().dir, "..", "session-trash"), {
+      recursive: true,
+    }).filter((n) => String(n).endsWith(".jsonl"));
+    for (const p of s.paths.slice(0, 5))
+      expect(quarantined.filter((n) => String(n).endsWith(p.slice(p.lastIndexOf("/") + 1)))).toHaveLength(1);
+  });
+});
+
+describe("session-retention trash and audit", () => {
+  it("list, restore, purge with the echoed COUNT:BYTES, and the audit trail of all of it", async () => {
+    const s = await store();
+    const bytes = readFileSync(s.paths[0]!);
+    await run(["clean", "--yes", ...s.args]);
+
+    const list = JSON.parse((await run(["trash", "list", "--json"])).stdout) as {
+      entries: { entryId: string; originalPath: string; state: string; sizeBytes: number }[];
+    };
+    const mine = list.entries.filter((e) => s.paths.includes(e.originalPath));
+    expect(mine.map((e) => e.state)).toEqual(["in-trash", "in-trash", "in-trash"]);
+    expect((await run(["trash", "list"])).stdout).toContain("quarantine");
+
+    const restored = await run(["trash", "restore", s.idOf(s.paths[0]!)]);
+    expect(restored.status).toBe(0);
+    expect(readFileSync(s.paths[0]!).equals(bytes)).toBe(true);
+
+    const rest = mine.filter((e) => e.originalPath !== s.paths[0]);
+    const refs = rest.map((e) => e.entryId);
+    const total = rest.reduce((t, e) => t + e.sizeBytes, 0);
+    const ask = await run(["trash", "purge", ...refs]);
+    expect(ask.status).toBe(2);
+    expect(ask.stdout).toContain(`--confirm 2:${total}`);
+    const wrong = await run(["trash", "purge", ...refs, "--confirm", `2:${total - 1}`]);
+    expect(wrong).toMatchObject({ status: 2, stderr: expect.stringContaining(`must be 2:${total}`) });
+    const done = await run(["trash", "purge", ...refs, "--confirm", `2:${total}`]);
+    expect(done.status).toBe(0);
+    expect(done.stdout).toContain("2 purged");
+
+    const audit = JSON.parse((await run(["audit", "--json", "--since", "1h"])).stdout) as {
+      entries: { action: string; result: string }[];
+    };
+    expect(audit.entries.slice(0, 3).map((e) => e.action)).toEqual(["purge", "restore", "soft-delete"]);
+    expect((await run(["audit"])).stdout).toMatch(/cli {2}purge \(hard\) {2}ok/);
+  });
+
+  it("trash empty purges only what is older than the duration, with the same confirmation", async () => {
+    const s = await store();
+    await run(["clean", "--yes", ...s.args]);
+    const none = await run(["trash", "empty", "--older-than", "30d"]);
+    expect(none).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining("Nothing in the trash was deleted more than 30d ago"),
+    });
+    expect((await run(["trash", "empty", "--older-than", "soon"])).stderr).toContain("wants a duration");
+  });
+});

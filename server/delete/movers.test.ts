@@ -1,0 +1,107 @@
+// The `trash` package's traps (SAFETY.md rule 7) and the cross-file-system move, on real files.
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { scanStores } from "../scan/scanner.js";
+import { ConfigSchema } from "../../shared/config.js";
+import { softDelete } from "./deletion-engine.js";
+import { homeTrashDir, moveFile, moveToSystemTrash } from "./movers.js";
+
+const dir = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-move-")));
+
+describe("moveToSystemTrash", () => {
+  it("treats a name with glob characters literally: sess[1].jsonl goes, sess1.jsonl stays", async () => {
+    const folder = dir();
+    writeFileSync(join(folder, "sess[1].jsonl"), "bracketed\n");
+    writeFileSync(join(folder, "sess1.jsonl"), "the one a glob would match\n");
+    const moved = await moveToSystemTrash(join(folder, "sess[1].jsonl"), "bracketed\n".length);
+    expect(readFileSync(moved.location, "utf8")).toBe("bracketed\n");
+    expect(readFileSync(join(folder, "sess1.jsonl"), "utf8")).toBe("the one a glob would match\n");
+    expect(existsSync(join(folder, "sess[1].jsonl"))).toBe(false);
+  });
+
+  it("does not believe the package's success for a path that does not exist", async () => {
+    await expect(moveToSystemTrash(join(dir(), "never-there.jsonl"), 10)).rejects.toThrow(
+      "no verified copy is in the trash",
+    );
+  });
+});
+
+describe("when the system trash is unusable", () => {
+  it("the session goes to the quarantine instead, and the result says so", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-store-")));
+    for (const cwd of ["/a", "/b"])
+      setModified(writeSession(root, cwd, 1).getSessionFile()!, new Date("2025-01-01T00:00:00Z"));
+    const { sessions } = await scanStores({ roots: [root] });
+    // A file where the trash folder should be: the package cannot create Trash/files.
+    const trash = homeTrashDir();
+    rmSync(trash, { recursive: true, force: true });
+    mkdirSync(join(trash, ".."), { recursive: true });
+    writeFileSync(trash, "not a folder");
+    try {
+      const result = await softDelete(
+        {
+          items: [{ id: sessions[0]!.id, fingerprint: sessions[0]!.fingerprint }],
+          config: ConfigSchema.parse({
+            retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+            deletion: { target: "trash" },
+          }),
+          roots: [root],
+          via: "selection",
+        },
+        { actor: "cli" },
+      );
+      expect(result.skipped).toEqual([]);
+      expect(result.moved).toMatchObject([{ id: sessions[0]!.id, target: "quarantine" }]);
+      expect(existsSync(result.moved[0]!.destination)).toBe(true);
+    } finally {
+      rmSync(trash, { force: true });
+    }
+  });
+});
+
+const deviceOf = (path: string) => statSync(path).dev;
+const otherFs =
+  existsSync("/dev/shm") && deviceOf("/dev/shm") !== deviceOf(tmpdir()) ? "/dev/shm" : undefined;
+
+describe.runIf(otherFs)("moveFile across file systems", () => {
+  it("copies, verifies, keeps the mtime, then removes the source", () => {
+    const source = join(dir(), "s.jsonl");
+    writeFileSync(source, "x".repeat(100_000));
+    const when = new Date("2025-03-04T05:06:07Z");
+    utimesSync(source, when, when);
+    const destination = join(mkdtempSync(join(otherFs!, "sr-xdev-")), "q", "s.jsonl");
+    try {
+      moveFile(source, destination);
+      expect(existsSync(source)).toBe(false);
+      expect(readFileSync(destination, "utf8")).toBe("x".repeat(100_000));
+      expect(lstatSync(destination).mtime.getTime()).toBe(when.getTime());
+    } finally {
+      rmSync(join(destination, "..", ".."), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("moveFile", () => {
+  it("never overwrites: an existing destination leaves the source in place", () => {
+    const folder = dir();
+    writeFileSync(join(folder, "a"), "source");
+    writeFileSync(join(folder, "b"), "already here");
+    expect(() => moveFile(join(folder, "a"), join(folder, "b"))).toThrow("already exists");
+    expect(readFileSync(join(folder, "a"), "utf8")).toBe("source");
+    expect(readFileSync(join(folder, "b"), "utf8")).toBe("already here");
+  });
+});

@@ -183,7 +183,17 @@ describe("configJsonSchema", () => {
       enum: ["lru", "largest-first", "oldest-created"],
     });
     expect(Object.keys(schema.properties).sort()).toEqual(
-      ["$schema", "activity", "deletion", "enabled", "mode", "protection", "quota", "retention", "sessionDir"].sort(),
+      [
+        "$schema",
+        "activity",
+        "deletion",
+        "enabled",
+        "mode",
+        "protection",
+        "quota",
+        "retention",
+        "sessionDir",
+      ].sort(),
     );
   });
 });

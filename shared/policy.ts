@@ -426,9 +426,8 @@ export function emptiesStore(
  * The 5 candidates whose loss would hurt most: ranked by the better of their place among the
  * largest and among the most recently used, so the largest and the most recent both lead.
  */
-function riskiest(candidates: readonly Candidate[], n = 5): Candidate[] {
-  const rank = (order: (a: Candidate, b: Candidate) => number) =>
-    new Map([...candidates].sort(order).map((c, i) => [c, i]));
+export function riskiest<T extends Parameters<typeof byRecency>[0]>(candidates: readonly T[], n = 5): T[] {
+  const rank = (order: (a: T, b: T) => number) => new Map([...candidates].sort(order).map((c, i) => [c, i]));
   const sizeRank = rank(compareSessions("size"));
   const recentRank = rank(byRecency);
   // The n-th best has a place below n in one of the orders, so only those need sorting.

@@ -64,12 +64,15 @@ function engineState(options: EngineOptions) {
 }
 
 /** Runs `work` holding the deletion lock, after recovering what a crash may have left. */
-async function exclusive<T>(options: EngineOptions, work: () => Promise<T>): Promise<T> {
+async function exclusive<T extends object>(
+  options: EngineOptions,
+  work: () => Promise<T>,
+): Promise<T & { recovered: Recovery[] }> {
   const state = engineState(options);
   const release = acquireLock(state.lockFile);
   try {
-    recoverLocked(options);
-    return await work();
+    const recovered = recoverLocked(options);
+    return { ...(await work()), recovered };
   } finally {
     release();
   }
@@ -237,6 +240,8 @@ export interface SoftDeleteResult {
   bytesFreed: number;
   /** Set when nothing was done because the selection as a whole is refused. */
   refused?: string;
+  /** What recovery resolved before this operation started. */
+  recovered?: Recovery[];
 }
 
 export async function softDelete(
@@ -476,6 +481,7 @@ export interface TrashActionResult {
   done: Array<{ entryId: string; id: string; path: string; bytes: number }>;
   skipped: Array<{ ref: string; reason: string }>;
   refused?: string;
+  recovered?: Recovery[];
 }
 
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {

@@ -55,6 +55,13 @@ export const ScanStatsSchema = z.object({
 });
 export type ScanStats = z.infer<typeof ScanStatsSchema>;
 
+/** A session-index file whose session is gone: a tiny cleanup candidate of its own. */
+export const OrphanedMetaSchema = z.object({
+  path: z.string(),
+  sessionId: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+});
+
 export const ScanReportSchema = z.object({
   scannedAt: z.string(),
   stores: z.array(StoreRefSchema),
@@ -62,6 +69,8 @@ export const ScanReportSchema = z.object({
   namespaces: z.array(NamespaceUsageSchema),
   sessions: z.array(SessionRecordSchema),
   problems: z.array(ScanProblemSchema),
+  /** Session-index files without a session (only when the scan was given the index folder). */
+  orphanedMeta: z.array(OrphanedMetaSchema).optional(),
   stats: ScanStatsSchema,
 });
 export type ScanReport = z.infer<typeof ScanReportSchema>;

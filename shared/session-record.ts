@@ -27,6 +27,7 @@ export const SessionWarningCodeSchema = z.enum([
   "non-utf8-name", // file name is not valid UTF-8; shown with replacement characters
   "duplicate-id", // another file carries the same session id
   "unreadable", // could not be opened or read
+  "corrupt-meta", // its pi session-index file (sessions-meta/<id>.meta.json) is unusable
 ]);
 export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;
 
@@ -86,7 +87,13 @@ export const SessionRecordSchema = z.object({
   messageCounts: MessageCountsSchema,
   /** Latest `session_info` name (an empty name clears it, as in pi). */
   name: z.string().optional(),
-  /** Header `parentSession`: the session this one was forked from. */
+  /** From pi's session index (`sessions-meta/<id>.meta.json`), when there is one. */
+  description: z.string().optional(),
+  summary: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  /** The session-index file that belongs to this session: it moves with it on delete and restore. */
+  metaFile: z.string().optional(),
+  /** Header `parentSession` (else the index's `parentSessionFile`): the session this one was forked from. */
   parentSession: z.string().optional(),
   /** Header version (1 when absent, as pi treats it). */
   version: z.number().int().optional(),

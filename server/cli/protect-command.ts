@@ -60,7 +60,7 @@ export async function runProtect(
 
   // Pinning only needs the store root, so it works while the rest of the config is invalid.
   const { roots } = resolveRoots(values.root, process.env, configuredRoot(configOptions(values)));
-  const { sessions } = await scanStores({ roots, cacheFile: paths.scanCache, topN: 0 });
+  const { sessions } = await scanStores({ roots, cacheFile: paths.scanCache, metaDir: paths.sessionsMeta, topN: 0 });
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
   const targets = positionals.map((arg) =>

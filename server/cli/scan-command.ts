@@ -79,7 +79,7 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date) {
     formatBytes(s.sizeBytes),
     String(s.messageCount),
     s.createdAt.slice(0, 10),
-    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
+    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
 }
 
@@ -128,6 +128,11 @@ export function renderScanReport(
     out.push("");
   }
   for (const problem of report.problems) out.push(`! ${problem.path}: ${problem.message}`);
+  const orphans = report.orphanedMeta ?? [];
+  if (orphans.length > 0)
+    out.push(
+      `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${orphans[0]!.path}`,
+    );
   const warned = summary.sessionsWithWarnings;
   out.push(
     `Total: ${summary.sessionCount} session${summary.sessionCount === 1 ? "" : "s"}, ${formatBytes(summary.totalBytes)} (${summary.totalBytes} bytes) in ${summary.namespaceCount} namespace${summary.namespaceCount === 1 ? "" : "s"}` +
@@ -174,6 +179,7 @@ export async function runScan(
   const report = await scanStores({
     roots,
     ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
+    metaDir: statePaths().sessionsMeta,
     precise: flags.precise,
     topN: flags.top,
   });

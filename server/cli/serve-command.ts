@@ -88,7 +88,7 @@ export async function runServe(
   let running: Promise<SummaryResponse> | undefined;
   /** Concurrent requests share one scan. */
   const getSummary = () => {
-    running ??= scanStores({ roots, cacheFile })
+    running ??= scanStores({ roots, cacheFile, metaDir: statePaths().sessionsMeta })
       .then(({ scannedAt, stores, summary, namespaces, problems }) => ({
         source,
         // Read on every scan, so an edit to the file shows on the next refresh.

@@ -58,8 +58,7 @@ function engineState(options: EngineOptions) {
     quarantineDirOf: (config: Config) =>
       config.deletion.quarantineDir
         ? expandTilde(config.deletion.quarantineDir, home)
-        : join(paths.dir, "..", "session-trash"),
-    sidecarOf: (id: string) => join(paths.dir, "..", "sessions-meta", `${id}.meta.json`),
+        : paths.quarantine,
   };
 }
 
@@ -316,7 +315,8 @@ export async function softDelete(
           .slice(start, start + BATCH)
           .map(({ record, fingerprint }, i): TrashItem & { seq: number } => {
             const seq = start + i + 1;
-            const sidecar = state.sidecarOf(record.id);
+            // The session's pi session-index file, found by the scan's join.
+            const sidecar = record.metaFile;
             return {
               seq,
               id: record.id,
@@ -331,7 +331,7 @@ export async function softDelete(
                     location: join(quarantine, `${seq}-${basename(record.path)}`),
                   }
                 : { target: "system-trash" as const }),
-              sidecars: pathExists(sidecar)
+              sidecars: sidecar && pathExists(sidecar)
                 ? [{ from: sidecar, to: join(quarantine, `${seq}.sidecars`, basename(sidecar)) }]
                 : [],
               deletedAt: now.toISOString(),

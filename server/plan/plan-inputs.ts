@@ -40,6 +40,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const report = await scanStores({
     roots,
     ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
+    metaDir: paths.sessionsMeta,
   });
   const detection = detectActiveSessions({ markersDir: paths.activeMarkers, roots });
   const byPath = activePaths(detection);

@@ -6,6 +6,7 @@ import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summar
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { buildPiRecord, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
+import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, saveScanCache } from "./scan-cache.js";
 import { type FoundFile, walkPiRoot } from "./walker.js";
@@ -15,6 +16,8 @@ export interface ScanOptions {
   roots: readonly string[];
   /** Where the incremental cache lives; without it every file is read. */
   cacheFile?: string;
+  /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
+  metaDir?: string;
   /** `lastUsedAt` from the last entry's timestamp instead of mtime. Default false. */
   precise?: boolean;
   /** How many largest sessions the summary lists. Default 10. */
@@ -154,6 +157,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   }
 
   dedupeIds(records);
+  const orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir) : undefined;
   // Entries of files under the scanned roots that were not found are gone; entries of other
   // stores (another --root, the default store) are kept for their next scan.
   let forgotten = 0;
@@ -172,6 +176,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     namespaces: summarizeNamespaces(records),
     sessions: records,
     problems,
+    ...(orphanedMeta ? { orphanedMeta } : {}),
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
 }

@@ -16,6 +16,10 @@ export interface StatePaths {
   auditLog: string;
   /** One `<pid>.json` per live pi process that has the extension loaded. */
   activeMarkers: string;
+  /** pi's session index (spec 003), beside pi's sessions. */
+  sessionsMeta: string;
+  /** The default quarantine folder for soft-deleted sessions. */
+  quarantine: string;
 }
 
 export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
@@ -29,5 +33,7 @@ export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
     protectedList: join(dir, "protected.json"),
     auditLog: join(dir, "audit.jsonl"),
     activeMarkers: join(dir, "active"),
+    sessionsMeta: join(agentDir, "sessions-meta"),
+    quarantine: join(agentDir, "session-trash"),
   };
 }

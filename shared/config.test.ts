@@ -193,6 +193,7 @@ describe("configJsonSchema", () => {
         "quota",
         "retention",
         "sessionDir",
+        "stores",
       ].sort(),
     );
   });

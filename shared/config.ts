@@ -138,6 +138,13 @@ export const ActivityConfigSchema = z.strictObject({
   graceMinutes: z.number().nonnegative({ error: "must be ≥ 0" }).default(10),
 });
 
+/** One store to look at; `kind` says how a session is found in it. */
+export const StoreConfigSchema = z.strictObject({
+  kind: z.enum(["pi", "agentsh", "workspace"]),
+  /** Absolute or `~/…`; not `/`, your home folder or a folder above it. */
+  root: z.string(),
+});
+
 export const ConfigSchema = z.strictObject({
   /** For editors: the JSON Schema this file follows (`session-retention config schema`). */
   $schema: z.string().optional(),
@@ -145,6 +152,11 @@ export const ConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** pi session store to use instead of pi's own locations (absolute or `~/…`). */
   sessionDir: z.string().optional(),
+  /**
+   * The stores to look at. Unset: pi's (sessionDir, else pi's own locations) plus agentsh's
+   * `~/.agentsh/sessions` when it exists. Set: exactly these.
+   */
+  stores: z.array(StoreConfigSchema).optional(),
   /** What quota levels do: nothing, tell (default), or also block pi's input when critical. */
   mode: z.enum(QUOTA_MODES).default("warn-only"),
   quota: QuotaConfigSchema.prefault({}),
@@ -181,6 +193,13 @@ export function validateConfig(raw: unknown, home: string): ConfigValidation {
     const problem = sessionDirProblem(sessionDir, home);
     if (problem) problems.push({ path: "sessionDir", message: problem });
   }
+  const stores = (raw as { stores?: unknown } | null)?.stores;
+  if (Array.isArray(stores))
+    stores.forEach((store: unknown, i) => {
+      const root = (store as { root?: unknown } | null)?.root;
+      const problem = typeof root === "string" ? sessionDirProblem(root, home) : undefined;
+      if (problem) problems.push({ path: `stores[${i}].root`, message: problem });
+    });
   if (problems.length > 0 || !result.success) return { ok: false, problems };
   return { ok: true, config: result.data };
 }

@@ -21,6 +21,7 @@ export const KEEP_REASONS = [
   "active",
   "pinned",
   "protected",
+  "unknown-age",
   "recent",
   "last-in-namespace",
   "within-policy",

@@ -1,8 +1,15 @@
 // The one record every part of the product passes around: what we know about one session on disk.
 import { z } from "zod";
 
-/** Which kind of store a session lives in. Only pi for now; agentsh and workspace come with their adapters. */
-export const StoreKindSchema = z.enum(["pi"]);
+/**
+ * Which kind of store a session lives in. pi sessions are files; agentsh sessions and sandbox
+ * workspaces are folders, measured by what is inside and moved as one unit.
+ */
+export const STORE_KINDS = ["pi", "agentsh", "workspace"] as const;
+export const StoreKindSchema = z.enum(STORE_KINDS);
+
+/** Whether a store's sessions are folders (moved as one unit) rather than files. */
+export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) => kind !== "pi";
 export type StoreKind = z.infer<typeof StoreKindSchema>;
 
 export const StoreRefSchema = z.object({
@@ -28,6 +35,10 @@ export const SessionWarningCodeSchema = z.enum([
   "duplicate-id", // another file carries the same session id
   "unreadable", // could not be opened or read
   "corrupt-meta", // its pi session-index file (sessions-meta/<id>.meta.json) is unusable
+  "no-request-log", // an agentsh session folder without a readable llm-requests.jsonl
+  "missing-metadata", // a workspace without .metadata.json: age unknown, never pruned
+  "corrupt-metadata", // a workspace whose .metadata.json is unusable: age unknown, never pruned
+  "symlink-inside", // a session folder holds symlinks: not followed, not counted
 ]);
 export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;
 

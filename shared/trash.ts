@@ -1,7 +1,7 @@
 // What was soft-deleted, where it went and what became of it: the trash as the CLI lists it and the
 // dashboard shows it. Each entry is one session moved by one operation.
 import { z } from "zod";
-import { FingerprintSchema } from "./session-record.js";
+import { FingerprintSchema, StoreKindSchema } from "./session-record.js";
 
 export const TRASH_STATES = [
   "moving", // an intent with no outcome yet: a crash happened, or it is under way
@@ -23,6 +23,8 @@ export const TrashItemSchema = z.object({
   originalPath: z.string(),
   namespace: z.string(),
   storeRoot: z.string(),
+  /** pi sessions are files; agentsh sessions and workspaces are folders, moved as one unit. */
+  storeKind: StoreKindSchema,
   sizeBytes: z.number().int().nonnegative(),
   fingerprint: FingerprintSchema,
   /** "system-trash": the freedesktop trash; "quarantine": our own folder. */

@@ -27,7 +27,8 @@ Options:
   --yes             do not ask for DELETE (needed when there is no terminal)
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
-  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  --root DIR        use this pi store instead of the configured or default stores (repeatable)
+  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
   -h, --help        this help
 
 Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;
@@ -50,6 +51,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       ids: { type: "string", multiple: true, default: [] },
       yes: { type: "boolean", default: false },
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -64,7 +66,11 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0 && values.ids.length === 0)
     throw new UsageError(`unexpected "${positionals[0]}" (sessions are given with --ids)`);
 
-  const inputs = await gatherPlanInputs({ config: configOptions(values), flagRoots: values.root });
+  const inputs = await gatherPlanInputs({
+    config: configOptions(values),
+    flagRoots: values.root,
+    flagStores: values.store,
+  });
   for (const note of inputs.notes) io.stderr(`note: ${note}`);
   if (!inputs.config.ok) {
     io.stderr(describeInvalidConfig(inputs.config));
@@ -154,7 +160,10 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     items: targets.map((t) => ({ id: t.record.id, fingerprint: t.fingerprint })),
     config,
     configOptions: configOptions(values),
-    roots: inputs.report.stores.map((s) => s.root),
+    roots: inputs.report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
+    folderStores: inputs.report.stores.flatMap((s) =>
+      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
+    ),
     via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
   };
   if (values["dry-run"]) {

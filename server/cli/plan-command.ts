@@ -21,7 +21,8 @@ Options:
   --list-kept       also list every kept session with the reason it is kept
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run, e.g. --set retention.maxAgeDays=90 (repeatable)
-  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  --root DIR        use this pi store instead of the configured or default stores (repeatable)
+  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
   -h, --help        this help
 
 Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).`;
@@ -30,6 +31,7 @@ const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   active: "active",
   pinned: "pinned",
   protected: "protected",
+  "unknown-age": "unknown age",
   recent: "recent",
   "last-in-namespace": "last in namespace",
   "within-policy": "within policy",
@@ -134,6 +136,7 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
       json: { type: "boolean", default: false },
       "list-kept": { type: "boolean", default: false },
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -142,7 +145,11 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     io.stdout(PLAN_HELP);
     return 0;
   }
-  const inputs = await gatherPlanInputs({ config: configOptions(values), flagRoots: values.root });
+  const inputs = await gatherPlanInputs({
+    config: configOptions(values),
+    flagRoots: values.root,
+    flagStores: values.store,
+  });
   for (const note of inputs.notes) io.stderr(`note: ${note}`);
   const { config } = inputs;
   if (!config.ok) {

@@ -2,7 +2,7 @@
 // nothing: if one argument names no session, nothing changes.
 import { parseArgs } from "node:util";
 import { scanStores } from "../scan/scanner.js";
-import { resolveRoots } from "../scan/resolve-roots.js";
+import { resolveStores } from "../scan/resolve-roots.js";
 import { appendAudit } from "../state/audit-log.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { addPins, readPins, removePins } from "../state/protection-list.js";
@@ -22,7 +22,8 @@ id (any unique part of it, at least 8 characters, will do) or by its file's path
 
 Options:
   --list            list the pinned sessions
-  --root DIR        look for sessions in this store (repeatable)
+  --root DIR        look for sessions in this pi store (repeatable)
+  --store KIND:DIR  look for sessions in this store (KIND: pi, agentsh, workspace; repeatable)
   --config FILE     use this config file (for its sessionDir)
   -h, --help        this help`;
 
@@ -37,6 +38,7 @@ export async function runProtect(
       ...CONFIG_FLAGS,
       list: { type: "boolean", default: false },
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -59,8 +61,18 @@ export async function runProtect(
   if (positionals.length === 0) throw new UsageError(`${action} wants at least one session id or path`);
 
   // Pinning only needs the store root, so it works while the rest of the config is invalid.
-  const { roots } = resolveRoots(values.root, process.env, configuredRoot(configOptions(values)));
-  const { sessions } = await scanStores({ roots, cacheFile: paths.scanCache, metaDir: paths.sessionsMeta, topN: 0 });
+  const { roots, folderStores } = resolveStores(
+    { roots: values.root, stores: values.store },
+    process.env,
+    configuredRoot(configOptions(values)),
+  );
+  const { sessions } = await scanStores({
+    roots,
+    folderStores,
+    cacheFile: paths.scanCache,
+    metaDir: paths.sessionsMeta,
+    topN: 0,
+  });
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
   const targets = positionals.map((arg) =>

@@ -8,7 +8,7 @@ import { scanStores } from "../scan/scanner.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
-import { resolveRoots } from "../scan/resolve-roots.js";
+import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
@@ -16,7 +16,8 @@ export const SCAN_HELP = `Usage: session-retention scan [options]
 Scans pi's session stores and reports count, size, per-namespace usage and every session.
 
 Options:
-  --root DIR       scan this store instead of the configured or pi's own locations (repeatable)
+  --root DIR       scan this pi store instead of the configured or default stores (repeatable)
+  --store KIND:DIR scan this store (KIND: pi, agentsh, workspace) instead (repeatable)
   --config FILE    read the store root ("sessionDir") from this config file
   --json           print one JSON document { summary, namespaces, sessions, problems, … }
   --top N          sessions listed in the table and in summary.largest (default 20)
@@ -32,6 +33,7 @@ Exit status: 0 on success (warnings included), 2 on an unusable store or bad arg
 
 export interface ScanFlags {
   roots: string[];
+  stores: string[];
   config?: string;
   json: boolean;
   top: number;
@@ -45,6 +47,7 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
     args,
     options: {
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       config: { type: "string" },
       json: { type: "boolean", default: false },
       top: { type: "string", default: "20" },
@@ -64,6 +67,7 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
     throw new UsageError(`--sort wants lru, size or created, got "${values.sort}"`);
   return {
     roots: values.root,
+    stores: values.store,
     ...(values.config !== undefined ? { config: values.config } : {}),
     json: values.json,
     top,
@@ -91,7 +95,7 @@ export function renderScanReport(
   const { summary } = report;
   const out: string[] = [];
   out.push(
-    `pi session store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => s.root).join(", ")}`,
+    `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${s.root}`).join(", ")}`,
   );
   out.push("");
   const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
@@ -174,10 +178,15 @@ export async function runScan(
     return 0;
   }
   const configured = configuredRoot(flags.config !== undefined ? { file: flags.config } : {});
-  const { roots, notes } = resolveRoots(flags.roots, process.env, configured);
+  const { roots, folderStores, notes } = resolveStores(
+    { roots: flags.roots, stores: flags.stores },
+    process.env,
+    configured,
+  );
   for (const note of notes) io.stderr(`note: ${note}`);
   const report = await scanStores({
     roots,
+    folderStores,
     ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
     metaDir: statePaths().sessionsMeta,
     precise: flags.precise,

@@ -13,7 +13,7 @@ import { type ConfigStatus, loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { resolveRoots } from "../scan/resolve-roots.js";
+import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
 
@@ -21,7 +21,8 @@ Runs the dashboard on http://127.0.0.1 (never on other interfaces).
 
 Options:
   --port N       port to listen on (default 4178; 0 picks a free one)
-  --root DIR     show this store instead of the configured or pi's own locations (repeatable)
+  --root DIR     show this pi store instead of the configured or default stores (repeatable)
+  --store KIND:DIR  show this store (KIND: pi, agentsh, workspace) instead (repeatable)
   --config FILE  use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
   --no-open      do not open a browser (the URL is printed either way)
@@ -33,21 +34,27 @@ generated in <agentDir>/session-retention/demo and shown, marked as such.`;
 const DEFAULT_PORT = 4178;
 
 async function chooseSource(
-  flagRoots: string[],
+  flags: { roots: string[]; stores: string[] },
   config: ConfigStatus,
-): Promise<{ roots: string[]; source: DataSource; notes: string[] }> {
-  const configured = config.ok ? config.config.sessionDir : config.sessionDir;
-  // A root the user named — by flag or in the config — must be used or refused, never swapped for a demo.
-  if (flagRoots.length > 0 || configured !== undefined)
-    return { ...resolveRoots(flagRoots, process.env, rootOf(config)), source: { kind: "pi" } };
+): Promise<{ roots: string[]; folderStores: FolderStore[]; source: DataSource; notes: string[] }> {
+  const configured = rootOf(config);
+  // A store the user named — by flag or in the config — must be used or refused, never swapped for a demo.
+  if (
+    flags.roots.length > 0 ||
+    flags.stores.length > 0 ||
+    configured.sessionDir !== undefined ||
+    configured.stores
+  )
+    return { ...resolveStores(flags, process.env, configured), source: { kind: "pi" } };
   try {
-    return { ...resolveRoots([]), source: { kind: "pi" } };
+    return { ...resolveStores(flags, process.env, configured), source: { kind: "pi" } };
   } catch (error) {
     if (!(error instanceof UnusableRootError)) throw error;
     const demo = statePaths().demoStore;
     await ensureDemoStore(demo);
     return {
       roots: [checkRoot(demo)],
+      folderStores: [],
       notes: [],
       source: {
         kind: "demo",
@@ -66,6 +73,7 @@ export async function runServe(
     options: {
       port: { type: "string", default: String(DEFAULT_PORT) },
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       ...CONFIG_FLAGS,
       "no-open": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -81,14 +89,17 @@ export async function runServe(
     throw new UsageError(`--port wants 0–65535, got "${values.port}"`);
 
   const configOptionsInUse = configOptions(values);
-  const { roots, source, notes } = await chooseSource(values.root, loadConfig(configOptionsInUse));
+  const { roots, folderStores, source, notes } = await chooseSource(
+    { roots: values.root, stores: values.store },
+    loadConfig(configOptionsInUse),
+  );
   for (const note of notes) io.stderr(`note: ${note}`);
   if (source.note) io.stdout(source.note);
   const cacheFile = statePaths().scanCache;
   let running: Promise<SummaryResponse> | undefined;
   /** Concurrent requests share one scan. */
   const getSummary = () => {
-    running ??= scanStores({ roots, cacheFile, metaDir: statePaths().sessionsMeta })
+    running ??= scanStores({ roots, folderStores, cacheFile, metaDir: statePaths().sessionsMeta })
       .then(({ scannedAt, stores, summary, namespaces, problems }) => ({
         source,
         // Read on every scan, so an edit to the file shows on the next refresh.

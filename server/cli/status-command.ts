@@ -5,7 +5,7 @@ import { formatBytes } from "../../shared/format.js";
 import { describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
-import { resolveRoots } from "../scan/resolve-roots.js";
+import { resolveStores } from "../scan/resolve-roots.js";
 import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -20,7 +20,8 @@ Options:
   --json            print { level, mode, quota, totalBytes, sessionCount } instead
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
-  --root DIR        use this store instead of the configured or pi's own locations (repeatable)
+  --root DIR        use this pi store instead of the configured or default stores (repeatable)
+  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
   -h, --help        this help
 
 Exit status: 0 ok or info (or mode off), 1 warn, 2 critical, 3 unknown (invalid config, no store).`;
@@ -48,6 +49,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
       ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
       root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -66,8 +68,12 @@ async function status(args: string[], io: CliIo): Promise<number> {
     return UNKNOWN;
   }
   const { quota, mode } = config.config;
-  const { roots } = resolveRoots(values.root, process.env, rootOf(config));
-  const { summary } = await scanStores({ roots, cacheFile: statePaths().scanCache, topN: 0 });
+  const { roots, folderStores } = resolveStores(
+    { roots: values.root, stores: values.store },
+    process.env,
+    rootOf(config),
+  );
+  const { summary } = await scanStores({ roots, folderStores, cacheFile: statePaths().scanCache, topN: 0 });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
   if (values.json)
     io.stdout(

@@ -2,14 +2,15 @@
 // trash ledger. It executes selections of session ids against a fresh look at the disk — never
 // paths from a client — and re-checks, just before each move, that the file is the one the preview
 // showed and that nothing now protects it.
-import { lstatSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import { emptiesStore, exemptions } from "../../shared/policy.js";
-import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
+import { type Fingerprint, isFolderStore, type SessionRecord } from "../../shared/session-record.js";
 import type { TrashEntry, TrashItem } from "../../shared/trash.js";
 import { gatherPlanInputs } from "../plan/plan-inputs.js";
+import type { FolderStore } from "../scan/resolve-roots.js";
 import { UserError } from "../errors.js";
 import { appendAudit } from "../state/audit-log.js";
 import type { LoadConfigOptions } from "../state/config-file.js";
@@ -56,9 +57,7 @@ function engineState(options: EngineOptions) {
     now: options.now ?? (() => new Date()),
     crash: options.crashPoint ?? (() => {}),
     quarantineDirOf: (config: Config) =>
-      config.deletion.quarantineDir
-        ? expandTilde(config.deletion.quarantineDir, home)
-        : paths.quarantine,
+      config.deletion.quarantineDir ? expandTilde(config.deletion.quarantineDir, home) : paths.quarantine,
   };
 }
 
@@ -224,8 +223,9 @@ export interface SoftDeleteRequest {
   items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
   config: Config;
   configOptions?: LoadConfigOptions;
-  /** The stores the ids were found in. */
+  /** The stores the ids were found in: pi roots, and stores whose sessions are folders. */
   roots: readonly string[];
+  folderStores?: readonly FolderStore[];
   dryRun?: boolean;
   /** Recorded in the audit log: a policy's plan, a hand selection, an auto-clean. */
   via: "policy" | "selection" | "auto-clean";
@@ -251,8 +251,11 @@ export async function softDelete(
     const state = engineState(options);
     const now = state.now();
     // A fresh look: the ids are resolved against this scan, never taken as paths.
+    if (request.roots.length === 0 && (request.folderStores ?? []).length === 0)
+      throw new UserError("no store to delete from");
     const inputs = await gatherPlanInputs({
       flagRoots: [...request.roots],
+      flagStores: (request.folderStores ?? []).map((s) => `${s.kind}:${s.root}`),
       env: state.env,
       ...(request.configOptions ? { config: request.configOptions } : {}),
     });
@@ -323,6 +326,7 @@ export async function softDelete(
               originalPath: record.path,
               namespace: record.namespace,
               storeRoot: record.store.root,
+              storeKind: record.store.kind,
               sizeBytes: record.sizeBytes,
               fingerprint,
               ...(request.config.deletion.target === "quarantine"
@@ -331,9 +335,10 @@ export async function softDelete(
                     location: join(quarantine, `${seq}-${basename(record.path)}`),
                   }
                 : { target: "system-trash" as const }),
-              sidecars: sidecar && pathExists(sidecar)
-                ? [{ from: sidecar, to: join(quarantine, `${seq}.sidecars`, basename(sidecar)) }]
-                : [],
+              sidecars:
+                sidecar && pathExists(sidecar)
+                  ? [{ from: sidecar, to: join(quarantine, `${seq}.sidecars`, basename(sidecar)) }]
+                  : [],
               deletedAt: now.toISOString(),
             };
           });
@@ -372,7 +377,8 @@ async function moveOne(
 ) {
   const { seq } = item;
   // The last look before the move: the same file (dev, inode, size, mtime ns), not a symlink.
-  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath))) {
+  const folder = isFolderStore(item.storeKind);
+  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, folder))) {
     ledger.append([{ seq, event: "not-moved", reason: "changed since preview" }]);
     result.skipped.push({ id: item.id, path: item.originalPath, reason: "changed since preview" });
     return;
@@ -383,7 +389,12 @@ async function moveOne(
   try {
     if (item.target === "system-trash") {
       try {
-        ({ location, trashInfo } = await moveToSystemTrash(item.originalPath, item.sizeBytes, state.env));
+        ({ location, trashInfo } = await moveToSystemTrash(
+          item.originalPath,
+          item.sizeBytes,
+          state.env,
+          folder,
+        ));
       } catch (error) {
         if (!pathExists(item.originalPath)) throw error;
         // The system trash is not usable here (no home trash, a mount's top dir not writable, a
@@ -399,8 +410,8 @@ async function moveOne(
       moveFile(item.originalPath, location);
     }
     state.crash("moved");
-    const moved = lstatSync(location);
-    if (moved.size !== item.sizeBytes) throw new Error(`the moved copy at ${location} has the wrong size`);
+    if (currentFingerprint(location, folder)?.size !== item.sizeBytes)
+      throw new Error(`the moved copy at ${location} has the wrong size`);
     for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
     ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}) }]);
     state.crash("recorded");
@@ -567,7 +578,8 @@ export async function purge(
       try {
         ledger.append([{ seq, event: "purge-intent" }]);
         ledger.sync();
-        rmSync(entry.location!, { force: true });
+        // Hard delete of what is already in the trash; a folder session goes as a whole.
+        rmSync(entry.location!, { force: true, recursive: isFolderStore(entry.storeKind) });
         removeSidecars(entry);
         if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
         ledger.append([{ seq, event: "purged" }]);

@@ -26,6 +26,7 @@ import type { Fingerprint } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { identityOf, sameIdentity } from "../scan/file-identity.js";
 import { fsyncDir } from "../state/atomic-write.js";
+import { measureFolder } from "../stores/folder-session.js";
 
 export class MoveError extends UserError {
   override name = "MoveError";
@@ -42,10 +43,17 @@ const exists = (path: string) => {
 };
 
 /**
- * The file at `path` as it is now, opened without following a symlink: undefined when it is gone,
- * a symlink, or not a regular file.
+ * The session at `path` as it is now, never through a symlink: a file opened with O_NOFOLLOW, or a
+ * folder measured by what is inside. Undefined when it is gone, a symlink, or the wrong kind.
  */
-export function currentFingerprint(path: string): Fingerprint | undefined {
+export function currentFingerprint(path: string, folder = false): Fingerprint | undefined {
+  if (folder) {
+    try {
+      return measureFolder(path).fingerprint;
+    } catch {
+      return undefined;
+    }
+  }
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -108,6 +116,12 @@ export function moveFile(from: string, to: string): void {
     renameSync(from, to);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    // A session folder moves only as one rename: copying a tree and then deleting it in place is
+    // exactly the recursive delete outside the trash that must never happen.
+    if (lstatSync(from).isDirectory())
+      throw new MoveError(
+        `${from} is a session folder and ${dirname(to)} is on another file system; set deletion.quarantineDir to a folder on the same file system`,
+      );
     copyVerified(from, to);
     unlinkSync(from);
   }
@@ -157,6 +171,7 @@ export async function moveToSystemTrash(
   path: string,
   sizeBytes: number,
   env: NodeJS.ProcessEnv = process.env,
+  folder = false,
 ): Promise<{ location: string; trashInfo: string }> {
   // Typed as void, but on Linux it resolves to [{ path, info }]; the search below covers the rest.
   const reported = (await trash([path], { glob: false })) as unknown;
@@ -169,10 +184,9 @@ export async function moveToSystemTrash(
       : findInSystemTrash(path, env).filter((f) => f.fileExists);
   if (exists(path)) throw new MoveError(`the trash reported ${path} as moved, but it is still in place`);
   for (const candidate of candidates) {
-    const stat = lstatSync(candidate.location, { throwIfNoEntry: false });
     const info = readFileSync(candidate.trashInfo, "utf8");
-    if (stat?.isFile() && stat.size === sizeBytes && info.split("\n").includes(`Path=${encodeURI(path)}`))
-      return candidate;
+    const trashed = currentFingerprint(candidate.location, folder);
+    if (trashed?.size === sizeBytes && info.split("\n").includes(`Path=${encodeURI(path)}`)) return candidate;
   }
   throw new MoveError(`${path} left its folder but no verified copy is in the trash`);
 }

@@ -4,7 +4,8 @@
 import type { Plan } from "../../shared/plan.js";
 import { evaluatePolicy } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { resolveRoots } from "../scan/resolve-roots.js";
+import { isFolderStore } from "../../shared/session-record.js";
+import { resolveStores } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig, rootOf } from "../state/config-file.js";
@@ -13,8 +14,9 @@ import { statePaths } from "../state/state-dir.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
-  /** `--root DIR`… (replaces the config's and pi's locations). */
+  /** `--root DIR`… and `--store KIND:DIR`… (together they replace the configured and default stores). */
   flagRoots?: readonly string[];
+  flagStores?: readonly string[];
   env?: NodeJS.ProcessEnv;
   /** Use and update the scan cache. Default true. */
   cache?: boolean;
@@ -35,18 +37,29 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const env = options.env ?? process.env;
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
-  const { roots, notes } = resolveRoots(options.flagRoots ?? [], env, rootOf(config));
+  const { roots, folderStores, notes } = resolveStores(
+    { roots: options.flagRoots ?? [], stores: options.flagStores ?? [] },
+    env,
+    rootOf(config),
+  );
   const pins = readPins(paths.protectedList);
   const report = await scanStores({
     roots,
+    folderStores,
     ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
     metaDir: paths.sessionsMeta,
   });
-  const detection = detectActiveSessions({ markersDir: paths.activeMarkers, roots });
+  const detection = detectActiveSessions({
+    markersDir: paths.activeMarkers,
+    roots: [...roots, ...folderStores.map((s) => s.root)],
+  });
   const byPath = activePaths(detection);
   const activeIds = new Map<string, string>();
   for (const session of report.sessions) {
-    const how = byPath.get(session.path);
+    // A folder session is in use when anything inside it is.
+    const how = isFolderStore(session.store.kind)
+      ? [...byPath].find(([path]) => path.startsWith(`${session.path}/`))?.[1]
+      : byPath.get(session.path);
     if (how !== undefined) activeIds.set(session.id, how);
   }
   return { config, report, notes: [...notes, ...detection.problems], pins, activeIds };

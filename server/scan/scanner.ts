@@ -9,11 +9,14 @@ import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-fil
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, saveScanCache } from "./scan-cache.js";
+import type { FolderStore } from "./resolve-roots.js";
 import { type FoundFile, walkPiRoot } from "./walker.js";
 
 export interface ScanOptions {
   /** Absolute, real paths of pi store roots (check them with `checkRoot` first). */
   roots: readonly string[];
+  /** Stores whose sessions are folders (agentsh, sandbox workspaces), checked the same way. */
+  folderStores?: readonly FolderStore[];
   /** Where the incremental cache lives; without it every file is read. */
   cacheFile?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
@@ -156,6 +159,15 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     }
   }
 
+  for (const store of options.folderStores ?? []) {
+    // Loaded only when such a store is scanned: the workspace adapter brings zod along.
+    const scanned =
+      store.kind === "agentsh"
+        ? (await import("../stores/agentsh/agentsh-store.js")).scanAgentshRoot(store.root)
+        : (await import("../stores/workspace/workspace-store.js")).scanWorkspaceRoot(store.root);
+    records.push(...scanned.records);
+    problems.push(...scanned.problems);
+  }
   dedupeIds(records);
   const orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir) : undefined;
   // Entries of files under the scanned roots that were not found are gone; entries of other
@@ -171,7 +183,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
 
   return {
     scannedAt: now().toISOString(),
-    stores: options.roots.map((root): StoreRef => ({ kind: "pi", root })),
+    stores: [
+      ...options.roots.map((root): StoreRef => ({ kind: "pi", root })),
+      ...(options.folderStores ?? []).map((s): StoreRef => ({ kind: s.kind, root: s.root })),
+    ],
     summary: summarizeSessions(records, problems, options.topN ?? 10),
     namespaces: summarizeNamespaces(records),
     sessions: records,

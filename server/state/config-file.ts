@@ -8,8 +8,10 @@ import { expandTilde } from "../stores/pi/locations.js";
 import {
   type ConfiguredRoot,
   type ConfiguredSessionDir,
+  type ConfiguredStores,
   readRawConfig,
   trustedSessionDir,
+  trustedStores,
 } from "./configured-root.js";
 import { statePaths } from "./state-dir.js";
 
@@ -28,6 +30,7 @@ export type ConfigStatus =
       problems: ConfigProblem[];
       /** The store root the file names, as far as it can be trusted without the rest of it. */
       sessionDir: ConfiguredSessionDir;
+      stores: ConfiguredStores;
     };
 
 export interface LoadConfigOptions {
@@ -49,20 +52,35 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigStatus {
   const path = options.file ?? statePaths(env).configFile;
   const read = readRawConfig(path, options.file !== undefined);
   if (read.kind === "unusable")
-    return { ok: false, path, problems: [{ path: "(file)", message: read.message }], sessionDir: "unknown" };
+    return {
+      ok: false,
+      path,
+      problems: [{ path: "(file)", message: read.message }],
+      sessionDir: "unknown",
+      stores: "unknown",
+    };
   let raw = read.kind === "parsed" ? read.raw : {};
   for (const set of options.sets ?? []) raw = applyOverride(raw, set);
   const result = validateConfig(raw, home);
   if (!result.ok)
-    return { ok: false, path, problems: result.problems, sessionDir: trustedSessionDir(raw, home) };
+    return {
+      ok: false,
+      path,
+      problems: result.problems,
+      sessionDir: trustedSessionDir(raw, home),
+      stores: trustedStores(raw, home),
+    };
   const config = result.config;
   if (config.sessionDir !== undefined) config.sessionDir = expandTilde(config.sessionDir, home);
+  if (config.stores) config.stores = config.stores.map((s) => ({ ...s, root: expandTilde(s.root, home) }));
   return { ok: true, path, source: read.kind === "parsed" ? "file" : "defaults", config };
 }
 
 /** The store root a loaded config names (for `resolveRoots`). */
 export function rootOf(status: ConfigStatus): ConfiguredRoot {
-  return { configPath: status.path, sessionDir: status.ok ? status.config.sessionDir : status.sessionDir };
+  return status.ok
+    ? { configPath: status.path, sessionDir: status.config.sessionDir, stores: status.config.stores }
+    : { configPath: status.path, sessionDir: status.sessionDir, stores: status.stores };
 }
 
 /**

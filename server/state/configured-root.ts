@@ -52,9 +52,29 @@ export function trustedSessionDir(raw: unknown, home: string): ConfiguredSession
   return expandTilde(value, home);
 }
 
+/** Stores named by the config's `stores` (trusted each on its own), or "unknown" when unusable. */
+export type ConfiguredStores =
+  Array<{ kind: "pi" | "agentsh" | "workspace"; root: string }> | undefined | "unknown";
+
+export function trustedStores(raw: unknown, home: string): ConfiguredStores {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "unknown";
+  const value = (raw as { stores?: unknown }).stores;
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return "unknown";
+  const stores: Array<{ kind: "pi" | "agentsh" | "workspace"; root: string }> = [];
+  for (const store of value) {
+    const { kind, root } = (store ?? {}) as { kind?: unknown; root?: unknown };
+    if (kind !== "pi" && kind !== "agentsh" && kind !== "workspace") return "unknown";
+    if (typeof root !== "string" || sessionDirProblem(root, home)) return "unknown";
+    stores.push({ kind, root: expandTilde(root, home) });
+  }
+  return stores;
+}
+
 export interface ConfiguredRoot {
   configPath: string;
   sessionDir: ConfiguredSessionDir;
+  stores?: ConfiguredStores;
 }
 
 /** The store root of the config file (default or `--config FILE`), for commands that only show. */
@@ -62,11 +82,8 @@ export function configuredRoot(options: { file?: string; env?: NodeJS.ProcessEnv
   const env = options.env ?? process.env;
   const configPath = options.file ?? statePaths(env).configFile;
   const read = readRawConfig(configPath, options.file !== undefined);
-  const sessionDir =
-    read.kind === "absent"
-      ? undefined
-      : read.kind === "unusable"
-        ? "unknown"
-        : trustedSessionDir(read.raw, env.HOME || homedir());
-  return { configPath, sessionDir };
+  const home = env.HOME || homedir();
+  if (read.kind === "absent") return { configPath, sessionDir: undefined };
+  if (read.kind === "unusable") return { configPath, sessionDir: "unknown", stores: "unknown" };
+  return { configPath, sessionDir: trustedSessionDir(read.raw, home), stores: trustedStores(read.raw, home) };
 }

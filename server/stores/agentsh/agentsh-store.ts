@@ -1,0 +1,86 @@
+// agentsh's LLM-proxy logs (spec 004): `~/.agentsh/sessions/<session-id>/llm-requests.jsonl` and
+// whatever else the session wrote. A session is its folder; it is measured by what is inside (the
+// spec's folder mtime does not move when the log is appended to) and deleted as one unit.
+import { closeSync, openSync, readSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import { listSessionFolders, measureFolder } from "../folder-session.js";
+
+export const AGENTSH_LOG = "llm-requests.jsonl";
+
+/** Lines of a file (a last line without a newline counts), read in chunks without decoding. */
+function countLines(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  const buffer = Buffer.allocUnsafe(1 << 18);
+  let lines = 0;
+  let last = 0x0a;
+  try {
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+      for (let i = 0; i < n; i++) if (buffer[i] === 0x0a) lines++;
+      last = buffer[n - 1]!;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return last === 0x0a ? lines : lines + 1;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function scanAgentshRoot(root: string): { records: SessionRecord[]; problems: ScanProblem[] } {
+  const records: SessionRecord[] = [];
+  const problems: ScanProblem[] = [];
+  const { folders, others } = listSessionFolders(root);
+  for (const other of others)
+    problems.push({
+      code: other.symlink ? "symlink" : "not-regular",
+      path: other.path,
+      message: other.symlink ? "symlink in an agentsh store; not followed" : "not a session folder; ignored",
+    });
+  for (const folder of folders) {
+    let facts;
+    try {
+      facts = measureFolder(folder);
+    } catch (error) {
+      problems.push({ code: "unreadable", path: folder, message: (error as Error).message });
+      continue;
+    }
+    const warnings: SessionWarning[] = [];
+    const lines = countLines(join(folder, AGENTSH_LOG));
+    if (lines === undefined)
+      warnings.push({ code: "no-request-log", message: `no readable ${AGENTSH_LOG} in this session folder` });
+    if (facts.symlinks.length > 0)
+      warnings.push({
+        code: "symlink-inside",
+        message: `${facts.symlinks.length} symlink(s) inside, not followed and not counted (e.g. ${facts.symlinks[0]})`,
+      });
+    if (facts.unreadable.length > 0)
+      warnings.push({
+        code: "unreadable",
+        message: `cannot read ${facts.unreadable[0]}; its size is not counted`,
+      });
+    const modifiedAt = iso(facts.newestMtimeMs);
+    records.push({
+      id: `agentsh:${basename(folder)}`,
+      store: { kind: "agentsh", root },
+      path: folder,
+      namespace: "agentsh",
+      sizeBytes: facts.fingerprint.size,
+      createdAt: iso(Math.min(facts.createdMs, facts.newestMtimeMs)),
+      modifiedAt,
+      lastUsedAt: modifiedAt,
+      fingerprint: facts.fingerprint,
+      messageCount: lines ?? 0,
+      // Each line is one proxied LLM request: not a chat message by role.
+      messageCounts: { user: 0, assistant: 0, toolResult: 0, other: lines ?? 0 },
+      warnings,
+    });
+  }
+  return { records, problems };
+}

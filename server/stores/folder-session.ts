@@ -1,0 +1,94 @@
+// Sessions that are folders (agentsh, sandbox workspaces): their size is the sum of the regular
+// files inside, and their last change the newest mtime of anything inside — a folder's own mtime
+// does not move when a file in it is appended to. Symlinks inside are counted as links, never followed.
+import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Fingerprint } from "../../shared/session-record.js";
+
+export interface FolderFacts {
+  /** The folder's device and inode, the files' total size, and the newest mtime inside (ns). */
+  fingerprint: Fingerprint;
+  newestMtimeMs: number;
+  /** The folder's own birth time (0 where unknown), else its oldest mtime inside. */
+  createdMs: number;
+  files: number;
+  /** Links inside, reported: never followed, never counted. */
+  symlinks: string[];
+  /** Folders inside we could not read. */
+  unreadable: string[];
+}
+
+/** Walks a session folder with one lstat per entry. Throws only if the folder itself cannot be read. */
+export function measureFolder(path: string): FolderFacts {
+  const root = lstatSync(path, { bigint: true });
+  if (!root.isDirectory()) throw Object.assign(new Error(`${path} is not a folder`), { code: "ENOTDIR" });
+  let size = 0n;
+  let newest = root.mtimeNs;
+  let oldest = root.mtimeNs;
+  let files = 0;
+  const symlinks: string[] = [];
+  const unreadable: string[] = [];
+  const visit = (dir: string, stat: BigIntStats) => {
+    if (stat.mtimeNs > newest) newest = stat.mtimeNs;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      unreadable.push(dir);
+      return;
+    }
+    for (const name of names) {
+      const child = join(dir, name);
+      let entry: BigIntStats;
+      try {
+        entry = lstatSync(child, { bigint: true });
+      } catch {
+        continue; // removed while we looked
+      }
+      if (entry.isSymbolicLink()) symlinks.push(child);
+      else if (entry.isDirectory()) visit(child, entry);
+      else if (entry.isFile()) {
+        size += entry.size;
+        files += 1;
+        if (entry.mtimeNs > newest) newest = entry.mtimeNs;
+        if (entry.mtimeNs < oldest) oldest = entry.mtimeNs;
+      }
+    }
+  };
+  visit(path, root);
+  const birth = Number(root.birthtimeNs / 1_000_000n);
+  return {
+    fingerprint: {
+      dev: Number(root.dev),
+      ino: Number(root.ino),
+      size: Number(size),
+      mtimeNs: newest.toString(),
+    },
+    newestMtimeMs: Number(newest / 1_000_000n),
+    createdMs: birth > 0 ? birth : Number(oldest / 1_000_000n),
+    files,
+    symlinks,
+    unreadable,
+  };
+}
+
+/** The session folders of a store root: its sub-folders (links and files at the top are reported). */
+export function listSessionFolders(root: string): {
+  folders: string[];
+  others: Array<{ path: string; symlink: boolean }>;
+} {
+  const folders: string[] = [];
+  const others: Array<{ path: string; symlink: boolean }> = [];
+  for (const name of readdirSync(root).sort()) {
+    const path = join(root, name);
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) folders.push(path);
+    else others.push({ path, symlink: stat.isSymbolicLink() });
+  }
+  return { folders, others };
+}

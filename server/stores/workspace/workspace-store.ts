@@ -1,0 +1,108 @@
+// Sandbox workspaces (spec 002): `workspace/<session_id>/` with `.metadata.json`
+// `{ "created_at", "updated_at" }`. Age comes from the metadata (updated on every execution), not
+// from file times; a workspace whose metadata is missing or corrupt is listed with a warning and is
+// never a pruning candidate — its age is unknown.
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { z } from "zod";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import { listSessionFolders, measureFolder } from "../folder-session.js";
+
+export const METADATA_FILE = ".metadata.json";
+
+const timestamp = z
+  .string()
+  .refine((value) => !Number.isNaN(Date.parse(value)), { error: "not a date and time" });
+
+/** Not strict: the spec leaves room for more fields (execution_count, last_error…). */
+export const WorkspaceMetadataSchema = z.object({ created_at: timestamp, updated_at: timestamp });
+export type WorkspaceMetadata = z.infer<typeof WorkspaceMetadataSchema>;
+
+export type MetadataRead =
+  | { ok: true; metadata: WorkspaceMetadata }
+  | { ok: false; code: "missing-metadata" | "corrupt-metadata"; message: string };
+
+export function readWorkspaceMetadata(dir: string): MetadataRead {
+  const path = join(dir, METADATA_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    return {
+      ok: false,
+      code: missing ? "missing-metadata" : "corrupt-metadata",
+      message: missing
+        ? `no ${METADATA_FILE}: age unknown, never pruned`
+        : `${path}: ${(error as Error).message}`,
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      code: "corrupt-metadata",
+      message: `${METADATA_FILE} is not JSON (${(error as Error).message}): age unknown, never pruned`,
+    };
+  }
+  const parsed = WorkspaceMetadataSchema.safeParse(raw);
+  if (!parsed.success)
+    return {
+      ok: false,
+      code: "corrupt-metadata",
+      message: `${METADATA_FILE}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`).join("; ")}; age unknown, never pruned`,
+    };
+  return { ok: true, metadata: parsed.data };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function scanWorkspaceRoot(root: string): { records: SessionRecord[]; problems: ScanProblem[] } {
+  const records: SessionRecord[] = [];
+  const problems: ScanProblem[] = [];
+  const { folders, others } = listSessionFolders(root);
+  for (const other of others)
+    if (other.symlink)
+      problems.push({
+        code: "symlink",
+        path: other.path,
+        message: "symlink in a workspace root; not followed",
+      });
+  for (const folder of folders) {
+    let facts;
+    try {
+      facts = measureFolder(folder);
+    } catch (error) {
+      problems.push({ code: "unreadable", path: folder, message: (error as Error).message });
+      continue;
+    }
+    const warnings: SessionWarning[] = [];
+    const read = readWorkspaceMetadata(folder);
+    if (!read.ok) warnings.push({ code: read.code, message: read.message });
+    if (facts.symlinks.length > 0)
+      warnings.push({
+        code: "symlink-inside",
+        message: `${facts.symlinks.length} symlink(s) inside, not followed and not counted (e.g. ${facts.symlinks[0]})`,
+      });
+    const modifiedAt = iso(facts.newestMtimeMs);
+    records.push({
+      id: `workspace:${basename(folder)}`,
+      store: { kind: "workspace", root },
+      path: folder,
+      namespace: "workspace",
+      sizeBytes: facts.fingerprint.size,
+      createdAt: read.ok ? iso(Date.parse(read.metadata.created_at)) : iso(facts.createdMs),
+      modifiedAt,
+      // The metadata's updated_at is the activity the spec means; file times are only a fallback.
+      lastUsedAt: read.ok ? iso(Date.parse(read.metadata.updated_at)) : modifiedAt,
+      fingerprint: facts.fingerprint,
+      messageCount: 0,
+      messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
+      warnings,
+    });
+  }
+  return { records, problems };
+}

@@ -1,0 +1,232 @@
+// agentsh session folders and sandbox workspaces, end to end: scanned, policed, soft-deleted as one
+// unit and restored byte-identical — beside pi sessions in one scan, one plan and one clean.
+import { createHash } from "node:crypto";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigSchema } from "../../shared/config.js";
+import { PlanSchema } from "../../shared/plan.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { runCli } from "../cli/main.js";
+import { restore, softDelete } from "../delete/deletion-engine.js";
+import { scanStores } from "../scan/scanner.js";
+
+const DAY = 86_400_000;
+const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
+
+function touchTree(path: string, when: Date) {
+  utimesSync(path, when, when);
+}
+
+/** agentsh: an old session (log, a nested file, a symlink), a live one (just appended), one without a log. */
+function agentshStore() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-agentsh-")));
+  const old = join(root, "sess-old");
+  mkdirSync(join(old, "attachments"), { recursive: true });
+  writeFileSync(join(old, "llm-requests.jsonl"), '{"req":1}\n{"req":2}\n{"req":3}');
+  writeFileSync(join(old, "attachments", "a.bin"), Buffer.alloc(5000, 7));
+  symlinkSync("/etc/hostname", join(old, "link"));
+  for (const p of [
+    join(old, "attachments", "a.bin"),
+    join(old, "attachments"),
+    join(old, "llm-requests.jsonl"),
+  ])
+    touchTree(p, at(100));
+  touchTree(old, at(200)); // the folder's own mtime is older than what is inside
+  const live = join(root, "sess-live");
+  mkdirSync(live);
+  writeFileSync(join(live, "llm-requests.jsonl"), '{"req":1}\n');
+  touchTree(live, at(300));
+  appendFileSync(join(live, "llm-requests.jsonl"), '{"req":2}\n'); // written just now
+  const empty = join(root, "sess-empty");
+  mkdirSync(empty);
+  writeFileSync(join(empty, "notes.txt"), "x");
+  touchTree(join(empty, "notes.txt"), at(90));
+  touchTree(empty, at(90));
+  return { root, old, live, empty };
+}
+
+/** Workspaces: good metadata (old and new), missing, corrupt. */
+function workspaceStore() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-ws-")));
+  const make = (id: string, metadata: string | undefined, filesAgo: number) => {
+    const dir = join(root, id);
+    mkdirSync(join(dir, "out"), { recursive: true });
+    writeFileSync(join(dir, "out", "result.txt"), `result of ${id}\n`);
+    if (metadata !== undefined) {
+      writeFileSync(join(dir, ".metadata.json"), metadata);
+      touchTree(join(dir, ".metadata.json"), at(filesAgo));
+    }
+    for (const p of [join(dir, "out", "result.txt"), join(dir, "out"), dir]) touchTree(p, at(filesAgo));
+    return dir;
+  };
+  const meta = (created: number, updated: number) =>
+    JSON.stringify({ created_at: at(created).toISOString(), updated_at: at(updated).toISOString() });
+  return {
+    root,
+    stale: make("stale", meta(60, 40), 1), // files touched yesterday, but no execution for 40 days
+    fresh: make("fresh", meta(3, 0.5), 1),
+    missing: make("missing", undefined, 400),
+    corrupt: make("corrupt", "{ half", 400),
+  };
+}
+
+const hashes = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+      .filter((e) => e.isFile())
+      .map((e) => {
+        const path = join(e.parentPath, e.name);
+        return [path.slice(dir.length), createHash("sha256").update(readFileSync(path)).digest("hex")];
+      }),
+  );
+
+describe("agentsh store", () => {
+  it("measures a session by what is inside: size of regular files, newest mtime, log lines; links not followed", async () => {
+    const s = agentshStore();
+    const { sessions } = await scanStores({ roots: [], folderStores: [{ kind: "agentsh", root: s.root }] });
+    const old = sessions.find((r) => r.path === s.old)!;
+    expect(old).toMatchObject({
+      id: "agentsh:sess-old",
+      store: { kind: "agentsh" },
+      namespace: "agentsh",
+      messageCount: 3,
+    });
+    expect(old.sizeBytes).toBe('{"req":1}\n{"req":2}\n{"req":3}'.length + 5000);
+    expect(Date.parse(old.lastUsedAt)).toBeCloseTo(at(100).getTime(), -4); // not the folder's 200 days
+    expect(old.warnings.map((w) => w.code)).toEqual(["symlink-inside"]);
+    const live = sessions.find((r) => r.path === s.live)!;
+    expect(Date.now() - Date.parse(live.modifiedAt)).toBeLessThan(60_000);
+    expect(sessions.find((r) => r.path === s.empty)!.warnings.map((w) => w.code)).toEqual(["no-request-log"]);
+  });
+});
+
+describe("workspace store", () => {
+  it("takes age from .metadata.json; missing or corrupt metadata is a warning and never a candidate", async () => {
+    const w = workspaceStore();
+    const folderStores = [{ kind: "workspace" as const, root: w.root }];
+    const { sessions } = await scanStores({ roots: [], folderStores });
+    const byPath = new Map(sessions.map((r) => [r.path, r]));
+    expect(Date.parse(byPath.get(w.stale)!.lastUsedAt)).toBeCloseTo(at(40).getTime(), -4);
+    expect(byPath.get(w.missing)!.warnings.map((x) => x.code)).toEqual(["missing-metadata"]);
+    expect(byPath.get(w.corrupt)!.warnings.map((x) => x.code)).toEqual(["corrupt-metadata"]);
+
+    const { evaluatePolicy } = await import("../../shared/policy.js");
+    const plan = evaluatePolicy({
+      sessions,
+      policy: ConfigSchema.parse({
+        retention: { maxAgeDays: 7, minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+      }),
+      now: new Date(),
+    });
+    expect(plan.candidates.map((c) => c.path)).toEqual([w.stale]);
+    expect(
+      plan.kept
+        .filter((k) => k.reason === "unknown-age")
+        .map((k) => k.path)
+        .sort(),
+    ).toEqual([w.missing, w.corrupt].sort());
+  });
+});
+
+describe("folder sessions: soft delete and restore as one unit", () => {
+  it.each(["quarantine", "trash"] as const)("byte-identical for every file inside (%s)", async (target) => {
+    const s = agentshStore();
+    const before = hashes(s.old);
+    const folderStores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ roots: [], folderStores });
+    const old = sessions.find((r) => r.path === s.old)!;
+    const result = await softDelete(
+      {
+        items: [{ id: old.id, fingerprint: old.fingerprint }],
+        config: ConfigSchema.parse({
+          retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+          deletion: { target },
+        }),
+        roots: [],
+        folderStores,
+        via: "selection",
+      },
+      { actor: "cli" },
+    );
+    expect(result.skipped).toEqual([]);
+    expect(existsSync(s.old)).toBe(false);
+    expect(hashes(result.moved[0]!.destination)).toEqual(before);
+    const back = await restore([old.id], { actor: "cli" });
+    expect(back.skipped).toEqual([]);
+    expect(hashes(s.old)).toEqual(before);
+  });
+
+  it("a folder written to after the preview is skipped: changed since preview", async () => {
+    const s = agentshStore();
+    const folderStores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ roots: [], folderStores });
+    const old = sessions.find((r) => r.path === s.old)!;
+    appendFileSync(join(s.old, "llm-requests.jsonl"), '\n{"req":4}');
+    touchTree(join(s.old, "llm-requests.jsonl"), at(100));
+    const result = await softDelete(
+      {
+        items: [{ id: old.id, fingerprint: old.fingerprint }],
+        config: ConfigSchema.parse({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
+        roots: [],
+        folderStores,
+        via: "selection",
+      },
+      { actor: "cli" },
+    );
+    expect(result.skipped.map((x) => x.reason)).toEqual(["changed since preview"]);
+    expect(existsSync(s.old)).toBe(true);
+  });
+});
+
+describe("mixed stores in one scan, one plan, one clean", () => {
+  it("pi, agentsh and workspace sessions are planned together and cleaned together; the live one stays", async () => {
+    const piRoot = realpathSync(mkdtempSync(join(tmpdir(), "sr-pi-")));
+    const piOld = writeSession(piRoot, "/work/app", 1).getSessionFile()!;
+    const piNew = writeSession(piRoot, "/work/app", 1).getSessionFile()!;
+    setModified(piOld, at(90));
+    setModified(piNew, at(1));
+    const a = agentshStore();
+    const w = workspaceStore();
+    const config = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "c.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        retention: { maxAgeDays: 30, minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+        deletion: { target: "quarantine" },
+      }),
+    );
+    const args = [
+      "--root",
+      piRoot,
+      "--store",
+      `agentsh:${a.root}`,
+      "--store",
+      `workspace:${w.root}`,
+      "--config",
+      config,
+    ];
+    const out: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+    expect(await runCli(["plan", "--json", ...args], io)).toBe(0);
+    const plan = PlanSchema.parse(JSON.parse(out.pop()!));
+    expect(plan.candidates.map((c) => c.path).sort()).toEqual([piOld, a.old, a.empty, w.stale].sort());
+    expect(plan.kept.find((k) => k.path === a.live)).toMatchObject({ reason: "active" });
+
+    expect(await runCli(["clean", "--yes", ...args], io)).toBe(0);
+    for (const gone of [piOld, a.old, a.empty, w.stale]) expect(existsSync(gone)).toBe(false);
+    for (const kept of [piNew, a.live, w.fresh, w.missing, w.corrupt]) expect(existsSync(kept)).toBe(true);
+  });
+});

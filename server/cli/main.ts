@@ -12,6 +12,9 @@ Commands:
   status     the quota level and mode in one line (exit 0 ok/info, 1 warn, 2 critical)
   clean      move the policy's candidates (or --ids) to the trash, after a preview and a typed DELETE
   trash      list, restore, purge and empty what was soft-deleted
+  prune      soft-delete sandbox workspaces idle for longer than a duration
+  touch      mark a workspace as active now (.metadata.json updated_at)
+  repair-metadata  rebuild a workspace's missing or corrupt .metadata.json from file times
   audit      the log of every change
   protect    pin sessions so no policy removes them; unprotect removes the pin
   config     the config file: schema, check, show
@@ -67,6 +70,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await (await import("./clean-command.js")).runClean(args, io);
       case "trash":
         return await (await import("./trash-command.js")).runTrash(args, io);
+      case "prune":
+        return await (await import("./workspace-commands.js")).runPrune(args, io);
+      case "touch":
+        return await (await import("./workspace-commands.js")).runTouch(args, io);
+      case "repair-metadata":
+        return await (await import("./workspace-commands.js")).runRepair(args, io);
       case "audit":
         return await (await import("./audit-command.js")).runAudit(args, io);
       case "config":

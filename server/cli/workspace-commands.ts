@@ -1,0 +1,148 @@
+// `session-retention prune | touch | repair-metadata`: the workspace pruning of spec 002 from the
+// command line. Pruning asks for the same typed DELETE as `clean` (or --yes without a terminal).
+import { parseArgs } from "node:util";
+import { formatBytes } from "../../shared/format.js";
+import { parseStoreFlag } from "../scan/resolve-roots.js";
+import { configuredRoot } from "../state/configured-root.js";
+import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { parseDuration } from "./duration.js";
+import { UsageError } from "./errors.js";
+import type { CliIo } from "./main.js";
+
+export const PRUNE_HELP = `Usage: session-retention prune --older-than 24h [--store workspace:DIR]… [--dry-run] [--yes]
+
+Soft-deletes sandbox workspaces (<root>/<session_id>/ with .metadata.json) whose updated_at is older
+than the duration. Workspaces without valid metadata, and active, pinned or protected ones, are
+skipped and said so. One JSON line per decision goes to stderr; a summary to stdout.
+
+Options:
+  --older-than D    30m, 24h, 7d, 2w
+  --store workspace:DIR   the workspace root (repeatable); default: the config's workspace stores
+  --dry-run         list the candidates, delete nothing
+  --yes             do not ask for DELETE (needed when there is no terminal)
+  --config FILE     the config file (deletion target, protected patterns)`;
+
+export const TOUCH_HELP = `Usage: session-retention touch DIR
+
+Sets updated_at in DIR/.metadata.json to now (creating the file if it is missing or unusable).`;
+
+export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run]
+
+Rebuilds a missing or corrupt DIR/.metadata.json from the files' times: created_at = the oldest
+mtime inside, updated_at = the newest. Valid metadata is left alone.`;
+
+function workspaceRoots(flagStores: string[], file: string | undefined): string[] {
+  const fromFlags = flagStores.map(parseStoreFlag);
+  const wrong = fromFlags.find((s) => s.kind !== "workspace");
+  if (wrong) throw new UsageError(`prune works on workspace stores, got --store ${wrong.kind}:${wrong.root}`);
+  if (fromFlags.length > 0) return fromFlags.map((s) => s.root);
+  const configured = configuredRoot(file !== undefined ? { file } : {}).stores;
+  const roots = Array.isArray(configured)
+    ? configured.filter((s) => s.kind === "workspace").map((s) => s.root)
+    : [];
+  if (roots.length === 0)
+    throw new UsageError(
+      "no workspace store: pass --store workspace:DIR (or list one in the config's stores)",
+    );
+  return roots;
+}
+
+export async function runPrune(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      "older-than": { type: "string" },
+      store: { type: "string", multiple: true, default: [] },
+      "dry-run": { type: "boolean", default: false },
+      yes: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(PRUNE_HELP);
+    return 0;
+  }
+  if (!values["older-than"]) throw new UsageError("prune wants --older-than DURATION (e.g. 24h)");
+  const olderThanHours = parseDuration(values["older-than"], "--older-than") / 3_600_000;
+  const config = configOptions(values);
+  let status = 0;
+  for (const workspaceRoot of workspaceRoots(values.store, values.config)) {
+    const log = (line: object) => io.stderr(JSON.stringify(line));
+    // The preview; with --dry-run it is the whole run, and its decisions are logged.
+    const preview = await pruneSessions({
+      olderThanHours,
+      workspaceRoot,
+      dryRun: true,
+      config,
+      log: values["dry-run"] ? log : () => {},
+    });
+    const bytes = preview.candidates.reduce((t, c) => t + c.bytes, 0);
+    io.stdout(
+      `${workspaceRoot}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
+    );
+    if (values["dry-run"] || preview.candidates.length === 0) continue;
+    if (!values.yes) {
+      if (!io.ask) {
+        io.stderr(
+          "session-retention: refusing to prune without a confirmation: there is no terminal to ask on; pass --yes",
+        );
+        return 2;
+      }
+      const answer = await io.ask(
+        `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
+      );
+      if (answer.trim() !== "DELETE") {
+        io.stdout("Cancelled: nothing was moved.");
+        return 1;
+      }
+    }
+    const result = await pruneSessions({ olderThanHours, workspaceRoot, config, log, actor: "cli" });
+    io.stdout(
+      `Pruned ${result.deleted.length} workspace${result.deleted.length === 1 ? "" : "s"}, ${formatBytes(result.bytesReclaimed)} reclaimed; ${result.skipped.length} skipped.`,
+    );
+    if (result.deleted.length < result.candidates.length) status = 1;
+  }
+  return status;
+}
+
+export async function runTouch(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { help: { type: "boolean", short: "h", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help || positionals.length !== 1) {
+    io.stdout(TOUCH_HELP);
+    return values.help ? 0 : 2;
+  }
+  const metadata = touchSession(positionals[0]!);
+  io.stdout(`${positionals[0]}: updated_at ${metadata.updated_at}`);
+  return 0;
+}
+
+export async function runRepair(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help || positionals.length !== 1) {
+    io.stdout(REPAIR_HELP);
+    return values.help ? 0 : 2;
+  }
+  const result = repairSessionMetadata(positionals[0]!, { dryRun: values["dry-run"] });
+  io.stdout(
+    result.status === "ok"
+      ? `${positionals[0]}: metadata is valid; left alone`
+      : `${positionals[0]}: ${result.status === "repaired" ? "repaired" : "would repair"} (${result.problem}) → created_at ${result.metadata.created_at}, updated_at ${result.metadata.updated_at}`,
+  );
+  return 0;
+}

@@ -106,6 +106,8 @@ export const SessionRecordSchema = z.object({
   metaFile: z.string().optional(),
   /** Header `parentSession` (else the index's `parentSessionFile`): the session this one was forked from. */
   parentSession: z.string().optional(),
+  /** Ids of the sessions forked from this one (their `parentSession` is this session's file). */
+  forks: z.array(z.string()).optional(),
   /** Header version (1 when absent, as pi treats it). */
   version: z.number().int().optional(),
   warnings: z.array(SessionWarningSchema),

@@ -57,9 +57,11 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const activeIds = new Map<string, string>();
   for (const session of report.sessions) {
     // A folder session is in use when anything inside it is.
-    const how = isFolderStore(session.store.kind)
-      ? [...byPath].find(([path]) => path.startsWith(`${session.path}/`))?.[1]
-      : byPath.get(session.path);
+    const how =
+      byPath.get(session.path) ??
+      (isFolderStore(session.store.kind)
+        ? [...byPath].find(([path]) => path.startsWith(`${session.path}/`))?.[1]
+        : undefined);
     if (how !== undefined) activeIds.set(session.id, how);
   }
   return { config, report, notes: [...notes, ...detection.problems], pins, activeIds };

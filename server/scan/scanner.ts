@@ -81,6 +81,15 @@ function dedupeIds(records: SessionRecord[]) {
   }
 }
 
+/** Fork lineage both ways: each parent lists the sessions whose `parentSession` names its file. */
+function linkForks(records: SessionRecord[]) {
+  const byPath = new Map(records.map((r) => [r.path, r]));
+  for (const record of records) {
+    const parent = record.parentSession ? byPath.get(record.parentSession) : undefined;
+    if (parent && parent !== record) (parent.forks ??= []).push(record.id);
+  }
+}
+
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
@@ -170,6 +179,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   }
   dedupeIds(records);
   const orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir) : undefined;
+  linkForks(records);
   // Entries of files under the scanned roots that were not found are gone; entries of other
   // stores (another --root, the default store) are kept for their next scan.
   let forgotten = 0;

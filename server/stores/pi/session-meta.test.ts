@@ -86,3 +86,21 @@ describe("pi session index", () => {
     expect(report.sessions.every((r) => r.description === undefined)).toBe(true);
   });
 });
+
+describe("fork lineage", () => {
+  it("is shown both ways: the child names its parent, the parent lists its forks", async () => {
+    const s = setup();
+    const parentPath = s.named.getSessionFile()!;
+    // A fork as pi writes it: a new file whose header names the parent session's file.
+    const forkId = "0190bbbb-0000-7000-8000-000000000001";
+    const fork = join(s.root, "--work-app--", `2026-01-01T00-00-00-000Z_${forkId}.jsonl`);
+    writeFileSync(
+      fork,
+      `${JSON.stringify({ type: "session", version: 3, id: forkId, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app", parentSession: parentPath })}\n`,
+    );
+    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const byId = new Map(report.sessions.map((r) => [r.id, r]));
+    expect(byId.get(forkId)!.parentSession).toBe(parentPath);
+    expect(byId.get(s.named.getSessionId())!.forks).toEqual([forkId]);
+  });
+});

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { ConfigSchema, EVICTION_ORDERS, QUOTA_MODES } from "./config.js";
 import { QUOTA_LEVELS } from "./quota.js";
+import { OrphanedMetaSchema } from "./scan-report.js";
 import { FingerprintSchema, StoreRefSchema } from "./session-record.js";
 
 /** The rules that make a session a candidate, in the order they are applied. */
@@ -104,6 +105,8 @@ export const PlanSchema = z.object({
   quotaAfter: QuotaStateSchema,
   namespaceQuotas: z.array(NamespaceQuotaStateSchema),
   warnings: z.array(PlanWarningSchema),
+  /** pi session-index files whose session is gone: tiny candidates of their own kind. */
+  orphanedMeta: z.array(OrphanedMetaSchema).optional(),
   /** Set when the plan must not be executed as it stands (e.g. it would empty a store). */
   refusal: z.object({ code: z.literal("empties-store"), message: z.string() }).optional(),
 });

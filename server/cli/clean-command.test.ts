@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -201,5 +202,27 @@ describe("session-retention trash and audit", () => {
       stdout: expect.stringContaining("Nothing in the trash was deleted more than 30d ago"),
     });
     expect((await run(["trash", "empty", "--older-than", "soon"])).stderr).toContain("wants a duration");
+  });
+});
+
+describe("orphaned session-index files", () => {
+  it("are listed by plan and moved by clean as their own kind of candidate, and restorable", async () => {
+    const s = await store();
+    const metaDir = statePaths().sessionsMeta;
+    mkdirSync(metaDir, { recursive: true });
+    const orphan = join(metaDir, "0190cccc-0000-7000-8000-000000000009.meta.json");
+    writeFileSync(
+      orphan,
+      JSON.stringify({ sessionId: "0190cccc-0000-7000-8000-000000000009", name: "gone" }),
+    );
+    const plan = await run(["plan", ...s.args]);
+    expect(plan.stdout).toMatch(/Orphaned session-index files: 1 \(/);
+    const cleaned = await run(["clean", "--yes", ...s.args]);
+    expect(cleaned.stdout).toContain("…and 1 orphaned session-index file");
+    expect(cleaned.stdout).toContain("Moved 4 sessions"); // 3 sessions + the orphan
+    expect(existsSync(orphan)).toBe(false);
+    const restored = await run(["trash", "restore", "meta:0190cccc-0000-7000-8000-000000000009"]);
+    expect(restored.status).toBe(0);
+    expect(JSON.parse(readFileSync(orphan, "utf8")).name).toBe("gone");
   });
 });

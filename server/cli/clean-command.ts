@@ -81,6 +81,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const sessions = inputs.report.sessions;
 
   let targets: Target[];
+  let orphans: string[] = [];
   if (refs.length > 0) {
     const exempt = exemptions({
       sessions,
@@ -112,6 +113,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       io.stderr(`session-retention: ${plan.refusal.message}`);
       return 2;
     }
+    orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
     const byId = new Map(sessions.map((s) => [s.id, s]));
     targets = plan.candidates.map((c) => ({
       record: byId.get(c.id)!,
@@ -120,7 +122,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     }));
   }
 
-  if (targets.length === 0) {
+  if (targets.length === 0 && orphans.length === 0) {
     io.stdout("Nothing to clean: no session is a candidate.");
     return 0;
   }
@@ -143,6 +145,10 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       [0],
     ),
   );
+  if (orphans.length > 0)
+    io.stdout(
+      `…and ${orphans.length} orphaned session-index file${orphans.length === 1 ? "" : "s"} (their sessions are gone).`,
+    );
   io.stdout("Riskiest (the largest and the most recently used):");
   io.stdout(
     renderTable(
@@ -158,6 +164,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
 
   const request = {
     items: targets.map((t) => ({ id: t.record.id, fingerprint: t.fingerprint })),
+    orphanedMeta: orphans,
     config,
     configOptions: configOptions(values),
     roots: inputs.report.stores.filter((s) => s.kind === "pi").map((s) => s.root),

@@ -121,6 +121,11 @@ export function renderPlan(
         [1],
       ),
     );
+  const orphans = plan.orphanedMeta ?? [];
+  if (orphans.length > 0)
+    out.push(
+      `Orphaned session-index files: ${orphans.length} (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), their sessions are gone — \`clean\` moves them too.`,
+    );
   for (const warning of plan.warnings) out.push(`! ${warning.message}`);
   if (plan.refusal) out.push(`REFUSED — ${plan.refusal.message}`);
   out.push("");

@@ -3,7 +3,7 @@
 // paths from a client — and re-checks, just before each move, that the file is the one the preview
 // showed and that nothing now protects it.
 import { rmSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import { emptiesStore, exemptions } from "../../shared/policy.js";
@@ -27,6 +27,9 @@ import {
   unchanged,
 } from "./movers.js";
 import { Ledger, type LedgerWrite, newOperationId, parseEntryId, readLedgers } from "./trash-ledger.js";
+
+/** What the engine needs to know about something it moves: a session, or an orphaned index file. */
+type MoveTarget = Pick<SessionRecord, "id" | "path" | "namespace" | "store" | "sizeBytes" | "metaFile">;
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
@@ -227,6 +230,8 @@ export interface SoftDeleteRequest {
   roots: readonly string[];
   folderStores?: readonly FolderStore[];
   dryRun?: boolean;
+  /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
+  orphanedMeta?: readonly string[];
   /** Recorded in the audit log: a policy's plan, a hand selection, an auto-clean. */
   via: "policy" | "selection" | "auto-clean";
 }
@@ -269,7 +274,7 @@ export async function softDelete(
       now,
     });
     const result: SoftDeleteResult = { dryRun: !!request.dryRun, moved: [], skipped: [], bytesFreed: 0 };
-    const chosen: Array<{ record: SessionRecord; fingerprint: Fingerprint }> = [];
+    const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
     for (const { id, fingerprint } of request.items) {
       const record = byId.get(id);
       const why = exempt.get(id);
@@ -285,6 +290,29 @@ export async function softDelete(
         result.skipped.push({ id, path: record.path, reason: "changed since preview" });
       else if (!chosen.some((c) => c.record.id === id))
         chosen.push({ record, fingerprint: fingerprint ?? record.fingerprint });
+    }
+    // Session-index files whose session is gone: only those the fresh scan still finds orphaned.
+    const orphans = new Map((inputs.report.orphanedMeta ?? []).map((o) => [o.path, o]));
+    for (const path of request.orphanedMeta ?? []) {
+      const orphan = orphans.get(path);
+      const fingerprint = currentFingerprint(path);
+      if (!orphan || !fingerprint)
+        result.skipped.push({
+          id: `meta:${basename(path)}`,
+          path,
+          reason: "not an orphaned session-index file (any more)",
+        });
+      else
+        chosen.push({
+          record: {
+            id: `meta:${orphan.sessionId}`,
+            path,
+            namespace: "(pi session index)",
+            store: { kind: "pi", root: dirname(path) },
+            sizeBytes: orphan.sizeBytes,
+          },
+          fingerprint,
+        });
     }
     const refusal = emptiesStore(
       sessions,

@@ -70,7 +70,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
 export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
   const { config } = inputs.config;
-  return evaluatePolicy({
+  const plan = evaluatePolicy({
     sessions: inputs.report.sessions,
     policy: config,
     pinnedIds: pinnedIds(inputs.pins),
@@ -78,4 +78,6 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
     mode: config.mode,
     now,
   });
+  const orphans = inputs.report.orphanedMeta ?? [];
+  return orphans.length > 0 ? { ...plan, orphanedMeta: orphans } : plan;
 }

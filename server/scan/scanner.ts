@@ -7,6 +7,7 @@ import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { buildPiRecord, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
+import { folderStoreAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, saveScanCache } from "./scan-cache.js";
 import type { FolderStore } from "./resolve-roots.js";
@@ -169,11 +170,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   }
 
   for (const store of options.folderStores ?? []) {
-    // Loaded only when such a store is scanned: the workspace adapter brings zod along.
-    const scanned =
-      store.kind === "agentsh"
-        ? (await import("../stores/agentsh/agentsh-store.js")).scanAgentshRoot(store.root)
-        : (await import("../stores/workspace/workspace-store.js")).scanWorkspaceRoot(store.root);
+    const scanned = (await folderStoreAdapter(store.kind)).scan(store.root);
     records.push(...scanned.records);
     problems.push(...scanned.problems);
   }

@@ -5,6 +5,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import type { StoreScan } from "../store-adapter.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
 
 export const AGENTSH_LOG = "llm-requests.jsonl";
@@ -33,7 +34,7 @@ function countLines(path: string): number | undefined {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function scanAgentshRoot(root: string): { records: SessionRecord[]; problems: ScanProblem[] } {
+export function scanAgentshRoot(root: string): StoreScan {
   const records: SessionRecord[] = [];
   const problems: ScanProblem[] = [];
   const { folders, others } = listSessionFolders(root);

@@ -7,6 +7,7 @@ import { basename, join } from "node:path";
 import { z } from "zod";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import type { StoreScan } from "../store-adapter.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
 
 export const METADATA_FILE = ".metadata.json";
@@ -60,7 +61,7 @@ export function readWorkspaceMetadata(dir: string): MetadataRead {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function scanWorkspaceRoot(root: string): { records: SessionRecord[]; problems: ScanProblem[] } {
+export function scanWorkspaceRoot(root: string): StoreScan {
   const records: SessionRecord[] = [];
   const problems: ScanProblem[] = [];
   const { folders, others } = listSessionFolders(root);

@@ -230,3 +230,19 @@ describe("mixed stores in one scan, one plan, one clean", () => {
     for (const kept of [piNew, a.live, w.fresh, w.missing, w.corrupt]) expect(existsSync(kept)).toBe(true);
   });
 });
+
+describe("the stores found on the machine", () => {
+  it("without flags or config: pi's store plus agentsh's ~/.agentsh/sessions when it exists", async () => {
+    const home = process.env.HOME!;
+    const piRoot = join(process.env.PI_CODING_AGENT_DIR!, "sessions");
+    writeSession(piRoot, "/work/app", 1);
+    const agentsh = join(home, ".agentsh", "sessions", "sess-1");
+    mkdirSync(agentsh, { recursive: true });
+    writeFileSync(join(agentsh, "llm-requests.jsonl"), "{}\n");
+    const out: string[] = [];
+    expect(await runCli(["scan", "--json"], { stdout: (t) => out.push(t), stderr: () => {} })).toBe(0);
+    const report = JSON.parse(out.join("\n")) as { stores: { kind: string; root: string }[] };
+    expect(report.stores.map((s) => s.kind)).toEqual(["pi", "agentsh"]);
+    expect(report.stores[1]!.root).toBe(realpathSync(join(home, ".agentsh", "sessions")));
+  });
+});

@@ -110,3 +110,30 @@ test("the quota level follows the config file, and an invalid config turns the p
     await server.stop();
   }
 });
+
+test("the token comes from the fragment, leaves the address bar, is never served, and is required", async ({
+  page,
+  home,
+}) => {
+  writeSessions(join(home, ".pi", "agent"), "/home/dev/solo", 1, 1);
+  const server = await startServer(home);
+  try {
+    const token = /#token=([A-Za-z0-9_-]+)$/.exec(server.url)?.[1];
+    expect(token).toBeDefined();
+    await page.goto(server.url);
+    await expect(page.getByTestId("total-count")).toHaveText("1");
+    expect(page.url()).not.toContain(token!);
+    const bare = server.url.replace(/#.*/, "");
+    for (const asset of [
+      bare,
+      ...(await page.evaluate(() => Array.from(document.querySelectorAll("script"), (s) => s.src))),
+    ])
+      expect(await (await fetch(asset)).text()).not.toContain(token!);
+    // Another tab without the token gets nothing but a clear message.
+    const other = await page.context().newPage();
+    await other.goto(bare);
+    await expect(other.getByTestId("error-banner")).toContainText("no valid access token");
+  } finally {
+    await server.stop();
+  }
+});

@@ -41,3 +41,29 @@ export const ErrorResponseSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/**
+ * A session id as the API accepts it: opaque, resolved only against the server's own index. Path
+ * separators, `%`, NUL and other controls are refused outright (400), so nothing that looks like a
+ * path ever gets near the file system.
+ */
+export const SessionIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:+@=-]*$/, { error: "not a session id" });
+
+export const ProtectRequestSchema = z.strictObject({
+  ids: z.array(SessionIdSchema).min(1).max(10_000),
+  /** true: pin; false: unpin. */
+  protect: z.boolean(),
+});
+export type ProtectRequest = z.infer<typeof ProtectRequestSchema>;
+
+export const ProtectResponseSchema = z.object({
+  /** Ids whose pin changed (pinned, or unpinned). */
+  changed: z.array(z.string()),
+  /** Ids that were already as asked. */
+  unchanged: z.array(z.string()),
+});
+export type ProtectResponse = z.infer<typeof ProtectResponseSchema>;

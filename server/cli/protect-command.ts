@@ -3,9 +3,8 @@
 import { parseArgs } from "node:util";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { appendAudit } from "../state/audit-log.js";
 import { configuredRoot } from "../state/configured-root.js";
-import { addPins, readPins, removePins } from "../state/protection-list.js";
+import { readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
@@ -81,31 +80,7 @@ export async function runProtect(
       : findSession(arg, sessions),
   );
 
-  const changed =
-    action === "protect"
-      ? addPins(paths.protectedList, targets)
-      : (() => {
-          const removed = new Set(
-            removePins(
-              paths.protectedList,
-              targets.map((t) => t.id),
-            ),
-          );
-          return targets.filter((t) => removed.has(t.id));
-        })();
-  const unchanged = targets.filter((t) => !changed.includes(t));
-  if (changed.length > 0)
-    appendAudit(paths.auditLog, {
-      time: new Date().toISOString(),
-      actor: "cli",
-      action,
-      items: changed.map((t) => ({
-        id: t.id,
-        path: t.path,
-        result: action === "protect" ? "protected" : "unprotected",
-      })),
-      result: "ok",
-    });
+  const { changed, unchanged } = setProtection(targets, action === "protect", "cli", paths);
   for (const t of changed)
     io.stdout(`${action === "protect" ? "protected" : "unprotected"} ${t.id}  ${t.path}`);
   for (const t of unchanged)

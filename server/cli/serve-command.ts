@@ -3,12 +3,19 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { DataSource, PolicyStatus, SummaryResponse } from "../../shared/api.js";
-import { quotaState } from "../../shared/quota.js";
+import type { DataSource } from "../../shared/api.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
+import { createDashboardService } from "../http/dashboard-service.js";
+import { newToken } from "../http/guard.js";
+import {
+  forgetInstance,
+  openWithDesktop,
+  recordInstance,
+  runningInstance,
+  writeRedirectFile,
+} from "../http/instance.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
-import { scanStores } from "../scan/scanner.js";
 import { type ConfigStatus, loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -25,7 +32,7 @@ Options:
   --store KIND:DIR  show this store (KIND: pi, agentsh, workspace) instead (repeatable)
   --config FILE  use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
-  --no-open      do not open a browser (the URL is printed either way)
+  --no-open      do not open a browser (the address, with its token, is printed either way)
   -h, --help     this help
 
 Without --root or a configured sessionDir, and with no pi store on this machine, a demo store is
@@ -88,6 +95,12 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port wants 0–65535, got "${values.port}"`);
 
+  const stateDir = statePaths().dir;
+  const other = runningInstance(stateDir);
+  if (other) {
+    io.stdout(`session-retention dashboard is already running (pid ${other.pid}): ${other.url}`);
+    return 0;
+  }
   const configOptionsInUse = configOptions(values);
   const { roots, folderStores, source, notes } = await chooseSource(
     { roots: values.root, stores: values.store },
@@ -95,59 +108,31 @@ export async function runServe(
   );
   for (const note of notes) io.stderr(`note: ${note}`);
   if (source.note) io.stdout(source.note);
-  const cacheFile = statePaths().scanCache;
-  let running: Promise<SummaryResponse> | undefined;
-  /** Concurrent requests share one scan. */
-  const getSummary = () => {
-    running ??= scanStores({ roots, folderStores, cacheFile, metaDir: statePaths().sessionsMeta })
-      .then(({ scannedAt, stores, summary, namespaces, problems }) => ({
-        source,
-        // Read on every scan, so an edit to the file shows on the next refresh.
-        policy: policyStatus(loadConfig(configOptionsInUse), summary),
-        scannedAt,
-        stores,
-        summary,
-        namespaces,
-        problems,
-      }))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  const service = createDashboardService({ roots, folderStores, source, config: configOptionsInUse });
+  const { getSummary } = service;
   await getSummary(); // warm the cache before the first page load
 
   const webRoot = fileURLToPath(new URL("../../web/", import.meta.url));
   const haveWeb = existsSync(webRoot);
   if (!haveWeb) io.stderr(`note: ${webRoot} is missing — run \`npm run build\`; only the API is served.`);
+  const token = newToken();
   let server: ListeningServer;
   try {
-    server = await listenOnLoopback(port, { getSummary, ...(haveWeb ? { webRoot } : {}) });
+    server = await listenOnLoopback(port, { ...service, token, ...(haveWeb ? { webRoot } : {}) });
   } catch (error) {
     if (error instanceof PortInUseError) throw new UsageError(error.message);
     throw error;
   }
-  io.stdout(`session-retention dashboard: http://127.0.0.1:${server.port}/`);
+  // The token travels in the fragment: browsers never send it to a server, log or Referer.
+  const url = `http://127.0.0.1:${server.port}/#token=${token}`;
+  recordInstance(stateDir, { pid: process.pid, port: server.port, url });
+  io.stdout(`session-retention dashboard: ${url}`);
+  if (!values["no-open"] && !(await openWithDesktop(writeRedirectFile(stateDir, url))))
+    io.stderr("note: could not open a browser here; open the address above.");
   const stop = () => void server.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  void server.closed.then(() => forgetInstance(stateDir));
   await server.closed;
   return 0;
-}
-
-/** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
-export function policyStatus(
-  config: ConfigStatus,
-  totals: { totalBytes: number; sessionCount: number },
-): PolicyStatus {
-  if (!config.ok)
-    return { configPath: config.path, source: "invalid", problems: config.problems, readOnly: true };
-  return {
-    configPath: config.path,
-    source: config.source,
-    problems: [],
-    mode: config.config.mode,
-    quota: quotaState(totals.totalBytes, totals.sessionCount, config.config.quota),
-    readOnly: false,
-  };
 }

@@ -30,12 +30,15 @@ function makeApp() {
       return summary;
     },
     port: () => PORT,
+    token: TOKEN,
   });
   return { app, scans: () => scans };
 }
 
+const TOKEN = "the-per-launch-token";
+
 const get = (app: ReturnType<typeof makeApp>["app"], path: string, host: string) =>
-  app.request(`http://${host}${path}`, { headers: { Host: host } });
+  app.request(`http://${host}${path}`, { headers: { Host: host, Authorization: `Bearer ${TOKEN}` } });
 
 describe("GET /api/summary", () => {
   it("returns the summary, valid against the shared schema, never cached", async () => {

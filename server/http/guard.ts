@@ -1,5 +1,6 @@
 // Guards that run before every route. A page on any site can make the browser send requests to
 // 127.0.0.1; checking Host stops DNS rebinding (a foreign name resolving to us).
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 
@@ -34,3 +35,63 @@ export function securityHeaders(): MiddlewareHandler {
     if (c.req.path.startsWith("/api/")) c.header("Cache-Control", "no-store");
   };
 }
+
+/** A fresh per-launch token: 32 random bytes, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** Constant-time comparison: both sides hashed first, so their lengths say nothing either. */
+export function tokenMatches(given: string, token: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+/** Paths that need the token: the API and the metrics. The page and its assets carry no data. */
+const needsToken = (path: string) => path === "/api" || path.startsWith("/api/") || path === "/metrics";
+
+/**
+ * `Authorization: Bearer <token>` on every API request — never from the query string, where it
+ * would end up in logs and Referer headers.
+ */
+export function tokenGuard(token: string): MiddlewareHandler {
+  return async (c, next) => {
+    if (needsToken(c.req.path)) {
+      const header = c.req.header("authorization") ?? "";
+      const match = /^Bearer ([A-Za-z0-9_-]+)$/.exec(header);
+      if (!match || !tokenMatches(match[1]!, token))
+        throw new HTTPException(401, {
+          message: "missing or wrong token (send Authorization: Bearer <token>)",
+        });
+    }
+    await next();
+  };
+}
+
+/**
+ * What a web page on another site can make a browser send, refused: a cross-site fetch
+ * (`Sec-Fetch-Site` other than same-origin or none, or a foreign `Origin`) → 403; a mutating request
+ * that is not exactly JSON (a form post, `text/plain`) → 415. No CORS headers are ever sent.
+ */
+export function crossSiteGuard(port: () => number): MiddlewareHandler {
+  return async (c, next) => {
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin" && site !== "none")
+      throw new HTTPException(403, { message: `cross-site requests are refused (Sec-Fetch-Site: ${site})` });
+    const origin = c.req.header("origin");
+    if (origin !== undefined) {
+      const allowed = [...allowedHosts(port())].map((host) => `http://${host}`);
+      if (!allowed.includes(origin.toLowerCase()))
+        throw new HTTPException(403, { message: `requests from ${origin} are refused` });
+    }
+    if (!["GET", "HEAD"].includes(c.req.method)) {
+      const type = c.req.header("content-type")?.toLowerCase().replace(/\s+/g, "");
+      if (type !== "application/json" && type !== "application/json;charset=utf-8")
+        throw new HTTPException(415, { message: "send JSON (Content-Type: application/json)" });
+    }
+    await next();
+  };
+}
+
+/** The largest request body accepted. */
+export const BODY_LIMIT_BYTES = 64 * 1024;

@@ -39,11 +39,12 @@ afterEach(async () => {
 
 describe("listenOnLoopback", () => {
   it("binds 127.0.0.1 only, on the port it reports", async () => {
-    server = await listenOnLoopback(0, { getSummary });
-    const response = await fetch(`http://127.0.0.1:${server.port}/api/summary`);
+    server = await listenOnLoopback(0, { getSummary, token: "test-token" });
+    const auth = { headers: { Authorization: "Bearer test-token" } };
+    const response = await fetch(`http://127.0.0.1:${server.port}/api/summary`, auth);
     expect(response.status).toBe(200);
     // Nothing answers on another local address (the bind is not 0.0.0.0).
-    const other = await fetch(`http://127.0.0.2:${server.port}/api/summary`).then(
+    const other = await fetch(`http://127.0.0.2:${server.port}/api/summary`, auth).then(
       () => "answered",
       () => "refused",
     );
@@ -51,15 +52,15 @@ describe("listenOnLoopback", () => {
   });
 
   it("refuses an absolute-form request target naming a foreign host", async () => {
-    server = await listenOnLoopback(0, { getSummary });
+    server = await listenOnLoopback(0, { getSummary, token: "test-token" });
     const ok = await rawRequest(
       server.port,
-      `GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`,
+      `GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer test-token\r\n\r\n`,
     );
     expect(ok).toBe("HTTP/1.1 200 OK");
     const foreign = await rawRequest(
       server.port,
-      `GET http://evil.example/api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`,
+      `GET http://evil.example/api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer test-token\r\n\r\n`,
     );
     expect(foreign).toMatch(/^HTTP\/1\.1 421/);
   });
@@ -69,7 +70,9 @@ describe("listenOnLoopback", () => {
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     const port = (other.address() as { port: number }).port;
     try {
-      await expect(listenOnLoopback(port, { getSummary })).rejects.toBeInstanceOf(PortInUseError);
+      await expect(listenOnLoopback(port, { getSummary, token: "test-token" })).rejects.toBeInstanceOf(
+        PortInUseError,
+      );
     } finally {
       other.close();
     }

@@ -3,7 +3,10 @@
 // processes pinning at once both land.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { AuditEntry } from "../../shared/audit.js";
 import { UserError } from "../errors.js";
+import { appendAudit } from "./audit-log.js";
+import { type StatePaths, statePaths } from "./state-dir.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { withLock } from "./lock-file.js";
 
@@ -83,4 +86,37 @@ export function removePins(file: string, ids: readonly string[]) {
     pins.splice(0, pins.length, ...pins.filter((pin) => !wanted.has(pin.id)));
     return removed;
   });
+}
+
+/**
+ * Pins or unpins sessions and audits the change: the one way the CLI, the dashboard and the
+ * extension change protection. Returns what changed and what already was as asked.
+ */
+export function setProtection(
+  targets: ReadonlyArray<{ id: string; path: string }>,
+  protect: boolean,
+  actor: AuditEntry["actor"],
+  paths: Pick<StatePaths, "protectedList" | "auditLog"> = statePaths(),
+) {
+  const changed = protect
+    ? addPins(paths.protectedList, targets)
+    : (() => {
+        const removed = new Set(
+          removePins(
+            paths.protectedList,
+            targets.map((t) => t.id),
+          ),
+        );
+        return targets.filter((t) => removed.has(t.id));
+      })();
+  const unchanged = targets.filter((t) => !changed.includes(t));
+  if (changed.length > 0)
+    appendAudit(paths.auditLog, {
+      time: new Date().toISOString(),
+      actor,
+      action: protect ? "protect" : "unprotect",
+      items: changed.map((t) => ({ id: t.id, path: t.path, result: protect ? "protected" : "unprotected" })),
+      result: "ok",
+    });
+  return { changed, unchanged };
 }

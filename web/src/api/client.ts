@@ -12,16 +12,39 @@ export class ApiError extends Error {
   }
 }
 
+const TOKEN_KEY = "session-retention-token";
+
+/**
+ * The per-launch token: taken once from the address's fragment (`#token=…`, which browsers never
+ * send anywhere), kept in this tab's sessionStorage, and removed from the address bar.
+ */
+export function takeToken(): string | undefined {
+  const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (match) {
+    sessionStorage.setItem(TOKEN_KEY, match[1]!);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
 async function getJson(path: string): Promise<unknown> {
+  const token = takeToken();
   let response: Response;
   try {
-    response = await fetch(path, { headers: { Accept: "application/json" } });
+    response = await fetch(path, {
+      headers: { Accept: "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
   } catch {
     throw new ApiError(
       "The session-retention server is not reachable. Is `session-retention serve` still running?",
     );
   }
   const body: unknown = await response.json().catch(() => undefined);
+  if (response.status === 401)
+    throw new ApiError(
+      "This page has no valid access token. Open the address `session-retention serve` printed (it ends in #token=…).",
+      401,
+    );
   if (!response.ok) {
     const message = (body as { error?: { message?: string } } | undefined)?.error?.message;
     throw new ApiError(message ?? `The server answered ${response.status}.`, response.status);

@@ -1,0 +1,72 @@
+// One dashboard per state dir: the running one is recorded in <stateDir>/server.json (0600, with
+// its address and token), so a second `serve` points there instead of starting another. And the
+// browser is opened through a 0600 redirect file, so the token never appears on a command line
+// (where any user's `ps` could read it).
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../state/atomic-write.js";
+import { isProcessAlive } from "../state/lock-file.js";
+
+export interface RunningInstance {
+  pid: number;
+  port: number;
+  /** The address with the token in its fragment. */
+  url: string;
+}
+
+const instanceFile = (stateDir: string) => join(stateDir, "server.json");
+
+/** The dashboard already serving this state dir, if its process is alive. */
+export function runningInstance(stateDir: string): RunningInstance | undefined {
+  try {
+    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
+    if (Number.isInteger(instance.pid) && instance.pid !== process.pid && isProcessAlive(instance.pid))
+      return instance;
+  } catch {
+    // none recorded, or unreadable: start one
+  }
+  return undefined;
+}
+
+export function recordInstance(stateDir: string, instance: RunningInstance): void {
+  writeFileAtomic(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
+}
+
+export function forgetInstance(stateDir: string): void {
+  try {
+    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
+    if (instance.pid === process.pid) rmSync(instanceFile(stateDir), { force: true });
+  } catch {
+    // already gone
+  }
+}
+
+/** An HTML file that sends the browser on to `url`; only its path goes on the opener's command line. */
+export function writeRedirectFile(stateDir: string, url: string): string {
+  const file = join(stateDir, "open-dashboard.html");
+  const escaped = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+  writeFileAtomic(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${escaped}"><title>session-retention</title>\n`,
+  );
+  return file;
+}
+
+/** Opens a file with the desktop's default program; false when there is no way to (a headless box). */
+export function openWithDesktop(file: string): Promise<boolean> {
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [file]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", "", file]]
+        : ["xdg-open", [file]];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "ignore", detached: true });
+    child.once("error", () => resolve(false));
+    child.once("spawn", () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+}

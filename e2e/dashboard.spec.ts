@@ -137,3 +137,18 @@ test("the token comes from the fragment, leaves the address bar, is never served
     await server.stop();
   }
 });
+
+test("a second serve for the same state dir points at the running one instead of starting", async ({
+  home,
+}) => {
+  writeSessions(join(home, ".pi", "agent"), "/home/dev/solo", 1, 1);
+  const first = await startServer(home);
+  try {
+    const second = await startServer(home);
+    await second.stop();
+    expect(second.output()).toContain("already running");
+    expect(second.url).toBe(first.url);
+  } finally {
+    await first.stop();
+  }
+});

@@ -7,5 +7,14 @@ export default defineConfig({
   base: "./",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: true },
-  server: { proxy: { "/api": { target: "http://127.0.0.1:5174", changeOrigin: true } } },
+  // The proxied requests must look same-origin to the server's cross-site guard.
+  server: {
+    proxy: {
+      "/api": {
+        target: "http://127.0.0.1:5174",
+        changeOrigin: true,
+        headers: { Origin: "http://127.0.0.1:5174" },
+      },
+    },
+  },
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
-import { StoreRefSchema } from "./session-record.js";
+import { FingerprintSchema, StoreRefSchema } from "./session-record.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -67,3 +67,75 @@ export const ProtectResponseSchema = z.object({
   unchanged: z.array(z.string()),
 });
 export type ProtectResponse = z.infer<typeof ProtectResponseSchema>;
+
+/** `GET /api/sessions`: sort, filter, search and page the sessions. */
+export const SessionsQuerySchema = z.strictObject({
+  sort: z.enum(["lru", "size", "created"]).default("lru"),
+  namespace: z.string().max(4096).optional(),
+  store: z.enum(["pi", "agentsh", "workspace"]).optional(),
+  tag: z.string().max(256).optional(),
+  /** Case-insensitive text in the path, name, summary or namespace. */
+  text: z.string().max(256).optional(),
+  offset: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().positive().max(100_000).default(100_000),
+});
+export type SessionsQuery = z.infer<typeof SessionsQuerySchema>;
+
+/** One row of the sessions table: what the table shows and filters on, nothing more. */
+export const SessionRowSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  store: z.enum(["pi", "agentsh", "workspace"]),
+  namespace: z.string(),
+  sizeBytes: z.number(),
+  createdAt: z.string(),
+  modifiedAt: z.string(),
+  lastUsedAt: z.string(),
+  messageCount: z.number(),
+  name: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  warnings: z.number(),
+  /** Why it may not be removed, when it may not ("active", "pinned", …). */
+  kept: z.string().optional(),
+});
+export type SessionRow = z.infer<typeof SessionRowSchema>;
+
+export const SessionsResponseSchema = z.object({
+  total: z.number(),
+  /** Matching the filter, before paging. */
+  matching: z.number(),
+  sessions: z.array(SessionRowSchema),
+});
+export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
+
+/** `POST /api/delete`: session ids with the fingerprints the preview saw. */
+export const DeleteRequestSchema = z.strictObject({
+  items: z
+    .array(z.strictObject({ id: SessionIdSchema, fingerprint: FingerprintSchema }))
+    .min(1)
+    .max(10_000),
+  dryRun: z.boolean().default(false),
+});
+export type DeleteRequest = z.infer<typeof DeleteRequestSchema>;
+
+export const TrashRefsSchema = z.strictObject({
+  refs: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(256)
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._:+@=-]*$/, { error: "not a trash entry or session id" }),
+    )
+    .min(1)
+    .max(10_000),
+});
+export const PurgeRequestSchema = TrashRefsSchema.extend({
+  /** "COUNT:BYTES" of exactly what will be purged. */
+  confirm: z.string().regex(/^\d+:\d+$/, { error: "must be COUNT:BYTES" }),
+});
+
+export const AuditQuerySchema = z.strictObject({
+  offset: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().positive().max(1000).default(100),
+});

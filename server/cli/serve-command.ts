@@ -118,7 +118,7 @@ export async function runServe(
   const token = newToken();
   let server: ListeningServer;
   try {
-    server = await listenOnLoopback(port, { ...service, token, ...(haveWeb ? { webRoot } : {}) });
+    server = await listenOnLoopback(port, { api: service, token, ...(haveWeb ? { webRoot } : {}) });
   } catch (error) {
     if (error instanceof PortInUseError) throw new UsageError(error.message);
     throw error;

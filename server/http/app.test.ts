@@ -25,9 +25,11 @@ const summary: SummaryResponse = {
 function makeApp() {
   let scans = 0;
   const app = createApp({
-    getSummary: async () => {
-      scans += 1;
-      return summary;
+    api: {
+      getSummary: async () => {
+        scans += 1;
+        return summary;
+      },
     },
     port: () => PORT,
     token: TOKEN,

@@ -1,59 +1,25 @@
 // The dashboard's HTTP app: JSON API under /api, the built web app everywhere else. Routes are
 // tested through `app.request()` without opening a port.
 import { serveStatic } from "@hono/node-server/serve-static";
-import { HTTPException } from "hono/http-exception";
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { z } from "zod";
-import {
-  type ProtectRequest,
-  ProtectRequestSchema,
-  type ProtectResponse,
-  ProtectResponseSchema,
-  type SummaryResponse,
-} from "../../shared/api.js";
+import { HTTPException } from "hono/http-exception";
+import { UserError } from "../errors.js";
+import { LockedError } from "../state/lock-file.js";
+import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
+import type { DashboardApi } from "./dashboard-service.js";
 import { BODY_LIMIT_BYTES, crossSiteGuard, hostGuard, securityHeaders, tokenGuard } from "./guard.js";
+import { apiRoutes } from "./routes/api-routes.js";
 
 export interface AppOptions {
-  /** Latest scan summary (the app rescans through this; it is incremental and cheap). */
-  getSummary: () => Promise<SummaryResponse>;
+  /** What the API can do (a test may pass part of it: the rest answers 404). */
+  api: DashboardApi;
   /** Folder of the built web app (dist/web); omitted in API-only tests. */
   webRoot?: string;
   /** The port we listen on, for the Host allow-list (known only once listening when 0 was asked). */
   port: () => number;
   /** The per-launch token every API request must carry. */
   token: string;
-  /** Pins or unpins sessions by id; throws `UnknownIdsError` (nothing changed) for ids not in the store. */
-  protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
-}
-
-/** Well-formed ids that name no session of the store: 404, and nothing changed. */
-export class UnknownIdsError extends Error {
-  constructor(readonly ids: readonly string[]) {
-    super(
-      `no session ${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ` and ${ids.length - 3} more` : ""} in the store`,
-    );
-    this.name = "UnknownIdsError";
-  }
-}
-
-/** Parses and validates a JSON body: anything else is a 400 that says what is wrong. */
-async function jsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new HTTPException(400, { message: "the body is not valid JSON" });
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success)
-    throw new HTTPException(400, {
-      message: parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
-        .join("; "),
-    });
-  return parsed.data;
 }
 
 export function createApp(options: AppOptions) {
@@ -73,20 +39,7 @@ export function createApp(options: AppOptions) {
   );
   app.use("*", tokenGuard(options.token));
 
-  app.get("/api/summary", async (c) => c.json(await options.getSummary()));
-  app.post("/api/protect", async (c) => {
-    const request = await jsonBody(c, ProtectRequestSchema);
-    if (!options.protect) throw new HTTPException(404, { message: "no such API endpoint" });
-    try {
-      return c.json(ProtectResponseSchema.parse(await options.protect(request)));
-    } catch (error) {
-      if (error instanceof UnknownIdsError) throw new HTTPException(404, { message: error.message });
-      throw error;
-    }
-  });
-  app.all("/api/*", () => {
-    throw new HTTPException(404, { message: "no such API endpoint" });
-  });
+  app.route("/api", apiRoutes(options.api));
 
   if (options.webRoot) {
     app.use("/*", serveStatic({ root: options.webRoot }));
@@ -98,6 +51,13 @@ export function createApp(options: AppOptions) {
     if (error instanceof HTTPException) {
       return c.json({ error: { code: codeFor(error.status), message: error.message } }, error.status);
     }
+    // Typed errors of the API and of the engine: the message is the whole story.
+    if (error instanceof UnknownIdsError)
+      return c.json({ error: { code: "not_found", message: error.message } }, 404);
+    if (error instanceof ReadOnlyError || error instanceof LockedError)
+      return c.json({ error: { code: "conflict", message: error.message } }, 409);
+    if (error instanceof UserError)
+      return c.json({ error: { code: "bad_request", message: error.message } }, 400);
     console.error(error);
     return c.json({ error: { code: "internal", message: "internal error (see the server's log)" } }, 500);
   });
@@ -113,6 +73,7 @@ function codeFor(status: number): string {
       404: "not_found",
       415: "unsupported_media_type",
       413: "payload_too_large",
+      409: "conflict",
       421: "misdirected_request",
     }[status] ?? "error"
   );

@@ -1,26 +1,71 @@
-// What the dashboard's routes do, as plain functions over the stores the server was started with:
-// the summary (a shared incremental scan) and the changes it may ask for. The routes only parse,
-// validate and answer; the CLI and the extension call the same state modules.
+// What the dashboard's routes do, as plain functions over the stores the server was started with.
+// The routes only parse, validate and answer; this module calls the same state, policy and deletion
+// modules as the CLI and the extension, so the three can never disagree.
+import { homedir } from "node:os";
 import type {
   DataSource,
+  DeleteRequest,
   PolicyStatus,
   ProtectRequest,
   ProtectResponse,
+  SessionRow,
+  SessionsQuery,
+  SessionsResponse,
   SummaryResponse,
 } from "../../shared/api.js";
+import type { AuditEntry } from "../../shared/audit.js";
+import { type Config, validateConfig } from "../../shared/config.js";
+import type { Plan } from "../../shared/plan.js";
+import { evaluatePolicy, exemptions } from "../../shared/policy.js";
 import { quotaState } from "../../shared/quota.js";
+import { compareSessions } from "../../shared/sort.js";
+import type { TrashEntry } from "../../shared/trash.js";
+import {
+  listTrash,
+  purge,
+  restore,
+  type SoftDeleteResult,
+  softDelete,
+  type TrashActionResult,
+} from "../delete/deletion-engine.js";
+import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
+import { appendAudit, readAudit } from "../state/audit-log.js";
+import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
-import { readPins, setProtection } from "../state/protection-list.js";
+import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
-import { UnknownIdsError } from "./app.js";
+import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
 export interface DashboardStores {
   roots: readonly string[];
   folderStores: readonly FolderStore[];
   source: DataSource;
   config: LoadConfigOptions;
+}
+
+/** Everything the routes can ask for; a test may provide only part of it (the rest answers 404). */
+export interface DashboardApi {
+  getSummary: () => Promise<SummaryResponse>;
+  protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
+  sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
+  plan?: () => Promise<Plan>;
+  /** The plan a proposed config would make, without saving it. */
+  previewPlan?: (
+    config: unknown,
+  ) => Promise<{ ok: true; plan: Plan } | { ok: false; problems: { path: string; message: string }[] }>;
+  getPolicy?: () => Promise<{ status: ConfigStatus }>;
+  savePolicy?: (
+    config: unknown,
+  ) => Promise<
+    { ok: true; status: ConfigStatus } | { ok: false; problems: { path: string; message: string }[] }
+  >;
+  deleteSessions?: (request: DeleteRequest) => Promise<SoftDeleteResult>;
+  trash?: () => Promise<{ entries: TrashEntry[]; unreadableLines: number }>;
+  restore?: (refs: string[]) => Promise<TrashActionResult>;
+  purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
+  audit?: (offset: number, limit: number) => Promise<{ total: number; entries: AuditEntry[] }>;
 }
 
 /** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
@@ -40,20 +85,40 @@ export function policyStatus(
   };
 }
 
-export function createDashboardService(stores: DashboardStores) {
+const rowOf = (s: PlanInputs["report"]["sessions"][number], kept?: string): SessionRow => ({
+  id: s.id,
+  path: s.path,
+  store: s.store.kind,
+  namespace: s.namespace,
+  sizeBytes: s.sizeBytes,
+  createdAt: s.createdAt,
+  modifiedAt: s.modifiedAt,
+  lastUsedAt: s.lastUsedAt,
+  messageCount: s.messageCount,
+  ...(s.name !== undefined ? { name: s.name } : {}),
+  ...(s.tags ? { tags: s.tags } : {}),
+  warnings: s.warnings.length,
+  ...(kept ? { kept } : {}),
+});
+
+export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const scan = () =>
-    scanStores({
-      roots: stores.roots,
-      folderStores: stores.folderStores,
-      cacheFile: paths.scanCache,
-      metaDir: paths.sessionsMeta,
-    });
+  const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
+  const gather = () => gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores });
+  const validConfig = (inputs: PlanInputs): Config => {
+    if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
+    return inputs.config.config;
+  };
 
   let running: Promise<SummaryResponse> | undefined;
   /** Concurrent requests share one scan. */
   const getSummary = () => {
-    running ??= scan()
+    running ??= scanStores({
+      roots: stores.roots,
+      folderStores: stores.folderStores,
+      cacheFile: paths.scanCache,
+      metaDir: paths.sessionsMeta,
+    })
       .then(({ scannedAt, stores: scanned, summary, namespaces, problems }) => ({
         source: stores.source,
         // Read on every scan, so an edit to the file shows on the next refresh.
@@ -70,21 +135,128 @@ export function createDashboardService(stores: DashboardStores) {
     return running;
   };
 
-  /** All or nothing: one id that names no session (and, to unpin, no pin) changes nothing. */
-  const protect = async ({ ids, protect: on }: ProtectRequest): Promise<ProtectResponse> => {
-    const byId = new Map((await scan()).sessions.map((s) => [s.id, s]));
-    const pins = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
-    const targets = [];
-    const unknown = [];
-    for (const id of new Set(ids)) {
-      const found = byId.get(id) ?? (on ? undefined : pins.get(id));
-      if (found) targets.push({ id, path: found.path });
-      else unknown.push(id);
-    }
-    if (unknown.length > 0) throw new UnknownIdsError(unknown);
-    const { changed, unchanged } = setProtection(targets, on, "ui", paths);
-    return { changed: changed.map((t) => t.id), unchanged: unchanged.map((t) => t.id) };
-  };
+  return {
+    getSummary,
 
-  return { getSummary, protect };
+    /** All or nothing: one id that names no session (and, to unpin, no pin) changes nothing. */
+    async protect({ ids, protect: on }) {
+      const byId = new Map((await gather()).report.sessions.map((s) => [s.id, s]));
+      const pins = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
+      const targets = [];
+      const unknown = [];
+      for (const id of new Set(ids)) {
+        const found = byId.get(id) ?? (on ? undefined : pins.get(id));
+        if (found) targets.push({ id, path: found.path });
+        else unknown.push(id);
+      }
+      if (unknown.length > 0) throw new UnknownIdsError(unknown);
+      const { changed, unchanged } = setProtection(targets, on, "ui", paths);
+      return { changed: changed.map((t) => t.id), unchanged: unchanged.map((t) => t.id) };
+    },
+
+    async sessions(query) {
+      const inputs = await gather();
+      const all = inputs.report.sessions;
+      const kept = inputs.config.ok
+        ? exemptions({
+            sessions: all,
+            policy: inputs.config.config,
+            pinnedIds: pinnedIds(inputs.pins),
+            activeIds: inputs.activeIds,
+            now: new Date(),
+          })
+        : new Map<string, { reason: string }>();
+      const text = query.text?.toLowerCase();
+      const matching = all
+        .filter(
+          (s) =>
+            (query.namespace === undefined || s.namespace === query.namespace) &&
+            (query.store === undefined || s.store.kind === query.store) &&
+            (query.tag === undefined || (s.tags ?? []).includes(query.tag)) &&
+            (text === undefined ||
+              [s.path, s.name, s.summary, s.namespace].some((field) => field?.toLowerCase().includes(text))),
+        )
+        .sort(compareSessions(query.sort));
+      return {
+        total: all.length,
+        matching: matching.length,
+        sessions: matching
+          .slice(query.offset, query.offset + query.limit)
+          .map((s) => rowOf(s, kept.get(s.id)?.reason)),
+      };
+    },
+
+    async plan() {
+      const inputs = await gather();
+      validConfig(inputs);
+      return planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+    },
+
+    async previewPlan(raw) {
+      const inputs = await gather();
+      const checked = validateConfig(raw, process.env.HOME || homedir());
+      if (!checked.ok) return { ok: false, problems: checked.problems };
+      const plan = evaluatePolicy({
+        sessions: inputs.report.sessions,
+        policy: checked.config,
+        pinnedIds: pinnedIds(inputs.pins),
+        activeIds: inputs.activeIds,
+        mode: checked.config.mode,
+        now: new Date(),
+      });
+      return { ok: true, plan };
+    },
+
+    async getPolicy() {
+      return { status: loadConfig(stores.config) };
+    },
+
+    /** Validated, written atomically, audited; an invalid config is refused and nothing is written. */
+    async savePolicy(raw) {
+      const target = loadConfig(stores.config).path;
+      const checked = validateConfig(raw, process.env.HOME || homedir());
+      if (!checked.ok) return { ok: false, problems: checked.problems };
+      writeFileAtomic(target, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
+      appendAudit(paths.auditLog, {
+        time: new Date().toISOString(),
+        actor: "ui",
+        action: "config",
+        items: [],
+        result: "ok",
+        detail: `saved ${target}`,
+      });
+      return { ok: true, status: loadConfig(stores.config) };
+    },
+
+    async deleteSessions(request) {
+      const config = validConfig(await gather());
+      return softDelete(
+        {
+          items: request.items,
+          config,
+          configOptions: stores.config,
+          roots: stores.roots,
+          folderStores: stores.folderStores,
+          dryRun: request.dryRun,
+          via: "selection",
+        },
+        { actor: "ui" },
+      );
+    },
+
+    async trash() {
+      return listTrash({ actor: "ui" });
+    },
+    async restore(refs) {
+      return restore(refs, { actor: "ui" });
+    },
+    async purge(refs, confirm) {
+      return purge(refs, confirm, { actor: "ui" });
+    },
+
+    async audit(offset, limit) {
+      const { entries } = readAudit(paths.auditLog);
+      return { total: entries.length, entries: entries.slice(offset, offset + limit) };
+    },
+  };
 }

@@ -39,7 +39,7 @@ afterEach(async () => {
 
 describe("listenOnLoopback", () => {
   it("binds 127.0.0.1 only, on the port it reports", async () => {
-    server = await listenOnLoopback(0, { getSummary, token: "test-token" });
+    server = await listenOnLoopback(0, { api: { getSummary }, token: "test-token" });
     const auth = { headers: { Authorization: "Bearer test-token" } };
     const response = await fetch(`http://127.0.0.1:${server.port}/api/summary`, auth);
     expect(response.status).toBe(200);
@@ -52,7 +52,7 @@ describe("listenOnLoopback", () => {
   });
 
   it("refuses an absolute-form request target naming a foreign host", async () => {
-    server = await listenOnLoopback(0, { getSummary, token: "test-token" });
+    server = await listenOnLoopback(0, { api: { getSummary }, token: "test-token" });
     const ok = await rawRequest(
       server.port,
       `GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer test-token\r\n\r\n`,
@@ -70,9 +70,9 @@ describe("listenOnLoopback", () => {
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     const port = (other.address() as { port: number }).port;
     try {
-      await expect(listenOnLoopback(port, { getSummary, token: "test-token" })).rejects.toBeInstanceOf(
-        PortInUseError,
-      );
+      await expect(
+        listenOnLoopback(port, { api: { getSummary }, token: "test-token" }),
+      ).rejects.toBeInstanceOf(PortInUseError);
     } finally {
       other.close();
     }

@@ -29,7 +29,7 @@ beforeAll(async () => {
     source: { kind: "pi" },
     config: {},
   });
-  app = createApp({ ...service, port: () => PORT, token: TOKEN });
+  app = createApp({ api: service, port: () => PORT, token: TOKEN });
 });
 
 const good = { Host: `127.0.0.1:${PORT}`, Authorization: `Bearer ${TOKEN}` };

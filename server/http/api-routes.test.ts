@@ -1,0 +1,181 @@
+// The dashboard API on a real store, through app.request(): sessions, plan and its preview, policy,
+// delete, trash and audit — each with what must and must not change on disk.
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { SessionsResponseSchema } from "../../shared/api.js";
+import { PlanSchema } from "../../shared/plan.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { statePaths } from "../state/state-dir.js";
+import { createApp } from "./app.js";
+import { createDashboardService } from "./dashboard-service.js";
+
+const PORT = 4998;
+const TOKEN = "tok";
+const headers = { Host: `127.0.0.1:${PORT}`, Authorization: `Bearer ${TOKEN}` };
+const jsonHeaders = { ...headers, "Content-Type": "application/json" };
+
+let app: ReturnType<typeof createApp>;
+let root: string;
+let configFile: string;
+let paths: string[];
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "sr-api-")));
+  paths = [];
+  for (const [i, cwd] of ["/work/app", "/work/app", "/work/lib", "/play"].entries()) {
+    const path = writeSession(root, cwd, 1 + i, i === 2 ? { name: "Billing bug" } : {}).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2025, 0, 1 + i)));
+    paths.push(path);
+  }
+  configFile = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+      deletion: { target: "quarantine" },
+    }),
+  );
+  const service = createDashboardService({
+    roots: [root],
+    folderStores: [],
+    source: { kind: "pi" },
+    config: { file: configFile },
+  });
+  app = createApp({ api: service, port: () => PORT, token: TOKEN });
+});
+
+const get = (path: string) => app.request(`http://127.0.0.1:${PORT}${path}`, { headers });
+const send = (method: string, path: string, body: unknown) =>
+  app.request(`http://127.0.0.1:${PORT}${path}`, {
+    method,
+    headers: jsonHeaders,
+    body: JSON.stringify(body),
+  });
+
+describe("GET /api/sessions", () => {
+  it("sorts, filters, searches and pages; rows say why a session is kept", async () => {
+    const all = SessionsResponseSchema.parse(await (await get("/api/sessions")).json());
+    expect(all.total).toBe(4);
+    expect(all.sessions.map((s) => s.path)).toEqual(paths); // least recently used first
+    expect(all.sessions.at(-1)!.kept).toBe("recent");
+    const bySize = SessionsResponseSchema.parse(await (await get("/api/sessions?sort=size&limit=1")).json());
+    expect(bySize).toMatchObject({ matching: 4, sessions: [{ path: paths[3] }] });
+    const text = SessionsResponseSchema.parse(await (await get("/api/sessions?text=billing")).json());
+    expect(text.sessions.map((s) => s.name)).toEqual(["Billing bug"]);
+    const ns = SessionsResponseSchema.parse(await (await get("/api/sessions?namespace=/work/app")).json());
+    expect(ns.matching).toBe(2);
+    expect((await get("/api/sessions?sort=random")).status).toBe(400);
+    expect((await get("/api/sessions?limit=-1")).status).toBe(400);
+  });
+});
+
+describe("plan and policy", () => {
+  it("GET /api/plan is the policy's plan, valid against its schema", async () => {
+    const plan = PlanSchema.parse(await (await get("/api/plan")).json());
+    expect(plan.candidates.map((c) => c.path)).toEqual(paths.slice(0, 3));
+    expect(plan.candidates[0]!.fingerprint).toBeDefined();
+  });
+
+  it("POST /api/plan/preview evaluates a proposed policy without saving it", async () => {
+    const before = readFileSync(configFile, "utf8");
+    const preview = await send("POST", "/api/plan/preview", {
+      config: { retention: { maxAgeDays: 30, minKeepRecentCount: 3, keepLastPerNamespace: 0 } },
+    });
+    expect(PlanSchema.parse(await preview.json()).candidates.map((c) => c.path)).toEqual([paths[0]]);
+    const invalid = await send("POST", "/api/plan/preview", { config: { retention: { maxAgeDays: -1 } } });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ error: { problems: [{ path: "retention.maxAgeDays" }] } });
+    expect(readFileSync(configFile, "utf8")).toBe(before);
+  });
+
+  it("PUT /api/policy saves a valid config atomically and audits it; an invalid one writes nothing", async () => {
+    const bad = await send("PUT", "/api/policy", { config: { mode: "loud" } });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(readFileSync(configFile, "utf8")).mode).toBeUndefined();
+    const good = await send("PUT", "/api/policy", { config: { mode: "hard-block" } });
+    expect(good.status).toBe(200);
+    expect(await good.json()).toMatchObject({ ok: true, config: { mode: "hard-block" } });
+    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ mode: "hard-block" });
+    const audit = (await (await get("/api/audit?limit=1")).json()) as {
+      entries: { action: string; actor: string }[];
+    };
+    expect(audit.entries[0]).toMatchObject({ action: "config", actor: "ui" });
+  });
+
+  it("an invalid config on disk: read-only — the plan and deletes answer 409", async () => {
+    writeFileSync(configFile, "{ broken");
+    expect((await get("/api/plan")).status).toBe(409);
+    const plan = await send("POST", "/api/delete", {
+      items: [{ id: "x", fingerprint: { dev: 1, ino: 1, size: 1, mtimeNs: "1" } }],
+    });
+    expect(plan.status).toBe(409);
+    expect((await get("/api/policy")).status).toBe(200);
+  });
+});
+
+describe("delete, trash and audit", () => {
+  it("deletes by id and fingerprint; a changed file is skipped; restore and purge with the echoed confirmation", async () => {
+    const plan = PlanSchema.parse(await (await get("/api/plan")).json());
+    appendFileSync(paths[1]!, '{"type":"message","id":"late"}\n');
+    setModified(paths[1]!, new Date(Date.UTC(2025, 0, 2)));
+    const response = await send("POST", "/api/delete", {
+      items: plan.candidates.map((c) => ({ id: c.id, fingerprint: c.fingerprint })),
+    });
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as {
+      moved: { path: string }[];
+      skipped: { path: string; reason: string }[];
+    };
+    expect(result.moved.map((m) => m.path).sort()).toEqual([paths[0], paths[2]].sort());
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ path: paths[1], reason: "changed since preview" }),
+    ]);
+
+    const trash = (await (await get("/api/trash")).json()) as {
+      entries: { entryId: string; originalPath: string; sizeBytes: number; state: string }[];
+    };
+    const inTrash = trash.entries.filter((e) => e.state === "in-trash");
+    expect(inTrash).toHaveLength(2);
+    const restored = await send("POST", "/api/trash/restore", { refs: [inTrash[0]!.entryId] });
+    expect(((await restored.json()) as { done: unknown[] }).done).toHaveLength(1);
+    expect(existsSync(inTrash[0]!.originalPath)).toBe(true);
+
+    const last = inTrash[1]!;
+    const wrong = await send("POST", "/api/trash/purge", {
+      refs: [last.entryId],
+      confirm: `1:${last.sizeBytes + 1}`,
+    });
+    expect(wrong.status).toBe(409);
+    const purged = await send("POST", "/api/trash/purge", {
+      refs: [last.entryId],
+      confirm: `1:${last.sizeBytes}`,
+    });
+    expect(purged.status).toBe(200);
+
+    const audit = (await (await get("/api/audit?offset=0&limit=2")).json()) as {
+      total: number;
+      entries: { action: string }[];
+    };
+    expect(audit.entries.map((e) => e.action)).toEqual(["purge", "restore"]);
+    expect(audit.total).toBeGreaterThanOrEqual(3);
+  });
+
+  it("two concurrent deletes of the same session: exactly one moves it", async () => {
+    const plan = PlanSchema.parse(await (await get("/api/plan")).json());
+    const item = { id: plan.candidates[0]!.id, fingerprint: plan.candidates[0]!.fingerprint };
+    const [a, b] = await Promise.all([
+      send("POST", "/api/delete", { items: [item] }),
+      send("POST", "/api/delete", { items: [item] }),
+    ]);
+    const moved = [];
+    for (const response of [a, b]) {
+      if (response.status === 200) moved.push(...((await response.json()) as { moved: unknown[] }).moved);
+      else expect(response.status).toBe(409); // the other holds the deletion lock
+    }
+    expect(moved).toHaveLength(1);
+    expect(existsSync(paths[0]!)).toBe(false);
+    expect(statePaths().dir).toContain(process.env.HOME!);
+  });
+});

@@ -1,0 +1,107 @@
+// The API's routes, one small group per resource, each only parsing, validating and answering.
+// What they do lives in dashboard-service.ts; errors become statuses in app.ts's onError.
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
+import {
+  AuditQuerySchema,
+  DeleteRequestSchema,
+  ProtectRequestSchema,
+  ProtectResponseSchema,
+  PurgeRequestSchema,
+  SessionsQuerySchema,
+  SessionsResponseSchema,
+  TrashRefsSchema,
+} from "../../../shared/api.js";
+import { PlanSchema } from "../../../shared/plan.js";
+import type { DashboardApi } from "../dashboard-service.js";
+import { jsonBody, query } from "../json-body.js";
+
+const notHere = () => new HTTPException(404, { message: "no such API endpoint" });
+
+/** `fn` if the API has it, else 404: a partial API (in tests) answers only what it implements. */
+function need<T>(fn: T | undefined): T {
+  if (fn === undefined) throw notHere();
+  return fn;
+}
+
+export function apiRoutes(api: DashboardApi) {
+  const routes = new Hono();
+
+  routes.get("/summary", async (c) => c.json(await api.getSummary()));
+
+  routes.get("/sessions", async (c) => {
+    const q = query(c, SessionsQuerySchema);
+    return c.json(SessionsResponseSchema.parse(await need(api.sessions)(q)));
+  });
+
+  routes.post("/protect", async (c) => {
+    const request = await jsonBody(c, ProtectRequestSchema);
+    return c.json(ProtectResponseSchema.parse(await need(api.protect)(request)));
+  });
+
+  routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)())));
+  routes.post("/plan/preview", async (c) => {
+    const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
+    const result = await need(api.previewPlan)(config);
+    if (!result.ok)
+      return c.json(
+        {
+          error: {
+            code: "invalid_config",
+            message: "the proposed config is invalid",
+            problems: result.problems,
+          },
+        },
+        400,
+      );
+    return c.json(PlanSchema.parse(result.plan));
+  });
+
+  routes.get("/policy", async (c) => c.json((await need(api.getPolicy)()).status));
+  routes.put("/policy", async (c) => {
+    const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
+    const result = await need(api.savePolicy)(config);
+    if (!result.ok)
+      return c.json(
+        {
+          error: {
+            code: "invalid_config",
+            message: "the config is invalid; nothing was saved",
+            problems: result.problems,
+          },
+        },
+        400,
+      );
+    return c.json(result.status);
+  });
+
+  routes.post("/delete", async (c) => {
+    const request = await jsonBody(c, DeleteRequestSchema);
+    const result = await need(api.deleteSessions)(request);
+    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    return c.json(result);
+  });
+
+  routes.get("/trash", async (c) => c.json(await need(api.trash)()));
+  routes.post("/trash/restore", async (c) => {
+    const { refs } = await jsonBody(c, TrashRefsSchema);
+    return c.json(await need(api.restore)(refs));
+  });
+  routes.post("/trash/purge", async (c) => {
+    const { refs, confirm } = await jsonBody(c, PurgeRequestSchema);
+    const result = await need(api.purge)(refs, confirm);
+    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    return c.json(result);
+  });
+
+  routes.get("/audit", async (c) => {
+    const { offset, limit } = query(c, AuditQuerySchema);
+    return c.json(await need(api.audit)(offset, limit));
+  });
+
+  routes.all("*", () => {
+    throw notHere();
+  });
+  return routes;
+}

@@ -16,6 +16,7 @@ Commands:
   touch      mark a workspace as active now (.metadata.json updated_at)
   repair-metadata  rebuild a workspace's missing or corrupt .metadata.json from file times
   audit      the log of every change
+  metrics    Prometheus metrics (printed, or --textfile for node_exporter)
   protect    pin sessions so no policy removes them; unprotect removes the pin
   config     the config file: schema, check, show
   serve      run the local dashboard on 127.0.0.1
@@ -76,6 +77,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await (await import("./workspace-commands.js")).runTouch(args, io);
       case "repair-metadata":
         return await (await import("./workspace-commands.js")).runRepair(args, io);
+      case "metrics":
+        return await (await import("./metrics-command.js")).runMetrics(args, io);
       case "audit":
         return await (await import("./audit-command.js")).runAudit(args, io);
       case "config":

@@ -40,6 +40,13 @@ export function createApp(options: AppOptions) {
   app.use("*", tokenGuard(options.token));
 
   app.route("/api", apiRoutes(options.api));
+  // Prometheus text, for scrapers: the token goes in the same Authorization header.
+  app.get("/metrics", async (c) => {
+    if (!options.api.metrics) throw new HTTPException(404, { message: "no metrics here" });
+    return c.body(await options.api.metrics(), 200, {
+      "Content-Type": "text/plain; version=0.0.4; charset=utf-8",
+    });
+  });
 
   if (options.webRoot) {
     app.use("/*", serveStatic({ root: options.webRoot }));

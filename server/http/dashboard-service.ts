@@ -35,6 +35,7 @@ import { appendAudit, readAudit } from "../state/audit-log.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
+import { collectMetrics } from "../report/metrics.js";
 import { statePaths } from "../state/state-dir.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
@@ -66,6 +67,8 @@ export interface DashboardApi {
   restore?: (refs: string[]) => Promise<TrashActionResult>;
   purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
   audit?: (offset: number, limit: number) => Promise<{ total: number; entries: AuditEntry[] }>;
+  /** Prometheus text. */
+  metrics?: () => Promise<string>;
 }
 
 /** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
@@ -253,6 +256,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async purge(refs, confirm) {
       return purge(refs, confirm, { actor: "ui" });
     },
+
+    metrics: () => collectMetrics(stores),
 
     async audit(offset, limit) {
       const { entries } = readAudit(paths.auditLog);

@@ -1,0 +1,42 @@
+// `session-retention metrics [--textfile FILE]`: the Prometheus metrics of `GET /metrics` without a
+// server — printed, or written atomically for node_exporter's textfile collector (e.g. from cron).
+import { parseArgs } from "node:util";
+import { collectMetrics } from "../report/metrics.js";
+import { resolveStores } from "../scan/resolve-roots.js";
+import { writeFileAtomic } from "../state/atomic-write.js";
+import { loadConfig, rootOf } from "../state/config-file.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import type { CliIo } from "./main.js";
+
+export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
+
+Prints the stores' metrics in Prometheus text format, or writes them atomically to FILE (a .prom
+file in node_exporter's --collector.textfile.directory), so a team can watch many machines.`;
+
+export async function runMetrics(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      textfile: { type: "string" },
+      root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(METRICS_HELP);
+    return 0;
+  }
+  const config = configOptions(values);
+  const { roots, folderStores } = resolveStores(
+    { roots: values.root, stores: values.store },
+    process.env,
+    rootOf(loadConfig(config)),
+  );
+  const text = await collectMetrics({ roots, folderStores, config });
+  if (values.textfile) writeFileAtomic(values.textfile, text, 0o644);
+  else io.stdout(text.trimEnd());
+  return 0;
+}

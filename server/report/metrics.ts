@@ -1,0 +1,107 @@
+// Prometheus text exposition of where the stores stand, for `GET /metrics` and for node_exporter's
+// textfile collector (`session-retention metrics --textfile FILE`): a team can watch many machines.
+import type { AuditEntry } from "../../shared/audit.js";
+import { QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
+import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
+import type { FolderStore } from "../scan/resolve-roots.js";
+import { scanStores } from "../scan/scanner.js";
+import { readAudit } from "../state/audit-log.js";
+import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { statePaths } from "../state/state-dir.js";
+
+export interface MetricsInput {
+  summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
+  namespaces: readonly NamespaceUsage[];
+  durationMs: number;
+  /** Undefined while the config is invalid. */
+  quota?: QuotaState;
+  audit: readonly AuditEntry[];
+}
+
+/** A label value as the exposition format wants it: backslash, quote and newline escaped. */
+const label = (value: string) =>
+  value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n");
+
+export function renderMetrics(input: MetricsInput): string {
+  const lines: string[] = [];
+  const metric = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter",
+    samples: Array<[string, number]>,
+  ) => {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples)
+      lines.push(`${name}${labels} ${Number.isFinite(value) ? value : "NaN"}`);
+  };
+  metric("session_retention_bytes", "Total size of all sessions in bytes.", "gauge", [
+    ["", input.summary.totalBytes],
+  ]);
+  metric("session_retention_sessions", "Number of sessions.", "gauge", [["", input.summary.sessionCount]]);
+  if (input.quota) {
+    const measures = (["size", "count"] as const).filter((m) => input.quota![m]);
+    metric(
+      "session_retention_quota_ratio",
+      "Usage as a share of the quota limit (1 = at the limit).",
+      "gauge",
+      measures.map((m) => [`{measure="${m}"}`, input.quota![m]!.ratio]),
+    );
+    metric("session_retention_quota_level", "Quota level: 0 ok, 1 info, 2 warn, 3 critical.", "gauge", [
+      [`{level="${input.quota.level}"}`, QUOTA_LEVELS.indexOf(input.quota.level)],
+    ]);
+  }
+  metric(
+    "session_retention_namespace_bytes",
+    "Size of each namespace's sessions in bytes.",
+    "gauge",
+    input.namespaces.map((n) => [`{namespace="${label(n.namespace)}"}`, n.totalBytes]),
+  );
+  metric(
+    "session_retention_namespace_sessions",
+    "Number of sessions per namespace.",
+    "gauge",
+    input.namespaces.map((n) => [`{namespace="${label(n.namespace)}"}`, n.sessionCount]),
+  );
+  metric("session_retention_scan_duration_seconds", "Duration of the last scan.", "gauge", [
+    ["", input.durationMs / 1000],
+  ]);
+  const count = (action: AuditEntry["action"][], result: string) =>
+    input.audit
+      .filter((e) => action.includes(e.action))
+      .reduce((t, e) => t + e.items.filter((i) => i.result === result).length, 0);
+  metric("session_retention_soft_deleted_total", "Sessions moved to the trash, ever.", "counter", [
+    ["", count(["soft-delete", "auto-clean"], "moved")],
+  ]);
+  metric("session_retention_restored_total", "Sessions restored from the trash, ever.", "counter", [
+    ["", count(["restore"], "restored")],
+  ]);
+  metric("session_retention_purged_total", "Sessions deleted for good, ever.", "counter", [
+    ["", count(["purge"], "purged")],
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Scans the stores and renders their metrics (the same for the server and the CLI). */
+export async function collectMetrics(stores: {
+  roots: readonly string[];
+  folderStores: readonly FolderStore[];
+  config: LoadConfigOptions;
+}): Promise<string> {
+  const paths = statePaths();
+  const report = await scanStores({
+    roots: stores.roots,
+    folderStores: stores.folderStores,
+    cacheFile: paths.scanCache,
+    topN: 0,
+  });
+  const config = loadConfig(stores.config);
+  return renderMetrics({
+    summary: report.summary,
+    namespaces: report.namespaces,
+    durationMs: report.stats.durationMs,
+    ...(config.ok
+      ? { quota: quotaState(report.summary.totalBytes, report.summary.sessionCount, config.config.quota) }
+      : {}),
+    audit: readAudit(paths.auditLog).entries,
+  });
+}

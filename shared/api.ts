@@ -34,6 +34,8 @@ export const SummaryResponseSchema = z.object({
   summary: ScanSummarySchema,
   namespaces: z.array(NamespaceUsageSchema),
   problems: z.array(ScanProblemSchema),
+  /** "100% in N days at the 7-day rate", when there is enough history. */
+  forecast: z.lazy(() => ForecastSchema).optional(),
 });
 export type SummaryResponse = z.infer<typeof SummaryResponseSchema>;
 
@@ -138,4 +140,25 @@ export const PurgeRequestSchema = TrashRefsSchema.extend({
 export const AuditQuerySchema = z.strictObject({
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().max(1000).default(100),
+});
+
+export const ForecastSchema = z.object({
+  ratePerDay: z.number(),
+  daysToFull: z.number().nullable(),
+});
+
+/** `GET /api/growth?days=7|30[&namespace=…]`: the series the charts draw, and the forecast. */
+export const GrowthResponseSchema = z.object({
+  days: z.number(),
+  namespace: z.string().optional(),
+  points: z.array(
+    z.object({ t: z.string(), bytes: z.number(), count: z.number(), estimated: z.boolean().optional() }),
+  ),
+  forecast: ForecastSchema.optional(),
+});
+export type GrowthResponse = z.infer<typeof GrowthResponseSchema>;
+
+export const GrowthQuerySchema = z.strictObject({
+  days: z.coerce.number().int().positive().max(400).default(30),
+  namespace: z.string().max(4096).optional(),
 });

@@ -189,6 +189,7 @@ export async function runScan(
     folderStores,
     ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
     metaDir: statePaths().sessionsMeta,
+    growthDir: statePaths().dir,
     precise: flags.precise,
     topN: flags.top,
   });

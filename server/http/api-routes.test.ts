@@ -1,12 +1,21 @@
 // The dashboard API on a real store, through app.request(): sessions, plan and its preview, policy,
 // delete, trash and audit — each with what must and must not change on disk.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SessionsResponseSchema } from "../../shared/api.js";
+import { GrowthResponseSchema, SessionsResponseSchema } from "../../shared/api.js";
 import { PlanSchema } from "../../shared/plan.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { growthFile } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
@@ -177,5 +186,31 @@ describe("delete, trash and audit", () => {
     expect(moved).toHaveLength(1);
     expect(existsSync(paths[0]!)).toBe(false);
     expect(statePaths().dir).toContain(process.env.HOME!);
+  });
+});
+
+describe("growth", () => {
+  it("the first scan backfills 30 estimated days; each scan adds a measured point, one per hour", async () => {
+    const growth = await (await get("/api/growth?days=30")).json();
+    const parsed = GrowthResponseSchema.parse(growth);
+    expect(parsed.points.length).toBeGreaterThanOrEqual(30);
+    expect(parsed.points.slice(0, -1).every((p) => p.estimated)).toBe(true);
+    expect(parsed.points.at(-1)!.estimated).toBeUndefined();
+    const again = GrowthResponseSchema.parse(await (await get("/api/growth?days=30")).json());
+    expect(again.points).toHaveLength(parsed.points.length); // same hour: coalesced
+    const week = GrowthResponseSchema.parse(
+      await (await get("/api/growth?days=7&namespace=/work/app")).json(),
+    );
+    expect(week.points.at(-1)!.count).toBe(2);
+    expect((await get("/api/growth?days=0")).status).toBe(400);
+  });
+
+  it("a corrupt growth file is set aside, never fatal", async () => {
+    await get("/api/growth");
+    const file = growthFile(statePaths().dir, [{ kind: "pi", root }]);
+    writeFileSync(file, "{ torn");
+    expect((await get("/api/growth")).status).toBe(200);
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    expect(readdirSync(join(file, "..")).some((n) => n.startsWith(`${name}.corrupt-`))).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import type {
   DataSource,
   DeleteRequest,
+  GrowthResponse,
   PolicyStatus,
   ProtectRequest,
   ProtectResponse,
@@ -35,7 +36,9 @@ import { appendAudit, readAudit } from "../state/audit-log.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
+import { forecast, growthSeries } from "../../shared/growth.js";
 import { collectMetrics } from "../report/metrics.js";
+import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
@@ -69,6 +72,7 @@ export interface DashboardApi {
   audit?: (offset: number, limit: number) => Promise<{ total: number; entries: AuditEntry[] }>;
   /** Prometheus text. */
   metrics?: () => Promise<string>;
+  growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
 }
 
 /** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
@@ -121,17 +125,27 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       folderStores: stores.folderStores,
       cacheFile: paths.scanCache,
       metaDir: paths.sessionsMeta,
+      growthDir: paths.dir,
     })
-      .then(({ scannedAt, stores: scanned, summary, namespaces, problems }) => ({
-        source: stores.source,
+      .then(({ scannedAt, stores: scanned, summary, namespaces, problems }) => {
         // Read on every scan, so an edit to the file shows on the next refresh.
-        policy: policyStatus(loadConfig(stores.config), summary),
-        scannedAt,
-        stores: scanned,
-        summary,
-        namespaces,
-        problems,
-      }))
+        const config = loadConfig(stores.config);
+        const ahead = forecast(
+          readGrowth(growthFile(paths.dir, scanned)),
+          config.ok ? config.config.quota.maxTotalSizeBytes : null,
+          new Date(),
+        );
+        return {
+          source: stores.source,
+          policy: policyStatus(config, summary),
+          scannedAt,
+          stores: scanned,
+          summary,
+          namespaces,
+          problems,
+          ...(ahead ? { forecast: ahead } : {}),
+        };
+      })
       .finally(() => {
         running = undefined;
       });
@@ -258,6 +272,23 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     metrics: () => collectMetrics(stores),
+
+    async growth(days, namespace) {
+      const { stores: scanned } = await getSummary(); // records this hour's point
+      const points = readGrowth(growthFile(paths.dir, scanned));
+      const config = loadConfig(stores.config);
+      const now = new Date();
+      const ahead =
+        namespace === undefined
+          ? forecast(points, config.ok ? config.config.quota.maxTotalSizeBytes : null, now)
+          : undefined;
+      return {
+        days,
+        ...(namespace !== undefined ? { namespace } : {}),
+        points: growthSeries(points, days, now, namespace),
+        ...(ahead ? { forecast: ahead } : {}),
+      };
+    },
 
     async audit(offset, limit) {
       const { entries } = readAudit(paths.auditLog);

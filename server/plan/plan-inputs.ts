@@ -48,6 +48,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     folderStores,
     ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
     metaDir: paths.sessionsMeta,
+    growthDir: paths.dir,
   });
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,

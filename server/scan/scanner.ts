@@ -6,6 +6,7 @@ import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summar
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { buildPiRecord, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
+import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import { folderStoreAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
@@ -22,6 +23,8 @@ export interface ScanOptions {
   cacheFile?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
   metaDir?: string;
+  /** The state dir: when given, the scan is recorded as a growth snapshot of these stores. */
+  growthDir?: string;
   /** `lastUsedAt` from the last entry's timestamp instead of mtime. Default false. */
   precise?: boolean;
   /** How many largest sessions the summary lists. Default 10. */
@@ -188,7 +191,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   if (options.cacheFile && (filesRead > 0 || forgotten > 0)) saveScanCache(options.cacheFile, newCache);
   report({ phase: "done", filesDone: found.length, filesTotal: found.length, bytesDone, bytesTotal }, true);
 
-  return {
+  const result: ScanReport = {
     scannedAt: now().toISOString(),
     stores: [
       ...options.roots.map((root): StoreRef => ({ kind: "pi", root })),
@@ -201,4 +204,6 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     ...(orphanedMeta ? { orphanedMeta } : {}),
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
+  if (options.growthDir) recordGrowth(growthFile(options.growthDir, result.stores), result, now());
+  return result;
 }

@@ -6,6 +6,8 @@ import { z } from "zod";
 import {
   AuditQuerySchema,
   DeleteRequestSchema,
+  GrowthQuerySchema,
+  GrowthResponseSchema,
   ProtectRequestSchema,
   ProtectResponseSchema,
   PurgeRequestSchema,
@@ -93,6 +95,11 @@ export function apiRoutes(api: DashboardApi) {
     const result = await need(api.purge)(refs, confirm);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
     return c.json(result);
+  });
+
+  routes.get("/growth", async (c) => {
+    const { days, namespace } = query(c, GrowthQuerySchema);
+    return c.json(GrowthResponseSchema.parse(await need(api.growth)(days, namespace)));
   });
 
   routes.get("/audit", async (c) => {

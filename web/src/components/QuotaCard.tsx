@@ -1,6 +1,7 @@
 // The quota at a glance: the level (coloured), usage against each limit, the mode, and what the
 // level means. Issue 7 turns this into gauges with a forecast.
 import type { PolicyStatus } from "../../../shared/api.js";
+import type { Forecast } from "../../../shared/growth.js";
 import { describeQuota, type QuotaLevel } from "../../../shared/quota.js";
 
 const MEANING: Record<QuotaLevel, string> = {
@@ -16,7 +17,17 @@ const MODE: Record<NonNullable<PolicyStatus["mode"]>, string> = {
   "hard-block": "pi blocks input when critical",
 };
 
-export function QuotaCard({ policy }: { policy: PolicyStatus }) {
+/** "100% in 12 days at the 7-day rate", or why there is no such date. */
+function describeForecast(forecast: Forecast | undefined): string | undefined {
+  if (!forecast) return undefined;
+  if (forecast.daysToFull === null)
+    return forecast.ratePerDay > 0 ? undefined : "not growing over the last 7 days";
+  if (forecast.daysToFull === 0) return "at or over the size limit now";
+  return `100% in ${Math.ceil(forecast.daysToFull)} day${Math.ceil(forecast.daysToFull) === 1 ? "" : "s"} at the 7-day rate`;
+}
+
+export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast?: Forecast | undefined }) {
+  const ahead = describeForecast(forecast);
   if (!policy.quota || !policy.mode)
     return (
       <div class="card" data-testid="quota-card">
@@ -36,6 +47,11 @@ export function QuotaCard({ policy }: { policy: PolicyStatus }) {
       <p class="hint">
         {MEANING[level]} · mode {policy.mode} ({MODE[policy.mode]})
       </p>
+      {ahead && (
+        <p class="hint" data-testid="forecast">
+          {ahead}
+        </p>
+      )}
     </div>
   );
 }

@@ -15,7 +15,7 @@ export function OverviewPage({ data }: { data: SummaryResponse }) {
   return (
     <>
       <section class="cards" aria-label="Totals">
-        <QuotaCard policy={data.policy} />
+        <QuotaCard policy={data.policy} forecast={data.forecast} />
         <div class="card">
           <h2>Sessions</h2>
           <p class="big" data-testid="total-count">

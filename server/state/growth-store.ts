@@ -1,0 +1,54 @@
+// Growth snapshots on disk: one small JSON file per set of stores (a scan of another --root must
+// not mix into the history of the usual stores), updated after every scan, coalesced per hour.
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { addGrowthPoint, backfillGrowth, type GrowthPoint } from "../../shared/growth.js";
+import type { ScanReport } from "../../shared/scan-report.js";
+import { writeFileAtomic } from "./atomic-write.js";
+
+/** The growth file of a set of stores, in the state dir. */
+export function growthFile(stateDir: string, stores: ReadonlyArray<{ kind: string; root: string }>): string {
+  const key = stores
+    .map((s) => `${s.kind}:${s.root}`)
+    .sort()
+    .join("\n");
+  return join(stateDir, "growth", `${createHash("sha256").update(key).digest("hex").slice(0, 16)}.json`);
+}
+
+/** The points, oldest first; a missing file has none, a corrupt one is set aside (never fatal). */
+export function readGrowth(file: string): GrowthPoint[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  try {
+    const parsed = JSON.parse(text) as { version?: number; points?: GrowthPoint[] };
+    if (parsed.version === 1 && Array.isArray(parsed.points)) return parsed.points;
+  } catch {
+    // fall through
+  }
+  renameSync(file, `${file}.corrupt-${Date.now()}`);
+  return [];
+}
+
+/** Records the scan as a growth point; on the first scan, backfills the last 30 days as estimates. */
+export function recordGrowth(
+  file: string,
+  report: Pick<ScanReport, "sessions" | "summary" | "namespaces">,
+  now = new Date(),
+): GrowthPoint[] {
+  const existing = readGrowth(file);
+  const base = existing.length > 0 ? existing : backfillGrowth(report.sessions, now);
+  const ns: Record<string, [number, number]> = {};
+  for (const n of report.namespaces) ns[n.namespace] = [n.totalBytes, n.sessionCount];
+  const points = addGrowthPoint(
+    base,
+    { bytes: report.summary.totalBytes, count: report.summary.sessionCount, ns },
+    now,
+  );
+  writeFileAtomic(file, JSON.stringify({ version: 1, points }));
+  return points;
+}

@@ -1,0 +1,128 @@
+// Growth over time: the snapshot points kept after scans, the series the charts draw, and the
+// forecast "100% in 12 days at the 7-day rate". Pure, so the server, the CLI and the tests agree.
+// No zod here: the scan records a point after every run, and the scan path stays without zod. The
+// payload schemas are in api.ts.
+
+export interface GrowthPoint {
+  /** The hour (or, for backfilled and old points, the day) the point stands for, ISO. */
+  t: string;
+  bytes: number;
+  count: number;
+  /** Backfilled from the sessions' created times: deleted sessions cannot be known. */
+  estimated?: boolean;
+  /** Per namespace: [bytes, count]. Kept on the last point of each day only. */
+  ns?: Record<string, [number, number]>;
+}
+
+export interface Forecast {
+  /** Bytes per day over the last 7 days (negative when shrinking). */
+  ratePerDay: number;
+  /** Days until the size quota is reached at that rate; null when not growing or no quota. */
+  daysToFull: number | null;
+}
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+const hourOf = (ms: number) => new Date(Math.floor(ms / HOUR_MS) * HOUR_MS).toISOString();
+const dayOf = (iso: string) => iso.slice(0, 10);
+
+/**
+ * Adds a point for `now`, coalesced to one per hour (a later scan in the same hour replaces it),
+ * keeps hourly points for 30 days and the last point of each day for 400 days, and the namespace
+ * breakdown only on each day's last point: compact and fast to read.
+ */
+export function addGrowthPoint(
+  points: readonly GrowthPoint[],
+  point: Omit<GrowthPoint, "t">,
+  now: Date,
+): GrowthPoint[] {
+  const t = hourOf(now.getTime());
+  const next = points.filter((p) => p.t !== t && Date.parse(p.t) <= now.getTime());
+  next.push({ t, ...point });
+  next.sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+  const hourlyFrom = now.getTime() - 30 * DAY_MS;
+  const keepFrom = now.getTime() - 400 * DAY_MS;
+  const lastOfDay = new Map<string, GrowthPoint>();
+  for (const p of next) lastOfDay.set(dayOf(p.t), p);
+  const kept: GrowthPoint[] = [];
+  for (const p of next) {
+    const ms = Date.parse(p.t);
+    const isLast = lastOfDay.get(dayOf(p.t)) === p;
+    if (ms < keepFrom || (ms < hourlyFrom && !isLast)) continue;
+    if (isLast || !p.ns) kept.push(p);
+    else {
+      const { ns: _ns, ...withoutNamespaces } = p;
+      kept.push(withoutNamespaces);
+    }
+  }
+  return kept;
+}
+
+/** The last 30 days reconstructed from the sessions that exist now: an estimate, marked as such. */
+export function backfillGrowth(
+  sessions: ReadonlyArray<{ createdAt: string; sizeBytes: number; namespace: string }>,
+  now: Date,
+  days = 30,
+): GrowthPoint[] {
+  const points: GrowthPoint[] = [];
+  const created = sessions.map((s) => ({ ...s, ms: Date.parse(s.createdAt) })).sort((a, b) => a.ms - b.ms);
+  for (let d = days; d >= 1; d--) {
+    const end = new Date(now.getTime() - d * DAY_MS);
+    const dayEnd = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate(), 23, 59, 59, 999);
+    let bytes = 0;
+    let count = 0;
+    const ns: Record<string, [number, number]> = {};
+    for (const s of created) {
+      if (s.ms > dayEnd) break;
+      bytes += s.sizeBytes;
+      count += 1;
+      const entry = (ns[s.namespace] ??= [0, 0]);
+      entry[0] += s.sizeBytes;
+      entry[1] += 1;
+    }
+    points.push({
+      t: new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate(), 23)).toISOString(),
+      bytes,
+      count,
+      estimated: true,
+      ns,
+    });
+  }
+  return points;
+}
+
+/** The points of the last `days` days, in total or for one namespace (daily points for a namespace). */
+export function growthSeries(points: readonly GrowthPoint[], days: number, now: Date, namespace?: string) {
+  const from = now.getTime() - days * DAY_MS;
+  return points
+    .filter((p) => Date.parse(p.t) >= from && (namespace === undefined || p.ns?.[namespace] !== undefined))
+    .map((p) => ({
+      t: p.t,
+      bytes: namespace === undefined ? p.bytes : p.ns![namespace]![0],
+      count: namespace === undefined ? p.count : p.ns![namespace]![1],
+      ...(p.estimated ? { estimated: true } : {}),
+    }));
+}
+
+/**
+ * Days until `limit` bytes at the 7-day rate: the growth between the point closest to 7 days ago
+ * and now. None when it is not growing, when there is no limit, or too little history.
+ */
+export function forecast(
+  points: readonly GrowthPoint[],
+  limit: number | null | undefined,
+  now: Date,
+): Forecast | undefined {
+  const latest = points.at(-1);
+  if (!latest) return undefined;
+  const target = now.getTime() - 7 * DAY_MS;
+  let base: GrowthPoint | undefined;
+  for (const p of points)
+    if (Math.abs(Date.parse(p.t) - target) < Math.abs(Date.parse(base?.t ?? "0") - target)) base = p;
+  const spanDays = base ? (Date.parse(latest.t) - Date.parse(base.t)) / DAY_MS : 0;
+  if (!base || spanDays < 1) return undefined;
+  const ratePerDay = (latest.bytes - base.bytes) / spanDays;
+  if (!limit || ratePerDay <= 0) return { ratePerDay, daysToFull: null };
+  return { ratePerDay, daysToFull: Math.max(0, (limit - latest.bytes) / ratePerDay) };
+}

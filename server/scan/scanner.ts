@@ -204,6 +204,12 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     ...(orphanedMeta ? { orphanedMeta } : {}),
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
-  if (options.growthDir) recordGrowth(growthFile(options.growthDir, result.stores), result, now());
+  if (options.growthDir) {
+    try {
+      recordGrowth(growthFile(options.growthDir, result.stores), result, now());
+    } catch {
+      // History is a bonus: a state dir we may not write (another user's, read-only) must not stop a scan.
+    }
+  }
   return result;
 }

@@ -16,6 +16,7 @@ Commands:
   touch      mark a workspace as active now (.metadata.json updated_at)
   repair-metadata  rebuild a workspace's missing or corrupt .metadata.json from file times
   audit      the log of every change
+  report     a cleanup report (Markdown or JSON) of the plan, or of the cleanups since a date
   metrics    Prometheus metrics (printed, or --textfile for node_exporter)
   protect    pin sessions so no policy removes them; unprotect removes the pin
   config     the config file: schema, check, show
@@ -77,6 +78,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await (await import("./workspace-commands.js")).runTouch(args, io);
       case "repair-metadata":
         return await (await import("./workspace-commands.js")).runRepair(args, io);
+      case "report":
+        return await (await import("./report-command.js")).runReport(args, io);
       case "metrics":
         return await (await import("./metrics-command.js")).runMetrics(args, io);
       case "audit":

@@ -214,3 +214,24 @@ describe("growth", () => {
     expect(readdirSync(join(file, "..")).some((n) => n.startsWith(`${name}.corrupt-`))).toBe(true);
   });
 });
+
+describe("reports", () => {
+  it("the plan as Markdown or JSON, and the cleanups since a date; the CLI writes the same", async () => {
+    const md = await get("/api/reports/plan");
+    expect(md.headers.get("content-type")).toContain("text/markdown");
+    expect((await md.text()).split("\n")[0]).toMatch(/^# Cleanup plan — /);
+    PlanSchema.parse(await (await get("/api/reports/plan?format=json")).json());
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const cleanups = await get(`/api/reports/cleanups?since=${encodeURIComponent(since)}&format=json`);
+    expect(await cleanups.json()).toMatchObject({ totals: { moved: 0 } });
+    expect((await get("/api/reports/cleanups?since=yesterday")).status).toBe(400);
+
+    const { runCli } = await import("../cli/main.js");
+    const out = join(mkdtempSync(join(tmpdir(), "sr-report-")), "plan.md");
+    const io = { stdout: () => {}, stderr: () => {} };
+    expect(await runCli(["report", "--root", root, "--config", configFile, "--out", out], io)).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain("## Would be removed");
+    expect(await runCli(["report", "--since", "1d", "--format", "json", "--out", out], io)).toBe(0);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("totals");
+  });
+});

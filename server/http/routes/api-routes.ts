@@ -16,6 +16,7 @@ import {
   TrashRefsSchema,
 } from "../../../shared/api.js";
 import { PlanSchema } from "../../../shared/plan.js";
+import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../../shared/report.js";
 import type { DashboardApi } from "../dashboard-service.js";
 import { jsonBody, query } from "../json-body.js";
 
@@ -95,6 +96,28 @@ export function apiRoutes(api: DashboardApi) {
     const result = await need(api.purge)(refs, confirm);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
     return c.json(result);
+  });
+
+  routes.get("/reports/plan", async (c) => {
+    const { format } = query(c, z.strictObject({ format: z.enum(["md", "json"]).default("md") }));
+    const plan = await need(api.plan)();
+    return format === "json"
+      ? c.json(plan)
+      : c.body(planReportMarkdown(plan), 200, { "Content-Type": "text/markdown; charset=utf-8" });
+  });
+  routes.get("/reports/cleanups", async (c) => {
+    const { format, since } = query(
+      c,
+      z.strictObject({
+        format: z.enum(["md", "json"]).default("md"),
+        since: z.iso.datetime({ offset: true }),
+      }),
+    );
+    const { entries } = await need(api.audit)(0, Number.MAX_SAFE_INTEGER);
+    const report = cleanupReport(entries, new Date(since), new Date());
+    return format === "json"
+      ? c.json(report)
+      : c.body(cleanupReportMarkdown(report), 200, { "Content-Type": "text/markdown; charset=utf-8" });
   });
 
   routes.get("/growth", async (c) => {

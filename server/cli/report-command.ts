@@ -1,0 +1,76 @@
+// `session-retention report`: a cleanup report in Markdown or JSON — of the plan, before anything is
+// touched, or of the cleanups since a date (from the audit log).
+import { parseArgs } from "node:util";
+import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../shared/report.js";
+import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import { writeFileAtomic } from "../state/atomic-write.js";
+import { readAudit } from "../state/audit-log.js";
+import { describeInvalidConfig } from "../state/config-file.js";
+import { statePaths } from "../state/state-dir.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { parseDuration } from "./duration.js";
+import { UsageError } from "./errors.js";
+import type { CliIo } from "./main.js";
+
+export const REPORT_HELP = `Usage: session-retention report [--format md|json] [--plan | --since 7d|2026-11-01] [--out FILE]
+
+  --plan            the policy's plan: totals and quota before/after, per namespace, every session
+                    with its rule or the reason it is kept (default)
+  --since D         the cleanups since a date or for a duration back: what moved, what was skipped
+                    and why, bytes freed, restores and purges (from the audit log)
+  --format md|json  Markdown (default) or JSON
+  --out FILE        write the report to FILE instead of printing it
+  --config FILE, --set KEY=VALUE, --root DIR, --store KIND:DIR   as for plan`;
+
+export async function runReport(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...CONFIG_FLAGS,
+      format: { type: "string", default: "md" },
+      plan: { type: "boolean", default: false },
+      since: { type: "string" },
+      out: { type: "string" },
+      root: { type: "string", multiple: true, default: [] },
+      store: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(REPORT_HELP);
+    return 0;
+  }
+  if (values.format !== "md" && values.format !== "json")
+    throw new UsageError(`--format wants md or json, got "${values.format}"`);
+  if (values.plan && values.since !== undefined)
+    throw new UsageError("--plan and --since are two different reports");
+  const now = new Date();
+  let text: string;
+  if (values.since !== undefined) {
+    const since = /^\d{4}-\d{2}-\d{2}/.test(values.since)
+      ? new Date(values.since)
+      : new Date(now.getTime() - parseDuration(values.since, "--since"));
+    if (Number.isNaN(since.getTime()))
+      throw new UsageError(`--since wants a date or a duration, got "${values.since}"`);
+    const report = cleanupReport(readAudit(statePaths().auditLog).entries, since, now);
+    text = values.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : cleanupReportMarkdown(report);
+  } else {
+    const inputs = await gatherPlanInputs({
+      config: configOptions(values),
+      flagRoots: values.root,
+      flagStores: values.store,
+    });
+    if (!inputs.config.ok) {
+      io.stderr(describeInvalidConfig(inputs.config));
+      return 2;
+    }
+    const plan = planFor({ ...inputs, config: inputs.config }, now);
+    text = values.format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : planReportMarkdown(plan);
+  }
+  if (values.out) {
+    writeFileAtomic(values.out, text, 0o644);
+    io.stdout(`report written to ${values.out}`);
+  } else io.stdout(text.trimEnd());
+  return 0;
+}

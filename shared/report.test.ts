@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import type { AuditEntry } from "./audit.js";
+import { ConfigSchema } from "./config.js";
+import { evaluatePolicy, type PolicySession } from "./policy.js";
+import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "./report.js";
+
+const NOW = new Date("2026-06-01T12:00:00.000Z");
+const session = (id: string, ns: string, daysAgo: number, sizeBytes: number): PolicySession => {
+  const at = new Date(NOW.getTime() - daysAgo * 86_400_000).toISOString();
+  return {
+    id,
+    path: `/s/${id}.jsonl`,
+    store: { kind: "pi", root: "/s" },
+    namespace: ns,
+    sizeBytes,
+    createdAt: at,
+    modifiedAt: at,
+    lastUsedAt: at,
+    messageCounts: { user: 1, assistant: 1, toolResult: 0, other: 0 },
+  };
+};
+
+describe("planReportMarkdown", () => {
+  it("states the policy, totals, per-namespace table and every session with its rule or reason", () => {
+    const plan = evaluatePolicy({
+      sessions: [
+        session("old", "/a", 200, 2048),
+        session("mid|pipe", "/a", 50, 1024),
+        session("new", "/b", 1, 512),
+      ],
+      policy: ConfigSchema.parse({
+        quota: { maxTotalSizeBytes: 10_000, maxSessionCount: null },
+        retention: { maxAgeDays: 180, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+        protection: { protectedPatterns: ["*keep*"] },
+      }),
+      now: NOW,
+    });
+    expect(planReportMarkdown(plan).split("\n")).toEqual([
+      "# Cleanup plan — 2026-06-01 12:00 UTC",
+      "",
+      "Nothing has been deleted: this is what the policy would do.",
+      "",
+      "## Policy",
+      "",
+      "- mode: warn-only; eviction: lru",
+      "- quota: 9.77 KB, no count limit (info 0.7, warn 0.9)",
+      "- retention: max age 180 days, keep 1 most recent, keep 0 per namespace",
+      "- protected patterns: `*keep*`",
+      "",
+      "## Totals",
+      "",
+      "|  | sessions | size | quota | level |",
+      "| --- | --- | --- | --- | --- |",
+      "| before | 3 | 3.50 KB | 3.50 KB of 9.77 KB (35%) | ok |",
+      "| after | 2 | 1.50 KB | 1.50 KB of 9.77 KB (15%) | ok |",
+      "",
+      "Bytes to free: 2.00 KB (2048 bytes) in 1 sessions.",
+      "",
+      "## Per namespace",
+      "",
+      "| namespace | sessions | size | to remove | to free |",
+      "| --- | --- | --- | --- | --- |",
+      "| /a | 2 | 3.00 KB | 1 | 2.00 KB |",
+      "| /b | 1 | 512 B | 0 | 0 B |",
+      "",
+      "## Would be removed",
+      "",
+      "| session | size | last used | rule | why |",
+      "| --- | --- | --- | --- | --- |",
+      "| /s/old.jsonl | 2.00 KB | 2025-11-13 | maxAgeDays | last used 200 days ago (limit 180 days) |",
+      "",
+      "## Kept",
+      "",
+      "| session | size | last used | reason | why |",
+      "| --- | --- | --- | --- | --- |",
+      "| /s/new.jsonl | 512 B | 2026-05-31 | recent | among the 1 most recently used |",
+      "| /s/mid\\|pipe.jsonl | 1.00 KB | 2026-04-12 | within-policy | no rule applies |",
+      "",
+    ]);
+  });
+});
+
+describe("cleanupReport", () => {
+  const entry = (
+    time: string,
+    action: AuditEntry["action"],
+    items: AuditEntry["items"],
+    mode = "quarantine",
+  ): AuditEntry => ({
+    time,
+    actor: "cli",
+    action,
+    mode,
+    items,
+    result: "ok",
+  });
+  const audit = [
+    entry("2026-05-01T00:00:00.000Z", "soft-delete", [{ id: "x", path: "/s/x", bytes: 10, result: "moved" }]),
+    entry("2026-05-20T00:00:00.000Z", "soft-delete", [
+      { id: "a", path: "/s/a", bytes: 1000, destination: "/q/1-a", result: "moved" },
+      { id: "b", path: "/s/b", result: "skipped", reason: "changed since preview" },
+    ]),
+    entry(
+      "2026-05-21T00:00:00.000Z",
+      "soft-delete",
+      [{ id: "c", path: "/s/c", bytes: 5, result: "would-move" }],
+      "dry-run",
+    ),
+    entry("2026-05-22T00:00:00.000Z", "restore", [
+      { id: "a", path: "/s/a", bytes: 1000, result: "restored" },
+    ]),
+    entry("2026-05-23T00:00:00.000Z", "protect", [{ id: "d", path: "/s/d", result: "protected" }]),
+  ];
+
+  it("counts what moved, was skipped, restored and purged since the date; dry runs and protection are not cleanups", () => {
+    const report = cleanupReport(audit, new Date("2026-05-15T00:00:00Z"), NOW);
+    expect(report.operations.map((o) => o.action)).toEqual(["soft-delete", "restore"]);
+    expect(report.totals).toEqual({ moved: 1, bytesFreed: 1000, skipped: 1, restored: 1, purged: 0 });
+    const md = cleanupReportMarkdown(report).split("\n");
+    expect(md[0]).toBe("# Cleanups since 2026-05-15");
+    expect(md).toContain(
+      "Moved to the trash: 1 sessions, 1000 B freed (1000 bytes). Skipped: 1. Restored: 1. Purged: 0.",
+    );
+    expect(md).toContain("| /s/b | skipped |  |  | changed since preview |");
+    expect(md).toContain("| /s/a | moved | 1000 B | /q/1-a |  |");
+  });
+});

@@ -1,0 +1,184 @@
+// Cleanup reports, Markdown and JSON: for a plan before anything is touched, and for cleanups that
+// happened (from the audit log). Pure, so the CLI and the dashboard export the same document.
+import type { AuditEntry } from "./audit.js";
+import { formatBytes } from "./format.js";
+import type { Plan } from "./plan.js";
+import { describeQuota } from "./quota.js";
+
+/** Markdown table cells: pipes and newlines would break the row. */
+const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+
+const table = (headers: string[], rows: string[][]) =>
+  [
+    `| ${headers.join(" | ")} |`,
+    `| ${headers.map(() => "---").join(" | ")} |`,
+    ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  ].join("\n");
+
+/** Per namespace: sessions and bytes now, and what the plan would remove. */
+function namespaceRows(plan: Plan) {
+  const rows = new Map<string, { sessions: number; bytes: number; candidates: number; toFree: number }>();
+  const row = (ns: string) => {
+    let r = rows.get(ns);
+    if (!r) rows.set(ns, (r = { sessions: 0, bytes: 0, candidates: 0, toFree: 0 }));
+    return r;
+  };
+  for (const k of plan.kept) {
+    const r = row(k.namespace);
+    r.sessions++;
+    r.bytes += k.sizeBytes;
+  }
+  for (const c of plan.candidates) {
+    const r = row(c.namespace);
+    r.sessions++;
+    r.bytes += c.sizeBytes;
+    r.candidates++;
+    r.toFree += c.sizeBytes;
+  }
+  return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function planReportMarkdown(plan: Plan): string {
+  const p = plan.policy;
+  const out = [
+    `# Cleanup plan — ${plan.evaluatedAt.slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    "Nothing has been deleted: this is what the policy would do.",
+    "",
+    "## Policy",
+    "",
+    `- mode: ${plan.mode}; eviction: ${plan.eviction}`,
+    `- quota: ${p.quota.maxTotalSizeBytes === null ? "no size limit" : formatBytes(p.quota.maxTotalSizeBytes)}, ${p.quota.maxSessionCount === null ? "no count limit" : `${p.quota.maxSessionCount} sessions`} (info ${p.quota.infoRatio}, warn ${p.quota.warnRatio})`,
+    `- retention: max age ${p.retention.maxAgeDays === null ? "off" : `${p.retention.maxAgeDays} days`}, keep ${p.retention.minKeepRecentCount} most recent, keep ${p.retention.keepLastPerNamespace} per namespace`,
+    `- protected patterns: ${p.protection.protectedPatterns.length ? p.protection.protectedPatterns.map((x) => `\`${x}\``).join(", ") : "none"}`,
+    "",
+    "## Totals",
+    "",
+    table(
+      ["", "sessions", "size", "quota", "level"],
+      [
+        [
+          "before",
+          String(plan.before.sessionCount),
+          formatBytes(plan.before.totalBytes),
+          describeQuota(plan.quotaBefore),
+          plan.quotaBefore.level,
+        ],
+        [
+          "after",
+          String(plan.after.sessionCount),
+          formatBytes(plan.after.totalBytes),
+          describeQuota(plan.quotaAfter),
+          plan.quotaAfter.level,
+        ],
+      ],
+    ),
+    "",
+    `Bytes to free: ${formatBytes(plan.bytesToFree)} (${plan.bytesToFree} bytes) in ${plan.candidates.length} sessions.`,
+    "",
+    "## Per namespace",
+    "",
+    table(
+      ["namespace", "sessions", "size", "to remove", "to free"],
+      namespaceRows(plan).map(([ns, r]) => [
+        ns,
+        String(r.sessions),
+        formatBytes(r.bytes),
+        String(r.candidates),
+        formatBytes(r.toFree),
+      ]),
+    ),
+    "",
+    "## Would be removed",
+    "",
+    plan.candidates.length === 0
+      ? "Nothing."
+      : table(
+          ["session", "size", "last used", "rule", "why"],
+          plan.candidates.map((c) => [
+            c.path,
+            formatBytes(c.sizeBytes),
+            c.lastUsedAt.slice(0, 10),
+            c.rule,
+            c.detail,
+          ]),
+        ),
+    "",
+    "## Kept",
+    "",
+    plan.kept.length === 0
+      ? "Nothing."
+      : table(
+          ["session", "size", "last used", "reason", "why"],
+          plan.kept.map((k) => [
+            k.path,
+            formatBytes(k.sizeBytes),
+            k.lastUsedAt.slice(0, 10),
+            k.reason,
+            k.detail,
+          ]),
+        ),
+  ];
+  for (const w of plan.warnings) out.push("", `> ⚠ ${w.message}`);
+  if (plan.refusal) out.push("", `> ⛔ ${plan.refusal.message}`);
+  return `${out.join("\n")}\n`;
+}
+
+/** What cleanups did, from the audit log: soft deletes, auto-cleans, restores and purges. */
+export interface CleanupReport {
+  since: string;
+  generatedAt: string;
+  operations: AuditEntry[];
+  totals: { moved: number; bytesFreed: number; skipped: number; restored: number; purged: number };
+}
+
+const CLEANUP_ACTIONS = new Set<AuditEntry["action"]>(["soft-delete", "auto-clean", "restore", "purge"]);
+
+export function cleanupReport(audit: readonly AuditEntry[], since: Date, now: Date): CleanupReport {
+  const operations = audit
+    .filter(
+      (e) => CLEANUP_ACTIONS.has(e.action) && e.mode !== "dry-run" && Date.parse(e.time) >= since.getTime(),
+    )
+    .sort((a, b) => (a.time < b.time ? -1 : 1));
+  const totals = { moved: 0, bytesFreed: 0, skipped: 0, restored: 0, purged: 0 };
+  for (const e of operations)
+    for (const item of e.items) {
+      if (item.result === "moved") {
+        totals.moved++;
+        totals.bytesFreed += item.bytes ?? 0;
+      } else if (item.result === "skipped") totals.skipped++;
+      else if (item.result === "restored") totals.restored++;
+      else if (item.result === "purged") totals.purged++;
+    }
+  return { since: since.toISOString(), generatedAt: now.toISOString(), operations, totals };
+}
+
+export function cleanupReportMarkdown(report: CleanupReport): string {
+  const t = report.totals;
+  const out = [
+    `# Cleanups since ${report.since.slice(0, 10)}`,
+    "",
+    `Generated ${report.generatedAt.slice(0, 16).replace("T", " ")} UTC.`,
+    "",
+    `Moved to the trash: ${t.moved} sessions, ${formatBytes(t.bytesFreed)} freed (${t.bytesFreed} bytes). Skipped: ${t.skipped}. Restored: ${t.restored}. Purged: ${t.purged}.`,
+  ];
+  for (const e of report.operations) {
+    out.push(
+      "",
+      `## ${e.time.slice(0, 19).replace("T", " ")} — ${e.action}${e.mode ? ` (${e.mode})` : ""} by ${e.actor}: ${e.result}${e.bytes !== undefined ? `, ${formatBytes(e.bytes)}` : ""}`,
+      "",
+      table(
+        ["session", "result", "size", "where", "reason"],
+        e.items.map((i) => [
+          i.path || i.id,
+          i.result,
+          i.bytes !== undefined ? formatBytes(i.bytes) : "",
+          i.destination ?? "",
+          i.reason ?? "",
+        ]),
+      ),
+    );
+  }
+  if (report.operations.length === 0) out.push("", "No cleanups in this period.");
+  return `${out.join("\n")}\n`;
+}

@@ -236,3 +236,22 @@ describe("reports", () => {
     expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("totals");
   });
 });
+
+describe("scan progress", () => {
+  it("POST /api/scan starts a scan; /api/scan/progress streams its progress as server-sent events, then done", async () => {
+    const start = await send("POST", "/api/scan", {});
+    expect(start.status).toBe(202);
+    expect(await start.json()).toEqual({ started: true });
+    const response = await get("/api/scan/progress");
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const text = await response.text();
+    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map(([, event, data]) => ({
+      event,
+      data: JSON.parse(data!) as { phase?: string; filesDone?: number; filesTotal?: number },
+    }));
+    expect(events.at(-1)).toEqual({ event: "done", data: {} });
+    const last = events.filter((e) => e.event === "progress").at(-1)!.data;
+    expect(last).toMatchObject({ phase: "done", filesDone: 4, filesTotal: 4 });
+    expect((await send("POST", "/api/scan", { now: true })).status).toBe(400);
+  });
+});

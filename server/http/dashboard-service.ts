@@ -17,6 +17,7 @@ import type {
 import type { AuditEntry } from "../../shared/audit.js";
 import { type Config, validateConfig } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
+import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy, exemptions } from "../../shared/policy.js";
 import { quotaState } from "../../shared/quota.js";
 import { compareSessions } from "../../shared/sort.js";
@@ -73,6 +74,9 @@ export interface DashboardApi {
   /** Prometheus text. */
   metrics?: () => Promise<string>;
   growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
+  /** Starts a scan unless one runs (false then); `scanProgress` follows it. */
+  startScan?: () => { started: boolean };
+  scanProgress?: () => { running: boolean; progress?: ScanProgress };
 }
 
 /** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
@@ -118,7 +122,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
 
   let running: Promise<SummaryResponse> | undefined;
-  /** Concurrent requests share one scan. */
+  let progress: ScanProgress | undefined;
+  /** Concurrent requests share one scan; its progress is kept for `scanProgress`. */
   const getSummary = () => {
     running ??= scanStores({
       roots: stores.roots,
@@ -126,6 +131,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       cacheFile: paths.scanCache,
       metaDir: paths.sessionsMeta,
       growthDir: paths.dir,
+      onProgress: (p) => {
+        progress = p;
+      },
     })
       .then(({ scannedAt, stores: scanned, summary, namespaces, problems }) => {
         // Read on every scan, so an edit to the file shows on the next refresh.
@@ -272,6 +280,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     metrics: () => collectMetrics(stores),
+
+    startScan() {
+      if (running) return { started: false };
+      progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+      void getSummary().catch(() => {});
+      return { started: true };
+    },
+    scanProgress: () => ({ running: running !== undefined, ...(progress ? { progress } : {}) }),
 
     async growth(days, namespace) {
       const { stores: scanned } = await getSummary(); // records this hour's point

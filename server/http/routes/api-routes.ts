@@ -2,6 +2,7 @@
 // What they do lives in dashboard-service.ts; errors become statuses in app.ts's onError.
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
   AuditQuerySchema,
@@ -118,6 +119,30 @@ export function apiRoutes(api: DashboardApi) {
     return format === "json"
       ? c.json(report)
       : c.body(cleanupReportMarkdown(report), 200, { "Content-Type": "text/markdown; charset=utf-8" });
+  });
+
+  routes.post("/scan", async (c) => {
+    await jsonBody(c, z.strictObject({}));
+    return c.json(need(api.startScan)(), 202);
+  });
+  /**
+   * Progress of the running scan as server-sent events (`progress`, then `done`). Read it with
+   * fetch and the Authorization header: EventSource cannot send one, and the token never goes in
+   * a query string.
+   */
+  routes.get("/scan/progress", (c) => {
+    const status = need(api.scanProgress);
+    return streamSSE(c, async (stream) => {
+      for (;;) {
+        const { running, progress } = status();
+        if (progress) await stream.writeSSE({ event: "progress", data: JSON.stringify(progress) });
+        if (!running) {
+          await stream.writeSSE({ event: "done", data: "{}" });
+          return;
+        }
+        await stream.sleep(100);
+      }
+    });
   });
 
   routes.get("/growth", async (c) => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
-import { FingerprintSchema, StoreRefSchema } from "./session-record.js";
+import { FingerprintSchema, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -162,3 +162,26 @@ export const GrowthQuerySchema = z.strictObject({
   days: z.coerce.number().int().positive().max(400).default(30),
   namespace: z.string().max(4096).optional(),
 });
+
+/** `GET /api/sessions/:id`: everything known about one session. */
+export const SessionDetailResponseSchema = z.object({
+  session: SessionRecordSchema,
+  /** Why it may not be removed, when it may not. */
+  kept: z.object({ reason: z.string(), detail: z.string() }).optional(),
+  /** pi sessions: what the file holds. */
+  detail: z
+    .object({
+      entryTypes: z.record(z.string(), z.number()),
+      leaves: z.number(),
+      branchPoints: z.number(),
+      compactions: z.number(),
+      firstUserMessage: z.string().optional(),
+      longLines: z.number(),
+    })
+    .optional(),
+  lineage: z.object({
+    parent: z.object({ id: z.string(), path: z.string() }).optional(),
+    forks: z.array(z.object({ id: z.string(), path: z.string() })),
+  }),
+});
+export type SessionDetailResponse = z.infer<typeof SessionDetailResponseSchema>;

@@ -12,7 +12,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { GrowthResponseSchema, SessionsResponseSchema } from "../../shared/api.js";
+import {
+  GrowthResponseSchema,
+  SessionDetailResponseSchema,
+  SessionsResponseSchema,
+} from "../../shared/api.js";
 import { PlanSchema } from "../../shared/plan.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { growthFile } from "../state/growth-store.js";
@@ -253,5 +257,22 @@ describe("scan progress", () => {
     const last = events.filter((e) => e.event === "progress").at(-1)!.data;
     expect(last).toMatchObject({ phase: "done", filesDone: 4, filesTotal: 4 });
     expect((await send("POST", "/api/scan", { now: true })).status).toBe(400);
+  });
+});
+
+describe("GET /api/sessions/:id", () => {
+  it("returns the record, what the file holds, why it is kept, and lineage; bad ids 400, unknown 404", async () => {
+    const list = SessionsResponseSchema.parse(await (await get("/api/sessions")).json());
+    const newest = list.sessions.at(-1)!;
+    const response = await get(`/api/sessions/${newest.id}`);
+    expect(response.status).toBe(200);
+    const body = SessionDetailResponseSchema.parse(await response.json());
+    expect(body.session.path).toBe(paths[3]);
+    expect(body.kept).toMatchObject({ reason: "recent" });
+    expect(body.detail?.firstUserMessage).toBe("question 0 in /play");
+    expect(body.detail?.entryTypes.message).toBe(8);
+    expect(body.lineage).toEqual({ forks: [] });
+    expect((await get("/api/sessions/..%2F..%2Fetc")).status).toBe(400);
+    expect((await get("/api/sessions/0190ffff-0000-7000-8000-000000000000")).status).toBe(404);
   });
 });

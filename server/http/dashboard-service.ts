@@ -9,6 +9,7 @@ import type {
   PolicyStatus,
   ProtectRequest,
   ProtectResponse,
+  SessionDetailResponse,
   SessionRow,
   SessionsQuery,
   SessionsResponse,
@@ -41,6 +42,7 @@ import { forecast, growthSeries } from "../../shared/growth.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
+import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
 export interface DashboardStores {
@@ -74,6 +76,7 @@ export interface DashboardApi {
   /** Prometheus text. */
   metrics?: () => Promise<string>;
   growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
+  sessionDetail?: (id: string) => Promise<SessionDetailResponse>;
   /** Starts a scan unless one runs (false then); `scanProgress` follows it. */
   startScan?: () => { started: boolean };
   scanProgress?: () => { running: boolean; progress?: ScanProgress };
@@ -208,6 +211,43 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         sessions: matching
           .slice(query.offset, query.offset + query.limit)
           .map((s) => rowOf(s, kept.get(s.id)?.reason)),
+      };
+    },
+
+    async sessionDetail(id) {
+      const inputs = await gather();
+      const all = inputs.report.sessions;
+      const session = all.find((s) => s.id === id);
+      if (!session) throw new UnknownIdsError([id]);
+      const kept = inputs.config.ok
+        ? exemptions({
+            sessions: all,
+            policy: inputs.config.config,
+            pinnedIds: pinnedIds(inputs.pins),
+            activeIds: inputs.activeIds,
+            now: new Date(),
+          }).get(id)
+        : undefined;
+      const byPath = new Map(all.map((s) => [s.path, s]));
+      const byId = new Map(all.map((s) => [s.id, s]));
+      const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
+      let detail;
+      try {
+        detail = session.store.kind === "pi" ? readSessionDetail(session.path) : undefined;
+      } catch {
+        detail = undefined; // gone or unreadable since the scan: the record says what is known
+      }
+      return {
+        session,
+        ...(kept ? { kept } : {}),
+        ...(detail ? { detail } : {}),
+        lineage: {
+          ...(parent ? { parent: { id: parent.id, path: parent.path } } : {}),
+          forks: (session.forks ?? []).flatMap((forkId) => {
+            const fork = byId.get(forkId);
+            return fork ? [{ id: fork.id, path: fork.path }] : [];
+          }),
+        },
       };
     },
 

@@ -12,6 +12,8 @@ import {
   ProtectRequestSchema,
   ProtectResponseSchema,
   PurgeRequestSchema,
+  SessionDetailResponseSchema,
+  SessionIdSchema,
   SessionsQuerySchema,
   SessionsResponseSchema,
   TrashRefsSchema,
@@ -37,6 +39,12 @@ export function apiRoutes(api: DashboardApi) {
   routes.get("/sessions", async (c) => {
     const q = query(c, SessionsQuerySchema);
     return c.json(SessionsResponseSchema.parse(await need(api.sessions)(q)));
+  });
+
+  routes.get("/sessions/:id", async (c) => {
+    const parsed = SessionIdSchema.safeParse(c.req.param("id"));
+    if (!parsed.success) throw new HTTPException(400, { message: "not a session id" });
+    return c.json(SessionDetailResponseSchema.parse(await need(api.sessionDetail)(parsed.data)));
   });
 
   routes.post("/protect", async (c) => {

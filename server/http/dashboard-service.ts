@@ -45,6 +45,9 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
+/** How long a look at the stores serves reads. */
+const FRESH_MS = 5000;
+
 export interface DashboardStores {
   roots: readonly string[];
   folderStores: readonly FolderStore[];
@@ -118,7 +121,25 @@ const rowOf = (s: PlanInputs["report"]["sessions"][number], kept?: string): Sess
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
   const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
-  const gather = () => gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores });
+  /**
+   * Reads share one recent look at the stores (a 100,000-session table must answer in well under a
+   * second); it is taken again when older than FRESH_MS and after every change. Deletions never rely
+   * on it: the engine looks again, under its lock, just before it moves anything.
+   */
+  let recent: { at: number; inputs: Promise<PlanInputs> } | undefined;
+  const gather = () => {
+    if (!recent || Date.now() - recent.at > FRESH_MS) {
+      const inputs = gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores });
+      recent = { at: Date.now(), inputs };
+      inputs.catch(() => {
+        recent = undefined;
+      });
+    }
+    return recent.inputs;
+  };
+  const changed = () => {
+    recent = undefined;
+  };
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
     return inputs.config.config;
@@ -178,8 +199,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         else unknown.push(id);
       }
       if (unknown.length > 0) throw new UnknownIdsError(unknown);
-      const { changed, unchanged } = setProtection(targets, on, "ui", paths);
-      return { changed: changed.map((t) => t.id), unchanged: unchanged.map((t) => t.id) };
+      const result = setProtection(targets, on, "ui", paths);
+      changed();
+      return { changed: result.changed.map((t) => t.id), unchanged: result.unchanged.map((t) => t.id) };
     },
 
     async sessions(query) {
@@ -282,6 +304,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const checked = validateConfig(raw, process.env.HOME || homedir());
       if (!checked.ok) return { ok: false, problems: checked.problems };
       writeFileAtomic(target, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
+      changed();
       appendAudit(paths.auditLog, {
         time: new Date().toISOString(),
         actor: "ui",
@@ -295,34 +318,47 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     async deleteSessions(request) {
       const config = validConfig(await gather());
-      return softDelete(
-        {
-          items: request.items,
-          config,
-          configOptions: stores.config,
-          roots: stores.roots,
-          folderStores: stores.folderStores,
-          dryRun: request.dryRun,
-          via: "selection",
-        },
-        { actor: "ui" },
-      );
+      try {
+        return await softDelete(
+          {
+            items: request.items,
+            config,
+            configOptions: stores.config,
+            roots: stores.roots,
+            folderStores: stores.folderStores,
+            dryRun: request.dryRun,
+            via: "selection",
+          },
+          { actor: "ui" },
+        );
+      } finally {
+        changed(); // what the table shows has moved
+      }
     },
 
     async trash() {
       return listTrash({ actor: "ui" });
     },
     async restore(refs) {
-      return restore(refs, { actor: "ui" });
+      try {
+        return await restore(refs, { actor: "ui" });
+      } finally {
+        changed();
+      }
     },
     async purge(refs, confirm) {
-      return purge(refs, confirm, { actor: "ui" });
+      try {
+        return await purge(refs, confirm, { actor: "ui" });
+      } finally {
+        changed();
+      }
     },
 
     metrics: () => collectMetrics(stores),
 
     startScan() {
       if (running) return { started: false };
+      changed();
       progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
       void getSummary().catch(() => {});
       return { started: true };

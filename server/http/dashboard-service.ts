@@ -139,6 +139,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
   const changed = () => {
     recent = undefined;
+    lastSummary = undefined;
   };
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
@@ -147,8 +148,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
   let running: Promise<SummaryResponse> | undefined;
   let progress: ScanProgress | undefined;
-  /** Concurrent requests share one scan; its progress is kept for `scanProgress`. */
+  let lastSummary: { at: number; value: SummaryResponse } | undefined;
+  /**
+   * Concurrent requests share one scan, and a summary serves for FRESH_MS (`POST /api/scan` asks
+   * for a new one); its progress is kept for `scanProgress`.
+   */
   const getSummary = () => {
+    if (!running && lastSummary && Date.now() - lastSummary.at < FRESH_MS)
+      return Promise.resolve(lastSummary.value);
     running ??= scanStores({
       roots: stores.roots,
       folderStores: stores.folderStores,
@@ -167,7 +174,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           config.ok ? config.config.quota.maxTotalSizeBytes : null,
           new Date(),
         );
-        return {
+        const value: SummaryResponse = {
           source: stores.source,
           policy: policyStatus(config, summary),
           scannedAt,
@@ -177,6 +184,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           problems,
           ...(ahead ? { forecast: ahead } : {}),
         };
+        lastSummary = { at: Date.now(), value };
+        return value;
       })
       .finally(() => {
         running = undefined;

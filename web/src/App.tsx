@@ -17,7 +17,11 @@ export function App({ store }: { store: SummaryStore }) {
             {data.stores.map((s) => s.root).join(" · ")}
           </p>
         )}
-        <button type="button" onClick={() => void store.refresh()} disabled={store.loading.value}>
+        <button
+          type="button"
+          onClick={() => void store.refresh({ rescan: true })}
+          disabled={store.loading.value}
+        >
           {store.loading.value ? "Scanning…" : "Rescan"}
         </button>
       </header>

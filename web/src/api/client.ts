@@ -27,33 +27,41 @@ export function takeToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
-async function getJson(path: string): Promise<unknown> {
+async function request(path: string, body?: unknown): Promise<unknown> {
   const token = takeToken();
   let response: Response;
   try {
     response = await fetch(path, {
-      headers: { Accept: "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     throw new ApiError(
       "The session-retention server is not reachable. Is `session-retention serve` still running?",
     );
   }
-  const body: unknown = await response.json().catch(() => undefined);
+  const answer: unknown = await response.json().catch(() => undefined);
   if (response.status === 401)
     throw new ApiError(
       "This page has no valid access token. Open the address `session-retention serve` printed (it ends in #token=…).",
       401,
     );
   if (!response.ok) {
-    const message = (body as { error?: { message?: string } } | undefined)?.error?.message;
+    const message = (answer as { error?: { message?: string } } | undefined)?.error?.message;
     throw new ApiError(message ?? `The server answered ${response.status}.`, response.status);
   }
-  return body;
+  return answer;
 }
 
-export async function fetchSummary(): Promise<SummaryResponse> {
-  const parsed = SummaryResponseSchema.safeParse(await getJson("/api/summary"));
+/** The latest summary; with `rescan`, after asking the server for a new scan first. */
+export async function fetchSummary(options: { rescan?: boolean } = {}): Promise<SummaryResponse> {
+  if (options.rescan) await request("/api/scan", {});
+  const parsed = SummaryResponseSchema.safeParse(await request("/api/summary"));
   if (!parsed.success)
     throw new ApiError("The server sent a summary this page does not understand (version mismatch?).");
   return parsed.data;

@@ -83,32 +83,94 @@ export const SessionsQuerySchema = z.strictObject({
 });
 export type SessionsQuery = z.infer<typeof SessionsQuerySchema>;
 
-/** One row of the sessions table: what the table shows and filters on, nothing more. */
-export const SessionRowSchema = z.object({
-  id: z.string(),
-  path: z.string(),
-  store: z.enum(["pi", "agentsh", "workspace"]),
-  namespace: z.string(),
-  sizeBytes: z.number(),
-  createdAt: z.string(),
-  modifiedAt: z.string(),
-  lastUsedAt: z.string(),
-  messageCount: z.number(),
-  name: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  warnings: z.number(),
+/** One row of the sessions table, decoded: what the table shows and filters on, nothing more. */
+export interface SessionRow {
+  id: string;
+  path: string;
+  store: "pi" | "agentsh" | "workspace";
+  namespace: string;
+  sizeBytes: number;
+  createdAt: string;
+  modifiedAt: string;
+  lastUsedAt: string;
+  messageCount: number;
+  name?: string;
+  tags?: string[];
+  warnings: number;
   /** Why it may not be removed, when it may not ("active", "pinned", …). */
-  kept: z.string().optional(),
-});
-export type SessionRow = z.infer<typeof SessionRowSchema>;
+  kept?: string;
+}
 
+/**
+ * The sessions table on the wire, compact enough for 100,000 rows: every store root and namespace
+ * once, and one array per session — [id, root index, path below the root, namespace index, bytes,
+ * created and modified (epoch seconds), last used (seconds after modified), messages, name, tags,
+ * warnings, kept].
+ */
 export const SessionsResponseSchema = z.object({
   total: z.number(),
   /** Matching the filter, before paging. */
   matching: z.number(),
-  sessions: z.array(SessionRowSchema),
+  roots: z.array(StoreRefSchema),
+  namespaces: z.array(z.string()),
+  rows: z.array(
+    z.tuple([
+      z.string(),
+      z.number(),
+      z.string(),
+      z.number(),
+      z.number(),
+      z.number(),
+      z.number(),
+      z.number(),
+      z.number(),
+      z.string().nullable(),
+      z.array(z.string()).nullable(),
+      z.number(),
+      z.string().nullable(),
+    ]),
+  ),
 });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
+
+/** The rows as objects, for the table. */
+export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+  return response.rows.map(
+    ([
+      id,
+      root,
+      path,
+      ns,
+      sizeBytes,
+      created,
+      modified,
+      lastUsed,
+      messageCount,
+      name,
+      tags,
+      warnings,
+      kept,
+    ]) => {
+      const store = response.roots[root]!;
+      return {
+        id,
+        path: `${store.root}/${path}`,
+        store: store.kind,
+        namespace: response.namespaces[ns]!,
+        sizeBytes,
+        createdAt: iso(created),
+        modifiedAt: iso(modified),
+        lastUsedAt: iso(modified + lastUsed),
+        messageCount,
+        ...(name !== null ? { name } : {}),
+        ...(tags !== null ? { tags } : {}),
+        warnings,
+        ...(kept !== null ? { kept } : {}),
+      };
+    },
+  );
+}
 
 /** `POST /api/delete`: session ids with the fingerprints the preview saw. */
 export const DeleteRequestSchema = z.strictObject({

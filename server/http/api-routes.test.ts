@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  decodeSessionRows,
   GrowthResponseSchema,
   SessionDetailResponseSchema,
   SessionsResponseSchema,
@@ -67,18 +68,29 @@ const send = (method: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** The sessions table as the page gets it: validated and decoded. */
+async function sessionRows(query = "") {
+  const response = SessionsResponseSchema.parse(await (await get(`/api/sessions${query}`)).json());
+  return { ...response, sessions: decodeSessionRows(response) };
+}
+
 describe("GET /api/sessions", () => {
   it("sorts, filters, searches and pages; rows say why a session is kept", async () => {
-    const all = SessionsResponseSchema.parse(await (await get("/api/sessions")).json());
+    const all = await sessionRows();
     expect(all.total).toBe(4);
     expect(all.sessions.map((s) => s.path)).toEqual(paths); // least recently used first
     expect(all.sessions.at(-1)!.kept).toBe("recent");
-    const bySize = SessionsResponseSchema.parse(await (await get("/api/sessions?sort=size&limit=1")).json());
+    expect(all.sessions[0]).toMatchObject({
+      store: "pi",
+      namespace: "/work/app",
+      lastUsedAt: "2025-01-01T00:00:00.000Z",
+    });
+    expect(all.namespaces.sort()).toEqual(["/play", "/work/app", "/work/lib"]);
+    const bySize = await sessionRows("?sort=size&limit=1");
     expect(bySize).toMatchObject({ matching: 4, sessions: [{ path: paths[3] }] });
-    const text = SessionsResponseSchema.parse(await (await get("/api/sessions?text=billing")).json());
+    const text = await sessionRows("?text=billing");
     expect(text.sessions.map((s) => s.name)).toEqual(["Billing bug"]);
-    const ns = SessionsResponseSchema.parse(await (await get("/api/sessions?namespace=/work/app")).json());
-    expect(ns.matching).toBe(2);
+    expect((await sessionRows("?namespace=/work/app")).matching).toBe(2);
     expect((await get("/api/sessions?sort=random")).status).toBe(400);
     expect((await get("/api/sessions?limit=-1")).status).toBe(400);
   });
@@ -262,8 +274,7 @@ describe("scan progress", () => {
 
 describe("GET /api/sessions/:id", () => {
   it("returns the record, what the file holds, why it is kept, and lineage; bad ids 400, unknown 404", async () => {
-    const list = SessionsResponseSchema.parse(await (await get("/api/sessions")).json());
-    const newest = list.sessions.at(-1)!;
+    const newest = (await sessionRows()).sessions.at(-1)!;
     const response = await get(`/api/sessions/${newest.id}`);
     expect(response.status).toBe(200);
     const body = SessionDetailResponseSchema.parse(await response.json());

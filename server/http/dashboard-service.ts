@@ -10,7 +10,6 @@ import type {
   ProtectRequest,
   ProtectResponse,
   SessionDetailResponse,
-  SessionRow,
   SessionsQuery,
   SessionsResponse,
   SummaryResponse,
@@ -33,7 +32,6 @@ import {
 } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
-import { scanStores } from "../scan/scanner.js";
 import { appendAudit, readAudit } from "../state/audit-log.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
@@ -102,95 +100,130 @@ export function policyStatus(
   };
 }
 
-const rowOf = (s: PlanInputs["report"]["sessions"][number], kept?: string): SessionRow => ({
-  id: s.id,
-  path: s.path,
-  store: s.store.kind,
-  namespace: s.namespace,
-  sizeBytes: s.sizeBytes,
-  createdAt: s.createdAt,
-  modifiedAt: s.modifiedAt,
-  lastUsedAt: s.lastUsedAt,
-  messageCount: s.messageCount,
-  ...(s.name !== undefined ? { name: s.name } : {}),
-  ...(s.tags ? { tags: s.tags } : {}),
-  warnings: s.warnings.length,
-  ...(kept ? { kept } : {}),
-});
+function buildTable(inputs: PlanInputs) {
+  const all = inputs.report.sessions;
+  const kept = inputs.config.ok
+    ? exemptions({
+        sessions: all,
+        policy: inputs.config.config,
+        pinnedIds: pinnedIds(inputs.pins),
+        activeIds: inputs.activeIds,
+        now: new Date(),
+      })
+    : new Map<string, { reason: string }>();
+  const roots = inputs.report.stores;
+  const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
+  const namespaces: string[] = [];
+  const nsIndex = new Map<string, number>();
+  const rows = all.map((s): SessionsResponse["rows"][number] => {
+    let ns = nsIndex.get(s.namespace);
+    if (ns === undefined) nsIndex.set(s.namespace, (ns = namespaces.push(s.namespace) - 1));
+    return [
+      s.id,
+      rootIndex.get(s.store.root)!,
+      s.path.slice(s.store.root.length + 1),
+      ns,
+      s.sizeBytes,
+      Math.floor(Date.parse(s.createdAt) / 1000),
+      Math.floor(Date.parse(s.modifiedAt) / 1000),
+      // Last used is the mtime unless --precise: a 0 here is the common case, and cheap to send.
+      Math.floor(Date.parse(s.lastUsedAt) / 1000) - Math.floor(Date.parse(s.modifiedAt) / 1000),
+      s.messageCount,
+      s.name ?? null,
+      s.tags ?? null,
+      s.warnings.length,
+      kept.get(s.id)?.reason ?? null,
+    ];
+  });
+  const orders = new Map<SessionsQuery["sort"], number[]>();
+  const sorted = (order: SessionsQuery["sort"]) => {
+    let indexes = orders.get(order);
+    if (!indexes) {
+      const compare = compareSessions(order);
+      orders.set(order, (indexes = all.map((_, i) => i).sort((a, b) => compare(all[a]!, all[b]!))));
+    }
+    return indexes;
+  };
+  return { roots, namespaces, rows, sorted };
+}
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
   const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
   /**
-   * Reads share one recent look at the stores (a 100,000-session table must answer in well under a
-   * second); it is taken again when older than FRESH_MS and after every change. Deletions never rely
-   * on it: the engine looks again, under its lock, just before it moves anything.
+   * Every read — summary, table, plan, detail — shares one recent look at the stores (a
+   * 100,000-session table must answer in well under a second, and one scan at a time keeps memory
+   * down); it is taken again when older than FRESH_MS, on `POST /api/scan`, and after every change.
+   * Deletions never rely on it: the engine looks again, under its lock, just before it moves anything.
    */
-  let recent: { at: number; inputs: Promise<PlanInputs> } | undefined;
+  let recent: { at: number; done: boolean; inputs: Promise<PlanInputs> } | undefined;
+  let progress: ScanProgress | undefined;
   const gather = () => {
-    if (!recent || Date.now() - recent.at > FRESH_MS) {
-      const inputs = gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores });
-      recent = { at: Date.now(), inputs };
-      inputs.catch(() => {
-        recent = undefined;
-      });
+    if (!recent || (recent.done && Date.now() - recent.at > FRESH_MS)) {
+      const entry = {
+        at: Date.now(),
+        done: false,
+        inputs: gatherPlanInputs({
+          config: stores.config,
+          flagRoots: stores.roots,
+          flagStores,
+          onProgress: (p) => {
+            progress = p;
+          },
+        }),
+      };
+      entry.inputs.then(
+        () => {
+          entry.done = true;
+          entry.at = Date.now();
+        },
+        () => {
+          if (recent === entry) recent = undefined;
+        },
+      );
+      recent = entry;
     }
     return recent.inputs;
   };
   const changed = () => {
-    recent = undefined;
-    lastSummary = undefined;
+    if (recent?.done) recent = undefined;
   };
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
     return inputs.config.config;
   };
 
-  let running: Promise<SummaryResponse> | undefined;
-  let progress: ScanProgress | undefined;
-  let lastSummary: { at: number; value: SummaryResponse } | undefined;
   /**
-   * Concurrent requests share one scan, and a summary serves for FRESH_MS (`POST /api/scan` asks
-   * for a new one); its progress is kept for `scanProgress`.
+   * The sessions table of one look, built once: every row encoded, the kept reasons, and the order
+   * of each sort (as indexes), so a request only filters and slices.
    */
-  const getSummary = () => {
-    if (!running && lastSummary && Date.now() - lastSummary.at < FRESH_MS)
-      return Promise.resolve(lastSummary.value);
-    running ??= scanStores({
-      roots: stores.roots,
-      folderStores: stores.folderStores,
-      cacheFile: paths.scanCache,
-      metaDir: paths.sessionsMeta,
-      growthDir: paths.dir,
-      onProgress: (p) => {
-        progress = p;
-      },
-    })
-      .then(({ scannedAt, stores: scanned, summary, namespaces, problems }) => {
-        // Read on every scan, so an edit to the file shows on the next refresh.
-        const config = loadConfig(stores.config);
-        const ahead = forecast(
-          readGrowth(growthFile(paths.dir, scanned)),
-          config.ok ? config.config.quota.maxTotalSizeBytes : null,
-          new Date(),
-        );
-        const value: SummaryResponse = {
-          source: stores.source,
-          policy: policyStatus(config, summary),
-          scannedAt,
-          stores: scanned,
-          summary,
-          namespaces,
-          problems,
-          ...(ahead ? { forecast: ahead } : {}),
-        };
-        lastSummary = { at: Date.now(), value };
-        return value;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
+  const tables = new WeakMap<PlanInputs, ReturnType<typeof buildTable>>();
+  const tableOf = (inputs: PlanInputs) => {
+    let table = tables.get(inputs);
+    if (!table) tables.set(inputs, (table = buildTable(inputs)));
+    return table;
+  };
+
+  const getSummary = async (): Promise<SummaryResponse> => {
+    const { report } = await gather();
+    const { scannedAt, stores: scanned, summary, namespaces, problems } = report;
+    // Read every time, so an edit to the file shows on the next refresh.
+    const config = loadConfig(stores.config);
+    const ahead = forecast(
+      readGrowth(growthFile(paths.dir, scanned)),
+      config.ok ? config.config.quota.maxTotalSizeBytes : null,
+      new Date(),
+    );
+    return {
+      source: stores.source,
+      policy: policyStatus(config, summary),
+      scannedAt,
+      stores: scanned,
+      summary,
+      namespaces,
+      problems,
+      ...(ahead ? { forecast: ahead } : {}),
+    };
   };
 
   return {
@@ -215,33 +248,33 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     async sessions(query) {
       const inputs = await gather();
+      const table = tableOf(inputs);
       const all = inputs.report.sessions;
-      const kept = inputs.config.ok
-        ? exemptions({
-            sessions: all,
-            policy: inputs.config.config,
-            pinnedIds: pinnedIds(inputs.pins),
-            activeIds: inputs.activeIds,
-            now: new Date(),
-          })
-        : new Map<string, { reason: string }>();
       const text = query.text?.toLowerCase();
-      const matching = all
+      const filtered =
+        query.namespace !== undefined ||
+        query.store !== undefined ||
+        query.tag !== undefined ||
+        text !== undefined;
+      const matching = table
+        .sorted(query.sort)
         .filter(
-          (s) =>
-            (query.namespace === undefined || s.namespace === query.namespace) &&
-            (query.store === undefined || s.store.kind === query.store) &&
-            (query.tag === undefined || (s.tags ?? []).includes(query.tag)) &&
-            (text === undefined ||
-              [s.path, s.name, s.summary, s.namespace].some((field) => field?.toLowerCase().includes(text))),
-        )
-        .sort(compareSessions(query.sort));
+          (i) =>
+            !filtered ||
+            ((query.namespace === undefined || all[i]!.namespace === query.namespace) &&
+              (query.store === undefined || all[i]!.store.kind === query.store) &&
+              (query.tag === undefined || (all[i]!.tags ?? []).includes(query.tag)) &&
+              (text === undefined ||
+                [all[i]!.path, all[i]!.name, all[i]!.summary, all[i]!.namespace].some((field) =>
+                  field?.toLowerCase().includes(text),
+                ))),
+        );
       return {
         total: all.length,
         matching: matching.length,
-        sessions: matching
-          .slice(query.offset, query.offset + query.limit)
-          .map((s) => rowOf(s, kept.get(s.id)?.reason)),
+        roots: table.roots,
+        namespaces: table.namespaces,
+        rows: matching.slice(query.offset, query.offset + query.limit).map((i) => table.rows[i]!),
       };
     },
 
@@ -366,13 +399,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     metrics: () => collectMetrics(stores),
 
     startScan() {
-      if (running) return { started: false };
-      changed();
+      if (recent && !recent.done) return { started: false };
+      recent = undefined;
       progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
-      void getSummary().catch(() => {});
+      void gather().catch(() => {});
       return { started: true };
     },
-    scanProgress: () => ({ running: running !== undefined, ...(progress ? { progress } : {}) }),
+    scanProgress: () => ({
+      running: recent !== undefined && !recent.done,
+      ...(progress ? { progress } : {}),
+    }),
 
     async growth(days, namespace) {
       const { stores: scanned } = await getSummary(); // records this hour's point

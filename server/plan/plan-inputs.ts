@@ -6,7 +6,7 @@ import { evaluatePolicy } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderStore } from "../../shared/session-record.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { scanStores } from "../scan/scanner.js";
+import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig, rootOf } from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
@@ -20,6 +20,8 @@ export interface GatherOptions {
   env?: NodeJS.ProcessEnv;
   /** Use and update the scan cache. Default true. */
   cache?: boolean;
+  /** Called as the scan goes (see `scanStores`). */
+  onProgress?: ScanOptions["onProgress"];
 }
 
 export interface PlanInputs {
@@ -49,6 +51,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
     metaDir: paths.sessionsMeta,
     growthDir: paths.dir,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,

@@ -15,7 +15,6 @@ import {
   SessionDetailResponseSchema,
   SessionIdSchema,
   SessionsQuerySchema,
-  SessionsResponseSchema,
   TrashRefsSchema,
 } from "../../../shared/api.js";
 import { PlanSchema } from "../../../shared/plan.js";
@@ -38,7 +37,9 @@ export function apiRoutes(api: DashboardApi) {
 
   routes.get("/sessions", async (c) => {
     const q = query(c, SessionsQuerySchema);
-    return c.json(SessionsResponseSchema.parse(await need(api.sessions)(q)));
+    // Not re-validated here: at 100,000 rows that would cost more than building them (the shape
+    // is checked by the tests and by the client).
+    return c.json(await need(api.sessions)(q));
   });
 
   routes.get("/sessions/:id", async (c) => {

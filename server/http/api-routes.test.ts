@@ -201,7 +201,6 @@ describe("delete, trash and audit", () => {
     }
     expect(moved).toHaveLength(1);
     expect(existsSync(paths[0]!)).toBe(false);
-    expect(statePaths().dir).toContain(process.env.HOME!);
   });
 });
 

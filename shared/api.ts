@@ -207,6 +207,7 @@ export const AuditQuerySchema = z.strictObject({
 export const ForecastSchema = z.object({
   ratePerDay: z.number(),
   daysToFull: z.number().nullable(),
+  estimated: z.boolean().optional(),
 });
 
 /** `GET /api/growth?days=7|30[&namespace=…]`: the series the charts draw, and the forecast. */

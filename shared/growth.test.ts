@@ -69,6 +69,11 @@ describe("forecast", () => {
     expect(forecast(series(100), null, NOW)?.daysToFull).toBeNull();
   });
 
+  it("says when the rate starts from a backfilled estimate", () => {
+    const points = series(100).map((p, i) => (i === 0 ? { ...p, estimated: true } : p));
+    expect(forecast(points, 2700, NOW)).toEqual({ ratePerDay: 100, daysToFull: 10, estimated: true });
+  });
+
   it("nothing with less than a day of history", () => {
     expect(forecast([{ t: at(0), bytes: 1, count: 1 }], 10, NOW)).toBeUndefined();
     expect(forecast([], 10, NOW)).toBeUndefined();

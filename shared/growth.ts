@@ -19,6 +19,8 @@ export interface Forecast {
   ratePerDay: number;
   /** Days until the size quota is reached at that rate; null when not growing or no quota. */
   daysToFull: number | null;
+  /** The rate starts from a backfilled (estimated) point. */
+  estimated?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -123,6 +125,7 @@ export function forecast(
   const spanDays = base ? (Date.parse(latest.t) - Date.parse(base.t)) / DAY_MS : 0;
   if (!base || spanDays < 1) return undefined;
   const ratePerDay = (latest.bytes - base.bytes) / spanDays;
-  if (!limit || ratePerDay <= 0) return { ratePerDay, daysToFull: null };
-  return { ratePerDay, daysToFull: Math.max(0, (limit - latest.bytes) / ratePerDay) };
+  const estimated = base.estimated ? { estimated: true } : {};
+  if (!limit || ratePerDay <= 0) return { ratePerDay, daysToFull: null, ...estimated };
+  return { ratePerDay, daysToFull: Math.max(0, (limit - latest.bytes) / ratePerDay), ...estimated };
 }

@@ -23,7 +23,8 @@ function describeForecast(forecast: Forecast | undefined): string | undefined {
   if (forecast.daysToFull === null)
     return forecast.ratePerDay > 0 ? undefined : "not growing over the last 7 days";
   if (forecast.daysToFull === 0) return "at or over the size limit now";
-  return `100% in ${Math.ceil(forecast.daysToFull)} day${Math.ceil(forecast.daysToFull) === 1 ? "" : "s"} at the 7-day rate`;
+  const days = Math.ceil(forecast.daysToFull);
+  return `100% in ${days} day${days === 1 ? "" : "s"} at the 7-day rate${forecast.estimated ? " (estimated from creation times)" : ""}`;
 }
 
 export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast?: Forecast | undefined }) {

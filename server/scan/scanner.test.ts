@@ -1,6 +1,15 @@
 // The scanner against real stores written by pi's own SessionManager: agreement with pi, bad input,
 // and the incremental cache.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
@@ -367,6 +376,13 @@ describe("incremental cache", () => {
     const report = await scanStores({ roots: [root], cacheFile });
     expect(report.stats.filesRead).toBe(2);
     expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+  });
+
+  it("keeps the good lines of a cache file with one damaged line", async () => {
+    const { root, cacheFile } = await setup();
+    appendFileSync(cacheFile, '[["truncated by a crash", 1, 2\n');
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 2 });
   });
 });
 

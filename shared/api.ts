@@ -1,6 +1,7 @@
 // Payloads of the HTTP API, shared by the server (which validates what it sends) and the web app.
 import { z } from "zod";
-import { QUOTA_MODES } from "./config.js";
+import { AuditEntrySchema } from "./audit.js";
+import { ConfigSchema, QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
 import { FingerprintSchema, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
@@ -13,12 +14,14 @@ export const DataSourceSchema = z.object({
 });
 export type DataSource = z.infer<typeof DataSourceSchema>;
 
+const ConfigProblemSchema = z.object({ path: z.string(), message: z.string() });
+
 /** The config as the dashboard needs it: where quota stands, and whether anything may be deleted. */
 export const PolicyStatusSchema = z.object({
   configPath: z.string(),
   /** "invalid": the file has problems and the program runs read-only. */
   source: z.enum(["file", "defaults", "invalid"]),
-  problems: z.array(z.object({ path: z.string(), message: z.string() })),
+  problems: z.array(ConfigProblemSchema),
   /** Absent while the config is invalid. */
   mode: z.enum(QUOTA_MODES).optional(),
   quota: QuotaStateSchema.optional(),
@@ -248,3 +251,37 @@ export const SessionDetailResponseSchema = z.object({
   }),
 });
 export type SessionDetailResponse = z.infer<typeof SessionDetailResponseSchema>;
+
+/** `GET /api/audit?offset&limit`: newest first. */
+export const AuditPageSchema = z.object({
+  total: z.number().int().nonnegative(),
+  entries: z.array(AuditEntrySchema),
+});
+export type AuditPage = z.infer<typeof AuditPageSchema>;
+
+/**
+ * `GET /api/policy` and the answer to `PUT`: the file's own JSON (what the editor starts from, so
+ * saving never writes every default into it), and the effective config when the file is valid.
+ */
+export const PolicyResponseSchema = z.object({
+  path: z.string(),
+  source: z.enum(["file", "defaults", "invalid"]),
+  /** The file's JSON; absent when there is no file or it is not JSON. */
+  raw: z.unknown().optional(),
+  /** With defaults filled in; absent while the file is invalid. */
+  config: ConfigSchema.optional(),
+  problems: z.array(ConfigProblemSchema),
+});
+export type PolicyResponse = z.infer<typeof PolicyResponseSchema>;
+
+/** The 400 of `PUT /api/policy` and `POST /api/plan/preview`: every problem with its JSON path. */
+export const InvalidConfigErrorSchema = z.object({
+  error: z.object({
+    code: z.literal("invalid_config"),
+    message: z.string(),
+    problems: z.array(ConfigProblemSchema),
+  }),
+});
+
+/** `POST /api/scan` (202): false when a scan was already running (follow that one). */
+export const ScanStartSchema = z.object({ started: z.boolean() });

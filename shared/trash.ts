@@ -48,3 +48,52 @@ export const TrashEntrySchema = TrashItemSchema.extend({
   updatedAt: z.string(),
 });
 export type TrashEntry = z.infer<typeof TrashEntrySchema>;
+
+/** What crash recovery made of an intent left open. */
+export const RecoverySchema = z.object({
+  entryId: z.string(),
+  id: z.string(),
+  path: z.string(),
+  /** What the interrupted step turned out to be. */
+  result: z.enum(["finished", "rolled-back", "conflict"]),
+  detail: z.string(),
+});
+export type Recovery = z.infer<typeof RecoverySchema>;
+
+/** The outcome of a soft delete: what moved where, what was skipped and why. */
+export const SoftDeleteResultSchema = z.object({
+  operationId: z.string().optional(),
+  dryRun: z.boolean(),
+  moved: z.array(
+    z.object({
+      id: z.string(),
+      path: z.string(),
+      bytes: z.number(),
+      destination: z.string(),
+      target: TrashItemSchema.shape.target,
+    }),
+  ),
+  skipped: z.array(z.object({ id: z.string(), path: z.string().optional(), reason: z.string() })),
+  bytesFreed: z.number(),
+  /** Set when nothing was done because the selection as a whole is refused. */
+  refused: z.string().optional(),
+  /** What recovery resolved before this operation started. */
+  recovered: z.array(RecoverySchema).optional(),
+});
+export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
+
+/** The outcome of a restore or a purge. */
+export const TrashActionResultSchema = z.object({
+  done: z.array(z.object({ entryId: z.string(), id: z.string(), path: z.string(), bytes: z.number() })),
+  skipped: z.array(z.object({ ref: z.string(), reason: z.string() })),
+  refused: z.string().optional(),
+  recovered: z.array(RecoverySchema).optional(),
+});
+export type TrashActionResult = z.infer<typeof TrashActionResultSchema>;
+
+export const TrashListSchema = z.object({
+  entries: z.array(TrashEntrySchema),
+  /** Ledger lines that could not be read (a torn write): counted, never guessed. */
+  unreadableLines: z.number().int().nonnegative(),
+});
+export type TrashList = z.infer<typeof TrashListSchema>;

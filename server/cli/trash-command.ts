@@ -5,13 +5,8 @@ import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { TrashEntry } from "../../shared/trash.js";
-import {
-  listTrash,
-  purge,
-  purgeSelection,
-  restore,
-  type TrashActionResult,
-} from "../delete/deletion-engine.js";
+import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
+import type { TrashActionResult } from "../../shared/trash.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";

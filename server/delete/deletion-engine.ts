@@ -8,7 +8,13 @@ import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import { emptiesStore, exemptions } from "../../shared/policy.js";
 import { type Fingerprint, isFolderStore, type SessionRecord } from "../../shared/session-record.js";
-import type { TrashEntry, TrashItem } from "../../shared/trash.js";
+import type {
+  Recovery,
+  SoftDeleteResult,
+  TrashActionResult,
+  TrashEntry,
+  TrashItem,
+} from "../../shared/trash.js";
 import { gatherPlanInputs } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { UserError } from "../errors.js";
@@ -80,15 +86,6 @@ async function exclusive<T extends object>(
 }
 
 // ───────────────────────────── recovery ─────────────────────────────
-
-export interface Recovery {
-  entryId: string;
-  id: string;
-  path: string;
-  /** What the interrupted step turned out to be. */
-  result: "finished" | "rolled-back" | "conflict";
-  detail: string;
-}
 
 /** Resolves every intent a crash left open; conflicts (both copies, or neither) are reported, never guessed. */
 export function recover(options: EngineOptions): Recovery[] {
@@ -234,18 +231,6 @@ export interface SoftDeleteRequest {
   orphanedMeta?: readonly string[];
   /** Recorded in the audit log: a policy's plan, a hand selection, an auto-clean. */
   via: "policy" | "selection" | "auto-clean";
-}
-
-export interface SoftDeleteResult {
-  operationId?: string;
-  dryRun: boolean;
-  moved: Array<{ id: string; path: string; bytes: number; destination: string; target: TrashItem["target"] }>;
-  skipped: Array<{ id: string; path?: string; reason: string }>;
-  bytesFreed: number;
-  /** Set when nothing was done because the selection as a whole is refused. */
-  refused?: string;
-  /** What recovery resolved before this operation started. */
-  recovered?: Recovery[];
 }
 
 export async function softDelete(
@@ -514,13 +499,6 @@ function pick(entries: readonly TrashEntry[], ref: string): TrashEntry | string 
   if (inTrash.length > 1)
     return `session ${ref} is in the trash ${inTrash.length} times; name the entry (${inTrash.map((e) => e.entryId).join(", ")})`;
   return `nothing in the trash is called ${ref}`;
-}
-
-export interface TrashActionResult {
-  done: Array<{ entryId: string; id: string; path: string; bytes: number }>;
-  skipped: Array<{ ref: string; reason: string }>;
-  refused?: string;
-  recovered?: Recovery[];
 }
 
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {

@@ -121,7 +121,12 @@ describe("plan and policy", () => {
     expect(JSON.parse(readFileSync(configFile, "utf8")).mode).toBeUndefined();
     const good = await send("PUT", "/api/policy", { config: { mode: "hard-block" } });
     expect(good.status).toBe(200);
-    expect(await good.json()).toMatchObject({ ok: true, config: { mode: "hard-block" } });
+    expect(await good.json()).toMatchObject({
+      source: "file",
+      raw: { mode: "hard-block" }, // the file's own JSON, not every default
+      config: { mode: "hard-block", quota: { warnRatio: 0.9 } },
+      problems: [],
+    });
     expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ mode: "hard-block" });
     const audit = (await (await get("/api/audit?limit=1")).json()) as {
       entries: { action: string; actor: string }[];
@@ -136,7 +141,12 @@ describe("plan and policy", () => {
       items: [{ id: "x", fingerprint: { dev: 1, ino: 1, size: 1, mtimeNs: "1" } }],
     });
     expect(plan.status).toBe(409);
-    expect((await get("/api/policy")).status).toBe(200);
+    const policy = await get("/api/policy");
+    expect(policy.status).toBe(200);
+    const body = (await policy.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ source: "invalid", problems: [{ message: expect.stringMatching(/JSON/) }] });
+    expect(body).not.toHaveProperty("config");
+    expect(body).not.toHaveProperty("raw");
   });
 });
 

@@ -4,8 +4,10 @@
 import { homedir } from "node:os";
 import type {
   DataSource,
+  AuditPage,
   DeleteRequest,
   GrowthResponse,
+  PolicyResponse,
   PolicyStatus,
   ProtectRequest,
   ProtectResponse,
@@ -14,27 +16,20 @@ import type {
   SessionsResponse,
   SummaryResponse,
 } from "../../shared/api.js";
-import type { AuditEntry } from "../../shared/audit.js";
-import { type Config, validateConfig } from "../../shared/config.js";
+import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy, exemptions } from "../../shared/policy.js";
 import { quotaState } from "../../shared/quota.js";
 import { compareSessions } from "../../shared/sort.js";
-import type { TrashEntry } from "../../shared/trash.js";
-import {
-  listTrash,
-  purge,
-  restore,
-  type SoftDeleteResult,
-  softDelete,
-  type TrashActionResult,
-} from "../delete/deletion-engine.js";
+import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
+import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { appendAudit, readAudit } from "../state/audit-log.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { forecast, growthSeries } from "../../shared/growth.js";
 import { collectMetrics } from "../report/metrics.js";
@@ -62,18 +57,16 @@ export interface DashboardApi {
   /** The plan a proposed config would make, without saving it. */
   previewPlan?: (
     config: unknown,
-  ) => Promise<{ ok: true; plan: Plan } | { ok: false; problems: { path: string; message: string }[] }>;
-  getPolicy?: () => Promise<{ status: ConfigStatus }>;
+  ) => Promise<{ ok: true; plan: Plan } | { ok: false; problems: ConfigProblem[] }>;
+  getPolicy?: () => Promise<PolicyResponse>;
   savePolicy?: (
     config: unknown,
-  ) => Promise<
-    { ok: true; status: ConfigStatus } | { ok: false; problems: { path: string; message: string }[] }
-  >;
+  ) => Promise<{ ok: true; policy: PolicyResponse } | { ok: false; problems: ConfigProblem[] }>;
   deleteSessions?: (request: DeleteRequest) => Promise<SoftDeleteResult>;
-  trash?: () => Promise<{ entries: TrashEntry[]; unreadableLines: number }>;
+  trash?: () => Promise<TrashList>;
   restore?: (refs: string[]) => Promise<TrashActionResult>;
   purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
-  audit?: (offset: number, limit: number) => Promise<{ total: number; entries: AuditEntry[] }>;
+  audit?: (offset: number, limit: number) => Promise<AuditPage>;
   /** Prometheus text. */
   metrics?: () => Promise<string>;
   growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
@@ -97,6 +90,19 @@ export function policyStatus(
     mode: config.config.mode,
     quota: quotaState(totals.totalBytes, totals.sessionCount, config.config.quota),
     readOnly: false,
+  };
+}
+
+/** The config file as the policy editor needs it: its own JSON, and the effective config when valid. */
+export function policyResponse(options: LoadConfigOptions): PolicyResponse {
+  const status = loadConfig(options);
+  const raw = readRawConfig(status.path, options.file !== undefined);
+  return {
+    path: status.path,
+    source: status.ok ? status.source : "invalid",
+    ...(raw.kind === "parsed" ? { raw: raw.raw } : {}),
+    ...(status.ok ? { config: status.config } : {}),
+    problems: status.ok ? [] : status.problems,
   };
 }
 
@@ -336,9 +342,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return { ok: true, plan };
     },
 
-    async getPolicy() {
-      return { status: loadConfig(stores.config) };
-    },
+    getPolicy: async () => policyResponse(stores.config),
 
     /** Validated, written atomically, audited; an invalid config is refused and nothing is written. */
     async savePolicy(raw) {
@@ -355,7 +359,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         result: "ok",
         detail: `saved ${target}`,
       });
-      return { ok: true, status: loadConfig(stores.config) };
+      return { ok: true, policy: policyResponse(stores.config) };
     },
 
     async deleteSessions(request) {

@@ -5,18 +5,22 @@ import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
+  AuditPageSchema,
   AuditQuerySchema,
   DeleteRequestSchema,
   GrowthQuerySchema,
   GrowthResponseSchema,
+  PolicyResponseSchema,
   ProtectRequestSchema,
   ProtectResponseSchema,
   PurgeRequestSchema,
   SessionDetailResponseSchema,
   SessionIdSchema,
+  ScanStartSchema,
   SessionsQuerySchema,
   TrashRefsSchema,
 } from "../../../shared/api.js";
+import { SoftDeleteResultSchema, TrashActionResultSchema, TrashListSchema } from "../../../shared/trash.js";
 import { PlanSchema } from "../../../shared/plan.js";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../../shared/report.js";
 import type { DashboardApi } from "../dashboard-service.js";
@@ -71,7 +75,7 @@ export function apiRoutes(api: DashboardApi) {
     return c.json(PlanSchema.parse(result.plan));
   });
 
-  routes.get("/policy", async (c) => c.json((await need(api.getPolicy)()).status));
+  routes.get("/policy", async (c) => c.json(PolicyResponseSchema.parse(await need(api.getPolicy)())));
   routes.put("/policy", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
     const result = await need(api.savePolicy)(config);
@@ -86,26 +90,26 @@ export function apiRoutes(api: DashboardApi) {
         },
         400,
       );
-    return c.json(result.status);
+    return c.json(PolicyResponseSchema.parse(result.policy));
   });
 
   routes.post("/delete", async (c) => {
     const request = await jsonBody(c, DeleteRequestSchema);
     const result = await need(api.deleteSessions)(request);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
-    return c.json(result);
+    return c.json(SoftDeleteResultSchema.parse(result));
   });
 
-  routes.get("/trash", async (c) => c.json(await need(api.trash)()));
+  routes.get("/trash", async (c) => c.json(TrashListSchema.parse(await need(api.trash)())));
   routes.post("/trash/restore", async (c) => {
     const { refs } = await jsonBody(c, TrashRefsSchema);
-    return c.json(await need(api.restore)(refs));
+    return c.json(TrashActionResultSchema.parse(await need(api.restore)(refs)));
   });
   routes.post("/trash/purge", async (c) => {
     const { refs, confirm } = await jsonBody(c, PurgeRequestSchema);
     const result = await need(api.purge)(refs, confirm);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
-    return c.json(result);
+    return c.json(TrashActionResultSchema.parse(result));
   });
 
   routes.get("/reports/plan", async (c) => {
@@ -132,7 +136,7 @@ export function apiRoutes(api: DashboardApi) {
 
   routes.post("/scan", async (c) => {
     await jsonBody(c, z.strictObject({}));
-    return c.json(need(api.startScan)(), 202);
+    return c.json(ScanStartSchema.parse(need(api.startScan)()), 202);
   });
   /**
    * Progress of the running scan as server-sent events (`progress`, then `done`). Read it with
@@ -161,7 +165,7 @@ export function apiRoutes(api: DashboardApi) {
 
   routes.get("/audit", async (c) => {
     const { offset, limit } = query(c, AuditQuerySchema);
-    return c.json(await need(api.audit)(offset, limit));
+    return c.json(AuditPageSchema.parse(await need(api.audit)(offset, limit)));
   });
 
   routes.all("*", () => {

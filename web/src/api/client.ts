@@ -1,11 +1,47 @@
-// The only module that knows the API's URLs. Responses are validated with the shared schemas, so a
-// server/web mismatch shows up as a clear error instead of a broken page.
-import { type SummaryResponse, SummaryResponseSchema } from "../../../shared/api.js";
+// The only module that knows the API's URLs: one typed function per endpoint. Every answer is
+// validated with the shared schemas, so a server/web mismatch shows up as a clear error instead of
+// a broken page. The token goes in the Authorization header, never in a URL.
+import type { z } from "zod";
+import {
+  type AuditPage,
+  AuditPageSchema,
+  decodeSessionRows,
+  type DeleteRequest,
+  type GrowthResponse,
+  GrowthResponseSchema,
+  InvalidConfigErrorSchema,
+  type PolicyResponse,
+  PolicyResponseSchema,
+  type ProtectResponse,
+  ProtectResponseSchema,
+  ScanStartSchema,
+  type SessionDetailResponse,
+  SessionDetailResponseSchema,
+  type SessionRow,
+  type SessionsQuery,
+  type SessionsResponse,
+  SessionsResponseSchema,
+  type SummaryResponse,
+  SummaryResponseSchema,
+} from "../../../shared/api.js";
+import type { ConfigProblem } from "../../../shared/config.js";
+import { type Plan, PlanSchema } from "../../../shared/plan.js";
+import { type ScanProgress, ScanProgressSchema } from "../../../shared/scan-report.js";
+import {
+  type SoftDeleteResult,
+  SoftDeleteResultSchema,
+  type TrashActionResult,
+  TrashActionResultSchema,
+  type TrashList,
+  TrashListSchema,
+} from "../../../shared/trash.js";
 
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The config's problems, for `invalid_config` answers (policy save and preview). */
+    readonly problems: ConfigProblem[] = [],
   ) {
     super(message);
     this.name = "ApiError";
@@ -27,42 +63,172 @@ export function takeToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
-async function request(path: string, body?: unknown): Promise<unknown> {
-  const token = takeToken();
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: {
-        Accept: "application/json",
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    throw new ApiError(
-      "The session-retention server is not reachable. Is `session-retention serve` still running?",
-    );
-  }
-  const answer: unknown = await response.json().catch(() => undefined);
-  if (response.status === 401)
-    throw new ApiError(
-      "This page has no valid access token. Open the address `session-retention serve` printed (it ends in #token=…).",
-      401,
-    );
-  if (!response.ok) {
-    const message = (answer as { error?: { message?: string } } | undefined)?.error?.message;
-    throw new ApiError(message ?? `The server answered ${response.status}.`, response.status);
-  }
-  return answer;
+export interface ApiClientOptions {
+  /** Default: the page's own origin. */
+  base?: string;
+  fetch?: typeof fetch;
+  token?: () => string | undefined;
 }
 
-/** The latest summary; with `rescan`, after asking the server for a new scan first. */
-export async function fetchSummary(options: { rescan?: boolean } = {}): Promise<SummaryResponse> {
-  if (options.rescan) await request("/api/scan", {});
-  const parsed = SummaryResponseSchema.safeParse(await request("/api/summary"));
-  if (!parsed.success)
-    throw new ApiError("The server sent a summary this page does not understand (version mismatch?).");
-  return parsed.data;
+export type ReportFormat = "md" | "json";
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const base = options.base ?? "";
+  const send = options.fetch ?? ((input, init) => fetch(input, init));
+  const token = options.token ?? takeToken;
+
+  async function raw(path: string, init: { method?: string; body?: unknown; accept?: string } = {}) {
+    const bearer = token();
+    const method = init.method ?? (init.body === undefined ? "GET" : "POST");
+    let response: Response;
+    try {
+      response = await send(`${base}${path}`, {
+        method,
+        headers: {
+          Accept: init.accept ?? "application/json",
+          ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+    } catch {
+      throw new ApiError(
+        "The session-retention server is not reachable. Is `session-retention serve` still running?",
+      );
+    }
+    if (response.status === 401)
+      throw new ApiError(
+        "This page has no valid access token. Open the address `session-retention serve` printed (it ends in #token=…).",
+        401,
+      );
+    if (!response.ok) {
+      const answer: unknown = await response.json().catch(() => undefined);
+      const invalid = InvalidConfigErrorSchema.safeParse(answer);
+      if (invalid.success)
+        throw new ApiError(invalid.data.error.message, response.status, invalid.data.error.problems);
+      const message = (answer as { error?: { message?: string } } | undefined)?.error?.message;
+      throw new ApiError(message ?? `The server answered ${response.status}.`, response.status);
+    }
+    return response;
+  }
+
+  async function call<T>(
+    schema: z.ZodType<T>,
+    what: string,
+    path: string,
+    init?: { method?: string; body?: unknown },
+  ): Promise<T> {
+    const response = await raw(path, init);
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success)
+      throw new ApiError(`The server sent ${what} this page does not understand (version mismatch?).`);
+    return parsed.data;
+  }
+
+  const params = (values: Record<string, string | number | undefined>) => {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(values))
+      if (value !== undefined) search.set(key, String(value));
+    const text = search.toString();
+    return text ? `?${text}` : "";
+  };
+
+  return {
+    summary: (): Promise<SummaryResponse> => call(SummaryResponseSchema, "a summary", "/api/summary"),
+
+    /** Starts a scan; false when one was already running (follow that one). */
+    startScan: async (): Promise<boolean> =>
+      (await call(ScanStartSchema, "a scan answer", "/api/scan", { body: {} })).started,
+
+    /**
+     * Follows the running scan's progress stream until it is done. Read with fetch, because
+     * EventSource cannot send the Authorization header.
+     */
+    async followScan(onProgress: (progress: ScanProgress) => void, signal?: AbortSignal): Promise<void> {
+      const response = await raw("/api/scan/progress", { accept: "text/event-stream" });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const abort = () => void reader.cancel();
+      signal?.addEventListener("abort", abort);
+      let buffered = "";
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          buffered += value;
+          let end;
+          while ((end = buffered.indexOf("\n\n")) >= 0) {
+            const event = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const name = /^event: (.*)$/m.exec(event)?.[1];
+            const data = /^data: (.*)$/m.exec(event)?.[1];
+            if (name === "done") return;
+            if (name === "progress" && data) {
+              const progress = ScanProgressSchema.safeParse(JSON.parse(data));
+              if (progress.success) onProgress(progress.data);
+            }
+          }
+        }
+      } finally {
+        signal?.removeEventListener("abort", abort);
+      }
+    },
+
+    /** The sessions table: the compact wire form, and its rows decoded. */
+    async sessions(
+      query: Partial<SessionsQuery> = {},
+    ): Promise<Omit<SessionsResponse, "rows"> & { rows: SessionRow[] }> {
+      const response = await call(
+        SessionsResponseSchema,
+        "a sessions table",
+        `/api/sessions${params(query)}`,
+      );
+      return { ...response, rows: decodeSessionRows(response) };
+    },
+
+    session: (id: string): Promise<SessionDetailResponse> =>
+      call(SessionDetailResponseSchema, "a session", `/api/sessions/${encodeURIComponent(id)}`),
+
+    protect: (ids: string[], protect: boolean): Promise<ProtectResponse> =>
+      call(ProtectResponseSchema, "a protect answer", "/api/protect", { body: { ids, protect } }),
+
+    plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
+
+    /** The plan a proposed config would make; `ApiError.problems` says what is wrong with an invalid one. */
+    previewPlan: (config: unknown): Promise<Plan> =>
+      call(PlanSchema, "a plan", "/api/plan/preview", { body: { config } }),
+
+    policy: (): Promise<PolicyResponse> => call(PolicyResponseSchema, "a policy", "/api/policy"),
+
+    savePolicy: (config: unknown): Promise<PolicyResponse> =>
+      call(PolicyResponseSchema, "a policy", "/api/policy", { method: "PUT", body: { config } }),
+
+    deleteSessions: (request: DeleteRequest): Promise<SoftDeleteResult> =>
+      call(SoftDeleteResultSchema, "a deletion result", "/api/delete", { body: request }),
+
+    trash: (): Promise<TrashList> => call(TrashListSchema, "the trash", "/api/trash"),
+
+    restore: (refs: string[]): Promise<TrashActionResult> =>
+      call(TrashActionResultSchema, "a restore result", "/api/trash/restore", { body: { refs } }),
+
+    /** `confirm` echoes "COUNT:BYTES" of exactly what will be purged. */
+    purge: (refs: string[], confirm: string): Promise<TrashActionResult> =>
+      call(TrashActionResultSchema, "a purge result", "/api/trash/purge", { body: { refs, confirm } }),
+
+    audit: (offset = 0, limit = 100): Promise<AuditPage> =>
+      call(AuditPageSchema, "the audit log", `/api/audit${params({ offset, limit })}`),
+
+    growth: (days: number, namespace?: string): Promise<GrowthResponse> =>
+      call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace })}`),
+
+    /** A report's text: of the current plan, or of the cleanups since a time. */
+    async report(of: { plan: true } | { since: string }, format: ReportFormat): Promise<string> {
+      const path =
+        "plan" in of
+          ? `/api/reports/plan${params({ format })}`
+          : `/api/reports/cleanups${params({ format, since: of.since })}`;
+      return (await raw(path, { accept: format === "md" ? "text/markdown" : "application/json" })).text();
+    },
+  };
 }
+
+export type ApiClient = ReturnType<typeof createApiClient>;

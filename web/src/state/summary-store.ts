@@ -1,11 +1,9 @@
 // Signal store for the scan summary: server payload, loading flag and error kept apart.
 import { signal } from "@preact/signals";
 import type { SummaryResponse } from "../../../shared/api.js";
-import { fetchSummary } from "../api/client.js";
+import { type ApiClient, createApiClient } from "../api/client.js";
 
-export function createSummaryStore(
-  load: (options: { rescan?: boolean }) => Promise<SummaryResponse> = fetchSummary,
-) {
+export function createSummaryStore(api: Pick<ApiClient, "summary" | "startScan"> = createApiClient()) {
   const data = signal<SummaryResponse | undefined>(undefined);
   const loading = signal(false);
   const error = signal<string | undefined>(undefined);
@@ -14,7 +12,8 @@ export function createSummaryStore(
   async function refresh(options: { rescan?: boolean } = {}) {
     loading.value = true;
     try {
-      data.value = await load(options);
+      if (options.rescan) await api.startScan();
+      data.value = await api.summary();
       error.value = undefined;
     } catch (caught) {
       error.value = caught instanceof Error ? caught.message : String(caught);

@@ -16,6 +16,7 @@ import {
   decodeSessionRows,
   GrowthResponseSchema,
   SessionDetailResponseSchema,
+  SessionsQuerySchema,
   SessionsResponseSchema,
 } from "../../shared/api.js";
 import { PlanSchema } from "../../shared/plan.js";
@@ -259,6 +260,29 @@ describe("reports", () => {
     expect(readFileSync(out, "utf8")).toContain("## Would be removed");
     expect(await runCli(["report", "--since", "1d", "--format", "json", "--out", out], io)).toBe(0);
     expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("totals");
+  });
+});
+
+describe("freshness of what reads see", () => {
+  it("a stale look answers at once while a new one is taken; a change makes reads wait for a new look", async () => {
+    const service = createDashboardService({
+      roots: [root],
+      folderStores: [],
+      source: { kind: "pi" },
+      config: { file: configFile },
+      freshMs: 0,
+    });
+    expect((await service.getSummary()).summary.sessionCount).toBe(4);
+    writeSession(root, "/work/new", 1);
+    // Stale: answered from the last look, and a rescan starts behind it.
+    expect((await service.getSummary()).summary.sessionCount).toBe(4);
+    await expect.poll(async () => (await service.getSummary()).summary.sessionCount).toBe(5);
+
+    // Pinning changes what the table says: the very next read shows it.
+    const [row] = (await service.sessions(SessionsQuerySchema.parse({}))).rows;
+    await service.protect({ ids: [row![0]], protect: true });
+    const after = (await service.sessions(SessionsQuerySchema.parse({}))).rows.find((r) => r[0] === row![0]);
+    expect(after![12]).toBe("pinned");
   });
 });
 

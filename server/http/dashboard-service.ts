@@ -38,7 +38,7 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 
-/** How long a look at the stores serves reads. */
+/** How long a look at the stores answers reads without a new one being taken. */
 const FRESH_MS = 5000;
 
 export interface DashboardStores {
@@ -46,6 +46,8 @@ export interface DashboardStores {
   folderStores: readonly FolderStore[];
   source: DataSource;
   config: LoadConfigOptions;
+  /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
+  freshMs?: number;
 }
 
 /** Everything the routes can ask for; a test may provide only part of it (the rest answers 404). */
@@ -157,42 +159,49 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   const paths = statePaths();
   const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
   /**
-   * Every read — summary, table, plan, detail — shares one recent look at the stores (a
-   * 100,000-session table must answer in well under a second, and one scan at a time keeps memory
-   * down); it is taken again when older than FRESH_MS, on `POST /api/scan`, and after every change.
-   * Deletions never rely on it: the engine looks again, under its lock, just before it moves anything.
+   * Every read — summary, table, plan, detail — shares one look at the stores (a 100,000-session
+   * table must answer in well under a second, and one scan at a time keeps memory down). A look
+   * older than `freshMs` is still answered at once while a new one is taken in the background
+   * (a warm rescan of 100,000 sessions takes seconds). After every change, and on `POST /api/scan`,
+   * the generation moves on and reads wait for a look of the new one. Deletions never rely on a
+   * look: the engine looks again, under its lock, just before it moves anything.
    */
-  let recent: { at: number; done: boolean; inputs: Promise<PlanInputs> } | undefined;
+  const freshMs = stores.freshMs ?? FRESH_MS;
+  let generation = 0;
+  let look: { at: number; generation: number; inputs: PlanInputs } | undefined;
+  let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
   let progress: ScanProgress | undefined;
-  const gather = () => {
-    if (!recent || (recent.done && Date.now() - recent.at > FRESH_MS)) {
-      const entry = {
-        at: Date.now(),
-        done: false,
-        inputs: gatherPlanInputs({
-          config: stores.config,
-          flagRoots: stores.roots,
-          flagStores,
-          onProgress: (p) => {
-            progress = p;
-          },
-        }),
-      };
-      entry.inputs.then(
-        () => {
-          entry.done = true;
-          entry.at = Date.now();
-        },
-        () => {
-          if (recent === entry) recent = undefined;
-        },
-      );
-      recent = entry;
-    }
-    return recent.inputs;
+  const takeLook = () => {
+    if (scan?.generation === generation) return scan.inputs;
+    const mine = generation;
+    const inputs = gatherPlanInputs({
+      config: stores.config,
+      flagRoots: stores.roots,
+      flagStores,
+      onProgress: (p) => {
+        progress = p;
+      },
+    });
+    scan = { generation: mine, inputs };
+    void inputs.then(
+      (gathered) => {
+        if (mine === generation) look = { at: Date.now(), generation: mine, inputs: gathered };
+        if (scan?.inputs === inputs) scan = undefined;
+      },
+      () => {
+        if (scan?.inputs === inputs) scan = undefined;
+      },
+    );
+    return inputs;
   };
+  const gather = (): Promise<PlanInputs> => {
+    if (!look || look.generation !== generation) return takeLook();
+    if (Date.now() - look.at > freshMs) takeLook().catch(() => {}); // its error shows on the next read
+    return Promise.resolve(look.inputs);
+  };
+  /** What the stores hold has changed (or may have): the next read waits for a new look. */
   const changed = () => {
-    if (recent?.done) recent = undefined;
+    generation += 1;
   };
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
@@ -403,14 +412,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     metrics: () => collectMetrics(stores),
 
     startScan() {
-      if (recent && !recent.done) return { started: false };
-      recent = undefined;
+      if (scan) return { started: false };
+      changed();
       progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
-      void gather().catch(() => {});
+      takeLook().catch(() => {});
       return { started: true };
     },
     scanProgress: () => ({
-      running: recent !== undefined && !recent.done,
+      running: scan !== undefined,
       ...(progress ? { progress } : {}),
     }),
 

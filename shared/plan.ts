@@ -14,6 +14,8 @@ export const CANDIDATE_RULES = [
   "namespaceQuota",
   "maxTotalSizeBytes",
   "maxSessionCount",
+  /** Not a rule: chosen by hand in the dashboard (exemptions still apply). */
+  "selected",
 ] as const;
 export type CandidateRule = (typeof CANDIDATE_RULES)[number];
 

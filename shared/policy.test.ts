@@ -356,3 +356,25 @@ describe("the plan", () => {
     expect(result.refusal).toBeUndefined();
   });
 });
+
+describe("a hand selection", () => {
+  it("replaces the rules: only the selected open sessions are candidates, exemptions still hold", () => {
+    const sessions = [session("old", 400), session("a", 5), session("b", 6), session("pinned", 7)];
+    const result = plan(
+      sessions,
+      { retention: { maxAgeDays: 180 }, quota: { maxSessionCount: 2 } },
+      { selection: new Set(["a", "pinned", "nowhere"]), pinnedIds: new Set(["pinned"]) },
+    );
+    // "old" is past maxAgeDays and the count is over quota, but nobody selected it.
+    expect(result.candidates).toMatchObject([{ id: "a", rule: "selected" }]);
+    expect(reasonOf(result, "pinned")).toMatchObject({ reason: "pinned" });
+    expect(result.after).toEqual({ sessionCount: 3, totalBytes: 3 * MB });
+    expect(result.quotaAfter.count).toMatchObject({ used: 3, limit: 2, level: "critical" });
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("that would empty a store is refused like a plan", () => {
+    const result = plan([session("a", 5), session("b", 6)], {}, { selection: new Set(["a", "b"]) });
+    expect(result.refusal?.code).toBe("empties-store");
+  });
+});

@@ -50,6 +50,11 @@ export interface PolicyInput {
   activeIds?: ReadonlyMap<string, string>;
   /** The quota mode, carried along for the UI and the extension. */
   mode?: Plan["mode"];
+  /**
+   * Ids chosen by hand (the dashboard's selection): they replace the rules — each one not exempt
+   * becomes a `selected` candidate — so a selection is reviewed and executed like any plan.
+   */
+  selection?: ReadonlySet<string>;
   now: Date;
 }
 
@@ -181,8 +186,13 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   };
   const open = (session: PolicySession) => !exempt.has(session.id) && !chosen.has(session.id);
   const inEvictionOrder = [...sessions].sort(evictionOrder);
+  const { selection } = input;
+  const byRules = selection === undefined;
+  if (selection)
+    for (const session of inEvictionOrder)
+      if (selection.has(session.id) && open(session)) choose(session, "selected", "chosen by hand");
 
-  if (retention.maxAgeDays !== null) {
+  if (byRules && retention.maxAgeDays !== null) {
     const cutoff = nowMs - retention.maxAgeDays * DAY_MS;
     for (const session of inEvictionOrder) {
       const lastUsed = Date.parse(session.lastUsedAt);
@@ -196,7 +206,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   }
 
   const rule = retention.neverReopened;
-  if (rule) {
+  if (byRules && rule) {
     const cutoff = nowMs - rule.olderThanDays * DAY_MS;
     for (const session of inEvictionOrder) {
       const created = Date.parse(session.createdAt);
@@ -238,7 +248,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   };
 
   const namespaceQuotas = namespaceQuotasOf(quota.namespaces, [...byNamespace.keys()]);
-  for (const { namespace, pattern, limits } of namespaceQuotas) {
+  for (const { namespace, pattern, limits } of byRules ? namespaceQuotas : []) {
     const members = byNamespace.get(namespace)!;
     const usage = usageOf(members);
     evict(
@@ -256,25 +266,27 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   }
 
   const remaining = usageOf(sessions);
-  evict(
-    inEvictionOrder,
-    remaining,
-    { maxTotalSizeBytes: quota.maxTotalSizeBytes, maxSessionCount: null },
-    "maxTotalSizeBytes",
-    `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
-  );
-  evict(
-    inEvictionOrder,
-    remaining,
-    { maxTotalSizeBytes: null, maxSessionCount: quota.maxSessionCount },
-    "maxSessionCount",
-    `the count must stay below ${quota.maxSessionCount ?? 0} sessions`,
-  );
-  if (remaining.over(quota))
-    warnings.push({
-      code: "quota-unreachable",
-      message: `quota cannot be met: ${describeKept(sessions, chosen, exempt)}; the store must stay ${describeLimits(quota)}`,
-    });
+  if (byRules) {
+    evict(
+      inEvictionOrder,
+      remaining,
+      { maxTotalSizeBytes: quota.maxTotalSizeBytes, maxSessionCount: null },
+      "maxTotalSizeBytes",
+      `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
+    );
+    evict(
+      inEvictionOrder,
+      remaining,
+      { maxTotalSizeBytes: null, maxSessionCount: quota.maxSessionCount },
+      "maxSessionCount",
+      `the count must stay below ${quota.maxSessionCount ?? 0} sessions`,
+    );
+    if (remaining.over(quota))
+      warnings.push({
+        code: "quota-unreachable",
+        message: `quota cannot be met: ${describeKept(sessions, chosen, exempt)}; the store must stay ${describeLimits(quota)}`,
+      });
+  }
 
   // 3. The plan.
   const candidates = [...chosen.values()];

@@ -77,6 +77,17 @@ describe("the web app's API client", () => {
     expect((await client.growth(7)).days).toBe(7);
   });
 
+  it("plans a hand selection: the pinned one is kept with its reason, the rest would go", async () => {
+    const { rows } = await client.sessions();
+    await client.protect([rows[0]!.id], true);
+    const plan = await client.planSelection([rows[0]!.id, rows[1]!.id]);
+    expect(plan.candidates.map((c) => [c.id, c.rule])).toEqual([[rows[1]!.id, "selected"]]);
+    expect(plan.kept.find((k) => k.id === rows[0]!.id)?.reason).toBe("pinned");
+    expect(plan.bytesToFree).toBe(rows[1]!.sizeBytes);
+    const bad = await client.planSelection(["../../etc"]).catch((e) => e);
+    expect((bad as ApiError).status).toBe(400);
+  });
+
   it("follows a scan's progress stream to its end", async () => {
     expect(await client.startScan()).toBe(true);
     const seen: string[] = [];

@@ -56,6 +56,8 @@ export interface DashboardApi {
   protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   plan?: () => Promise<Plan>;
+  /** A hand selection as a plan: what would go (rule `selected`), what is kept and why. */
+  planSelection?: (ids: string[]) => Promise<Plan>;
   /** The plan a proposed config would make, without saving it. */
   previewPlan?: (
     config: unknown,
@@ -334,6 +336,20 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const inputs = await gather();
       validConfig(inputs);
       return planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+    },
+
+    async planSelection(ids) {
+      const inputs = await gather();
+      const config = validConfig(inputs);
+      return evaluatePolicy({
+        sessions: inputs.report.sessions,
+        policy: config,
+        pinnedIds: pinnedIds(inputs.pins),
+        activeIds: inputs.activeIds,
+        mode: config.mode,
+        selection: new Set(ids),
+        now: new Date(),
+      });
     },
 
     async previewPlan(raw) {

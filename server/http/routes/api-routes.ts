@@ -58,6 +58,10 @@ export function apiRoutes(api: DashboardApi) {
   });
 
   routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)())));
+  routes.post("/plan/selection", async (c) => {
+    const { ids } = await jsonBody(c, z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(100_000) }));
+    return c.json(PlanSchema.parse(await need(api.planSelection)(ids)));
+  });
   routes.post("/plan/preview", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
     const result = await need(api.previewPlan)(config);

@@ -193,6 +193,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
 
+    /** A hand selection as a plan: candidates with rule `selected`, the selected but kept with their reason. */
+    planSelection: (ids: string[]): Promise<Plan> =>
+      call(PlanSchema, "a plan", "/api/plan/selection", { body: { ids } }),
+
     /** The plan a proposed config would make; `ApiError.problems` says what is wrong with an invalid one. */
     previewPlan: (config: unknown): Promise<Plan> =>
       call(PlanSchema, "a plan", "/api/plan/preview", { body: { config } }),

@@ -1,17 +1,55 @@
-// The dashboard shell: header, banners (demo store, errors), and the overview.
-import { useEffect } from "preact/hooks";
+// The dashboard shell: header with the page tabs, banners (demo store, errors), the current page,
+// and the clean wizard over it.
+import { useEffect, useState } from "preact/hooks";
+import type { ApiClient } from "./api/client.js";
+import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
+import { SessionsPage } from "./pages/SessionsPage.js";
+import { TrashPage } from "./pages/TrashPage.js";
+import { currentPage, go, PAGES, type Page } from "./router.js";
+import type { SessionsStore } from "./state/sessions-store.js";
 import type { SummaryStore } from "./state/summary-store.js";
 
-export function App({ store }: { store: SummaryStore }) {
+const PAGE_TITLES: Record<Page, string> = { overview: "Overview", sessions: "Sessions", trash: "Trash" };
+
+export function App({
+  api,
+  store,
+  sessions,
+}: {
+  api: ApiClient;
+  store: SummaryStore;
+  sessions: SessionsStore;
+}) {
   useEffect(() => {
     void store.refresh();
   }, [store]);
+  const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
   const data = store.data.value;
+  const page = currentPage.value;
+  const now = data ? new Date(data.scannedAt) : new Date();
+  /** After anything moved: the summary and the table look again. */
+  const reload = () => {
+    void store.refresh();
+    void sessions.load();
+  };
+  const readOnly = data?.policy.readOnly ?? true;
   return (
     <>
       <header class="top">
         <h1>Session Retention</h1>
+        <nav aria-label="Pages">
+          {PAGES.map((p) => (
+            <a
+              key={p}
+              href={`#/${p}`}
+              aria-current={p === page ? "page" : undefined}
+              data-testid={`nav-${p}`}
+            >
+              {PAGE_TITLES[p]}
+            </a>
+          ))}
+        </nav>
         {data && (
           <p class="stores" data-testid="stores">
             {data.stores.map((s) => s.root).join(" · ")}
@@ -19,7 +57,9 @@ export function App({ store }: { store: SummaryStore }) {
         )}
         <button
           type="button"
-          onClick={() => void store.refresh({ rescan: true })}
+          onClick={() => {
+            void store.refresh({ rescan: true }).then(() => sessions.load());
+          }}
           disabled={store.loading.value}
         >
           {store.loading.value ? "Scanning…" : "Rescan"}
@@ -49,12 +89,50 @@ export function App({ store }: { store: SummaryStore }) {
             </ul>
           </div>
         )}
-        {data ? (
-          <OverviewPage data={data} />
-        ) : (
-          !store.error.value && <p class="empty">Scanning your sessions…</p>
+        {page === "overview" &&
+          (data ? (
+            <>
+              <OverviewPage data={data} />
+              <p>
+                <button
+                  type="button"
+                  class="primary"
+                  data-testid="clean-policy"
+                  disabled={readOnly}
+                  onClick={() => setCleaning({ kind: "policy" })}
+                >
+                  Clean by policy…
+                </button>{" "}
+                <button type="button" onClick={() => go("sessions")}>
+                  Choose sessions…
+                </button>
+              </p>
+            </>
+          ) : (
+            !store.error.value && <p class="empty">Scanning your sessions…</p>
+          ))}
+        {page === "sessions" && (
+          <SessionsPage
+            store={sessions}
+            now={now}
+            onClean={(ids) => setCleaning({ kind: "selection", ids })}
+          />
         )}
+        {page === "trash" && <TrashPage api={api} now={now} onChanged={reload} />}
       </main>
+      {cleaning && (
+        <CleanWizard
+          api={api}
+          source={cleaning}
+          onClose={(changed) => {
+            setCleaning(undefined);
+            if (changed) {
+              sessions.selected.value = new Set();
+              reload();
+            }
+          }}
+        />
+      )}
     </>
   );
 }

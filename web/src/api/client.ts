@@ -58,7 +58,9 @@ export function takeToken(): string | undefined {
   const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (match) {
     sessionStorage.setItem(TOKEN_KEY, match[1]!);
-    history.replaceState(null, "", location.pathname + location.search);
+    // Only the token leaves the address: `#/sessions&token=…` keeps its page.
+    const rest = location.hash.replace(match[0], "").replace(/^#&?/, "");
+    history.replaceState(null, "", location.pathname + location.search + (rest ? `#${rest}` : ""));
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }

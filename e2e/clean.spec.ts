@@ -1,0 +1,155 @@
+// The clean journey in a real browser against the real server and a store written by pi's own
+// SessionManager: select three sessions → wizard → type DELETE → the files are in the trash on
+// disk → undo → back byte-identical; a protected session cannot be selected; purge asks again,
+// echoing count and bytes, and then the bytes are gone for good.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setModified, writeSession } from "../test-support/pi-store.js";
+import { expect, startServer, test } from "./serve-fixture.js";
+
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** Every file under `dir` by content hash (the trash renames files, the bytes stay the same). */
+function filesByHash(dir: string, into = new Map<string, string>()) {
+  if (!existsSync(dir)) return into;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) filesByHash(path, into);
+    else if (entry.isFile()) into.set(sha(path), path);
+  }
+  return into;
+}
+
+function setUp(home: string) {
+  const agentDir = join(home, ".pi", "agent");
+  const root = join(agentDir, "sessions");
+  const paths: string[] = [];
+  // Oldest first: the default sort (least recently used) shows them in this order.
+  for (const [i, cwd] of ["/work/a", "/work/a", "/work/b", "/work/c", "/work/c"].entries()) {
+    const path = writeSession(root, cwd, 1 + i).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+    paths.push(path);
+  }
+  const important = writeSession(root, "/work/a", 2, { name: "important incident" }).getSessionFile()!;
+  // Written a moment ago it would count as active (grace period); protection is what this tests.
+  setModified(important, new Date(Date.UTC(2026, 1, 1)));
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(
+    join(agentDir, "session-retention.json"),
+    JSON.stringify({
+      retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+      protection: { protectedPatterns: ["*incident*"] },
+    }),
+  );
+  return { paths, important };
+}
+
+test("select three → DELETE → in the trash on disk → undo → byte-identical; protected rows cannot be selected", async ({
+  page,
+  home,
+}) => {
+  const { paths, important } = setUp(home);
+  const before = new Map(paths.map((p) => [p, readFileSync(p)]));
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await page.getByTestId("nav-sessions").click();
+    await expect(page.getByTestId("session-row")).toHaveCount(6);
+
+    const protectedRow = page
+      .locator(`[data-testid="session-row"]`)
+      .filter({ hasText: "important incident" });
+    await expect(protectedRow.getByTestId("kept-badge")).toHaveText("protected");
+    await expect(protectedRow.getByTestId("row-select")).toBeDisabled();
+
+    // Click the first, shift-click the third: three rows, the oldest three.
+    const rows = page.getByTestId("session-row");
+    await rows.nth(0).getByTestId("row-select").click();
+    await rows
+      .nth(2)
+      .getByTestId("row-select")
+      .click({ modifiers: ["Shift"] });
+    await expect(page.getByTestId("selection-count")).toContainText("3 selected");
+
+    await page.getByTestId("clean-selected").click();
+    const wizard = page.getByTestId("wizard");
+    await expect(wizard.getByTestId("wizard-usage")).toContainText("6 sessions");
+    await wizard.getByTestId("wizard-next").click();
+    await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(3);
+    await wizard.getByTestId("wizard-next").click();
+    await expect(wizard.getByTestId("review-count")).toHaveText("3");
+    const bytes = paths.slice(0, 3).reduce((sum, p) => sum + statSync(p).size, 0);
+    await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
+    await wizard.getByTestId("wizard-next").click();
+
+    const execute = wizard.getByTestId("wizard-execute");
+    await expect(execute).toBeDisabled();
+    await wizard.getByTestId("confirm-input").fill("delete"); // not the word asked for
+    await expect(execute).toBeDisabled();
+    await wizard.getByTestId("confirm-input").fill("DELETE");
+    await execute.click();
+    await expect(wizard.getByTestId("result-moved")).toHaveText("3");
+
+    // On disk: gone from the store, the same bytes in the trash, the rest untouched.
+    const trashed = filesByHash(join(home, ".local", "share", "Trash"));
+    filesByHash(join(server.agentDir, "session-retention"), trashed);
+    for (const path of paths.slice(0, 3)) {
+      expect(existsSync(path)).toBe(false);
+      expect(trashed.has(createHash("sha256").update(before.get(path)!).digest("hex"))).toBe(true);
+    }
+    for (const path of [...paths.slice(3), important]) expect(existsSync(path)).toBe(true);
+
+    await wizard.getByTestId("undo").click();
+    await expect(wizard.getByTestId("undo-result")).toContainText("Restored 3 sessions");
+    for (const path of paths.slice(0, 3)) expect(readFileSync(path).equals(before.get(path)!)).toBe(true);
+
+    await wizard.getByTestId("wizard-close").click();
+    await expect(page.getByTestId("session-row")).toHaveCount(6);
+    await expect(page.getByTestId("selection-count")).toContainText("0 selected");
+  } finally {
+    await server.stop();
+  }
+});
+
+test("one session needs no typed DELETE; purge asks again with count and bytes, then the bytes are gone", async ({
+  page,
+  home,
+}) => {
+  const { paths } = setUp(home);
+  const target = paths[0]!;
+  const size = statSync(target).size;
+  const hash = sha(target);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await page.getByTestId("nav-sessions").click();
+    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+    await page.getByTestId("clean-selected").click();
+    const wizard = page.getByTestId("wizard");
+    for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+    await expect(wizard.getByTestId("confirm-input")).toHaveCount(0);
+    await wizard.getByTestId("wizard-execute").click();
+    await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+    await wizard.getByTestId("wizard-close").click();
+    expect(existsSync(target)).toBe(false);
+
+    await page.getByTestId("nav-trash").click();
+    const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
+    await row.getByRole("checkbox").check();
+    await page.getByTestId("trash-purge").click();
+    const dialog = page.getByTestId("purge-dialog");
+    await expect(dialog.getByTestId("purge-summary")).toContainText("1 session");
+    await expect(dialog.getByTestId("purge-summary").locator("span")).toHaveAttribute(
+      "title",
+      `${size.toLocaleString("en-US")} bytes`,
+    );
+    await dialog.getByTestId("purge-confirm").click();
+    await expect(page.getByTestId("trash-outcome")).toContainText("Purged 1");
+
+    const everywhere = filesByHash(home);
+    expect(everywhere.has(hash)).toBe(false);
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,334 @@
+// The clean wizard (spec §9.2): usage → candidates with their rule → review (count, bytes, the 5
+// riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
+// result with an undo that restores exactly what this run moved. It executes only the plan it
+// showed: every item goes with the fingerprint the review saw, and the server skips what changed.
+import { useEffect, useState } from "preact/hooks";
+import type { Plan } from "../../../shared/plan.js";
+import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
+import type { ApiClient } from "../api/client.js";
+import { Bytes } from "./Bytes.js";
+
+/** Items per delete request: the server takes bodies up to 64 KiB. */
+const BATCH = 300;
+
+export type CleanSource = { kind: "selection"; ids: string[] } | { kind: "policy" };
+
+type Step = "usage" | "candidates" | "review" | "confirm" | "result";
+const STEPS: Step[] = ["usage", "candidates", "review", "confirm", "result"];
+const STEP_TITLES: Record<Step, string> = {
+  usage: "Current usage",
+  candidates: "Candidates",
+  review: "Review",
+  confirm: "Confirm",
+  result: "Result",
+};
+
+const RULE_LABELS: Record<string, string> = {
+  maxAgeDays: "too old",
+  neverReopened: "never reopened",
+  namespaceQuota: "namespace quota",
+  maxTotalSizeBytes: "size quota",
+  maxSessionCount: "count quota",
+  selected: "selected by you",
+};
+
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
+export function CleanWizard({
+  api,
+  source,
+  onClose,
+}: {
+  api: Pick<ApiClient, "plan" | "planSelection" | "deleteSessions" | "trash" | "restore">;
+  source: CleanSource;
+  /** `changed`: something moved, the caller reloads. */
+  onClose: (changed: boolean) => void;
+}) {
+  const [plan, setPlan] = useState<Plan | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [step, setStep] = useState<Step>("usage");
+  const [typed, setTyped] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<SoftDeleteResult | undefined>(undefined);
+  const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
+
+  useEffect(() => {
+    (source.kind === "policy" ? api.plan() : api.planSelection(source.ids)).then(setPlan, (e: Error) =>
+      setError(e.message),
+    );
+  }, [api, source]);
+
+  const candidates = plan?.candidates ?? [];
+  const selectedIds = source.kind === "selection" ? new Set(source.ids) : undefined;
+  const keptOfSelection = plan && selectedIds ? plan.kept.filter((k) => selectedIds.has(k.id)) : [];
+  const mustType = candidates.length > 1 || source.kind === "policy";
+  const confirmed = !mustType || typed === "DELETE";
+
+  async function execute() {
+    setBusy(true);
+    try {
+      const merged: SoftDeleteResult = { dryRun: false, moved: [], skipped: [], bytesFreed: 0 };
+      const operations: string[] = [];
+      for (let i = 0; i < candidates.length; i += BATCH) {
+        const batch = candidates.slice(i, i + BATCH);
+        const done = await api.deleteSessions({
+          items: batch.map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
+          dryRun: false,
+        });
+        if (done.operationId) operations.push(done.operationId);
+        merged.moved.push(...done.moved);
+        merged.skipped.push(...done.skipped);
+        merged.bytesFreed += done.bytesFreed;
+      }
+      setResult({ ...merged, ...(operations.length ? { operationId: operations.join(",") } : {}) });
+      setStep("result");
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function undo() {
+    if (!result?.operationId) return;
+    setBusy(true);
+    try {
+      const operations = result.operationId.split(",");
+      const { entries } = await api.trash();
+      const refs = entries
+        .filter((e) => e.state === "in-trash" && operations.some((op) => e.entryId.startsWith(`${op}:`)))
+        .map((e) => e.entryId);
+      setUndone(refs.length ? await api.restore(refs) : { done: [], skipped: [] });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const index = STEPS.indexOf(step);
+  const next = () => setStep(STEPS[index + 1]!);
+  const back = () => setStep(STEPS[index - 1]!);
+
+  return (
+    <div class="overlay">
+      <div
+        class="dialog wizard"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="wizard-title"
+        data-testid="wizard"
+      >
+        <header>
+          <h2 id="wizard-title">
+            {source.kind === "policy" ? "Clean by policy" : "Clean selected sessions"} — {STEP_TITLES[step]}
+          </h2>
+          <ol class="steps" aria-label="Steps">
+            {STEPS.map((s, i) => (
+              <li
+                key={s}
+                class={i === index ? "current" : i < index ? "done" : ""}
+                aria-current={i === index ? "step" : undefined}
+              >
+                {STEP_TITLES[s]}
+              </li>
+            ))}
+          </ol>
+        </header>
+
+        {error && (
+          <div class="banner error" role="alert" data-testid="wizard-error">
+            {error}
+          </div>
+        )}
+        {!plan && !error && <p class="empty">Looking at the stores…</p>}
+
+        {plan && step === "usage" && (
+          <div data-testid="wizard-usage">
+            <p>
+              {plan.before.sessionCount.toLocaleString("en-US")} sessions use{" "}
+              <Bytes value={plan.before.totalBytes} />. Quota level:{" "}
+              <span class={`level level-${plan.quotaBefore.level}`}>{plan.quotaBefore.level}</span>
+              {plan.quotaBefore.size && <> · size {percent(plan.quotaBefore.size.ratio)} of the limit</>}
+              {plan.quotaBefore.count && <> · count {percent(plan.quotaBefore.count.ratio)} of the limit</>}.
+            </p>
+            <p class="hint">Mode: {plan.mode}.</p>
+          </div>
+        )}
+
+        {plan && step === "candidates" && (
+          <div data-testid="wizard-candidates">
+            {candidates.length === 0 ? (
+              <p class="empty">
+                Nothing to clean:{" "}
+                {source.kind === "policy"
+                  ? "the policy selects no session."
+                  : "every selected session is kept."}
+              </p>
+            ) : (
+              <ul class="candidates">
+                {candidates.slice(0, 200).map((c) => (
+                  <li key={c.id} data-testid="wizard-candidate">
+                    <span class="badge">{RULE_LABELS[c.rule] ?? c.rule}</span> <code>{c.path}</code> ·{" "}
+                    <Bytes value={c.sizeBytes} /> <span class="hint">{c.detail}</span>
+                  </li>
+                ))}
+                {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
+              </ul>
+            )}
+            {keptOfSelection.length > 0 && (
+              <>
+                <h3>Selected but kept</h3>
+                <ul data-testid="wizard-kept">
+                  {keptOfSelection.map((k) => (
+                    <li key={k.id}>
+                      <code>{k.path}</code>: {k.reason} — {k.detail}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        )}
+
+        {plan && step === "review" && (
+          <div data-testid="wizard-review">
+            <p class="big-line">
+              <strong data-testid="review-count">{candidates.length}</strong> session
+              {candidates.length === 1 ? "" : "s"} ·{" "}
+              <strong data-testid="review-bytes" data-bytes={plan.bytesToFree}>
+                <Bytes value={plan.bytesToFree} />
+              </strong>{" "}
+              to free · quota after:{" "}
+              <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
+            </p>
+            {plan.refusal && (
+              <div class="banner error" role="alert">
+                {plan.refusal.message}
+              </div>
+            )}
+            {plan.riskiest.length > 0 && (
+              <>
+                <h3>The {plan.riskiest.length} riskiest (largest or most recently used)</h3>
+                <ul data-testid="wizard-riskiest">
+                  {plan.riskiest.map((c) => (
+                    <li key={c.id}>
+                      <code>{c.path}</code> · <Bytes value={c.sizeBytes} /> · last used{" "}
+                      {new Date(c.lastUsedAt).toLocaleString()}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <p class="hint">
+              Sessions go to the trash (restorable) — nothing is deleted for good here. Active, pinned and
+              protected sessions are never moved.
+            </p>
+          </div>
+        )}
+
+        {plan && step === "confirm" && (
+          <div data-testid="wizard-confirm">
+            {mustType ? (
+              <label>
+                Type <strong>DELETE</strong> to move {candidates.length} session
+                {candidates.length === 1 ? "" : "s"} (
+                <Bytes value={plan.bytesToFree} />) to the trash
+                <input
+                  data-testid="confirm-input"
+                  autoComplete="off"
+                  value={typed}
+                  onInput={(e) => setTyped(e.currentTarget.value)}
+                />
+              </label>
+            ) : (
+              <p>
+                Move <code>{candidates[0]?.path}</code> to the trash?
+              </p>
+            )}
+          </div>
+        )}
+
+        {step === "result" && result && (
+          <div data-testid="wizard-result">
+            <p class="big-line">
+              Moved <strong data-testid="result-moved">{result.moved.length}</strong> · freed{" "}
+              <strong>
+                <Bytes value={result.bytesFreed} />
+              </strong>
+            </p>
+            {result.skipped.length > 0 && (
+              <>
+                <h3>Skipped</h3>
+                <ul data-testid="result-skipped">
+                  {result.skipped.map((s) => (
+                    <li key={s.id}>
+                      <code>{s.path ?? s.id}</code>: {s.reason}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            {undone ? (
+              <p data-testid="undo-result">
+                Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
+                {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
+              </p>
+            ) : (
+              result.moved.length > 0 && (
+                <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
+              )
+            )}
+          </div>
+        )}
+
+        <footer>
+          {step === "result" ? (
+            <>
+              {result && result.moved.length > 0 && !undone && (
+                <button type="button" data-testid="undo" disabled={busy} onClick={() => void undo()}>
+                  Undo
+                </button>
+              )}
+              <button type="button" class="primary" data-testid="wizard-close" onClick={() => onClose(true)}>
+                Done
+              </button>
+            </>
+          ) : (
+            <>
+              <button type="button" onClick={() => onClose(false)}>
+                Cancel
+              </button>
+              {index > 0 && (
+                <button type="button" onClick={back}>
+                  Back
+                </button>
+              )}
+              {step === "confirm" ? (
+                <button
+                  type="button"
+                  class="danger"
+                  data-testid="wizard-execute"
+                  disabled={!confirmed || busy || candidates.length === 0 || !!plan?.refusal}
+                  onClick={() => void execute()}
+                >
+                  {busy ? "Moving…" : "Move to trash"}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  class="primary"
+                  data-testid="wizard-next"
+                  disabled={!plan || (step !== "usage" && candidates.length === 0)}
+                  onClick={next}
+                >
+                  Next
+                </button>
+              )}
+            </>
+          )}
+        </footer>
+      </div>
+    </div>
+  );
+}

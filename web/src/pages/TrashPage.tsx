@@ -1,0 +1,200 @@
+// Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
+// confirmation that echoes the count and bytes — the server purges only if they match exactly.
+import { useEffect, useState } from "preact/hooks";
+import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
+import type { ApiClient } from "../api/client.js";
+import { Bytes } from "../components/Bytes.js";
+import { RelativeTime } from "../components/RelativeTime.js";
+
+const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
+
+export function TrashPage({
+  api,
+  now,
+  onChanged,
+}: {
+  api: Pick<ApiClient, "trash" | "restore" | "purge">;
+  now: Date;
+  onChanged: () => void;
+}) {
+  const [entries, setEntries] = useState<TrashEntry[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [purging, setPurging] = useState(false);
+  const [outcome, setOutcome] = useState<string | undefined>(undefined);
+
+  const load = () =>
+    api.trash().then(
+      (list) => {
+        setEntries(list.entries.filter((e) => e.state !== "restored" && e.state !== "purged"));
+        setError(undefined);
+      },
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => void load(), [api]);
+
+  const chosen = (entries ?? []).filter((e) => selected.has(e.entryId));
+  const chosenBytes = chosen.reduce((sum, e) => sum + e.sizeBytes, 0);
+
+  async function act(kind: "restore" | "purge") {
+    try {
+      const refs = chosen.map((e) => e.entryId);
+      const result: TrashActionResult =
+        kind === "restore"
+          ? await api.restore(refs)
+          : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
+      const verb = kind === "restore" ? "Restored" : "Purged";
+      setOutcome(
+        `${verb} ${result.done.length}` +
+          (result.skipped.length
+            ? `; skipped ${result.skipped.map((s) => `${s.ref} (${s.reason})`).join(", ")}`
+            : ""),
+      );
+      setSelected(new Set());
+      setPurging(false);
+      onChanged();
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  if (error)
+    return (
+      <div class="banner error" role="alert">
+        {error}
+      </div>
+    );
+  if (!entries) return <p class="empty">Reading the trash…</p>;
+
+  const inTrash = entries.filter((e) => e.state === "in-trash");
+  return (
+    <section aria-labelledby="trash-title">
+      <h2 id="trash-title">Trash</h2>
+      {outcome && (
+        <div class="banner info" role="status" data-testid="trash-outcome">
+          {outcome}
+        </div>
+      )}
+      {entries.length === 0 ? (
+        <p class="empty" data-testid="trash-empty">
+          The trash is empty. Cleaned sessions appear here until they are restored or purged.
+        </p>
+      ) : (
+        <table class="data" data-testid="trash-table">
+          <thead>
+            <tr>
+              <th scope="col" class="select">
+                <input
+                  type="checkbox"
+                  aria-label="Select everything in the trash"
+                  checked={inTrash.length > 0 && inTrash.every((e) => selected.has(e.entryId))}
+                  onChange={(e) =>
+                    setSelected(new Set(e.currentTarget.checked ? inTrash.map((x) => x.entryId) : []))
+                  }
+                />
+              </th>
+              <th scope="col">Session</th>
+              <th scope="col">Went to</th>
+              <th scope="col">Deleted</th>
+              <th scope="col" class="num">
+                Size
+              </th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.entryId} data-testid="trash-row" data-path={e.originalPath}>
+                <td class="select">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${e.originalPath}`}
+                    disabled={e.state !== "in-trash"}
+                    checked={selected.has(e.entryId)}
+                    onChange={(ev) => {
+                      const next = new Set(selected);
+                      if (ev.currentTarget.checked) next.add(e.entryId);
+                      else next.delete(e.entryId);
+                      setSelected(next);
+                    }}
+                  />
+                </td>
+                <td class="path" title={e.originalPath}>
+                  {e.originalPath}
+                </td>
+                <td title={e.location}>{TARGET_LABELS[e.target]}</td>
+                <td>
+                  <RelativeTime iso={e.deletedAt} now={now} />
+                </td>
+                <td class="num">
+                  <Bytes value={e.sizeBytes} />
+                </td>
+                <td>
+                  <span class={e.state === "conflict" ? "badge warning" : "badge"}>{e.state}</span>
+                  {e.reason && <span class="hint"> {e.reason}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <footer class="selection-bar">
+        <span data-testid="trash-selection">
+          {chosen.length} selected · <Bytes value={chosenBytes} />
+        </span>
+        <button
+          type="button"
+          data-testid="trash-restore"
+          disabled={chosen.length === 0}
+          onClick={() => void act("restore")}
+        >
+          Restore
+        </button>
+        <button
+          type="button"
+          class="danger"
+          data-testid="trash-purge"
+          disabled={chosen.length === 0}
+          onClick={() => setPurging(true)}
+        >
+          Purge…
+        </button>
+      </footer>
+
+      {purging && (
+        <div class="overlay">
+          <div
+            class="dialog"
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="purge-title"
+            data-testid="purge-dialog"
+          >
+            <h2 id="purge-title">Delete forever?</h2>
+            <p>
+              <strong data-testid="purge-summary">
+                {chosen.length} session{chosen.length === 1 ? "" : "s"}, <Bytes value={chosenBytes} />
+              </strong>{" "}
+              will be deleted for good. This cannot be undone.
+            </p>
+            <footer>
+              <button type="button" onClick={() => setPurging(false)}>
+                Keep them
+              </button>
+              <button
+                type="button"
+                class="danger"
+                data-testid="purge-confirm"
+                onClick={() => void act("purge")}
+              >
+                Purge {chosen.length} forever
+              </button>
+            </footer>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

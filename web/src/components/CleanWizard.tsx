@@ -50,6 +50,8 @@ export function CleanWizard({
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<SoftDeleteResult | undefined>(undefined);
+  /** The trash operations this run made (one per batch): what undo restores. */
+  const [operations, setOperations] = useState<string[]>([]);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
 
   useEffect(() => {
@@ -68,19 +70,20 @@ export function CleanWizard({
     setBusy(true);
     try {
       const merged: SoftDeleteResult = { dryRun: false, moved: [], skipped: [], bytesFreed: 0 };
-      const operations: string[] = [];
+      const made: string[] = [];
       for (let i = 0; i < candidates.length; i += BATCH) {
         const batch = candidates.slice(i, i + BATCH);
         const done = await api.deleteSessions({
           items: batch.map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
           dryRun: false,
         });
-        if (done.operationId) operations.push(done.operationId);
+        if (done.operationId) made.push(done.operationId);
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);
         merged.bytesFreed += done.bytesFreed;
       }
-      setResult({ ...merged, ...(operations.length ? { operationId: operations.join(",") } : {}) });
+      setOperations(made);
+      setResult(merged);
       setStep("result");
     } catch (e) {
       setError((e as Error).message);
@@ -90,10 +93,8 @@ export function CleanWizard({
   }
 
   async function undo() {
-    if (!result?.operationId) return;
     setBusy(true);
     try {
-      const operations = result.operationId.split(",");
       const { entries } = await api.trash();
       const refs = entries
         .filter((e) => e.state === "in-trash" && operations.some((op) => e.entryId.startsWith(`${op}:`)))

@@ -11,7 +11,7 @@ import {
   tableFeatures,
   useTable,
 } from "@tanstack/preact-table";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
@@ -75,7 +75,9 @@ export function SessionsPage({
       setSorting((old) => (typeof updater === "function" ? updater(old) : updater)),
     enableSortingRemoval: false,
   });
-  const ordered = table.getRowModel().rows.map((r) => r.original);
+  const rowModel = table.getRowModel().rows;
+  // Memoized by the table's own (memoized) row model: scrolling re-renders, it must not re-map.
+  const ordered = useMemo(() => rowModel.map((r) => r.original), [rowModel]);
 
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -94,6 +96,7 @@ export function SessionsPage({
   const filters = store.filters.value;
   const setFilter = (patch: Partial<typeof filters>) => (store.filters.value = { ...filters, ...patch });
   const selectable = shown.filter((r) => !r.kept).length;
+  const shownIds = useMemo(() => new Set(shown.map((r) => r.id)), [shown]);
 
   if (store.error.value)
     return (
@@ -185,7 +188,7 @@ export function SessionsPage({
                     onChange={(e) =>
                       (store.selected.value = e.currentTarget.checked
                         ? selectAll(selected, shown)
-                        : new Set([...selected].filter((id) => !shown.some((r) => r.id === id))))
+                        : new Set([...selected].filter((id) => !shownIds.has(id))))
                     }
                   />
                 </th>

@@ -3,6 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ApiClient } from "./api/client.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
+import { ScanButton } from "./components/ScanButton.js";
+import { SessionDrawer } from "./components/SessionDrawer.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { SessionsPage } from "./pages/SessionsPage.js";
 import { TrashPage } from "./pages/TrashPage.js";
@@ -25,6 +27,7 @@ export function App({
     void store.refresh();
   }, [store]);
   const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
+  const [openId, setOpenId] = useState<string | undefined>(undefined);
   const data = store.data.value;
   const page = currentPage.value;
   const now = data ? new Date(data.scannedAt) : new Date();
@@ -55,15 +58,7 @@ export function App({
             {data.stores.map((s) => s.root).join(" · ")}
           </p>
         )}
-        <button
-          type="button"
-          onClick={() => {
-            void store.refresh({ rescan: true }).then(() => sessions.load());
-          }}
-          disabled={store.loading.value}
-        >
-          {store.loading.value ? "Scanning…" : "Rescan"}
-        </button>
+        <ScanButton store={store} onScanned={() => void sessions.load()} />
       </header>
       <main>
         {store.error.value && (
@@ -116,10 +111,21 @@ export function App({
             store={sessions}
             now={now}
             onClean={(ids) => setCleaning({ kind: "selection", ids })}
+            onOpen={setOpenId}
           />
         )}
         {page === "trash" && <TrashPage api={api} now={now} onChanged={reload} />}
       </main>
+      {openId && (
+        <SessionDrawer
+          api={api}
+          id={openId}
+          now={now}
+          onOpen={setOpenId}
+          onClose={() => setOpenId(undefined)}
+          onChanged={() => void sessions.load()}
+        />
+      )}
       {cleaning && (
         <CleanWizard
           api={api}

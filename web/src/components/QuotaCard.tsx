@@ -23,6 +23,8 @@ function describeForecast(forecast: Forecast | undefined): string | undefined {
   if (forecast.daysToFull === null)
     return forecast.ratePerDay > 0 ? undefined : "not growing over the last 7 days";
   if (forecast.daysToFull === 0) return "at or over the size limit now";
+  // Beyond a year a day count is noise, not a forecast.
+  if (forecast.daysToFull > 365) return "not within a year at the 7-day rate";
   const days = Math.ceil(forecast.daysToFull);
   return `100% in ${days} day${days === 1 ? "" : "s"} at the 7-day rate${forecast.estimated ? " (estimated from creation times)" : ""}`;
 }

@@ -43,10 +43,13 @@ export function SessionsPage({
   store,
   now,
   onClean,
+  onOpen,
 }: {
   store: SessionsStore;
   now: Date;
   onClean: (ids: string[]) => void;
+  /** Opens a session's details. */
+  onOpen: (id: string) => void;
 }) {
   useEffect(() => {
     if (!store.loaded.value) void store.load();
@@ -248,8 +251,15 @@ export function SessionsPage({
                     />
                   </td>
                   <td class="path" title={row.path}>
-                    {row.name && <strong class="name">{row.name} </strong>}
-                    {row.path.slice(row.path.lastIndexOf("/") + 1)}
+                    <button
+                      type="button"
+                      class="link"
+                      data-testid="open-session"
+                      onClick={() => onOpen(row.id)}
+                    >
+                      {row.name && <strong class="name">{row.name} </strong>}
+                      {row.path.slice(row.path.lastIndexOf("/") + 1)}
+                    </button>
                     {row.tags?.map((tag) => (
                       <span key={tag} class="tag">
                         {tag}

@@ -1,0 +1,197 @@
+// The detail drawer: everything the API knows about one session — its record, what the file holds
+// (entry types, branches, compactions, the first user message), why it is kept, its lineage — and
+// pin/unpin. Lineage links open the related session in the same drawer.
+import { useEffect, useState } from "preact/hooks";
+import type { SessionDetailResponse } from "../../../shared/api.js";
+import type { ApiClient } from "../api/client.js";
+import { Bytes } from "./Bytes.js";
+import { RelativeTime } from "./RelativeTime.js";
+
+export function SessionDrawer({
+  api,
+  id,
+  now,
+  onOpen,
+  onClose,
+  onChanged,
+}: {
+  api: Pick<ApiClient, "session" | "protect">;
+  id: string;
+  now: Date;
+  /** Opens another session (a lineage link). */
+  onOpen: (id: string) => void;
+  onClose: () => void;
+  /** A pin changed: the table looks again. */
+  onChanged: () => void;
+}) {
+  const [detail, setDetail] = useState<SessionDetailResponse | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const load = () =>
+    api.session(id).then(
+      (d) => {
+        setDetail(d);
+        setError(undefined);
+      },
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => {
+    setDetail(undefined);
+    void load();
+  }, [id]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  async function pin(on: boolean) {
+    try {
+      await api.protect([id], on);
+      onChanged();
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  const s = detail?.session;
+  const pinned = detail?.kept?.reason === "pinned";
+  return (
+    <aside class="drawer" aria-labelledby="drawer-title" data-testid="drawer">
+      <header>
+        <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
+        <button type="button" aria-label="Close details" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      {error && (
+        <div class="banner error" role="alert">
+          {error}
+        </div>
+      )}
+      {!s && !error && <p class="empty">Loading…</p>}
+      {s && detail && (
+        <>
+          <p class="path" data-testid="drawer-path">
+            {s.path}
+          </p>
+          {detail.kept ? (
+            <p class="banner info" data-testid="drawer-kept">
+              Kept: <strong>{detail.kept.reason}</strong> — {detail.kept.detail}
+            </p>
+          ) : (
+            <p class="hint">Not kept by anything: a policy or a selection may clean it.</p>
+          )}
+          <p>
+            {pinned ? (
+              <button type="button" data-testid="drawer-unpin" onClick={() => void pin(false)}>
+                Unpin
+              </button>
+            ) : (
+              <button type="button" data-testid="drawer-pin" onClick={() => void pin(true)}>
+                Pin (never clean)
+              </button>
+            )}
+          </p>
+          <dl class="facts">
+            <dt>Namespace</dt>
+            <dd class="path">{s.namespace}</dd>
+            <dt>Store</dt>
+            <dd>
+              {s.store.kind} · <span class="path">{s.store.root}</span>
+            </dd>
+            <dt>Size</dt>
+            <dd>
+              <Bytes value={s.sizeBytes} />
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <RelativeTime iso={s.createdAt} now={now} /> · {new Date(s.createdAt).toLocaleString()}
+            </dd>
+            <dt>Modified</dt>
+            <dd>
+              <RelativeTime iso={s.modifiedAt} now={now} /> · {new Date(s.modifiedAt).toLocaleString()}
+            </dd>
+            <dt>Last used</dt>
+            <dd>
+              <RelativeTime iso={s.lastUsedAt} now={now} />
+            </dd>
+            <dt>Entries</dt>
+            <dd data-testid="drawer-entries">
+              {s.messageCount} ({s.messageCounts.user} user, {s.messageCounts.assistant} assistant,{" "}
+              {s.messageCounts.toolResult} tool results, {s.messageCounts.other} other)
+            </dd>
+            {detail.detail && (
+              <>
+                <dt>Entry types</dt>
+                <dd>
+                  {Object.entries(detail.detail.entryTypes)
+                    .map(([type, n]) => `${type} ${n}`)
+                    .join(" · ")}
+                </dd>
+                <dt>Branches</dt>
+                <dd>
+                  {detail.detail.leaves} leaves, {detail.detail.branchPoints} branch points,{" "}
+                  {detail.detail.compactions} compactions
+                </dd>
+              </>
+            )}
+            {s.tags && s.tags.length > 0 && (
+              <>
+                <dt>Tags</dt>
+                <dd>{s.tags.join(", ")}</dd>
+              </>
+            )}
+            {s.summary && (
+              <>
+                <dt>Summary</dt>
+                <dd>{s.summary}</dd>
+              </>
+            )}
+          </dl>
+          {detail.detail?.firstUserMessage && (
+            <>
+              <h3>First message</h3>
+              <blockquote class="first-message" data-testid="drawer-first-message">
+                {detail.detail.firstUserMessage}
+              </blockquote>
+            </>
+          )}
+          {s.warnings.length > 0 && (
+            <>
+              <h3>Warnings</h3>
+              <ul>
+                {s.warnings.map((w) => (
+                  <li key={w.code + w.message}>{w.message}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          {(detail.lineage.parent || detail.lineage.forks.length > 0) && (
+            <>
+              <h3>Lineage</h3>
+              <ul data-testid="drawer-lineage">
+                {detail.lineage.parent && (
+                  <li>
+                    forked from{" "}
+                    <button type="button" class="link" onClick={() => onOpen(detail.lineage.parent!.id)}>
+                      {detail.lineage.parent.path.slice(detail.lineage.parent.path.lastIndexOf("/") + 1)}
+                    </button>
+                  </li>
+                )}
+                {detail.lineage.forks.map((f) => (
+                  <li key={f.id}>
+                    fork:{" "}
+                    <button type="button" class="link" onClick={() => onOpen(f.id)}>
+                      {f.path.slice(f.path.lastIndexOf("/") + 1)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

@@ -86,23 +86,26 @@ export function App({
         )}
         {page === "overview" &&
           (data ? (
-            <>
-              <OverviewPage data={data} />
-              <p>
-                <button
-                  type="button"
-                  class="primary"
-                  data-testid="clean-policy"
-                  disabled={readOnly}
-                  onClick={() => setCleaning({ kind: "policy" })}
-                >
-                  Clean by policy…
-                </button>{" "}
-                <button type="button" onClick={() => go("sessions")}>
-                  Choose sessions…
-                </button>
-              </p>
-            </>
+            <OverviewPage
+              api={api}
+              data={data}
+              actions={
+                <p class="actions">
+                  <button
+                    type="button"
+                    class="primary"
+                    data-testid="clean-policy"
+                    disabled={readOnly}
+                    onClick={() => setCleaning({ kind: "policy" })}
+                  >
+                    Clean by policy…
+                  </button>{" "}
+                  <button type="button" onClick={() => go("sessions")}>
+                    Choose sessions…
+                  </button>
+                </p>
+              }
+            />
           ) : (
             !store.error.value && <p class="empty">Scanning your sessions…</p>
           ))}

@@ -1,8 +1,9 @@
-// The quota at a glance: the level (coloured), usage against each limit, the mode, and what the
-// level means. Issue 7 turns this into gauges with a forecast.
+// The quota at a glance: the level (coloured), a gauge for each limit (size, count) with the 70%
+// and 90% marks, the mode, what the level means, and the forecast.
 import type { PolicyStatus } from "../../../shared/api.js";
 import type { Forecast } from "../../../shared/growth.js";
-import { describeQuota, type QuotaLevel } from "../../../shared/quota.js";
+import { formatBytes } from "../../../shared/format.js";
+import type { QuotaLevel, QuotaState } from "../../../shared/quota.js";
 
 const MEANING: Record<QuotaLevel, string> = {
   ok: "below 70% of every limit",
@@ -46,7 +47,15 @@ export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast
       <p class="big" data-testid="quota-level">
         {level}
       </p>
-      <p class="hint">{describeQuota(policy.quota)}</p>
+      {policy.quota.size && <Gauge name="size" measure={policy.quota.size} text={formatBytes} />}
+      {policy.quota.count && (
+        <Gauge
+          name="count"
+          measure={policy.quota.count}
+          text={(n) => `${n.toLocaleString("en-US")} sessions`}
+        />
+      )}
+      {!policy.quota.size && !policy.quota.count && <p class="hint">no limits set</p>}
       <p class="hint">
         {MEANING[level]} · mode {policy.mode} ({MODE[policy.mode]})
       </p>
@@ -55,6 +64,33 @@ export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast
           {ahead}
         </p>
       )}
+    </div>
+  );
+}
+
+type Measure = NonNullable<QuotaState["size"]>;
+
+/** One limit as a bar: filled to the usage (capped at the end), coloured by its own level. */
+function Gauge({ name, measure, text }: { name: string; measure: Measure; text: (n: number) => string }) {
+  const percent = Math.round(measure.ratio * 100);
+  return (
+    <div class="gauge" data-testid={`gauge-${name}`} data-level={measure.level}>
+      <div
+        class="gauge-bar"
+        role="meter"
+        aria-label={`${name} quota`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.min(percent, 100)}
+        aria-valuetext={`${percent}%, ${measure.level}`}
+      >
+        <span class={`fill level-bg-${measure.level}`} style={{ width: `${Math.min(percent, 100)}%` }} />
+        <i class="mark" style={{ left: "70%" }} aria-hidden="true" />
+        <i class="mark" style={{ left: "90%" }} aria-hidden="true" />
+      </div>
+      <p class="hint">
+        {name}: {text(measure.used)} of {text(measure.limit)} ({percent}%)
+      </p>
     </div>
   );
 }

@@ -1,5 +1,9 @@
 // Overview: totals, per-namespace usage and the largest sessions of the last scan.
+import type { ComponentChildren } from "preact";
 import type { SummaryResponse } from "../../../shared/api.js";
+import type { ApiClient } from "../api/client.js";
+import { GrowthSection } from "../components/GrowthSection.js";
+import { SpaceTreemap } from "../components/SpaceTreemap.js";
 import { Bytes } from "../components/Bytes.js";
 import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
@@ -8,7 +12,16 @@ function shortPath(path: string) {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
-export function OverviewPage({ data }: { data: SummaryResponse }) {
+export function OverviewPage({
+  api,
+  data,
+  actions,
+}: {
+  api: Pick<ApiClient, "sessions" | "growth">;
+  data: SummaryResponse;
+  /** What can be done about it (the clean buttons), shown under the totals. */
+  actions?: ComponentChildren;
+}) {
   const { summary, namespaces } = data;
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
@@ -44,6 +57,10 @@ export function OverviewPage({ data }: { data: SummaryResponse }) {
           </p>
         </div>
       </section>
+
+      {actions}
+      {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
+      <GrowthSection api={api} scannedAt={data.scannedAt} />
 
       <section aria-labelledby="namespaces-title">
         <h2 id="namespaces-title">Usage by namespace</h2>

@@ -1,0 +1,88 @@
+// The overview in a real browser: the quota card at each level (70/90/100%) with its colour and
+// words, hard-block mode said plainly, the treemap's drill-down and breadcrumb, and the growth chart
+// with its estimated (backfilled) points explained.
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setModified, writeSession } from "../test-support/pi-store.js";
+import { expect, startServer, test } from "./serve-fixture.js";
+
+function setUp(home: string) {
+  const agentDir = join(home, ".pi", "agent");
+  const root = join(agentDir, "sessions");
+  const paths = [
+    ["/work/big", 12],
+    ["/work/big", 10],
+    ["/work/small", 1],
+  ].map(([cwd, turns], i) => {
+    const path = writeSession(root, cwd as string, turns as number).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+    return path;
+  });
+  mkdirSync(agentDir, { recursive: true });
+  const total = paths.reduce((sum, p) => sum + statSync(p).size, 0);
+  const config = (extra: object) =>
+    writeFileSync(join(agentDir, "session-retention.json"), JSON.stringify(extra));
+  return { total, config };
+}
+
+test("the quota card at 70, 90 and 100%: level, colour, meaning; hard-block mode is said", async ({
+  page,
+  home,
+}) => {
+  const { total, config } = setUp(home);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    const colours = new Set<string>();
+    for (const [ratio, level, meaning] of [
+      [0.5, "ok", "below 70% of every limit"],
+      [0.75, "info", "past 70% of a limit"],
+      [0.92, "warn", "past 90% of a limit"],
+      [1, "critical", "at or over a limit"],
+    ] as const) {
+      config({ quota: { maxTotalSizeBytes: Math.ceil(total / ratio), maxSessionCount: null } });
+      // The config file is read on every load (the token stays in the tab's sessionStorage).
+      await page.reload();
+      const card = page.getByTestId("quota-card");
+      await expect(card).toHaveAttribute("data-level", level);
+      await expect(card.getByTestId("quota-level")).toHaveText(level);
+      await expect(card).toContainText(meaning);
+      await expect(card.getByTestId("gauge-size")).toHaveAttribute("data-level", level);
+      colours.add(await card.getByTestId("quota-level").evaluate((el) => getComputedStyle(el).color));
+    }
+    expect(colours.size).toBe(4); // each level has its own colour
+
+    config({ mode: "hard-block", quota: { maxTotalSizeBytes: total } });
+    await page.reload();
+    await expect(page.getByTestId("quota-card")).toContainText("pi blocks input when critical");
+  } finally {
+    await server.stop();
+  }
+});
+
+test("treemap drills into a namespace and back; growth shows estimated points and toggles 7/30 days", async ({
+  page,
+  home,
+}) => {
+  setUp(home);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    const breadcrumb = page.getByTestId("treemap-breadcrumb");
+    await expect(breadcrumb).toHaveText("All namespaces");
+    // The largest namespace takes the left of the map.
+    const map = page.getByTestId("treemap").locator("canvas");
+    const box = (await map.boundingBox())!;
+    await map.click({ position: { x: box.width * 0.1, y: box.height * 0.5 } });
+    await expect(breadcrumb).toContainText("/work/big");
+    await page.getByTestId("treemap-back").click();
+    await expect(breadcrumb).toHaveText("All namespaces");
+
+    // The first scan backfilled 30 days from creation times: marked as estimated.
+    await expect(page.getByTestId("growth-estimated")).toBeVisible();
+    await page.getByTestId("growth-7").click();
+    await expect(page.getByTestId("growth-7")).toHaveAttribute("aria-pressed", "true");
+  } finally {
+    await server.stop();
+  }
+});

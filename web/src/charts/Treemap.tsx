@@ -1,0 +1,103 @@
+// A squarified treemap (chart.js + chartjs-chart-treemap): area = bytes. Tiles can be picked
+// (drill down) and highlighted (what a cleanup would remove). The canvas is an image to assistive
+// technology; the tables beside it carry the same numbers as text.
+import { Chart, Tooltip } from "chart.js";
+import { TreemapController, TreemapElement } from "chartjs-chart-treemap";
+import { useEffect, useRef } from "preact/hooks";
+import { formatBytes } from "../../../shared/format.js";
+
+Chart.register(TreemapController, TreemapElement, Tooltip);
+
+export interface Tile {
+  key: string;
+  label: string;
+  bytes: number;
+  count: number;
+  lastUsedAt?: string;
+  highlight?: boolean;
+}
+
+/** Neighbouring tiles differ in hue; white labels stay readable on each (light and dark). */
+const PALETTE = ["#2f6fde", "#1f8a70", "#7a4fd6", "#c2552d", "#2a8fb5", "#8a6d1f", "#b83f7a", "#4d6a8a"];
+
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+export function Treemap({
+  tiles,
+  label,
+  onPick,
+}: {
+  tiles: readonly Tile[];
+  /** What the picture shows, for screen readers. */
+  label: string;
+  onPick?: (tile: Tile) => void;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const danger = cssVar("--level-critical");
+    const text = "#fff";
+    const tree = tiles.filter((t) => t.bytes > 0).map((t) => ({ ...t }));
+    // Options are also resolved for the dataset as a whole, where there is no data point.
+    const tileOf = (raw: unknown) => (raw as { _data?: Tile } | undefined)?._data;
+    const chart = new Chart(canvas.current!, {
+      type: "treemap",
+      data: {
+        datasets: [
+          {
+            tree: tree as unknown as Record<string, unknown>[],
+            key: "bytes",
+            data: [],
+            borderWidth: 1,
+            spacing: 1,
+            borderColor: cssVar("--panel"),
+            backgroundColor: (ctx) =>
+              tileOf(ctx.raw)?.highlight ? danger : PALETTE[(ctx.dataIndex ?? 0) % PALETTE.length]!,
+            labels: {
+              display: true,
+              color: text,
+              overflow: "hidden",
+              formatter: (ctx) => {
+                const tile = tileOf(ctx.raw);
+                return tile ? [tile.label, formatBytes(tile.bytes)] : "";
+              },
+            },
+          },
+        ],
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        onClick: (_event, elements) => {
+          const element = elements[0];
+          if (!element || !onPick) return;
+          const tile = tileOf((chart.data.datasets[0]!.data as unknown[])[element.index]);
+          if (tile) onPick(tiles.find((t) => t.key === tile.key)!);
+        },
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            callbacks: {
+              title: (items) => tileOf(items[0]?.raw)?.label ?? "",
+              label: (item) => {
+                const tile = tileOf(item.raw);
+                if (!tile) return "";
+                const lines = [
+                  `${formatBytes(tile.bytes)} in ${tile.count} session${tile.count === 1 ? "" : "s"}`,
+                ];
+                if (tile.lastUsedAt) lines.push(`last used ${new Date(tile.lastUsedAt).toLocaleString()}`);
+                return lines;
+              },
+            },
+          },
+        },
+      },
+    });
+    return () => chart.destroy();
+  }, [tiles, onPick]);
+  return (
+    <div class="treemap" data-testid="treemap">
+      <canvas ref={canvas} role="img" aria-label={label} />
+    </div>
+  );
+}

@@ -205,7 +205,10 @@ export const PurgeRequestSchema = TrashRefsSchema.extend({
 export const AuditQuerySchema = z.strictObject({
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().max(1000).default(100),
+  action: AuditEntrySchema.shape.action.optional(),
+  actor: AuditEntrySchema.shape.actor.optional(),
 });
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
 export const ForecastSchema = z.object({
   ratePerDay: z.number(),

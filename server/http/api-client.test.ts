@@ -111,7 +111,7 @@ describe("the web app's API client", () => {
   });
 
   it("deletes, lists the trash, restores, deletes again and purges with the echoed count and bytes", async () => {
-    const { total: auditBefore } = await client.audit(0, 1);
+    const { total: auditBefore } = await client.audit({ limit: 1 });
     const plan = await client.plan();
     const target = plan.candidates[0]!;
     const deleted = await client.deleteSessions({
@@ -137,7 +137,7 @@ describe("the web app's API client", () => {
     const purged = await client.purge([inTrash[0]!.entryId], `1:${inTrash[0]!.sizeBytes}`);
     expect(purged.done).toHaveLength(1);
 
-    const audit = await client.audit(0, 10);
+    const audit = await client.audit({ limit: 10 });
     expect(audit.total).toBe(auditBefore + 4);
     // Newest first.
     expect(audit.entries.slice(0, 4).map((e) => e.action)).toEqual([
@@ -148,6 +148,14 @@ describe("the web app's API client", () => {
     ]);
     const report = await client.report({ since: "2000-01-01T00:00:00Z" }, "md");
     expect(report).toContain(target.path);
+    // Filtered: only purges; and the report of one past operation.
+    const purges = await client.audit({ action: "purge" });
+    expect(purges.entries.map((e) => e.action)).toEqual(["purge"]);
+    const firstDelete = audit.entries[3]!;
+    const one = JSON.parse(
+      await client.report({ since: firstDelete.time, operation: firstDelete.operationId! }, "json"),
+    ) as { operations: { action: string }[] };
+    expect(one.operations.map((o) => o.action)).toEqual(["soft-delete"]);
   });
 
   it("protects by id and says when an id is unknown", async () => {

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import type {
   DataSource,
   AuditPage,
+  AuditQuery,
   DeleteRequest,
   GrowthResponse,
   PolicyResponse,
@@ -70,7 +71,8 @@ export interface DashboardApi {
   trash?: () => Promise<TrashList>;
   restore?: (refs: string[]) => Promise<TrashActionResult>;
   purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
-  audit?: (offset: number, limit: number) => Promise<AuditPage>;
+  /** Newest first; `total` counts the entries that match the filter. */
+  audit?: (query: AuditQuery) => Promise<AuditPage>;
   /** Prometheus text. */
   metrics?: () => Promise<string>;
   growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
@@ -456,9 +458,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       };
     },
 
-    async audit(offset, limit) {
-      const { entries } = readAudit(paths.auditLog);
-      return { total: entries.length, entries: entries.slice(offset, offset + limit) };
+    async audit({ offset, limit, action, actor }) {
+      const matching = readAudit(paths.auditLog).entries.filter(
+        (e) => (action === undefined || e.action === action) && (actor === undefined || e.actor === actor),
+      );
+      return { total: matching.length, entries: matching.slice(offset, offset + limit) };
     },
   };
 }

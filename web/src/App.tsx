@@ -6,13 +6,21 @@ import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
 import { ScanButton } from "./components/ScanButton.js";
 import { SessionDrawer } from "./components/SessionDrawer.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
+import { ActivityPage } from "./pages/ActivityPage.js";
+import { PolicyPage } from "./pages/PolicyPage.js";
 import { SessionsPage } from "./pages/SessionsPage.js";
 import { TrashPage } from "./pages/TrashPage.js";
 import { currentPage, go, PAGES, type Page } from "./router.js";
 import type { SessionsStore } from "./state/sessions-store.js";
 import type { SummaryStore } from "./state/summary-store.js";
 
-const PAGE_TITLES: Record<Page, string> = { overview: "Overview", sessions: "Sessions", trash: "Trash" };
+const PAGE_TITLES: Record<Page, string> = {
+  overview: "Overview",
+  sessions: "Sessions",
+  trash: "Trash",
+  policy: "Policy",
+  activity: "Activity",
+};
 
 export function App({
   api,
@@ -118,6 +126,8 @@ export function App({
           />
         )}
         {page === "trash" && <TrashPage api={api} now={now} onChanged={reload} />}
+        {page === "policy" && <PolicyPage api={api} onSaved={reload} />}
+        {page === "activity" && <ActivityPage api={api} now={now} />}
       </main>
       {openId && (
         <SessionDrawer

@@ -2,7 +2,7 @@
 // The token's own fragment (`#token=…`) is removed before this is read.
 import { signal } from "@preact/signals";
 
-export const PAGES = ["overview", "sessions", "trash"] as const;
+export const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 export type Page = (typeof PAGES)[number];
 
 const fromHash = (): Page => {

@@ -124,15 +124,18 @@ export function apiRoutes(api: DashboardApi) {
       : c.body(planReportMarkdown(plan), 200, { "Content-Type": "text/markdown; charset=utf-8" });
   });
   routes.get("/reports/cleanups", async (c) => {
-    const { format, since } = query(
+    const { format, since, operation } = query(
       c,
       z.strictObject({
         format: z.enum(["md", "json"]).default("md"),
         since: z.iso.datetime({ offset: true }),
+        /** Only this operation (one past cleanup). */
+        operation: z.string().max(256).optional(),
       }),
     );
-    const { entries } = await need(api.audit)(0, Number.MAX_SAFE_INTEGER);
-    const report = cleanupReport(entries, new Date(since), new Date());
+    const { entries } = await need(api.audit)({ offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    const chosen = operation === undefined ? entries : entries.filter((e) => e.operationId === operation);
+    const report = cleanupReport(chosen, new Date(since), new Date());
     return format === "json"
       ? c.json(report)
       : c.body(cleanupReportMarkdown(report), 200, { "Content-Type": "text/markdown; charset=utf-8" });
@@ -168,8 +171,7 @@ export function apiRoutes(api: DashboardApi) {
   });
 
   routes.get("/audit", async (c) => {
-    const { offset, limit } = query(c, AuditQuerySchema);
-    return c.json(AuditPageSchema.parse(await need(api.audit)(offset, limit)));
+    return c.json(AuditPageSchema.parse(await need(api.audit)(query(c, AuditQuerySchema))));
   });
 
   routes.all("*", () => {

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import {
   type AuditPage,
   AuditPageSchema,
+  type AuditQuery,
   decodeSessionRows,
   type DeleteRequest,
   type GrowthResponse,
@@ -220,18 +221,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     purge: (refs: string[], confirm: string): Promise<TrashActionResult> =>
       call(TrashActionResultSchema, "a purge result", "/api/trash/purge", { body: { refs, confirm } }),
 
-    audit: (offset = 0, limit = 100): Promise<AuditPage> =>
-      call(AuditPageSchema, "the audit log", `/api/audit${params({ offset, limit })}`),
+    audit: (query: Partial<AuditQuery> = {}): Promise<AuditPage> =>
+      call(AuditPageSchema, "the audit log", `/api/audit${params(query)}`),
 
     growth: (days: number, namespace?: string): Promise<GrowthResponse> =>
       call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace })}`),
 
-    /** A report's text: of the current plan, or of the cleanups since a time. */
-    async report(of: { plan: true } | { since: string }, format: ReportFormat): Promise<string> {
+    /** A report's text: of the current plan, or of the cleanups since a time (or one of them). */
+    async report(
+      of: { plan: true } | { since: string; operation?: string },
+      format: ReportFormat,
+    ): Promise<string> {
       const path =
         "plan" in of
           ? `/api/reports/plan${params({ format })}`
-          : `/api/reports/cleanups${params({ format, since: of.since })}`;
+          : `/api/reports/cleanups${params({ format, since: of.since, operation: of.operation })}`;
       return (await raw(path, { accept: format === "md" ? "text/markdown" : "application/json" })).text();
     },
   };

@@ -1,0 +1,55 @@
+// Every page, and the clean wizard and drawer, checked with axe in light and dark: no serious or
+// critical violations.
+import AxeBuilder from "@axe-core/playwright";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setModified, writeSession } from "../test-support/pi-store.js";
+import { expect, startServer, test } from "./serve-fixture.js";
+
+const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
+
+async function seriousViolations(page: import("@playwright/test").Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`no serious accessibility violations on any page (${scheme})`, async ({ page, home }) => {
+    const agentDir = join(home, ".pi", "agent");
+    const root = join(agentDir, "sessions");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(
+      join(agentDir, "session-retention.json"),
+      JSON.stringify({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
+    );
+    for (const [i, cwd] of ["/work/a", "/work/a", "/work/b"].entries()) {
+      const path = writeSession(root, cwd, 1 + i, i === 1 ? { name: "Named session" } : {}).getSessionFile()!;
+      setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+    }
+    await page.emulateMedia({ colorScheme: scheme });
+    const server = await startServer(home);
+    try {
+      await page.goto(server.url);
+      for (const name of PAGES) {
+        await page.getByTestId(`nav-${name}`).click();
+        await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute("aria-current", "page");
+        await page.waitForLoadState("networkidle");
+        expect(await seriousViolations(page), name).toEqual([]);
+      }
+      // The drawer and the wizard over the sessions page.
+      await page.getByTestId("nav-sessions").click();
+      await page.getByTestId("open-session").first().click();
+      await expect(page.getByTestId("drawer-entries")).toBeVisible();
+      expect(await seriousViolations(page), "drawer").toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("row-select").first().click();
+      await page.getByTestId("clean-selected").click();
+      await expect(page.getByTestId("wizard-usage")).toBeVisible();
+      expect(await seriousViolations(page), "wizard").toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+}

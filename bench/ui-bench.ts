@@ -1,0 +1,124 @@
+// The dashboard at 100,000 sessions, in real Chromium against the real `serve`: time to the first
+// meaningful overview (totals on screen), time to sort the sessions table, rows in the DOM while
+// scrolling, and the JS bundle size (gzip). Targets: ≤ 1.5 s, ≤ 200 ms, ≤ 200 rows, ≤ 250 KB.
+// `npm run bench:ui [-- --quick]` (1/20 of the sessions with --quick).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { median } from "./measure.js";
+import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
+
+const quick = process.argv.includes("--quick");
+const spec = (quick ? QUICK_STORES : FULL_STORES).find((s) => s.name === "b")!;
+const RUNS = 5;
+const repo = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+
+const work = mkdtempSync(join(tmpdir(), "sr-ui-bench-"));
+const home = join(work, "home");
+const store = join(work, "store");
+mkdirSync(home);
+mkdirSync(store);
+console.log(`generating ${spec.sessions.toLocaleString("en")} sessions…`);
+await generateStore(spec, store);
+
+const server: ChildProcess = spawn(
+  process.execPath,
+  [join(repo, "bin", "session-retention.js"), "serve", "--port", "0", "--no-open", "--root", store],
+  {
+    env: {
+      ...process.env,
+      HOME: home,
+      PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+      XDG_DATA_HOME: join(home, "share"),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
+const url = await new Promise<string>((done, fail) => {
+  let output = "";
+  server.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
+    if (match) done(match[0]);
+  });
+  server.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
+});
+const [base, token] = url.split("/#token=") as [string, string];
+// Warm: the server has taken its first look (the benchmark measures the page, not the scan).
+await fetch(`${base}/api/summary`, { headers: { Authorization: `Bearer ${token}` } });
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium" });
+const overviewMs: number[] = [];
+const sortMs: number[] = [];
+let maxRows = 0;
+let rowsLoadedMs = 0;
+try {
+  for (let i = 0; i < RUNS; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const started = Date.now();
+    await page.goto(`${base}/#token=${token}`);
+    await page.getByTestId("total-count").waitFor();
+    overviewMs.push(Date.now() - started);
+    await page.close();
+  }
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${base}/#/sessions&token=${token}`);
+  const loading = Date.now();
+  await page.getByTestId("session-row").first().waitFor({ timeout: 120_000 });
+  rowsLoadedMs = Date.now() - loading;
+
+  // Sort: from the click to the first frame painted with the new first row.
+  for (let i = 0; i < RUNS; i++) {
+    const column = i % 2 === 0 ? "sizeBytes" : "createdAt";
+    sortMs.push(
+      await page.evaluate(async (id) => {
+        const firstRow = () => document.querySelector('[data-testid="session-row"]')?.getAttribute("data-id");
+        const before = firstRow();
+        const started = performance.now();
+        (document.querySelector(`[data-testid="sort-${id}"]`) as HTMLButtonElement).click();
+        for (;;) {
+          await new Promise((r) => requestAnimationFrame(r));
+          if (firstRow() !== before) return performance.now() - started;
+          if (performance.now() - started > 10_000) return Number.NaN;
+        }
+      }, column),
+    );
+  }
+
+  // Rows in the DOM while scrolling from top to bottom.
+  const viewport = page.getByTestId("sessions-viewport");
+  const height = await viewport.evaluate((el) => el.scrollHeight);
+  for (let step = 0; step <= 20; step++) {
+    await viewport.evaluate((el, top) => el.scrollTo(0, top), (height * step) / 20);
+    await page.waitForTimeout(50);
+    maxRows = Math.max(maxRows, await page.locator("tr[data-testid='session-row']").count());
+  }
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  rmSync(work, { recursive: true, force: true });
+}
+
+const assets = join(repo, "dist", "web", "assets");
+const bundleGzip = readdirSync(assets)
+  .filter((f) => f.endsWith(".js"))
+  .reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0);
+
+const verdict = (ok: boolean) => (ok ? "pass" : "**FAIL**");
+const overview = median(overviewMs);
+const sort = median(sortMs);
+const rows = [
+  `| first meaningful overview (median of ${RUNS}) | ${overview.toFixed(0)} ms | ≤ 1,500 ms | ${verdict(overview <= 1500)} |`,
+  `| sort ${spec.sessions.toLocaleString("en")} rows (median of ${RUNS}) | ${sort.toFixed(0)} ms | ≤ 200 ms | ${verdict(sort <= 200)} |`,
+  `| most rows in the DOM while scrolling | ${maxRows} | ≤ 200 | ${verdict(maxRows <= 200)} |`,
+  `| JS bundle | ${(bundleGzip / 1024).toFixed(0)} KB gzip | ≤ 250 KB | ${verdict(bundleGzip <= 250 * 1024)} |`,
+  `| sessions page until the first row (info) | ${rowsLoadedMs} ms | | info |`,
+];
+const report = `# Dashboard benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, Chromium headless, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
+if (!quick) writeFileSync(join(repo, "bench", "ui-results.md"), report);
+console.log(report);

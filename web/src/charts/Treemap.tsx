@@ -11,6 +11,8 @@ Chart.register(TreemapController, TreemapElement, Tooltip);
 export interface Tile {
   key: string;
   label: string;
+  /** The tooltip's heading when the label is shortened (a full path). */
+  title?: string;
   bytes: number;
   count: number;
   lastUsedAt?: string;
@@ -78,7 +80,10 @@ export function Treemap({
           legend: { display: false },
           tooltip: {
             callbacks: {
-              title: (items) => tileOf(items[0]?.raw)?.label ?? "",
+              title: (items) => {
+                const tile = tileOf(items[0]?.raw);
+                return tile?.title ?? tile?.label ?? "";
+              },
               label: (item) => {
                 const tile = tileOf(item.raw);
                 if (!tile) return "";

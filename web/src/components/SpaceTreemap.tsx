@@ -17,7 +17,9 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
     () =>
       data.namespaces.map((n) => ({
         key: n.namespace,
-        label: n.namespace,
+        // The folder's own name fits in a tile; the tooltip and the table give the full path.
+        label: n.namespace.slice(n.namespace.replace(/\/+$/, "").lastIndexOf("/") + 1) || n.namespace,
+        title: n.namespace,
         bytes: n.totalBytes,
         count: n.sessionCount,
         lastUsedAt: n.lastUsedAt,
@@ -32,6 +34,7 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
           table.rows.map((r) => ({
             key: r.id,
             label: r.name ?? r.path.slice(r.path.lastIndexOf("/") + 1),
+            title: r.path,
             bytes: r.sizeBytes,
             count: 1,
             lastUsedAt: r.lastUsedAt,

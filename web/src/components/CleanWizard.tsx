@@ -2,14 +2,17 @@
 // riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Plan } from "../../../shared/plan.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
+import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
 const BATCH = 300;
+/** Ids one selection plan can carry within that limit (pi ids are 36 characters). */
+export const MAX_SELECTION = 1500;
 
 export type CleanSource = { kind: "selection"; ids: string[] } | { kind: "policy" };
 
@@ -31,6 +34,39 @@ const RULE_LABELS: Record<string, string> = {
   maxSessionCount: "count quota",
   selected: "selected by you",
 };
+
+/** Per namespace, what goes (highlighted) and what stays, as treemap tiles. */
+function whatGoes(plan: Plan): Tile[] {
+  const tiles = new Map<string, Tile>();
+  const add = (namespace: string, bytes: number, going: boolean) => {
+    const key = `${going ? "go" : "keep"}:${namespace}`;
+    const name = namespace.slice(namespace.replace(/\/+$/, "").lastIndexOf("/") + 1) || namespace;
+    const tile = tiles.get(key) ?? {
+      key,
+      label: going ? `${name} (removed)` : name,
+      title: namespace,
+      bytes: 0,
+      count: 0,
+      highlight: going,
+    };
+    tile.bytes += bytes;
+    tile.count += 1;
+    tiles.set(key, tile);
+  };
+  for (const c of plan.candidates) add(c.namespace, c.sizeBytes, true);
+  for (const k of plan.kept) add(k.namespace, k.sizeBytes, false);
+  return [...tiles.values()];
+}
+
+/** A session as "namespace › file", the full path on hover: absolute paths drown the list. */
+function SessionName({ path, namespace }: { path: string; namespace: string }) {
+  return (
+    <span title={path}>
+      <span class="hint">{namespace} › </span>
+      <code>{path.slice(path.lastIndexOf("/") + 1)}</code>
+    </span>
+  );
+}
 
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 
@@ -55,11 +91,21 @@ export function CleanWizard({
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
 
   useEffect(() => {
+    if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
+      return setError(
+        `${source.ids.length.toLocaleString("en-US")} sessions are selected; one cleanup takes at most ${MAX_SELECTION.toLocaleString("en-US")}. Narrow the filter, or let a policy choose (Clean by policy on the overview).`,
+      );
     (source.kind === "policy" ? api.plan() : api.planSelection(source.ids)).then(setPlan, (e: Error) =>
       setError(e.message),
     );
   }, [api, source]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && step !== "result" && onClose(false);
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [step, onClose]);
 
+  const goes = useMemo(() => plan && whatGoes(plan), [plan]);
   const candidates = plan?.candidates ?? [];
   const selectedIds = source.kind === "selection" ? new Set(source.ids) : undefined;
   const keptOfSelection = plan && selectedIds ? plan.kept.filter((k) => selectedIds.has(k.id)) : [];
@@ -170,8 +216,9 @@ export function CleanWizard({
               <ul class="candidates">
                 {candidates.slice(0, 200).map((c) => (
                   <li key={c.id} data-testid="wizard-candidate">
-                    <span class="badge">{RULE_LABELS[c.rule] ?? c.rule}</span> <code>{c.path}</code> ·{" "}
-                    <Bytes value={c.sizeBytes} /> <span class="hint">{c.detail}</span>
+                    <span class="badge">{RULE_LABELS[c.rule] ?? c.rule}</span>{" "}
+                    <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} />{" "}
+                    <span class="hint">{c.detail}</span>
                   </li>
                 ))}
                 {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
@@ -183,7 +230,7 @@ export function CleanWizard({
                 <ul data-testid="wizard-kept">
                   {keptOfSelection.map((k) => (
                     <li key={k.id}>
-                      <code>{k.path}</code>: {k.reason} — {k.detail}
+                      <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
                     </li>
                   ))}
                 </ul>
@@ -203,6 +250,10 @@ export function CleanWizard({
               to free · quota after:{" "}
               <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
             </p>
+            <Treemap
+              tiles={goes ?? []}
+              label="What this cleanup removes (highlighted) and keeps, per namespace"
+            />
             {plan.refusal && (
               <div class="banner error" role="alert">
                 {plan.refusal.message}
@@ -214,8 +265,8 @@ export function CleanWizard({
                 <ul data-testid="wizard-riskiest">
                   {plan.riskiest.map((c) => (
                     <li key={c.id}>
-                      <code>{c.path}</code> · <Bytes value={c.sizeBytes} /> · last used{" "}
-                      {new Date(c.lastUsedAt).toLocaleString()}
+                      <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} /> ·
+                      last used {new Date(c.lastUsedAt).toLocaleString()}
                     </li>
                   ))}
                 </ul>
@@ -244,7 +295,7 @@ export function CleanWizard({
               </label>
             ) : (
               <p>
-                Move <code>{candidates[0]?.path}</code> to the trash?
+                Move <code title={candidates[0]?.path}>{candidates[0]?.path}</code> to the trash?
               </p>
             )}
           </div>

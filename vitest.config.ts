@@ -2,7 +2,13 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["shared/**/*.test.ts", "server/**/*.test.ts", "web/**/*.test.ts", "test-support/**/*.test.ts"],
+    include: [
+      "shared/**/*.test.ts",
+      "server/**/*.test.ts",
+      "extension/**/*.test.ts",
+      "web/**/*.test.ts",
+      "test-support/**/*.test.ts",
+    ],
     setupFiles: ["test-support/isolate-home.ts"],
     globalSetup: ["test-support/build-once.ts"],
     // CI adds a JSON report that .ci/summarize.mjs turns into its "N passed, N failed" line.

@@ -7,7 +7,7 @@ import { emptiesStore, exemptions, riskiest } from "../../shared/policy.js";
 import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
-import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import { gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
 import { describeInvalidConfig } from "../state/config-file.js";
 import { pinnedIds } from "../state/protection-list.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -168,10 +168,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     orphanedMeta: orphans,
     config,
     configOptions: configOptions(values),
-    roots: inputs.report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    folderStores: inputs.report.stores.flatMap((s) =>
-      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
-    ),
+    ...scannedStores(inputs.report),
     via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
   };
   if (values["dry-run"]) {

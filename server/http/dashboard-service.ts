@@ -27,9 +27,8 @@ import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../share
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
-import { appendAudit, readAudit } from "../state/audit-log.js";
-import { writeFileAtomic } from "../state/atomic-write.js";
-import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { readAudit } from "../state/audit-log.js";
+import { type ConfigStatus, type LoadConfigOptions, loadConfig, saveConfig } from "../state/config-file.js";
 import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { forecast, growthSeries } from "../../shared/growth.js";
@@ -373,19 +372,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     /** Validated, written atomically, audited; an invalid config is refused and nothing is written. */
     async savePolicy(raw) {
-      const target = loadConfig(stores.config).path;
-      const checked = validateConfig(raw, process.env.HOME || homedir());
-      if (!checked.ok) return { ok: false, problems: checked.problems };
-      writeFileAtomic(target, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
+      const saved = saveConfig(loadConfig(stores.config).path, raw, "ui");
+      if (!saved.ok) return saved;
       changed();
-      appendAudit(paths.auditLog, {
-        time: new Date().toISOString(),
-        actor: "ui",
-        action: "config",
-        items: [],
-        result: "ok",
-        detail: `saved ${target}`,
-      });
       return { ok: true, policy: policyResponse(stores.config) };
     },
 

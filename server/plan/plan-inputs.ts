@@ -5,7 +5,7 @@ import type { Plan } from "../../shared/plan.js";
 import { evaluatePolicy } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderStore } from "../../shared/session-record.js";
-import { resolveStores } from "../scan/resolve-roots.js";
+import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig, rootOf } from "../state/config-file.js";
@@ -84,4 +84,12 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
   });
   const orphans = inputs.report.orphanedMeta ?? [];
   return orphans.length > 0 ? { ...plan, orphanedMeta: orphans } : plan;
+}
+
+/** The stores a scan looked at, as a deletion request names them (pi roots, folder stores). */
+export function scannedStores(report: ScanReport): { roots: string[]; folderStores: FolderStore[] } {
+  return {
+    roots: report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
+    folderStores: report.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
+  };
 }

@@ -7,20 +7,22 @@
 import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.js";
+import type { ActiveMarker } from "./active-marker.js";
 import { isProcessAlive } from "./lock-file.js";
 
+export { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
+
 /**
- * What the pi extension writes on `session_start` and removes on `session_shutdown`. Not strict:
- * a newer extension may add fields, and its marker must still protect its session.
+ * What the pi extension writes on `session_start` (active-marker.ts) and removes on
+ * `session_shutdown`. Not strict: a newer extension may add fields, and its marker must still
+ * protect its session.
  */
 export const ActiveMarkerSchema = z.object({
   pid: z.number().int().positive(),
   /** The session file pi writes to. It may not exist yet: pi creates it lazily. */
   sessionFile: z.string().refine(isAbsolute, { error: "must be an absolute path" }),
   startedAt: z.iso.datetime({ offset: true }),
-});
-export type ActiveMarker = z.infer<typeof ActiveMarkerSchema>;
+}) satisfies z.ZodType<ActiveMarker>;
 
 export interface ActiveSession {
   /** Real path (symlinks in its folders resolved), comparable with scanned paths. */
@@ -158,15 +160,4 @@ export function activePaths(detection: ActiveDetection): Map<string, string> {
         session.via === "marker" ? `pi process ${session.pid} (marker)` : `open in process ${session.pid}`,
       );
   return byPath;
-}
-
-/** Writes a marker atomically (the extension's job; tests use it too). */
-export function writeActiveMarker(markersDir: string, marker: ActiveMarker): string {
-  const file = join(markersDir, `${marker.pid}.json`);
-  writeFileAtomic(file, `${JSON.stringify(ActiveMarkerSchema.parse(marker))}\n`);
-  return file;
-}
-
-export function removeActiveMarker(markersDir: string, pid: number): void {
-  rmSync(join(markersDir, `${pid}.json`), { force: true });
 }

@@ -2,6 +2,7 @@
 // An invalid config puts the program in read-only mode — it can scan and show, never delete — and
 // it never guesses a broader root or a harsher policy in its place.
 import { homedir } from "node:os";
+import type { AuditEntry } from "../../shared/audit.js";
 import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
 import { UserError } from "../errors.js";
 import { expandTilde } from "../stores/pi/locations.js";
@@ -13,6 +14,8 @@ import {
   trustedSessionDir,
   trustedStores,
 } from "./configured-root.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { appendAudit } from "./audit-log.js";
 import { statePaths } from "./state-dir.js";
 
 export type ConfigStatus =
@@ -119,4 +122,29 @@ export function describeInvalidConfig(status: Extract<ConfigStatus, { ok: false 
     ...status.problems.map((p) => `  ${p.path}: ${p.message}`),
     "Running read-only: sessions can be scanned and shown; nothing is deleted until the config is fixed.",
   ].join("\n");
+}
+
+/**
+ * Saves the config file's own JSON (`raw`, not the defaults-filled config: the file keeps only what
+ * the user set) after validating it, atomically, and audits the change. An invalid config is
+ * refused with every problem and nothing is written.
+ */
+export function saveConfig(
+  path: string,
+  raw: unknown,
+  actor: AuditEntry["actor"],
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true } | { ok: false; problems: ConfigProblem[] } {
+  const checked = validateConfig(raw, env.HOME || homedir());
+  if (!checked.ok) return { ok: false, problems: checked.problems };
+  writeFileAtomic(path, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
+  appendAudit(statePaths(env).auditLog, {
+    time: new Date().toISOString(),
+    actor,
+    action: "config",
+    items: [],
+    result: "ok",
+    detail: `saved ${path}`,
+  });
+  return { ok: true };
 }

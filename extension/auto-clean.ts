@@ -1,0 +1,125 @@
+// Opt-in auto-clean on pi session start (spec §8, decision 2): at most once a day, soft delete only,
+// at most `autoCleanMaxDeletesPerRun` of the policy's candidates, audited as actor "auto". The
+// first run after it is switched on only reports what it would do, and `retention.dryRun` keeps
+// it report-only. The deletion engine takes a fresh look of its own, so the current session (its
+// marker is written first), pins, protected and recent sessions are kept even if the plan is stale.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../shared/config.js";
+import { formatBytes } from "../shared/format.js";
+import type { Plan } from "../shared/plan.js";
+import type { SoftDeleteResult } from "../shared/trash.js";
+import { softDelete } from "../server/delete/deletion-engine.js";
+import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
+import { writeFileAtomic } from "../server/state/atomic-write.js";
+import { statePaths } from "../server/state/state-dir.js";
+import { COMMAND } from "./words.js";
+
+/** `<stateDir>/auto-clean.json`: when it last ran, and whether the first-run warning was given. */
+export interface AutoCleanState {
+  lastRunAt?: string;
+  /** Set by the report-only run that warns before the first destructive one; cleared when switched off. */
+  warnedAt?: string;
+}
+
+export type AutoCleanDecision =
+  | { run: false; why: "off" | "disabled" | "ran-today" }
+  | { run: true; dryRun: true; why: "dry-run" | "first-run" }
+  | { run: true; dryRun: false };
+
+/** The local calendar day of a date: "once a day" means once per day of the user's clock. */
+const dayOf = (date: Date) => `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+
+/** Pure: whether to run now, and how. */
+export function decideAutoClean(config: Config, state: AutoCleanState, now: Date): AutoCleanDecision {
+  if (!config.enabled) return { run: false, why: "disabled" };
+  if (!config.retention.autoClean) return { run: false, why: "off" };
+  if (state.lastRunAt && dayOf(new Date(state.lastRunAt)) === dayOf(now))
+    return { run: false, why: "ran-today" };
+  if (config.retention.dryRun) return { run: true, dryRun: true, why: "dry-run" };
+  if (!state.warnedAt) return { run: true, dryRun: true, why: "first-run" };
+  return { run: true, dryRun: false };
+}
+
+/** The state after a decision: a run is recorded; switching off (or to dry-run) re-arms the warning. */
+export function nextState(state: AutoCleanState, decision: AutoCleanDecision, now: Date): AutoCleanState {
+  if (!decision.run) return decision.why === "ran-today" ? state : { ...state, warnedAt: undefined };
+  const at = now.toISOString();
+  if (decision.dryRun) return { lastRunAt: at, ...(decision.why === "first-run" ? { warnedAt: at } : {}) };
+  return { ...state, lastRunAt: at };
+}
+
+const stateFile = (env: NodeJS.ProcessEnv) => join(statePaths(env).dir, "auto-clean.json");
+
+function readState(file: string): AutoCleanState {
+  try {
+    const raw = JSON.parse(readFileSync(file, "utf8")) as AutoCleanState;
+    const iso = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? v : undefined);
+    const lastRunAt = iso(raw?.lastRunAt);
+    const warnedAt = iso(raw?.warnedAt);
+    return { ...(lastRunAt ? { lastRunAt } : {}), ...(warnedAt ? { warnedAt } : {}) };
+  } catch {
+    return {}; // none yet; a damaged file only means one more report-only run
+  }
+}
+
+export interface AutoCleanOutcome {
+  decision: AutoCleanDecision;
+  result?: SoftDeleteResult;
+  /** What to tell the user; absent when there is nothing to say. */
+  message?: string;
+}
+
+/** Runs auto-clean for a look's inputs and plan, if it is due. */
+export async function autoClean(
+  inputs: PlanInputs,
+  plan: Plan | undefined,
+  options: { env?: NodeJS.ProcessEnv; now?: Date } = {},
+): Promise<AutoCleanOutcome> {
+  const env = options.env ?? process.env;
+  const now = options.now ?? new Date();
+  if (!inputs.config.ok || !plan) return { decision: { run: false, why: "off" } };
+  const config = inputs.config.config;
+  const file = stateFile(env);
+  const before = readState(file);
+  const decision = decideAutoClean(config, before, now);
+  const after = nextState(before, decision, now);
+  if (JSON.stringify(after) !== JSON.stringify(before)) writeFileAtomic(file, `${JSON.stringify(after)}\n`);
+  if (!decision.run) return { decision };
+
+  const chosen = plan.refusal ? [] : plan.candidates.slice(0, config.retention.autoCleanMaxDeletesPerRun);
+
+  const max = config.retention.autoCleanMaxDeletesPerRun;
+  if (chosen.length === 0)
+    return decision.dryRun && decision.why === "first-run"
+      ? {
+          decision,
+          message: `Auto-clean is on: no session is a candidate today. From the next day on, it moves up to ${max} of the policy's candidates a day to the trash (never deleting for good).`,
+        }
+      : { decision };
+  const result = await softDelete(
+    {
+      items: chosen.map((c) => (c.fingerprint ? { id: c.id, fingerprint: c.fingerprint } : { id: c.id })),
+      config,
+      ...scannedStores(inputs.report),
+      via: "auto-clean",
+      dryRun: decision.dryRun,
+    },
+    { actor: "auto", env },
+  );
+  return { decision, result, message: describe(decision, result, plan.candidates.length) };
+}
+
+function describe(decision: AutoCleanDecision & { run: true }, result: SoftDeleteResult, planned: number) {
+  const n = (count: number) => `${count} session${count === 1 ? "" : "s"}`;
+  const bytes = result.moved.reduce((total, m) => total + m.bytes, 0);
+  const more = planned > result.moved.length + result.skipped.length ? ` (${planned} are candidates)` : "";
+  if (result.refused) return `Auto-clean refused: ${result.refused}`;
+  if (decision.dryRun)
+    return decision.why === "first-run"
+      ? `Auto-clean is on: from the next day it will move ${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}. This first run only reports. See them with /${COMMAND} clean.`
+      : `Auto-clean (dry run): would move ${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}. Set retention.dryRun to false to let it.`;
+  if (result.moved.length === 0)
+    return `Auto-clean moved nothing: ${result.skipped.map((s) => s.reason).join("; ")}`;
+  return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more}. Undo with /${COMMAND} undo.`;
+}

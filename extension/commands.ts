@@ -1,0 +1,253 @@
+// `/session-retention [scan|clean|policy|protect|unprotect|undo|dashboard]` (spec §9.1). Loaded on
+// first use, so pi's start-up never pays for it. Every answer goes through `tell`: pi's UI when
+// there is one, stderr in print and JSON modes — where nothing ever prompts.
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import { formatBytes } from "../shared/format.js";
+import { findSession } from "../server/cli/find-session.js";
+import { listTrash, restore } from "../server/delete/deletion-engine.js";
+import { runningInstance } from "../server/http/instance.js";
+import { gatherPlanInputs, planFor } from "../server/plan/plan-inputs.js";
+import { applyOverride, loadConfig, saveConfig } from "../server/state/config-file.js";
+import { readRawConfig } from "../server/state/configured-root.js";
+import { setProtection } from "../server/state/protection-list.js";
+import { statePaths } from "../server/state/state-dir.js";
+import { cleanWizard } from "./clean-wizard.js";
+import type { Look } from "./look.js";
+import { lookInBackground } from "./look-thread.js";
+import { tell } from "./tell.js";
+import { SUBCOMMANDS } from "./subcommands.js";
+import { COMMAND, overviewText } from "./words.js";
+
+export interface CommandHooks {
+  /** A new look was taken: the extension shows it (status line, events, input guard). */
+  shown: (look: Look) => void;
+}
+
+const USAGE = `Usage: /${COMMAND} [${SUBCOMMANDS.join("|")}]
+  (none)              overview: count, size, quota, forecast, top candidates, dashboard
+  scan                look at the stores again
+  clean               choose sessions and move them to the trash (typed DELETE)
+  policy [KEY VALUE]  show the settings; change one (validated, saved, audited)
+  protect [ID|PATH]   pin a session (no argument: this one); unprotect removes the pin
+  undo [OPERATION]    restore what the last clean (or that operation) moved
+  dashboard           start or open the local dashboard`;
+
+export async function runCommand(
+  args: string,
+  ctx: ExtensionCommandContext,
+  hooks: CommandHooks,
+): Promise<void> {
+  const [sub = "", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+  try {
+    switch (sub) {
+      case "":
+        return await overview(ctx, hooks);
+      case "scan":
+        return await scan(ctx, hooks);
+      case "clean":
+        return await clean(ctx, hooks);
+      case "policy":
+        return await policy(rest, ctx, hooks);
+      case "protect":
+      case "unprotect":
+        return await protect(sub, rest.join(" "), ctx);
+      case "undo":
+        return await undo(rest[0], ctx, hooks);
+      case "dashboard":
+        return await dashboard(ctx);
+      default:
+        return tell(ctx, `Unknown: "${sub}".\n${USAGE}`, "warning");
+    }
+  } catch (error) {
+    // A command never takes pi down: say what went wrong and leave everything as it was.
+    tell(ctx, `session-retention ${sub}: ${(error as Error).message}`, "error");
+  }
+}
+
+async function freshLook(hooks: CommandHooks): Promise<Look> {
+  const reply = await lookInBackground({ autoClean: false });
+  if (!reply.ok) throw new Error(`could not look at the session stores: ${reply.error}`);
+  hooks.shown(reply.look);
+  return reply.look;
+}
+
+async function overview(ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const look = await freshLook(hooks);
+  tell(ctx, overviewText(look, runningInstance(statePaths().dir)?.url));
+}
+
+async function scan(ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const started = performance.now();
+  const look = await freshLook(hooks);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  tell(
+    ctx,
+    `Scanned ${look.sessionCount.toLocaleString("en-US")} sessions, ${formatBytes(look.totalBytes)}, in ${seconds} s — quota ${look.quota.level}.` +
+      look.notes.map((n) => `\nnote: ${n}`).join(""),
+  );
+}
+
+async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const inputs = await gatherPlanInputs();
+  const { config } = inputs;
+  if (!config.ok)
+    return tell(ctx, `Read-only: the config is invalid. Fix it with /${COMMAND} policy.`, "warning");
+  if (!ctx.hasUI) {
+    // No one to confirm: show the plan and how to act on it, move nothing.
+    const plan = planFor({ ...inputs, config });
+    return tell(
+      ctx,
+      `The policy suggests ${plan.candidates.length} session${plan.candidates.length === 1 ? "" : "s"} (${formatBytes(plan.bytesToFree)}). Nothing was moved: cleaning asks for a typed DELETE, which needs pi's interactive UI (or \`session-retention clean\` in a terminal).`,
+    );
+  }
+  const outcome = await cleanWizard(ctx.ui, { ...inputs, config });
+  if (outcome.kind === "cancelled") return tell(ctx, "Cancelled: nothing was moved.");
+  tell(
+    ctx,
+    outcome.message,
+    outcome.kind === "done" && outcome.result.skipped.length > 0 ? "warning" : "info",
+  );
+  if (outcome.kind === "done") await freshLook(hooks);
+}
+
+/** The effective config as `key = value` lines, one per setting (arrays as JSON). */
+function settings(config: object, prefix = ""): Array<[string, unknown]> {
+  return Object.entries(config).flatMap(([key, value]): Array<[string, unknown]> =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? settings(value, `${prefix}${key}.`)
+      : key === "$schema"
+        ? []
+        : [[`${prefix}${key}`, value]],
+  );
+}
+
+async function policy(rest: string[], ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const status = loadConfig();
+  // `policy KEY VALUE` and `policy KEY=VALUE` both set one value.
+  const assignment =
+    rest.length === 0 ? undefined : rest.length === 1 ? rest[0]! : `${rest[0]}=${rest.slice(1).join(" ")}`;
+  if (assignment?.includes("=")) return setting(assignment, ctx, hooks);
+  if (!status.ok)
+    return tell(
+      ctx,
+      `Invalid config ${status.path} (read-only until fixed):\n${status.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\nSet a value with /${COMMAND} policy KEY VALUE.`,
+      "warning",
+    );
+  const lines = settings(status.config)
+    .filter(([key]) => !assignment || key === assignment)
+    .map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
+  if (assignment && lines.length === 0) return tell(ctx, `No setting "${assignment}".`, "warning");
+  const source = status.source === "defaults" ? `${status.path} (absent: the defaults apply)` : status.path;
+  if (!ctx.hasUI) return tell(ctx, [`Policy ${source}:`, ...lines].join("\n"));
+  const close = "Close";
+  const picked = await ctx.ui.select(`Policy ${source} — pick a setting to change:`, [...lines, close]);
+  if (picked === undefined || picked === close) return;
+  const key = picked.slice(0, picked.indexOf(" = "));
+  const current = picked.slice(picked.indexOf(" = ") + 3);
+  const value = await ctx.ui.input(`New value for ${key} (JSON, or plain text):`, current);
+  if (value === undefined) return;
+  await setting(`${key}=${value}`, ctx, hooks);
+}
+
+/** Sets one `key=value` in the file's own JSON; saved only when the whole config is then valid. */
+async function setting(assignment: string, ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const path = loadConfig().path;
+  const read = readRawConfig(path, false);
+  if (read.kind === "unusable")
+    return tell(ctx, `Cannot change ${path}: it ${read.message}. Fix the file by hand first.`, "error");
+  const raw = applyOverride(read.kind === "parsed" ? read.raw : {}, assignment);
+  const saved = saveConfig(path, raw, "extension");
+  if (!saved.ok)
+    return tell(
+      ctx,
+      `Not saved — ${assignment}:\n${saved.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`,
+      "error",
+    );
+  tell(ctx, `Saved ${assignment} in ${path}.`);
+  await freshLook(hooks);
+}
+
+async function protect(action: "protect" | "unprotect", ref: string, ctx: ExtensionCommandContext) {
+  const thisSession = ctx.sessionManager.getSessionFile();
+  const target = ref || thisSession;
+  if (!target)
+    return tell(
+      ctx,
+      `This session is not saved to a file; name one: /${COMMAND} ${action} ID|PATH`,
+      "warning",
+    );
+  const { report } = await gatherPlanInputs();
+  let session;
+  try {
+    session = findSession(target, report.sessions);
+  } catch (error) {
+    // pi writes a session's file only once the first reply is in.
+    if (!ref)
+      return tell(
+        ctx,
+        `This session has no file yet (pi writes it after the first reply); ${action} it then.`,
+        "warning",
+      );
+    throw error;
+  }
+  const { changed } = setProtection([session], action === "protect", "extension");
+  const verb = action === "protect" ? "Protected" : "Unprotected";
+  tell(ctx, changed.length > 0 ? `${verb} ${session.path}` : `Already ${action}ed: ${session.path}`);
+}
+
+async function undo(operation: string | undefined, ctx: ExtensionCommandContext, hooks: CommandHooks) {
+  const { entries } = listTrash({ actor: "extension" });
+  const inTrash = entries.filter((e) => e.state === "in-trash");
+  const opOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
+  const latest = inTrash.reduce<(typeof inTrash)[number] | undefined>(
+    (a, e) => (!a || e.deletedAt > a.deletedAt ? e : a),
+    undefined,
+  );
+  const op = operation ?? (latest && opOf(latest.entryId));
+  const refs = inTrash.filter((e) => opOf(e.entryId) === op).map((e) => e.entryId);
+  if (refs.length === 0)
+    return tell(
+      ctx,
+      operation ? `Nothing of operation ${operation} is in the trash.` : "Nothing is in the trash.",
+      "warning",
+    );
+  const result = await restore(refs, { actor: "extension" });
+  const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
+  tell(
+    ctx,
+    [
+      `Restored ${result.done.length} session${result.done.length === 1 ? "" : "s"} (${formatBytes(bytes)}) of operation ${op}.`,
+      ...result.skipped.map((s) => `not restored ${s.ref}: ${s.reason}`),
+    ].join("\n"),
+    result.skipped.length > 0 ? "warning" : "info",
+  );
+  await freshLook(hooks);
+}
+
+/** The running dashboard's address, or a new one started in the background (it outlives pi). */
+async function dashboard(ctx: ExtensionCommandContext) {
+  const stateDir = statePaths().dir;
+  const running = runningInstance(stateDir);
+  if (running) return tell(ctx, `The dashboard is running: ${running.url}`);
+  const bin = fileURLToPath(new URL("../../bin/session-retention.js", import.meta.url));
+  // Its output goes to a log file, not a pipe: a pipe would break when pi exits.
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const log = openSync(join(stateDir, "dashboard.log"), "a", 0o600);
+  const child = spawn(process.execPath, [bin, "serve", ...(ctx.hasUI ? [] : ["--no-open"])], {
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  child.unref();
+  closeSync(log);
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = runningInstance(stateDir);
+    if (started) return tell(ctx, `Dashboard started: ${started.url}`);
+    if (child.exitCode !== null) break;
+  }
+  tell(ctx, `The dashboard did not start; see ${join(stateDir, "dashboard.log")}.`, "error");
+}

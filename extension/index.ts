@@ -1,0 +1,82 @@
+// The pi extension (spec 000 §9–§10): `/session-retention` commands, the quota in pi's status line,
+// the active-session marker, opt-in hard-block of input and opt-in auto-clean.
+//
+// pi loads this on every start, so what runs here stays small: the marker is a tiny file write,
+// the look at the stores runs on a worker thread (look-thread.ts), and the commands' modules load
+// when a command is first used. Nothing heavy (zod, the scanner, the policy engine) is loaded on
+// pi's own thread until the user asks for something.
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { removeActiveMarker, writeActiveMarker } from "../server/state/active-marker.js";
+import { statePaths } from "../server/state/state-dir.js";
+import type { Look } from "./look.js";
+import { SUBCOMMANDS } from "./subcommands.js";
+import { lookInBackground } from "./look-thread.js";
+import { tell } from "./tell.js";
+import { blockMessage, blocksInput, COMMAND, statusText } from "./words.js";
+
+/** The event the extension emits on `pi.events` after every look (other extensions, and tests). */
+export const LOOKED_EVENT = "session-retention:looked";
+const STATUS_KEY = "session-retention";
+
+export default function sessionRetention(pi: ExtensionAPI) {
+  const markers = statePaths().activeMarkers;
+  /** The latest look; undefined until the first one is back (and then nothing is blocked). */
+  let latest: Look | undefined;
+  /** False once this session's runtime is torn down: its ctx must not be used any more. */
+  let live = true;
+
+  const show = (ctx: ExtensionContext, look: Look) => {
+    latest = look;
+    if (!live) return;
+    if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, statusText(look));
+    pi.events.emit(LOOKED_EVENT, look);
+  };
+
+  /** A fresh look, shown; auto-clean runs along only on session start. */
+  const refresh = async (ctx: ExtensionContext, options: { autoClean: boolean }) => {
+    const reply = await lookInBackground(options);
+    if (!live) return;
+    if (!reply.ok)
+      return tell(ctx, `session-retention: could not look at the session stores: ${reply.error}`, "warning");
+    show(ctx, reply.look);
+    if (reply.autoClean?.message)
+      tell(ctx, reply.autoClean.message, reply.autoClean.result?.refused ? "warning" : "info");
+  };
+
+  pi.on("session_start", (event, ctx) => {
+    const sessionFile = ctx.sessionManager.getSessionFile();
+    // First, so that no clean — auto-clean included — can take the session pi is about to write.
+    if (sessionFile)
+      writeActiveMarker(markers, { pid: process.pid, sessionFile, startedAt: new Date().toISOString() });
+    else removeActiveMarker(markers, process.pid); // an in-memory session: nothing on disk to keep
+    // Not awaited: pi's start-up goes on while the worker looks. Auto-clean only on a real start.
+    void refresh(ctx, { autoClean: event.reason !== "reload" });
+  });
+
+  pi.on("session_shutdown", () => {
+    live = false;
+    removeActiveMarker(markers, process.pid);
+  });
+
+  pi.on("input", (event, ctx) => {
+    // Messages other extensions send on the user's behalf are theirs to judge.
+    if (event.source === "extension" || !blocksInput(latest)) return { action: "continue" as const };
+    tell(ctx, blockMessage(latest!), "error");
+    return { action: "handled" as const };
+  });
+
+  pi.registerCommand(COMMAND, {
+    description: "Session disk use, quota and safe cleanup: scan, clean, policy, protect, dashboard",
+    getArgumentCompletions: (prefix) => {
+      const items = SUBCOMMANDS.filter((w) => w.startsWith(prefix.trim())).map((w) => ({
+        value: w,
+        label: w,
+      }));
+      return items.length > 0 ? items : null;
+    },
+    handler: async (args, ctx) => {
+      const { runCommand } = await import("./commands.js");
+      await runCommand(args, ctx, { shown: (look) => show(ctx, look) });
+    },
+  });
+}

@@ -1,0 +1,109 @@
+// What the extension says, as pure functions of a look: the status line, the input block and the
+// overview. Kept apart from pi's API so each sentence is tested for every quota level and mode.
+import { formatBytes } from "../shared/format.js";
+import { describeQuota, type QuotaState } from "../shared/quota.js";
+import type { Look } from "./look.js";
+
+export const COMMAND = "session-retention";
+
+const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;
+
+/** The measure nearer its limit; size when tied (it is the primary limit, spec decision 4). */
+const leading = ({ size, count }: QuotaState) =>
+  size && count ? (count.ratio > size.ratio ? count : size) : (size ?? count);
+
+/** How far over the limits a store is, in words: "1.3 GB over the size limit". */
+function overBy(quota: QuotaState): string {
+  const parts: string[] = [];
+  if (quota.size && quota.size.ratio >= 1)
+    parts.push(`${formatBytes(quota.size.used - quota.size.limit)} over the size limit`);
+  if (quota.count && quota.count.ratio >= 1)
+    parts.push(`${quota.count.used - quota.count.limit} sessions over the count limit`);
+  return parts.join(" and ");
+}
+
+/**
+ * The footer status: nothing while all is well (ok, mode off, or the extension disabled), the usage
+ * at info and warn, and what to do at critical. An invalid config is said, since nothing is judged.
+ */
+export function statusText(look: Look): string | undefined {
+  if (!look.enabled) return undefined;
+  if (look.invalidConfig) return `sessions: invalid config, read-only (${COMMAND} policy)`;
+  if (look.mode === "off" || look.quota.level === "ok") return undefined;
+  const measure = leading(look.quota)!;
+  const usage = `sessions ${percent(measure.ratio)} of quota`;
+  switch (look.quota.level) {
+    case "info":
+      return usage;
+    case "warn":
+      return `⚠ ${usage} · /${COMMAND} clean`;
+    case "critical":
+      return look.mode === "hard-block"
+        ? `⛔ ${usage}: input blocked · /${COMMAND} clean`
+        : `⛔ ${usage} · /${COMMAND} clean`;
+  }
+}
+
+/** Whether ordinary input must be blocked: only hard-block at critical, with a valid config. */
+export function blocksInput(look: Look | undefined): boolean {
+  return (
+    !!look &&
+    look.enabled &&
+    !look.invalidConfig &&
+    look.mode === "hard-block" &&
+    look.quota.level === "critical"
+  );
+}
+
+/** Why input was blocked, how much is over, and how to get going again. */
+export function blockMessage(look: Look): string {
+  const { count, bytes } = look.candidates;
+  return [
+    `Not sent: the session store is over its quota (${describeQuota(look.quota)}; ${overBy(look.quota)}), and the mode is hard-block.`,
+    count > 0
+      ? `Free space with /${COMMAND} clean: the policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}).`
+      : `Free space with /${COMMAND} clean (pick sessions by hand: the policy suggests none), or raise the quota with /${COMMAND} policy.`,
+    `Commands still work; /${COMMAND} policy mode warn-only turns blocking off.`,
+  ].join("\n");
+}
+
+const LEVEL_WORDS = {
+  ok: "ok",
+  info: "info (≥ 70% of a limit)",
+  warn: "warn (≥ 90% of a limit)",
+  critical: "critical (over a limit)",
+} as const;
+
+/** `/session-retention`: the overview, in a few lines. */
+export function overviewText(look: Look, dashboard: string | undefined): string {
+  const lines = [`${look.sessionCount.toLocaleString("en-US")} sessions, ${formatBytes(look.totalBytes)}`];
+  if (look.invalidConfig) lines.push(look.invalidConfig);
+  else {
+    lines.push(`Quota: ${describeQuota(look.quota)} — ${LEVEL_WORDS[look.quota.level]} · mode ${look.mode}`);
+    const ahead = look.forecast;
+    if (ahead?.daysToFull != null)
+      lines.push(
+        ahead.daysToFull > 365
+          ? "Forecast: not full within a year at the 7-day rate"
+          : `Forecast: 100% of the size quota in ${Math.round(ahead.daysToFull)} days at the 7-day rate (${formatBytes(ahead.ratePerDay)}/day${ahead.estimated ? ", estimated" : ""})`,
+      );
+    else if (ahead) lines.push("Forecast: not growing over the last 7 days");
+    const { count, bytes, first } = look.candidates;
+    if (count === 0) lines.push("The policy suggests no session to remove.");
+    else {
+      lines.push(
+        `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) — /${COMMAND} clean:`,
+      );
+      for (const c of first) lines.push(`  ${formatBytes(c.sizeBytes).padStart(8)}  ${c.detail}  ${c.path}`);
+      if (count > first.length) lines.push(`  …and ${count - first.length} more`);
+    }
+  }
+  for (const note of look.notes) lines.push(`note: ${note}`);
+  lines.push(
+    dashboard
+      ? `Dashboard: ${dashboard}`
+      : `Dashboard: /${COMMAND} dashboard (or \`session-retention serve\`)`,
+  );
+  if (!look.enabled) lines.push(`The extension is disabled ("enabled": false in ${look.configPath}).`);
+  return lines.join("\n");
+}

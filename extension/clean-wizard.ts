@@ -6,7 +6,7 @@
 // what it showed: each session goes with the fingerprint the preview saw.
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import { formatBytes, formatRelativeTime } from "../shared/format.js";
-import type { Plan } from "../shared/plan.js";
+import { type Plan, RULE_LABELS } from "../shared/plan.js";
 import { riskiest } from "../shared/policy.js";
 import { describeQuota } from "../shared/quota.js";
 import { compareSessions } from "../shared/sort.js";
@@ -46,7 +46,7 @@ export async function cleanWizard(
   const short = (path: string) =>
     home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 
-  const candidates: Choice[] = plan.candidates.map((c) => ({ ...c, why: c.detail }));
+  const candidates: Choice[] = plan.candidates.map((c) => ({ ...c, why: RULE_LABELS[c.rule] }));
   // Everything the policy keeps only because it is within policy may still be picked by hand;
   // active, pinned, protected and recent sessions never appear.
   const others: Choice[] = plan.kept

@@ -12,14 +12,18 @@ const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;
 const leading = ({ size, count }: QuotaState) =>
   size && count ? (count.ratio > size.ratio ? count : size) : (size ?? count);
 
-/** How far over the limits a store is, in words: "1.3 GB over the size limit". */
-function overBy(quota: QuotaState): string {
+/** The limits a store is over, in words: "10 of 8 sessions (125%), 2 over". */
+function overLimits({ size, count }: QuotaState): string {
   const parts: string[] = [];
-  if (quota.size && quota.size.ratio >= 1)
-    parts.push(`${formatBytes(quota.size.used - quota.size.limit)} over the size limit`);
-  if (quota.count && quota.count.ratio >= 1)
-    parts.push(`${quota.count.used - quota.count.limit} sessions over the count limit`);
-  return parts.join(" and ");
+  if (size && size.ratio >= 1)
+    parts.push(
+      `${formatBytes(size.used)} of ${formatBytes(size.limit)} (${percent(size.ratio)}), ${formatBytes(size.used - size.limit)} over`,
+    );
+  if (count && count.ratio >= 1)
+    parts.push(
+      `${count.used} of ${count.limit} sessions (${percent(count.ratio)}), ${count.used - count.limit} over`,
+    );
+  return parts.join("; ");
 }
 
 /**
@@ -59,7 +63,7 @@ export function blocksInput(look: Look | undefined): boolean {
 export function blockMessage(look: Look): string {
   const { count, bytes } = look.candidates;
   return [
-    `Not sent: the session store is over its quota (${describeQuota(look.quota)}; ${overBy(look.quota)}), and the mode is hard-block.`,
+    `Not sent: the sessions are over their quota — ${overLimits(look.quota)} — and the mode is hard-block.`,
     count > 0
       ? `Free space with /${COMMAND} clean: the policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}).`
       : `Free space with /${COMMAND} clean (pick sessions by hand: the policy suggests none), or raise the quota with /${COMMAND} policy.`,

@@ -19,6 +19,16 @@ export const CANDIDATE_RULES = [
 ] as const;
 export type CandidateRule = (typeof CANDIDATE_RULES)[number];
 
+/** Each rule in a few words, as the dashboard and the pi extension label candidates. */
+export const RULE_LABELS: Record<CandidateRule, string> = {
+  maxAgeDays: "too old",
+  neverReopened: "never reopened",
+  namespaceQuota: "namespace quota",
+  maxTotalSizeBytes: "size quota",
+  maxSessionCount: "count quota",
+  selected: "selected by you",
+};
+
 /** Why a session is kept, strongest first: a session kept for several reasons shows the first. */
 export const KEEP_REASONS = [
   "active",

@@ -3,10 +3,12 @@
 // runs the commands, and a scripted UI answers the dialogs. No model is called: ordinary input
 // that gets past the extension is caught by a recorder extension loaded after it.
 import {
-  type AgentSession,
-  createAgentSession,
+  type AgentSessionRuntime,
+  createAgentSessionFromServices,
+  createAgentSessionRuntime,
+  createAgentSessionServices,
+  type CreateAgentSessionRuntimeFactory,
   createEventBus,
-  DefaultResourceLoader,
   type ExtensionUIContext,
   SessionManager,
 } from "@mariozechner/pi-coding-agent";
@@ -45,7 +47,9 @@ export function scriptedUi(): ScriptedUi {
   const ui = {
     select: async (title: string, options: string[]) => {
       dialogs.push({ kind: "select", title, options });
-      const { select } = next("select") as { select: string | ((o: string[], t: string) => string | undefined) };
+      const { select } = next("select") as {
+        select: string | ((o: string[], t: string) => string | undefined);
+      };
       return typeof select === "function" ? select(options, title) : select;
     },
     input: async (title: string) => {
@@ -82,7 +86,8 @@ export function scriptedUi(): ScriptedUi {
 }
 
 export interface PiUnderTest {
-  session: AgentSession;
+  /** pi's runtime: `runtime.session` is the current session; `newSession()` replaces it. */
+  runtime: AgentSessionRuntime;
   /** Ordinary input that reached the model's side (i.e. was not blocked). */
   passed: string[];
   /** Resolves with the next look the extension reports. */
@@ -91,8 +96,9 @@ export interface PiUnderTest {
 }
 
 /**
- * Starts pi on `sessionManager` with the extension loaded from this package, in the agent dir the
- * environment names (the test's own), and binds `ui` (none: pi's print-mode behaviour).
+ * Starts pi's runtime on `sessionManager` with the extension loaded from this package (through its
+ * "pi" manifest), in the agent dir the environment names (the test's own), binding `ui` — or none,
+ * which is pi's print-mode behaviour. Resolves once the extension's first look is in.
  */
 export async function startPi(options: {
   cwd: string;
@@ -108,35 +114,52 @@ export async function startPi(options: {
     looks.push(data as Look);
     waiting.shift()?.(data as Look);
   });
-  const loader = new DefaultResourceLoader({
+  const createRuntime: CreateAgentSessionRuntimeFactory = async ({
+    cwd,
+    sessionManager,
+    sessionStartEvent,
+  }) => {
+    const services = await createAgentSessionServices({
+      cwd,
+      agentDir,
+      resourceLoaderOptions: {
+        eventBus,
+        additionalExtensionPaths: [packageRoot],
+        extensionFactories: [
+          (pi) =>
+            pi.on("input", (event) => {
+              passed.push(event.text);
+              return { action: "handled" };
+            }),
+        ],
+        noSkills: true,
+        noPromptTemplates: true,
+        noThemes: true,
+        noContextFiles: true,
+      },
+    });
+    return {
+      ...(await createAgentSessionFromServices({
+        services,
+        sessionManager,
+        ...(sessionStartEvent ? { sessionStartEvent } : {}),
+      })),
+      services,
+      diagnostics: services.diagnostics,
+    };
+  };
+  const nextLook = () => new Promise<Look>((resolve) => waiting.push(resolve));
+  const bindings = options.ui ? { uiContext: options.ui } : {};
+  const runtime = await createAgentSessionRuntime(createRuntime, {
     cwd: options.cwd,
     agentDir,
-    eventBus,
-    additionalExtensionPaths: [packageRoot],
-    extensionFactories: [
-      (pi) =>
-        pi.on("input", (event) => {
-          passed.push(event.text);
-          return { action: "handled" };
-        }),
-    ],
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    noContextFiles: true,
-  });
-  await loader.reload();
-  const { session } = await createAgentSession({
-    cwd: options.cwd,
-    agentDir,
-    resourceLoader: loader,
     sessionManager: options.sessionManager,
   });
-  const nextLook = () => new Promise<Look>((resolve) => waiting.push(resolve));
+  runtime.setRebindSession((session) => session.bindExtensions(bindings));
   const first = nextLook();
-  await session.bindExtensions(options.ui ? { uiContext: options.ui } : {});
+  await runtime.session.bindExtensions(bindings);
   await first;
-  return { session, passed, nextLook, looks };
+  return { runtime, passed, nextLook, looks };
 }
 
 export { SessionManager };

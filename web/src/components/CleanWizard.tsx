@@ -3,7 +3,7 @@
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { Plan } from "../../../shared/plan.js";
+import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
@@ -24,15 +24,6 @@ const STEP_TITLES: Record<Step, string> = {
   review: "Review",
   confirm: "Confirm",
   result: "Result",
-};
-
-const RULE_LABELS: Record<string, string> = {
-  maxAgeDays: "too old",
-  neverReopened: "never reopened",
-  namespaceQuota: "namespace quota",
-  maxTotalSizeBytes: "size quota",
-  maxSessionCount: "count quota",
-  selected: "selected by you",
 };
 
 /** Per namespace, what goes (highlighted) and what stays, as treemap tiles. */
@@ -216,7 +207,7 @@ export function CleanWizard({
               <ul class="candidates">
                 {candidates.slice(0, 200).map((c) => (
                   <li key={c.id} data-testid="wizard-candidate">
-                    <span class="badge">{RULE_LABELS[c.rule] ?? c.rule}</span>{" "}
+                    <span class="badge">{RULE_LABELS[c.rule]}</span>{" "}
                     <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} />{" "}
                     <span class="hint">{c.detail}</span>
                   </li>

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listTrash } from "../server/delete/deletion-engine.js";
+import { runningInstance } from "../server/http/instance.js";
 import { writeActiveMarker } from "../server/state/active-marker.js";
 import { readAudit } from "../server/state/audit-log.js";
 import { readPins } from "../server/state/protection-list.js";
@@ -286,9 +287,9 @@ describe("protect, policy and commands without a UI", () => {
     });
   });
 
-  it("answers in text on stderr without a UI, prompts for nothing and moves nothing", async () => {
+  it("answers in text on stderr without a UI, prompts for nothing, moves nothing and blocks nothing", async () => {
     const files = writeStore(6, 3);
-    writeConfig({ retention });
+    writeConfig({ retention, mode: "hard-block", quota: { maxSessionCount: 4 } });
     const written: string[] = [];
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
       written.push(String(chunk));
@@ -298,10 +299,14 @@ describe("protect, policy and commands without a UI", () => {
       pi = await startPi({ cwd: project(), sessionManager: currentSession() });
       await command(pi, "/session-retention");
       await pi.runtime.session.prompt("/session-retention clean");
+      await pi.runtime.session.prompt("a scripted prompt");
     } finally {
       spy.mockRestore();
     }
-    expect(written.join("")).toMatch(/^6 sessions, .*\nQuota: .* — ok · mode warn-only\n/);
+    expect(written.join("")).toMatch(
+      /^6 sessions, .*\nQuota: .* — critical \(over a limit\) · mode hard-block\n/,
+    );
+    expect(pi.passed).toEqual(["a scripted prompt"]);
     expect(written.join("")).toContain("The policy suggests 3 sessions");
     expect(written.join("")).toContain("Nothing was moved: cleaning asks for a typed DELETE");
     expect(files.every((f) => existsSync(f))).toBe(true);
@@ -427,5 +432,44 @@ describe("auto-clean", () => {
     await start(off);
     expect(off.notes).toEqual([]);
     expect(files.every((f) => existsSync(f))).toBe(true);
+  });
+});
+
+describe("dashboard and completion", () => {
+  it("starts the dashboard in the background, then points at the running one", async () => {
+    writeStore(2, 0);
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    let pid: number | undefined;
+    try {
+      // No UI: the dashboard is started with --no-open (no browser on a test machine).
+      pi = await startPi({ cwd: project(), sessionManager: currentSession() });
+      await pi.runtime.session.prompt("/session-retention dashboard");
+      const url = /^Dashboard started: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m.exec(written.join(""))?.[1];
+      expect(url, written.join("")).toBeDefined();
+      pid = runningInstance(statePaths().dir)?.pid;
+      const [base, token] = url!.split("/#token=");
+      const response = await fetch(`${base}/api/summary`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expect((await response.json()).summary.sessionCount).toBe(2);
+
+      await pi.runtime.session.prompt("/session-retention dashboard");
+      expect(written.at(-1)).toBe(`The dashboard is running: ${url}\n`);
+    } finally {
+      spy.mockRestore();
+      if (pid) process.kill(pid);
+    }
+  });
+
+  it("completes the sub-commands", async () => {
+    writeStore(1, 0);
+    const { pi } = await start();
+    const command = pi.runtime.session.extensionRunner.getCommand("session-retention")!;
+    expect(await command.getArgumentCompletions!("pro")).toEqual([{ value: "protect", label: "protect" }]);
+    expect(await command.getArgumentCompletions!("")).toHaveLength(7);
+    expect(await command.getArgumentCompletions!("x")).toBeNull();
   });
 });

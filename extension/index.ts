@@ -59,8 +59,11 @@ export default function sessionRetention(pi: ExtensionAPI) {
   });
 
   pi.on("input", (event, ctx) => {
-    // Messages other extensions send on the user's behalf are theirs to judge.
-    if (event.source === "extension" || !blocksInput(latest)) return { action: "continue" as const };
+    // Messages other extensions send on the user's behalf are theirs to judge; and without a UI
+    // (print and JSON modes) a script would fail or not depending on whether the first look
+    // beat its prompt — so only a person at pi's prompt is ever blocked.
+    if (event.source === "extension" || !ctx.hasUI || !blocksInput(latest))
+      return { action: "continue" as const };
     tell(ctx, blockMessage(latest!), "error");
     return { action: "handled" as const };
   });

@@ -79,6 +79,7 @@ describe("status line", () => {
     const { pi, ui } = await start();
     expect(pi.looks[0]!.quota.level).toBe("ok");
     expect(ui.status.get("session-retention")).toBeUndefined();
+    expect(ui.notes).toEqual([]); // no notice below warn
 
     const cases: Array<[number, string, RegExp | undefined]> = [
       [13, "warn-only", /^sessions 76% of quota$/],
@@ -113,6 +114,13 @@ describe("input guard", () => {
     const ui = scriptedUi();
     const { pi } = await start(ui);
     expect(pi.looks[0]!.quota.level).toBe("critical");
+    // At start, the strong prompt of spec §5.5, with the way to clean.
+    expect(ui.notes[0]).toEqual({
+      level: "error",
+      text: expect.stringMatching(
+        /^Sessions are over their quota: .*10 of 8 sessions \(125%\)\.\nThe policy suggests 4 sessions/,
+      ),
+    });
 
     await pi.runtime.session.prompt("please refactor");
     expect(pi.passed).toEqual([]);
@@ -391,7 +399,7 @@ describe("auto-clean", () => {
 
     const again = scriptedUi();
     await start(again, live());
-    expect(again.notes).toEqual([]); // once a day
+    expect(again.notes.filter((n) => n.text.includes("Auto-clean"))).toEqual([]); // once a day
     await pi!.runtime.dispose();
 
     nextDay();

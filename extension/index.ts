@@ -12,7 +12,7 @@ import type { Look } from "./look.js";
 import { SUBCOMMANDS } from "./subcommands.js";
 import { lookInBackground } from "./look-thread.js";
 import { tell } from "./tell.js";
-import { blockMessage, blocksInput, COMMAND, statusText } from "./words.js";
+import { blockMessage, blocksInput, COMMAND, levelNotice, statusText } from "./words.js";
 
 /** The event the extension emits on `pi.events` after every look (other extensions, and tests). */
 export const LOOKED_EVENT = "session-retention:looked";
@@ -26,19 +26,23 @@ export default function sessionRetention(pi: ExtensionAPI) {
   let live = true;
 
   const show = (ctx: ExtensionContext, look: Look) => {
+    // Looks run concurrently (a command during the start-up look): an older one never wins.
+    if (latest && look.lookedAt < latest.lookedAt) return;
     latest = look;
     if (!live) return;
     if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, statusText(look));
     pi.events.emit(LOOKED_EVENT, look);
   };
 
-  /** A fresh look, shown; auto-clean runs along only on session start. */
-  const refresh = async (ctx: ExtensionContext, options: { autoClean: boolean }) => {
-    const reply = await lookInBackground(options);
+  /** A fresh look, shown; on a session start, with auto-clean and the notice at warn/critical. */
+  const refresh = async (ctx: ExtensionContext, options: { start: boolean }) => {
+    const reply = await lookInBackground({ autoClean: options.start });
     if (!live) return;
     if (!reply.ok)
       return tell(ctx, `session-retention: could not look at the session stores: ${reply.error}`, "warning");
     show(ctx, reply.look);
+    const notice = options.start && ctx.hasUI ? levelNotice(reply.look) : undefined;
+    if (notice) tell(ctx, notice, reply.look.quota.level === "critical" ? "error" : "warning");
     if (reply.autoClean?.message)
       tell(ctx, reply.autoClean.message, reply.autoClean.result?.refused ? "warning" : "info");
   };
@@ -49,8 +53,8 @@ export default function sessionRetention(pi: ExtensionAPI) {
     if (sessionFile)
       writeActiveMarker(markers, { pid: process.pid, sessionFile, startedAt: new Date().toISOString() });
     else removeActiveMarker(markers, process.pid); // an in-memory session: nothing on disk to keep
-    // Not awaited: pi's start-up goes on while the worker looks. Auto-clean only on a real start.
-    void refresh(ctx, { autoClean: event.reason !== "reload" });
+    // Not awaited: pi's start-up goes on while the worker looks. A reload is not a new start.
+    void refresh(ctx, { start: event.reason !== "reload" });
   });
 
   pi.on("session_shutdown", () => {

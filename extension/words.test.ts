@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { quotaState } from "../shared/quota.js";
 import type { Look } from "./look.js";
-import { blockMessage, blocksInput, overviewText, statusText } from "./words.js";
+import { blockMessage, blocksInput, levelNotice, overviewText, statusText } from "./words.js";
 
 const GB = 1024 ** 3;
 
@@ -39,6 +39,21 @@ describe("statusText", () => {
   it("is silent in mode off and when the extension is disabled", () => {
     expect(statusText(look(21 * GB, 100, { mode: "off" }))).toBeUndefined();
     expect(statusText(look(21 * GB, 100, { enabled: false }))).toBeUndefined();
+  });
+});
+
+describe("levelNotice", () => {
+  it("prompts at warn and critical with the way to clean, and not below or in mode off", () => {
+    expect(levelNotice(look(15 * GB, 100))).toBeUndefined();
+    expect(levelNotice(look(18.5 * GB, 100, { candidates: { count: 2, bytes: GB, first: [] } }))).toBe(
+      "Sessions are near their quota: 18.5 GB of 20.0 GB (92%) · 100 of 2000 sessions (5%).\nThe policy suggests 2 sessions (1.00 GB) to move to the trash: /session-retention clean.",
+    );
+    expect(levelNotice(look(21 * GB, 100, { mode: "hard-block" }))?.split("\n")).toEqual([
+      "Sessions are over their quota: 21.0 GB of 20.0 GB (105%) · 100 of 2000 sessions (5%).",
+      "Pick sessions to move to the trash with /session-retention clean, or raise the quota with /session-retention policy.",
+      "Until then, messages are not sent (mode hard-block); commands still work.",
+    ]);
+    expect(levelNotice(look(21 * GB, 100, { mode: "off" }))).toBeUndefined();
   });
 });
 

@@ -48,6 +48,25 @@ export function statusText(look: Look): string | undefined {
   }
 }
 
+/**
+ * The notice at a session start at warn and critical (spec §5.5: a strong prompt and the way to
+ * clean); info and ok have the status line only.
+ */
+export function levelNotice(look: Look): string | undefined {
+  if (!look.enabled || look.invalidConfig || look.mode === "off") return undefined;
+  if (look.quota.level !== "warn" && look.quota.level !== "critical") return undefined;
+  const { count, bytes } = look.candidates;
+  return [
+    `Sessions are ${look.quota.level === "critical" ? "over" : "near"} their quota: ${describeQuota(look.quota)}.`,
+    count > 0
+      ? `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) to move to the trash: /${COMMAND} clean.`
+      : `Pick sessions to move to the trash with /${COMMAND} clean, or raise the quota with /${COMMAND} policy.`,
+    ...(look.quota.level === "critical" && look.mode === "hard-block"
+      ? ["Until then, messages are not sent (mode hard-block); commands still work."]
+      : []),
+  ].join("\n");
+}
+
 /** Whether ordinary input must be blocked: only hard-block at critical, with a valid config. */
 export function blocksInput(look: Look | undefined): boolean {
   return (

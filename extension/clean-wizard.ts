@@ -19,12 +19,19 @@ import { COMMAND } from "./words.js";
 interface Choice {
   id: string;
   path: string;
+  namespace: string;
   sizeBytes: number;
   lastUsedAt: string;
   createdAt: string;
   fingerprint?: Plan["candidates"][number]["fingerprint"];
   /** The rule that chose it, or "not a candidate". */
   why: string;
+}
+
+/** A row's name for a session: its namespace and file, the file's middle cut (pi's are 70 characters). */
+function rowName(c: Choice, short: (path: string) => string): string {
+  const file = c.path.slice(c.path.lastIndexOf("/") + 1);
+  return `${short(c.namespace)} › ${file.length > 40 ? `${file.slice(0, 19)}…${file.slice(-16)}` : file}`;
 }
 
 /** Longest list one select shows; the rest is said to be there (the dashboard handles thousands). */
@@ -85,7 +92,7 @@ export async function cleanWizard(
       .slice(0, SHOWN)
       .map(
         (c) =>
-          `${chosen.has(c.id) ? "[x]" : "[ ]"} ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${c.why} · ${short(c.path)}`,
+          `${chosen.has(c.id) ? "[x]" : "[ ]"} ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${c.why} · ${rowName(c, short)}`,
       );
     const more =
       pool.length > SHOWN ? [`…${pool.length - SHOWN} more (choose all, or use the dashboard)`] : [];

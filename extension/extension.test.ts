@@ -129,7 +129,7 @@ describe("input guard", () => {
     expect(blocked.text).toMatch(
       /^Not sent: the sessions are over their quota — 10 of 8 sessions \(125%\), 2 over — and the mode is hard-block\.\n/,
     );
-    expect(blocked.text).toContain("/session-retention clean: the policy suggests 4 sessions");
+    expect(blocked.text).toContain("The policy suggests 4 sessions (");
 
     // Commands keep working while input is blocked: clean the 4 old sessions.
     ui.answers.push({ select: (options) => options[0] }, { input: "DELETE" });
@@ -161,7 +161,7 @@ describe("clean command", () => {
     writeConfig({ retention });
     const ui = scriptedUi();
     const { pi } = await start(ui);
-    const keep = files[1]!.slice(files[1]!.lastIndexOf("/") + 1);
+    const keep = files[1]!.slice(-16); // rows show the start and the end of the file name
     ui.answers.push(
       // Untick one of the policy's four candidates, then go on.
       { select: (options) => options.find((o) => o.startsWith("[x]") && o.endsWith(keep)) },
@@ -174,7 +174,11 @@ describe("clean command", () => {
     expect(title).toMatch(/The policy suggests 4 sessions/);
     expect(ui.dialogs[0]!.options!.filter((o) => o.startsWith("[x]"))).toHaveLength(4);
     expect(
-      ui.dialogs[0]!.options!.some((o) => / · used 6mo ago · too old · ~\/\.pi\/agent\/sessions\//.test(o)),
+      ui.dialogs[0]!.options!.some((o) =>
+        /^\[x\] +2\.\d\d KB · used 6mo ago · too old · ~\/project › \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d…[0-9a-f]{10}\.jsonl$/.test(
+          o,
+        ),
+      ),
     ).toBe(true);
     expect(ui.dialogs[2]!.title).toMatch(/^3 sessions, .* go to the trash\. Riskiest:/);
     const moved = [files[0]!, files[2]!, files[3]!];
@@ -224,11 +228,11 @@ describe("clean command", () => {
     );
     await pi.runtime.session.prompt("/session-retention clean");
     expect(ui.dialogs.at(-1)!.options).toContain("Sort: largest first (switch to least recently used first)");
-    const name = (f: string) => f.slice(f.lastIndexOf("/") + 1);
+    const name = (f: string) => f.slice(-16);
     const offered = ui.dialogs
       .at(-1)!
       .options!.filter((o) => o.startsWith("[ ]"))
-      .map((o) => o.slice(o.lastIndexOf("/") + 1));
+      .map((o) => o.slice(-16));
     // Kept out: the live session (old, but its marker names it), the pinned file 5, and files 0
     // and 1, the two most recently used (minKeepRecentCount 2).
     expect(offered.sort()).toEqual([files[2]!, files[3]!, files[4]!].map(name).sort());

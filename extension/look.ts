@@ -25,6 +25,10 @@ export interface Look {
   forecast?: Forecast;
   /** The policy's candidates: how many, their bytes, the first few in the policy's order. */
   candidates: { count: number; bytes: number; first: Candidate[] };
+  /** Sessions that may be moved at all: the candidates, and those kept only as "within policy". */
+  removable: number;
+  /** The plan's warnings in words ("quota cannot be met: …"). */
+  warnings: string[];
   /** Things said plainly along the way (skipped locations, unreadable markers). */
   notes: string[];
 }
@@ -74,6 +78,8 @@ export async function lookAtStores(options: LookOptions = {}): Promise<LookResul
       bytes: plan?.bytesToFree ?? 0,
       first: candidates.slice(0, options.firstN ?? 5),
     },
+    removable: candidates.length + (plan?.kept.filter((k) => k.reason === "within-policy").length ?? 0),
+    warnings: plan?.warnings.map((w) => w.message) ?? [],
     notes: inputs.notes,
   };
   return { look, inputs, ...(plan ? { plan } : {}) };

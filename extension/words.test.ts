@@ -16,6 +16,8 @@ function look(totalBytes: number, sessionCount: number, overrides: Partial<Look>
     totalBytes,
     sessionCount,
     candidates: { count: 0, bytes: 0, first: [] },
+    removable: 10,
+    warnings: [],
     notes: [],
     ...overrides,
   };
@@ -50,10 +52,20 @@ describe("levelNotice", () => {
     );
     expect(levelNotice(look(21 * GB, 100, { mode: "hard-block" }))?.split("\n")).toEqual([
       "Sessions are over their quota: 21.0 GB of 20.0 GB (105%) · 100 of 2000 sessions (5%).",
-      "Pick sessions to move to the trash with /session-retention clean, or raise the quota with /session-retention policy.",
+      "Pick sessions to move to the trash with /session-retention clean (the policy suggests none), or raise the quota with /session-retention policy.",
       "Until then, messages are not sent (mode hard-block); commands still work.",
     ]);
     expect(levelNotice(look(21 * GB, 100, { mode: "off" }))).toBeUndefined();
+  });
+
+  it("says plainly when nothing can be moved, with the plan's reason", () => {
+    const stuck = look(1 * GB, 2100, {
+      removable: 0,
+      warnings: ["quota cannot be met: 30 recent sessions are kept"],
+    });
+    expect(levelNotice(stuck)?.split("\n")[1]).toBe(
+      "Nothing can be moved: the policy keeps every session (quota cannot be met: 30 recent sessions are kept). Raise the quota or keep fewer recent sessions with /session-retention policy.",
+    );
   });
 });
 
@@ -73,7 +85,7 @@ describe("blocking", () => {
     );
     expect(message.split("\n")).toEqual([
       "Not sent: the sessions are over their quota — 21.0 GB of 20.0 GB (105%), 1.00 GB over; 2100 of 2000 sessions (105%), 100 over — and the mode is hard-block.",
-      "Free space with /session-retention clean: the policy suggests 3 sessions (2.00 GB).",
+      "The policy suggests 3 sessions (2.00 GB) to move to the trash: /session-retention clean.",
       "Commands still work; /session-retention policy mode warn-only turns blocking off.",
     ]);
   });

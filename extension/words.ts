@@ -26,6 +26,17 @@ function overLimits({ size, count }: QuotaState): string {
   return parts.join("; ");
 }
 
+/** How to get under the quota again: clean what the policy suggests, pick by hand, or change it. */
+function wayOut(look: Look): string {
+  const { count, bytes } = look.candidates;
+  if (count > 0)
+    return `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) to move to the trash: /${COMMAND} clean.`;
+  if (look.removable > 0)
+    return `Pick sessions to move to the trash with /${COMMAND} clean (the policy suggests none), or raise the quota with /${COMMAND} policy.`;
+  const why = look.warnings[0] ? ` (${look.warnings[0]})` : "";
+  return `Nothing can be moved: the policy keeps every session${why}. Raise the quota or keep fewer recent sessions with /${COMMAND} policy.`;
+}
+
 /**
  * The footer status: nothing while all is well (ok, mode off, or the extension disabled), the usage
  * at info and warn, and what to do at critical. An invalid config is said, since nothing is judged.
@@ -55,12 +66,9 @@ export function statusText(look: Look): string | undefined {
 export function levelNotice(look: Look): string | undefined {
   if (!look.enabled || look.invalidConfig || look.mode === "off") return undefined;
   if (look.quota.level !== "warn" && look.quota.level !== "critical") return undefined;
-  const { count, bytes } = look.candidates;
   return [
     `Sessions are ${look.quota.level === "critical" ? "over" : "near"} their quota: ${describeQuota(look.quota)}.`,
-    count > 0
-      ? `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) to move to the trash: /${COMMAND} clean.`
-      : `Pick sessions to move to the trash with /${COMMAND} clean, or raise the quota with /${COMMAND} policy.`,
+    wayOut(look),
     ...(look.quota.level === "critical" && look.mode === "hard-block"
       ? ["Until then, messages are not sent (mode hard-block); commands still work."]
       : []),
@@ -80,12 +88,9 @@ export function blocksInput(look: Look | undefined): boolean {
 
 /** Why input was blocked, how much is over, and how to get going again. */
 export function blockMessage(look: Look): string {
-  const { count, bytes } = look.candidates;
   return [
     `Not sent: the sessions are over their quota — ${overLimits(look.quota)} — and the mode is hard-block.`,
-    count > 0
-      ? `Free space with /${COMMAND} clean: the policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}).`
-      : `Free space with /${COMMAND} clean (pick sessions by hand: the policy suggests none), or raise the quota with /${COMMAND} policy.`,
+    wayOut(look),
     `Commands still work; /${COMMAND} policy mode warn-only turns blocking off.`,
   ].join("\n");
 }

@@ -10,9 +10,9 @@ import { type Plan, RULE_LABELS } from "../shared/plan.js";
 import { riskiest } from "../shared/policy.js";
 import { describeQuota } from "../shared/quota.js";
 import { compareSessions } from "../shared/sort.js";
+import type { Config } from "../shared/config.js";
 import type { SoftDeleteResult } from "../shared/trash.js";
-import { softDelete } from "../server/delete/deletion-engine.js";
-import { type PlanInputs, planFor, scannedStores } from "../server/plan/plan-inputs.js";
+import type { SoftDeleteRequest } from "../server/delete/deletion-engine.js";
 import { COMMAND } from "./words.js";
 
 /** A session the wizard may offer: a policy candidate, or one the policy keeps but does not need to. */
@@ -42,13 +42,17 @@ export type WizardOutcome =
   | { kind: "cancelled" }
   | { kind: "done"; result: SoftDeleteResult; message: string };
 
+/**
+ * Runs the wizard over a plan; `execute` does the soft delete (the command runs it off pi's
+ * thread) and is called only after the typed confirmation.
+ */
 export async function cleanWizard(
   ui: ExtensionUIContext,
-  inputs: PlanInputs & { config: { ok: true } },
+  plan: Plan,
+  config: Config,
+  execute: (items: SoftDeleteRequest["items"], via: "policy" | "selection") => Promise<SoftDeleteResult>,
   now = new Date(),
 ): Promise<WizardOutcome> {
-  const plan = planFor(inputs, now);
-  const config = inputs.config.config;
   const home = process.env.HOME ?? "";
   const short = (path: string) =>
     home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
@@ -134,14 +138,9 @@ export async function cleanWizard(
   } else if (!(await ui.confirm("Move to the trash?", summary))) return { kind: "cancelled" };
 
   // (5): soft delete, and the result.
-  const result = await softDelete(
-    {
-      items: picked.map((c) => (c.fingerprint ? { id: c.id, fingerprint: c.fingerprint } : { id: c.id })),
-      config,
-      ...scannedStores(inputs.report),
-      via: byPolicy ? "policy" : "selection",
-    },
-    { actor: "extension" },
+  const result = await execute(
+    picked.map((c) => (c.fingerprint ? { id: c.id, fingerprint: c.fingerprint } : { id: c.id })),
+    byPolicy ? "policy" : "selection",
   );
   return { kind: "done", result, message: describeResult(result, short) };
 }

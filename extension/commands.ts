@@ -1,23 +1,20 @@
 // `/session-retention [scan|clean|policy|protect|unprotect|undo|dashboard]` (spec §9.1). Loaded on
-// first use, so pi's start-up never pays for it. Every answer goes through `tell`: pi's UI when
-// there is one, stderr in print and JSON modes — where nothing ever prompts.
+// first use, so pi's start-up never pays for it; whatever scans a store runs off pi's thread
+// (tasks.ts), so pi's terminal stays responsive on a large store. Every answer goes through `tell`:
+// pi's UI when there is one, stderr in print and JSON modes — where nothing ever prompts.
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { formatBytes } from "../shared/format.js";
-import { findSession } from "../server/cli/find-session.js";
-import { listTrash, restore } from "../server/delete/deletion-engine.js";
 import { runningInstance } from "../server/http/instance.js";
-import { gatherPlanInputs, planFor } from "../server/plan/plan-inputs.js";
 import { applyOverride, loadConfig, saveConfig } from "../server/state/config-file.js";
 import { readRawConfig } from "../server/state/configured-root.js";
-import { setProtection } from "../server/state/protection-list.js";
 import { statePaths } from "../server/state/state-dir.js";
 import { cleanWizard } from "./clean-wizard.js";
 import type { Look } from "./look.js";
-import { lookInBackground } from "./look-thread.js";
+import { offThread } from "./off-thread.js";
 import { tell } from "./tell.js";
 import { SUBCOMMANDS } from "./subcommands.js";
 import { COMMAND, overviewText } from "./words.js";
@@ -69,10 +66,9 @@ export async function runCommand(
 }
 
 async function freshLook(hooks: CommandHooks): Promise<Look> {
-  const reply = await lookInBackground({ autoClean: false });
-  if (!reply.ok) throw new Error(`could not look at the session stores: ${reply.error}`);
-  hooks.shown(reply.look);
-  return reply.look;
+  const { look } = await offThread("look", { autoClean: false });
+  hooks.shown(look);
+  return look;
 }
 
 async function overview(ctx: ExtensionCommandContext, hooks: CommandHooks) {
@@ -92,19 +88,23 @@ async function scan(ctx: ExtensionCommandContext, hooks: CommandHooks) {
 }
 
 async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
-  const inputs = await gatherPlanInputs();
-  const { config } = inputs;
-  if (!config.ok)
-    return tell(ctx, `Read-only: the config is invalid. Fix it with /${COMMAND} policy.`, "warning");
-  if (!ctx.hasUI) {
+  const prepared = await offThread("plan", undefined);
+  if (!prepared.ok)
+    return tell(
+      ctx,
+      `Read-only: the config ${prepared.configPath} is invalid. See /${COMMAND} policy.`,
+      "warning",
+    );
+  const { plan, config, stores } = prepared;
+  if (!ctx.hasUI)
     // No one to confirm: show the plan and how to act on it, move nothing.
-    const plan = planFor({ ...inputs, config });
     return tell(
       ctx,
       `The policy suggests ${plan.candidates.length} session${plan.candidates.length === 1 ? "" : "s"} (${formatBytes(plan.bytesToFree)}). Nothing was moved: cleaning asks for a typed DELETE, which needs pi's interactive UI (or \`session-retention clean\` in a terminal).`,
     );
-  }
-  const outcome = await cleanWizard(ctx.ui, { ...inputs, config });
+  const outcome = await cleanWizard(ctx.ui, plan, config, (items, via) =>
+    offThread("delete", { items, config, ...stores, via }),
+  );
   if (outcome.kind === "cancelled") return tell(ctx, "Cancelled: nothing was moved.");
   tell(
     ctx,
@@ -180,10 +180,9 @@ async function protect(action: "protect" | "unprotect", ref: string, ctx: Extens
       `This session is not saved to a file; name one: /${COMMAND} ${action} ID|PATH`,
       "warning",
     );
-  const { report } = await gatherPlanInputs();
-  let session;
+  let done;
   try {
-    session = findSession(target, report.sessions);
+    done = await offThread("protect", { ref: target, protect: action === "protect" });
   } catch (error) {
     // pi writes a session's file only once the first reply is in.
     if (!ref)
@@ -194,28 +193,22 @@ async function protect(action: "protect" | "unprotect", ref: string, ctx: Extens
       );
     throw error;
   }
-  const { changed } = setProtection([session], action === "protect", "extension");
-  const verb = action === "protect" ? "Protected" : "Unprotected";
-  tell(ctx, changed.length > 0 ? `${verb} ${session.path}` : `Already ${action}ed: ${session.path}`);
+  tell(
+    ctx,
+    done.changed
+      ? `${action === "protect" ? "Protected" : "Unprotected"} ${done.path}`
+      : `Already ${action}ed: ${done.path}`,
+  );
 }
 
 async function undo(operation: string | undefined, ctx: ExtensionCommandContext, hooks: CommandHooks) {
-  const { entries } = listTrash({ actor: "extension" });
-  const inTrash = entries.filter((e) => e.state === "in-trash");
-  const opOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
-  const latest = inTrash.reduce<(typeof inTrash)[number] | undefined>(
-    (a, e) => (!a || e.deletedAt > a.deletedAt ? e : a),
-    undefined,
-  );
-  const op = operation ?? (latest && opOf(latest.entryId));
-  const refs = inTrash.filter((e) => opOf(e.entryId) === op).map((e) => e.entryId);
-  if (refs.length === 0)
+  const { operation: op, result } = await offThread("undo", operation ? { operation } : {});
+  if (!result)
     return tell(
       ctx,
-      operation ? `Nothing of operation ${operation} is in the trash.` : "Nothing is in the trash.",
+      op ? `Nothing of operation ${op} is in the trash.` : "Nothing is in the trash.",
       "warning",
     );
-  const result = await restore(refs, { actor: "extension" });
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
   tell(
     ctx,

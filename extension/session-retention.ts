@@ -2,15 +2,15 @@
 // the active-session marker, opt-in hard-block of input and opt-in auto-clean.
 //
 // pi loads this on every start, so what runs here stays small: the marker is a tiny file write,
-// the look at the stores runs on a worker thread (look-thread.ts), and the commands' modules load
-// when a command is first used. Nothing heavy (zod, the scanner, the policy engine) is loaded on
+// the look at the stores runs on a worker thread (off-thread.ts, tasks.ts), and the commands'
+// modules load when a command is first used. Nothing heavy (zod, the scanner, the policy engine) is loaded on
 // pi's own thread until the user asks for something.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { removeActiveMarker, writeActiveMarker } from "../server/state/active-marker.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { Look } from "./look.js";
 import { SUBCOMMANDS } from "./subcommands.js";
-import { lookInBackground } from "./look-thread.js";
+import { offThread } from "./off-thread.js";
 import { tell } from "./tell.js";
 import { blockMessage, blocksInput, COMMAND, levelNotice, statusText } from "./words.js";
 
@@ -36,10 +36,19 @@ export default function sessionRetention(pi: ExtensionAPI) {
 
   /** A fresh look, shown; on a session start, with auto-clean and the notice at warn/critical. */
   const refresh = async (ctx: ExtensionContext, options: { start: boolean }) => {
-    const reply = await lookInBackground({ autoClean: options.start });
+    let reply;
+    try {
+      reply = await offThread("look", { autoClean: options.start });
+    } catch (error) {
+      if (live)
+        tell(
+          ctx,
+          `session-retention: could not look at the session stores: ${(error as Error).message}`,
+          "warning",
+        );
+      return;
+    }
     if (!live) return;
-    if (!reply.ok)
-      return tell(ctx, `session-retention: could not look at the session stores: ${reply.error}`, "warning");
     show(ctx, reply.look);
     const notice = options.start && ctx.hasUI ? levelNotice(reply.look) : undefined;
     if (notice) tell(ctx, notice, reply.look.quota.level === "critical" ? "error" : "warning");

@@ -115,7 +115,7 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
 }
 
 /** The effective config as `key = value` lines, one per setting (arrays as JSON). */
-function settings(config: object, prefix = ""): Array<[string, unknown]> {
+export function settings(config: object, prefix = ""): Array<[string, unknown]> {
   return Object.entries(config).flatMap(([key, value]): Array<[string, unknown]> =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? settings(value, `${prefix}${key}.`)

@@ -9,7 +9,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { removeActiveMarker, writeActiveMarker } from "../server/state/active-marker.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { Look } from "./look.js";
-import { SUBCOMMANDS } from "./subcommands.js";
+import { completions } from "./subcommands.js";
 import { offThread } from "./off-thread.js";
 import { tell } from "./tell.js";
 import { blockMessage, blocksInput, COMMAND, levelNotice, statusText } from "./words.js";
@@ -83,13 +83,7 @@ export default function sessionRetention(pi: ExtensionAPI) {
 
   pi.registerCommand(COMMAND, {
     description: "Session disk use, quota and safe cleanup: scan, clean, policy, protect, dashboard",
-    getArgumentCompletions: (prefix) => {
-      const items = SUBCOMMANDS.filter((w) => w.startsWith(prefix.trim())).map((w) => ({
-        value: w,
-        label: w,
-      }));
-      return items.length > 0 ? items : null;
-    },
+    getArgumentCompletions: completions,
     handler: async (args, ctx) => {
       const { runCommand } = await import("./commands.js");
       await runCommand(args, ctx, { shown: (look) => show(ctx, look) });

@@ -141,6 +141,27 @@ describe("input guard", () => {
     expect(pi.passed).toEqual(["please refactor"]);
   });
 
+  it("looks again after a prompt once the last look is 5 minutes old, so a store that fills up mid-session blocks", async () => {
+    writeStore(10, 0);
+    writeConfig({ mode: "hard-block", quota: { maxSessionCount: 20 } });
+    const { pi } = await start();
+    const runner = pi.runtime.session.extensionRunner;
+    writeConfig({ mode: "hard-block", quota: { maxSessionCount: 8 } }); // as if the store grew past it
+    await runner.emit({ type: "agent_end", messages: [] });
+    expect(pi.looks).toHaveLength(1); // too soon: no new look
+    const now = Date.now();
+    const clock = vi.spyOn(Date, "now").mockReturnValue(now + 5 * 60_000);
+    try {
+      const looked = pi.nextLook();
+      await runner.emit({ type: "agent_end", messages: [] });
+      expect((await looked).quota.level).toBe("critical");
+    } finally {
+      clock.mockRestore();
+    }
+    await pi.runtime.session.prompt("more work");
+    expect(pi.passed).toEqual([]);
+  });
+
   it("never blocks in warn-only or off, even when critical", async () => {
     writeStore(10, 0);
     for (const mode of ["warn-only", "off"]) {

@@ -18,6 +18,9 @@ import { blockMessage, blocksInput, COMMAND, levelNotice, statusText } from "./w
 export const LOOKED_EVENT = "session-retention:looked";
 const STATUS_KEY = "session-retention";
 
+/** During a session, the store grows with every prompt: look again after one, at most this often. */
+export const RELOOK_MS = 5 * 60_000;
+
 export default function sessionRetention(pi: ExtensionAPI) {
   const markers = statePaths().activeMarkers;
   /** The latest look; undefined until the first one is back (and then nothing is blocked). */
@@ -35,7 +38,9 @@ export default function sessionRetention(pi: ExtensionAPI) {
   };
 
   /** A fresh look, shown; on a session start, with auto-clean and the notice at warn/critical. */
+  let lookStarted = 0;
   const refresh = async (ctx: ExtensionContext, options: { start: boolean }) => {
+    lookStarted = Date.now();
     let reply;
     try {
       reply = await offThread("look", { autoClean: options.start });
@@ -64,6 +69,11 @@ export default function sessionRetention(pi: ExtensionAPI) {
     else removeActiveMarker(markers, process.pid); // an in-memory session: nothing on disk to keep
     // Not awaited: pi's start-up goes on while the worker looks. A reload is not a new start.
     void refresh(ctx, { start: event.reason !== "reload" });
+  });
+
+  pi.on("agent_end", (_event, ctx) => {
+    // Keeps the status line — and the input guard — true during a long session.
+    if (Date.now() - lookStarted >= RELOOK_MS) void refresh(ctx, { start: false });
   });
 
   pi.on("session_shutdown", () => {

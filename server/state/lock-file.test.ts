@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { threadId, Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { acquireLock, LockedError, withLock } from "./lock-file.js";
 
@@ -17,7 +19,7 @@ describe("lock file", () => {
   it("holds our pid while held and is gone after", () => {
     const path = lockPath();
     withLock(path, () => {
-      expect(readFileSync(path, "utf8").trim()).toBe(String(process.pid));
+      expect(readFileSync(path, "utf8").trim()).toBe(`${process.pid} ${threadId}`);
     });
     expect(existsSync(path)).toBe(false);
   });
@@ -40,13 +42,44 @@ describe("lock file", () => {
   it("takes over a lock left by a dead process", () => {
     const path = lockPath();
     writeFileSync(path, `${deadPid()}\n`);
-    withLock(path, () => expect(readFileSync(path, "utf8").trim()).toBe(String(process.pid)));
+    withLock(path, () => expect(readFileSync(path, "utf8").trim()).toBe(`${process.pid} ${threadId}`));
   });
 
   it("takes over a lock naming our own pid that we never took (an earlier run's)", () => {
     const path = lockPath();
     writeFileSync(path, `${process.pid}\n`);
     acquireLock(path)();
+  });
+
+  it("takes over a lock naming our pid and another thread from before this process started", () => {
+    const path = lockPath();
+    writeFileSync(path, `${process.pid} ${threadId + 7}\n`);
+    const before = new Date(Date.now() - process.uptime() * 1000 - 60_000);
+    utimesSync(path, before, before);
+    acquireLock(path)();
+  });
+
+  it("a lock another thread of this process holds is held (the pi extension's workers share a pid)", async () => {
+    const path = lockPath();
+    const built = fileURLToPath(new URL("../../dist/server/state/lock-file.js", import.meta.url));
+    // The worker takes the lock, reports, and keeps it until told to let go.
+    const worker = new Worker(
+      `const { parentPort } = require("node:worker_threads");
+       import(${JSON.stringify(built)}).then(({ acquireLock }) => {
+         const release = acquireLock(${JSON.stringify(path)});
+         parentPort.postMessage("taken");
+         parentPort.once("message", () => { release(); parentPort.postMessage("released"); });
+       });`,
+      { eval: true },
+    );
+    const next = () => new Promise((resolve) => worker.once("message", resolve));
+    expect(await next()).toBe("taken");
+    expect(readFileSync(path, "utf8").trim()).toBe(`${process.pid} ${worker.threadId}`);
+    expect(() => acquireLock(path)).toThrow(LockedError);
+    worker.postMessage("release");
+    expect(await next()).toBe("released");
+    acquireLock(path)();
+    await worker.terminate();
   });
 
   it("an empty lock file is someone writing it — unless it is old (a crash)", () => {

@@ -1,10 +1,13 @@
-// One process at a time: an exclusive lock file holding the owner's pid. A lock left behind by a
-// process that is gone (kill -9, power loss) is taken over instead of blocking forever.
+// One holder at a time: an exclusive lock file holding the owner's pid and thread. A lock left
+// behind by a process that is gone (kill -9, power loss) is taken over instead of blocking forever.
+// The thread matters because the pi extension runs its tasks on worker threads of pi's process:
+// two of them share a pid, and each must still wait for the other.
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { threadId } from "node:worker_threads";
 import { UserError } from "../errors.js";
 
-/** Locks this process holds: a lock file naming our own pid but not in here is from an earlier run. */
+/** Locks this thread holds: one naming our pid and thread but not in here is from an earlier run. */
 const held = new Set<string>();
 
 /** A lock file with no pid yet may be one another process is writing this very moment. */
@@ -32,13 +35,36 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-function ownerOf(path: string): number | undefined {
+interface Owner {
+  pid: number;
+  /** Absent in a lock written before threads were recorded. */
+  thread?: number;
+}
+
+function ownerOf(path: string): Owner | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, "utf8"), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [pid, thread] = readFileSync(path, "utf8").trim().split(" ").map(Number);
+    if (!Number.isInteger(pid) || pid! <= 0) return undefined;
+    return Number.isInteger(thread) ? { pid: pid!, thread: thread! } : { pid: pid! };
   } catch {
     return undefined;
   }
+}
+
+/** Whether another thread of this process holds the lock: it took it since this process started. */
+function takenThisRun(path: string): boolean {
+  try {
+    return statSync(path).mtimeMs >= Date.now() - process.uptime() * 1000 - 1000;
+  } catch {
+    return false;
+  }
+}
+
+function isHeld(path: string, owner: Owner | undefined): boolean {
+  if (owner === undefined) return isFresh(path);
+  if (owner.pid !== process.pid) return isProcessAlive(owner.pid);
+  // Our own pid: pids repeat across runs in containers, so it counts only if taken in this run.
+  return owner.thread === threadId ? held.has(path) : owner.thread !== undefined && takenThisRun(path);
 }
 
 function isFresh(path: string): boolean {
@@ -54,27 +80,24 @@ export function acquireLock(path: string): () => void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(path, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      writeFileSync(path, `${process.pid} ${threadId}\n`, { flag: "wx", mode: 0o600 });
       held.add(path);
       return () => {
         held.delete(path);
-        if (ownerOf(path) === process.pid) rmSync(path, { force: true });
+        const owner = ownerOf(path);
+        if (owner?.pid === process.pid && owner.thread === threadId) rmSync(path, { force: true });
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = ownerOf(path);
-      // A lock whose owner is alive stays (our own pid counts only if we took it: pids repeat
-      // across runs in containers). One with a dead owner is stale, and so is one with no pid that
-      // is older than a moment (a crash between create and write). Removing it and retrying the
-      // exclusive create means that of two processes taking over at once, only one wins.
-      if (
-        owner === undefined ? isFresh(path) : owner === process.pid ? held.has(path) : isProcessAlive(owner)
-      )
-        throw new LockedError(path, owner ?? 0);
+      // A lock whose owner is alive stays. One with a dead owner is stale, and so is one with no
+      // pid that is older than a moment (a crash between create and write). Removing it and
+      // retrying the exclusive create means that of two takers at once, only one wins.
+      if (isHeld(path, owner)) throw new LockedError(path, owner?.pid ?? 0);
       rmSync(path, { force: true });
     }
   }
-  throw new LockedError(path, ownerOf(path) ?? 0);
+  throw new LockedError(path, ownerOf(path)?.pid ?? 0);
 }
 
 /** Runs `work` while holding the lock. */

@@ -40,6 +40,23 @@ describe("decideAutoClean", () => {
     ).toEqual({ run: true, dryRun: false });
   });
 
+  it("reports only, once more, after the config file changed since the last report", () => {
+    const state = { warnedAt: "2026-01-02T10:00:00.000Z", lastRunAt: "2026-01-02T10:00:00.000Z" };
+    const today = at("2026-01-03T10:00:00");
+    expect(decideAutoClean(config(on), state, today, at("2026-01-02T12:00:00"))).toEqual({
+      run: true,
+      dryRun: true,
+      why: "policy-changed",
+    });
+    expect(decideAutoClean(config(on), state, today, at("2026-01-02T09:00:00"))).toEqual({
+      run: true,
+      dryRun: false,
+    });
+    expect(nextState(state, { run: true, dryRun: true, why: "policy-changed" }, today).warnedAt).toBe(
+      today.toISOString(),
+    );
+  });
+
   it("runs once per day of the local calendar, not once per 24 hours", () => {
     const state = { warnedAt: "x", lastRunAt: at("2026-01-03T00:30:00").toISOString() };
     expect(decideAutoClean(config(on), state, at("2026-01-03T23:59:00"))).toEqual({

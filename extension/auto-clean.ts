@@ -3,7 +3,9 @@
 // first run after it is switched on only reports what it would do, and `retention.dryRun` keeps
 // it report-only. The deletion engine takes a fresh look of its own, so the current session (its
 // marker is written first), pins, protected and recent sessions are kept even if the plan is stale.
-import { readFileSync } from "node:fs";
+// After any change to the config file, the next run only reports too: a new policy is shown
+// before it acts.
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../shared/config.js";
 import { formatBytes } from "../shared/format.js";
@@ -12,6 +14,7 @@ import type { SoftDeleteResult } from "../shared/trash.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
 import { writeFileAtomic } from "../server/state/atomic-write.js";
+import { LockedError, withLock } from "../server/state/lock-file.js";
 import { statePaths } from "../server/state/state-dir.js";
 import { COMMAND } from "./words.js";
 
@@ -23,29 +26,39 @@ export interface AutoCleanState {
 }
 
 export type AutoCleanDecision =
-  | { run: false; why: "off" | "disabled" | "ran-today" }
-  | { run: true; dryRun: true; why: "dry-run" | "first-run" }
+  | { run: false; why: "off" | "disabled" | "ran-today" | "busy" }
+  | { run: true; dryRun: true; why: "dry-run" | "first-run" | "policy-changed" }
   | { run: true; dryRun: false };
 
 /** The local calendar day of a date: "once a day" means once per day of the user's clock. */
 const dayOf = (date: Date) => `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
 
-/** Pure: whether to run now, and how. */
-export function decideAutoClean(config: Config, state: AutoCleanState, now: Date): AutoCleanDecision {
+/** Pure: whether to run now, and how. `configChangedAt`: when the config file was last written. */
+export function decideAutoClean(
+  config: Config,
+  state: AutoCleanState,
+  now: Date,
+  configChangedAt?: Date,
+): AutoCleanDecision {
   if (!config.enabled) return { run: false, why: "disabled" };
   if (!config.retention.autoClean) return { run: false, why: "off" };
   if (state.lastRunAt && dayOf(new Date(state.lastRunAt)) === dayOf(now))
     return { run: false, why: "ran-today" };
   if (config.retention.dryRun) return { run: true, dryRun: true, why: "dry-run" };
   if (!state.warnedAt) return { run: true, dryRun: true, why: "first-run" };
+  if (configChangedAt && configChangedAt > new Date(state.warnedAt))
+    return { run: true, dryRun: true, why: "policy-changed" };
   return { run: true, dryRun: false };
 }
 
 /** The state after a decision: a run is recorded; switching off (or to dry-run) re-arms the warning. */
 export function nextState(state: AutoCleanState, decision: AutoCleanDecision, now: Date): AutoCleanState {
-  if (!decision.run) return decision.why === "ran-today" ? state : { ...state, warnedAt: undefined };
+  if (!decision.run)
+    return decision.why === "ran-today" || decision.why === "busy"
+      ? state
+      : { ...state, warnedAt: undefined };
   const at = now.toISOString();
-  if (decision.dryRun) return { lastRunAt: at, ...(decision.why === "first-run" ? { warnedAt: at } : {}) };
+  if (decision.dryRun) return { lastRunAt: at, ...(decision.why === "dry-run" ? {} : { warnedAt: at }) };
   return { ...state, lastRunAt: at };
 }
 
@@ -70,6 +83,41 @@ export interface AutoCleanOutcome {
   message?: string;
 }
 
+/** When the config file was last written; undefined when there is none (the defaults apply). */
+function changedAt(path: string): Date | undefined {
+  try {
+    return statSync(path).mtime;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decides and records today's run under a lock, so that two pi processes starting at once run it
+ * once between them.
+ */
+function claimToday(
+  config: Config,
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): AutoCleanDecision {
+  const file = stateFile(env);
+  try {
+    return withLock(`${file}.lock`, () => {
+      const before = readState(file);
+      const decision = decideAutoClean(config, before, now, changedAt(configPath));
+      const after = nextState(before, decision, now);
+      if (JSON.stringify(after) !== JSON.stringify(before))
+        writeFileAtomic(file, `${JSON.stringify(after)}\n`);
+      return decision;
+    });
+  } catch (error) {
+    if (error instanceof LockedError) return { run: false, why: "busy" };
+    throw error;
+  }
+}
+
 /** Runs auto-clean for a look's inputs and plan, if it is due. */
 export async function autoClean(
   inputs: PlanInputs,
@@ -80,18 +128,14 @@ export async function autoClean(
   const now = options.now ?? new Date();
   if (!inputs.config.ok || !plan) return { decision: { run: false, why: "off" } };
   const config = inputs.config.config;
-  const file = stateFile(env);
-  const before = readState(file);
-  const decision = decideAutoClean(config, before, now);
-  const after = nextState(before, decision, now);
-  if (JSON.stringify(after) !== JSON.stringify(before)) writeFileAtomic(file, `${JSON.stringify(after)}\n`);
+  const decision = claimToday(config, inputs.config.path, env, now);
   if (!decision.run) return { decision };
-
-  const chosen = plan.refusal ? [] : plan.candidates.slice(0, config.retention.autoCleanMaxDeletesPerRun);
+  if (plan.refusal) return { decision, message: `Auto-clean did not run: ${plan.refusal.message}` };
 
   const max = config.retention.autoCleanMaxDeletesPerRun;
+  const chosen = plan.candidates.slice(0, max);
   if (chosen.length === 0)
-    return decision.dryRun && decision.why === "first-run"
+    return decision.dryRun && decision.why !== "dry-run"
       ? {
           decision,
           message: `Auto-clean is on: no session is a candidate today. From the next day on, it moves up to ${max} of the policy's candidates a day to the trash (never deleting for good).`,
@@ -107,19 +151,38 @@ export async function autoClean(
     },
     { actor: "auto", env },
   );
-  return { decision, result, message: describe(decision, result, plan.candidates.length) };
+  return { decision, result, message: describe(decision, result, plan.candidates.length, env.HOME ?? "") };
 }
 
-function describe(decision: AutoCleanDecision & { run: true }, result: SoftDeleteResult, planned: number) {
+/** What auto-clean did, or would do, with the sessions named (the first five). */
+function describe(
+  decision: AutoCleanDecision & { run: true },
+  result: SoftDeleteResult,
+  planned: number,
+  home: string,
+) {
   const n = (count: number) => `${count} session${count === 1 ? "" : "s"}`;
   const bytes = result.moved.reduce((total, m) => total + m.bytes, 0);
   const more = planned > result.moved.length + result.skipped.length ? ` (${planned} are candidates)` : "";
+  const short = (path: string) =>
+    home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+  const named = [
+    ...result.moved.slice(0, 5).map((m) => `\n  ${formatBytes(m.bytes).padStart(8)}  ${short(m.path)}`),
+    ...(result.moved.length > 5 ? [`\n  …and ${result.moved.length - 5} more`] : []),
+  ].join("");
   if (result.refused) return `Auto-clean refused: ${result.refused}`;
-  if (decision.dryRun)
-    return decision.why === "first-run"
-      ? `Auto-clean is on: from the next day it will move ${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}. This first run only reports. See them with /${COMMAND} clean.`
-      : `Auto-clean (dry run): would move ${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}. Set retention.dryRun to false to let it.`;
+  if (decision.dryRun) {
+    const would = `${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}`;
+    switch (decision.why) {
+      case "first-run":
+        return `Auto-clean is on: from the next day it will move ${would}. This first run only reports. See them with /${COMMAND} clean.${named}`;
+      case "policy-changed":
+        return `Auto-clean: the config changed since its last report, so this run only reports. From the next day it will move ${would}.${named}`;
+      case "dry-run":
+        return `Auto-clean (dry run): would move ${would}. Set retention.dryRun to false to let it.${named}`;
+    }
+  }
   if (result.moved.length === 0)
     return `Auto-clean moved nothing: ${result.skipped.map((s) => s.reason).join("; ")}`;
-  return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more}. Undo with /${COMMAND} undo.`;
+  return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more}. Undo with /${COMMAND} undo.${named}`;
 }

@@ -92,12 +92,14 @@ export async function cleanWizard(
         : `Showing the policy's candidates (switch to every session it lets go: ${candidates.length + others.length})`,
       "Cancel",
     ];
-    const rows = pool
-      .slice(0, SHOWN)
-      .map(
-        (c) =>
-          `${chosen.has(c.id) ? "[x]" : "[ ]"} ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${c.why} · ${rowName(c, short)}`,
-      );
+    // pi's select answers with the text of the row, so no two rows may read the same.
+    const seen = new Map<string, number>();
+    const rows = pool.slice(0, SHOWN).map((c) => {
+      const text = `${chosen.has(c.id) ? "[x]" : "[ ]"} ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${c.why} · ${rowName(c, short)}`;
+      const n = (seen.get(text) ?? 0) + 1;
+      seen.set(text, n);
+      return n === 1 ? text : `${text} (${n})`;
+    });
     const more =
       pool.length > SHOWN ? [`…${pool.length - SHOWN} more (choose all, or use the dashboard)`] : [];
     const answer = await ui.select(`${header}\nPick what moves to the trash:`, [

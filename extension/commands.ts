@@ -22,7 +22,18 @@ import { COMMAND, overviewText } from "./words.js";
 export interface CommandHooks {
   /** A new look was taken: the extension shows it (status line, events, input guard). */
   shown: (look: Look) => void;
+  /** False once the session was replaced (`/new` while a command waited): its ctx is dead then. */
+  live: () => boolean;
 }
+
+/** Tells the user, unless the session the command ran in is gone. */
+const say = (
+  ctx: ExtensionCommandContext,
+  hooks: CommandHooks,
+  ...words: [string, ("info" | "warning" | "error")?]
+) => {
+  if (hooks.live()) tell(ctx, ...words);
+};
 
 const USAGE = `Usage: /${COMMAND} [${SUBCOMMANDS.join("|")}]
   (none)              overview: count, size, quota, forecast, top candidates, dashboard
@@ -51,17 +62,17 @@ export async function runCommand(
         return await policy(rest, ctx, hooks);
       case "protect":
       case "unprotect":
-        return await protect(sub, rest.join(" "), ctx);
+        return await protect(sub, rest.join(" "), ctx, hooks);
       case "undo":
         return await undo(rest[0], ctx, hooks);
       case "dashboard":
-        return await dashboard(ctx);
+        return await dashboard(ctx, hooks);
       default:
-        return tell(ctx, `Unknown: "${sub}".\n${USAGE}`, "warning");
+        return say(ctx, hooks, `Unknown: "${sub}".\n${USAGE}`, "warning");
     }
   } catch (error) {
     // A command never takes pi down: say what went wrong and leave everything as it was.
-    tell(ctx, `session-retention ${sub}: ${(error as Error).message}`, "error");
+    say(ctx, hooks, `session-retention ${sub}: ${(error as Error).message}`, "error");
   }
 }
 
@@ -73,15 +84,16 @@ async function freshLook(hooks: CommandHooks): Promise<Look> {
 
 async function overview(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   const look = await freshLook(hooks);
-  tell(ctx, overviewText(look, runningInstance(statePaths().dir)?.url));
+  say(ctx, hooks, overviewText(look, runningInstance(statePaths().dir)?.url));
 }
 
 async function scan(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   const started = performance.now();
   const look = await freshLook(hooks);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  tell(
+  say(
     ctx,
+    hooks,
     `Scanned ${look.sessionCount.toLocaleString("en-US")} sessions, ${formatBytes(look.totalBytes)}, in ${seconds} s — quota ${look.quota.level}.` +
       look.notes.map((n) => `\nnote: ${n}`).join(""),
   );
@@ -90,24 +102,27 @@ async function scan(ctx: ExtensionCommandContext, hooks: CommandHooks) {
 async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   const prepared = await offThread("plan", undefined);
   if (!prepared.ok)
-    return tell(
+    return say(
       ctx,
+      hooks,
       `Read-only: the config ${prepared.configPath} is invalid. See /${COMMAND} policy.`,
       "warning",
     );
   const { plan, config, stores } = prepared;
   if (!ctx.hasUI)
     // No one to confirm: show the plan and how to act on it, move nothing.
-    return tell(
+    return say(
       ctx,
+      hooks,
       `The policy suggests ${plan.candidates.length} session${plan.candidates.length === 1 ? "" : "s"} (${formatBytes(plan.bytesToFree)}). Nothing was moved: cleaning asks for a typed DELETE, which needs pi's interactive UI (or \`session-retention clean\` in a terminal).`,
     );
   const outcome = await cleanWizard(ctx.ui, plan, config, (items, via) =>
     offThread("delete", { items, config, ...stores, via }),
   );
-  if (outcome.kind === "cancelled") return tell(ctx, "Cancelled: nothing was moved.");
-  tell(
+  if (outcome.kind === "cancelled") return say(ctx, hooks, "Cancelled: nothing was moved.");
+  say(
     ctx,
+    hooks,
     outcome.message,
     outcome.kind === "done" && outcome.result.skipped.length > 0 ? "warning" : "info",
   );
@@ -132,24 +147,28 @@ async function policy(rest: string[], ctx: ExtensionCommandContext, hooks: Comma
     rest.length === 0 ? undefined : rest.length === 1 ? rest[0]! : `${rest[0]}=${rest.slice(1).join(" ")}`;
   if (assignment?.includes("=")) return setting(assignment, ctx, hooks);
   if (!status.ok)
-    return tell(
+    return say(
       ctx,
+      hooks,
       `Invalid config ${status.path} (read-only until fixed):\n${status.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\nSet a value with /${COMMAND} policy KEY VALUE.`,
       "warning",
     );
   const lines = settings(status.config)
     .filter(([key]) => !assignment || key === assignment)
     .map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
-  if (assignment && lines.length === 0) return tell(ctx, `No setting "${assignment}".`, "warning");
+  if (assignment && lines.length === 0) return say(ctx, hooks, `No setting "${assignment}".`, "warning");
   const source = status.source === "defaults" ? `${status.path} (absent: the defaults apply)` : status.path;
-  if (!ctx.hasUI) return tell(ctx, [`Policy ${source}:`, ...lines].join("\n"));
+  if (!ctx.hasUI) return say(ctx, hooks, [`Policy ${source}:`, ...lines].join("\n"));
   const close = "Close";
   const picked = await ctx.ui.select(`Policy ${source} — pick a setting to change:`, [...lines, close]);
   if (picked === undefined || picked === close) return;
   const key = picked.slice(0, picked.indexOf(" = "));
   const current = picked.slice(picked.indexOf(" = ") + 3);
-  const value = await ctx.ui.input(`New value for ${key} (JSON, or plain text):`, current);
-  if (value === undefined) return;
+  const value = await ctx.ui.input(
+    `New value for ${key}, now ${current} (JSON or plain text; empty keeps it):`,
+    current,
+  );
+  if (value === undefined || value.trim() === "") return say(ctx, hooks, `Unchanged: ${key} = ${current}`);
   await setting(`${key}=${value}`, ctx, hooks);
 }
 
@@ -158,25 +177,32 @@ async function setting(assignment: string, ctx: ExtensionCommandContext, hooks: 
   const path = loadConfig().path;
   const read = readRawConfig(path, false);
   if (read.kind === "unusable")
-    return tell(ctx, `Cannot change ${path}: it ${read.message}. Fix the file by hand first.`, "error");
+    return say(ctx, hooks, `Cannot change ${path}: it ${read.message}. Fix the file by hand first.`, "error");
   const raw = applyOverride(read.kind === "parsed" ? read.raw : {}, assignment);
   const saved = saveConfig(path, raw, "extension");
   if (!saved.ok)
-    return tell(
+    return say(
       ctx,
+      hooks,
       `Not saved — ${assignment}:\n${saved.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`,
       "error",
     );
-  tell(ctx, `Saved ${assignment} in ${path}.`);
+  say(ctx, hooks, `Saved ${assignment} in ${path}.`);
   await freshLook(hooks);
 }
 
-async function protect(action: "protect" | "unprotect", ref: string, ctx: ExtensionCommandContext) {
+async function protect(
+  action: "protect" | "unprotect",
+  ref: string,
+  ctx: ExtensionCommandContext,
+  hooks: CommandHooks,
+) {
   const thisSession = ctx.sessionManager.getSessionFile();
   const target = ref || thisSession;
   if (!target)
-    return tell(
+    return say(
       ctx,
+      hooks,
       `This session is not saved to a file; name one: /${COMMAND} ${action} ID|PATH`,
       "warning",
     );
@@ -186,15 +212,17 @@ async function protect(action: "protect" | "unprotect", ref: string, ctx: Extens
   } catch (error) {
     // pi writes a session's file only once the first reply is in.
     if (!ref)
-      return tell(
+      return say(
         ctx,
+        hooks,
         `This session has no file yet (pi writes it after the first reply); ${action} it then.`,
         "warning",
       );
     throw error;
   }
-  tell(
+  say(
     ctx,
+    hooks,
     done.changed
       ? `${action === "protect" ? "Protected" : "Unprotected"} ${done.path}`
       : `Already ${action}ed: ${done.path}`,
@@ -204,14 +232,16 @@ async function protect(action: "protect" | "unprotect", ref: string, ctx: Extens
 async function undo(operation: string | undefined, ctx: ExtensionCommandContext, hooks: CommandHooks) {
   const { operation: op, result } = await offThread("undo", operation ? { operation } : {});
   if (!result)
-    return tell(
+    return say(
       ctx,
+      hooks,
       op ? `Nothing of operation ${op} is in the trash.` : "Nothing is in the trash.",
       "warning",
     );
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
-  tell(
+  say(
     ctx,
+    hooks,
     [
       `Restored ${result.done.length} session${result.done.length === 1 ? "" : "s"} (${formatBytes(bytes)}) of operation ${op}.`,
       ...result.skipped.map((s) => `not restored ${s.ref}: ${s.reason}`),
@@ -222,15 +252,17 @@ async function undo(operation: string | undefined, ctx: ExtensionCommandContext,
 }
 
 /** The running dashboard's address, or a new one started in the background (it outlives pi). */
-async function dashboard(ctx: ExtensionCommandContext) {
+async function dashboard(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   const stateDir = statePaths().dir;
   const running = runningInstance(stateDir);
-  if (running) return tell(ctx, `The dashboard is running: ${running.url}`);
+  if (running) return say(ctx, hooks, `The dashboard is running: ${running.url}`);
   const bin = fileURLToPath(new URL("../../bin/session-retention.js", import.meta.url));
   // Its output goes to a log file, not a pipe: a pipe would break when pi exits.
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const log = openSync(join(stateDir, "dashboard.log"), "a", 0o600);
-  const child = spawn(process.execPath, [bin, "serve", ...(ctx.hasUI ? [] : ["--no-open"])], {
+  // Any free port: the address carries a per-launch token anyway, so a fixed port buys nothing and
+  // could be taken by another program.
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...(ctx.hasUI ? [] : ["--no-open"])], {
     detached: true,
     stdio: ["ignore", log, log],
   });
@@ -239,8 +271,8 @@ async function dashboard(ctx: ExtensionCommandContext) {
   for (let waited = 0; waited < 10_000; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = runningInstance(stateDir);
-    if (started) return tell(ctx, `Dashboard started: ${started.url}`);
+    if (started) return say(ctx, hooks, `Dashboard started: ${started.url}`);
     if (child.exitCode !== null) break;
   }
-  tell(ctx, `The dashboard did not start; see ${join(stateDir, "dashboard.log")}.`, "error");
+  say(ctx, hooks, `The dashboard did not start; see ${join(stateDir, "dashboard.log")}.`, "error");
 }

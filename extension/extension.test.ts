@@ -1,7 +1,7 @@
 // The extension inside pi's real runtime (test-support/pi-runtime.ts): pi loads it from this
 // package's "pi" manifest, its AgentSession emits the events and runs the commands, a scripted UI
 // answers the dialogs, and the stores are written by pi's own SessionManager.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listTrash } from "../server/delete/deletion-engine.js";
@@ -10,6 +10,7 @@ import { writeActiveMarker } from "../server/state/active-marker.js";
 import { readAudit } from "../server/state/audit-log.js";
 import { readPins } from "../server/state/protection-list.js";
 import { statePaths } from "../server/state/state-dir.js";
+import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { type PiUnderTest, scriptedUi, SessionManager, startPi } from "../test-support/pi-runtime.js";
 import {
   assistantMessage,
@@ -60,8 +61,8 @@ beforeEach(() => {
   mkdirSync(project(), { recursive: true });
 });
 
-async function start(ui = scriptedUi(), sessionManager = currentSession()) {
-  pi = await startPi({ cwd: project(), sessionManager, ui: ui.ui });
+async function start(ui = scriptedUi(), sessionManager = currentSession(), extra?: ExtensionFactory) {
+  pi = await startPi({ cwd: project(), sessionManager, ui: ui.ui, ...(extra ? { extra } : {}) });
   return { pi, ui };
 }
 
@@ -367,6 +368,51 @@ describe("active-session marker", () => {
     expect(existsSync(markerOf())).toBe(false);
   });
 
+  it("names the target session already at shutdown on /resume and /fork, and stays through /reload", async () => {
+    const [old] = writeStore(1, 0);
+    const first = currentSession();
+    first.appendMessage(userMessage("fork me"));
+    first.appendMessage(assistantMessage("ok"));
+    // What the marker says when the old instance has shut down and the new one has not started.
+    const atShutdown: string[] = [];
+    const { pi } = await start(scriptedUi(), first, (api) =>
+      api.on("session_shutdown", () => {
+        atShutdown.push(
+          existsSync(markerOf()) ? JSON.parse(readFileSync(markerOf(), "utf8")).sessionFile : "none",
+        );
+      }),
+    );
+    let looked = pi.nextLook();
+    await pi.runtime.switchSession(old!);
+    await looked;
+    expect(atShutdown).toEqual([old]);
+    expect(JSON.parse(readFileSync(markerOf(), "utf8")).sessionFile).toBe(old);
+
+    looked = pi.nextLook();
+    await pi.runtime.switchSession(first.getSessionFile()!);
+    await looked;
+    const entry = pi.runtime.session.sessionManager.getEntries().find((e) => e.type === "message")!;
+    looked = pi.nextLook();
+    await pi.runtime.fork(entry.id, { position: "at" });
+    await looked;
+    const forked = pi.runtime.session.sessionFile!;
+    expect(forked).not.toBe(first.getSessionFile());
+    expect(atShutdown.at(-1)).toBe(forked);
+    expect(JSON.parse(readFileSync(markerOf(), "utf8")).sessionFile).toBe(forked);
+
+    await pi.runtime.session.reload();
+    expect(JSON.parse(readFileSync(markerOf(), "utf8")).sessionFile).toBe(forked);
+  });
+
+  it("keeps blocking across /new while the new session's first look is under way", async () => {
+    writeStore(10, 0);
+    writeConfig({ mode: "hard-block", quota: { maxSessionCount: 8 } });
+    const { pi } = await start();
+    await pi.runtime.newSession();
+    await pi.runtime.session.prompt("typed right away"); // before the new instance's look is in
+    expect(pi.passed).toEqual([]);
+  });
+
   it("a stale marker (dead process) protects nothing: its session can be cleaned", async () => {
     const files = writeStore(6, 3);
     writeConfig({ retention });
@@ -386,11 +432,13 @@ describe("active-session marker", () => {
 
 describe("auto-clean", () => {
   const stateFile = () => join(statePaths().dir, "auto-clean.json");
-  /** Moves the last run a day back, as a night passing would. */
+  /** Moves the last run — and the config file's last change — a day back, as a night passing would. */
   const nextDay = () => {
     const state = JSON.parse(readFileSync(stateFile(), "utf8"));
     for (const key of Object.keys(state)) state[key] = new Date(Date.parse(state[key]) - DAY).toISOString();
     writeFileSync(stateFile(), JSON.stringify(state));
+    const config = statePaths().configFile;
+    if (existsSync(config)) setModified(config, new Date(statSync(config).mtimeMs - DAY));
   };
 
   it("reports only on its first day, then moves at most its cap a day — never the current session", async () => {
@@ -476,14 +524,12 @@ describe("dashboard and completion", () => {
       written.push(String(chunk));
       return true;
     });
-    let pid: number | undefined;
     try {
       // No UI: the dashboard is started with --no-open (no browser on a test machine).
       pi = await startPi({ cwd: project(), sessionManager: currentSession() });
       await pi.runtime.session.prompt("/session-retention dashboard");
       const url = /^Dashboard started: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m.exec(written.join(""))?.[1];
       expect(url, written.join("")).toBeDefined();
-      pid = runningInstance(statePaths().dir)?.pid;
       const [base, token] = url!.split("/#token=");
       const response = await fetch(`${base}/api/summary`, { headers: { Authorization: `Bearer ${token}` } });
       expect(response.status).toBe(200);
@@ -493,7 +539,8 @@ describe("dashboard and completion", () => {
       expect(written.at(-1)).toBe(`The dashboard is running: ${url}\n`);
     } finally {
       spy.mockRestore();
-      if (pid) process.kill(pid);
+      const running = runningInstance(statePaths().dir);
+      if (running) process.kill(running.pid);
     }
   });
 

@@ -1,6 +1,6 @@
 // Runs a task (tasks.ts) on a worker thread and hands back its result; a task's error comes back
-// as an Error with the same message. The worker is unref'd: a pi that is done (a print-mode run)
-// does not wait for work nobody will see.
+// as an Error with the same message. A plain look is unref'd — a pi that is done (a print-mode
+// run) does not wait for a look nobody will see — but whatever changes something is waited for.
 import { Worker } from "node:worker_threads";
 import type { TaskName, Tasks } from "./tasks.js";
 
@@ -10,7 +10,7 @@ export function offThread<K extends TaskName>(
 ): Promise<Awaited<ReturnType<Tasks[K]>>> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { task, input } });
-    worker.unref();
+    if (task === "look" && !(input as { autoClean: boolean }).autoClean) worker.unref();
     // The first of these settles the promise; the rest are no-ops.
     worker.once(
       "message",

@@ -9,6 +9,7 @@ import {
   createAgentSessionServices,
   type CreateAgentSessionRuntimeFactory,
   createEventBus,
+  type ExtensionFactory,
   type ExtensionUIContext,
   SessionManager,
 } from "@mariozechner/pi-coding-agent";
@@ -104,6 +105,8 @@ export async function startPi(options: {
   cwd: string;
   sessionManager: SessionManager;
   ui?: ExtensionUIContext;
+  /** Another extension, loaded after ours (it sees the state ours leaves at each event). */
+  extra?: ExtensionFactory;
 }): Promise<PiUnderTest> {
   const agentDir = process.env.PI_CODING_AGENT_DIR!;
   const eventBus = createEventBus();
@@ -131,6 +134,7 @@ export async function startPi(options: {
               passed.push(event.text);
               return { action: "handled" };
             }),
+          ...(options.extra ? [options.extra] : []),
         ],
         noSkills: true,
         noPromptTemplates: true,

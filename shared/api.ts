@@ -5,6 +5,7 @@ import { ConfigSchema, QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
 import { FingerprintSchema, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
+import { SessionFilterSchema } from "./session-filter.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -174,6 +175,17 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
     },
   );
 }
+
+/**
+ * `POST /api/plan/selection`: a hand selection as opaque ids (small: the body limit is 64 KiB), or
+ * "every session matching this filter", evaluated by the server on its own index with the same
+ * function the table filters with — for a selection of any size. Either way exemptions apply.
+ */
+export const PlanSelectionRequestSchema = z.union([
+  z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(100_000) }),
+  z.strictObject({ filter: SessionFilterSchema }),
+]);
+export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
 
 /** `POST /api/delete`: session ids with the fingerprints the preview saw. */
 export const DeleteRequestSchema = z.strictObject({

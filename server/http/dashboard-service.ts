@@ -10,6 +10,7 @@ import type {
   GrowthResponse,
   PolicyResponse,
   PolicyStatus,
+  PlanSelectionRequest,
   ProtectRequest,
   ProtectResponse,
   SessionDetailResponse,
@@ -26,6 +27,8 @@ import { compareSessions } from "../../shared/sort.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
+import { idsMatchingFilter } from "../plan/selection.js";
+import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { appendAudit, readAudit } from "../state/audit-log.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
@@ -57,8 +60,11 @@ export interface DashboardApi {
   protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   plan?: () => Promise<Plan>;
-  /** A hand selection as a plan: what would go (rule `selected`), what is kept and why. */
-  planSelection?: (ids: string[]) => Promise<Plan>;
+  /**
+   * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
+   * `selected`), what is kept and why.
+   */
+  planSelection?: (selection: PlanSelectionRequest) => Promise<Plan>;
   /** The plan a proposed config would make, without saving it. */
   previewPlan?: (
     config: unknown,
@@ -340,17 +346,22 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
     },
 
-    async planSelection(ids) {
+    async planSelection(selection) {
       const inputs = await gather();
       const config = validConfig(inputs);
+      const now = new Date();
+      const ids =
+        "ids" in selection
+          ? new Set(selection.ids)
+          : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
       return evaluatePolicy({
         sessions: inputs.report.sessions,
         policy: config,
         pinnedIds: pinnedIds(inputs.pins),
         activeIds: inputs.activeIds,
         mode: config.mode,
-        selection: new Set(ids),
-        now: new Date(),
+        selection: ids,
+        now,
       });
     },
 

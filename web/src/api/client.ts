@@ -11,6 +11,7 @@ import {
   type GrowthResponse,
   GrowthResponseSchema,
   InvalidConfigErrorSchema,
+  type PlanSelectionRequest,
   type PolicyResponse,
   PolicyResponseSchema,
   type ProtectResponse,
@@ -196,9 +197,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
 
-    /** A hand selection as a plan: candidates with rule `selected`, the selected but kept with their reason. */
-    planSelection: (ids: string[]): Promise<Plan> =>
-      call(PlanSchema, "a plan", "/api/plan/selection", { body: { ids } }),
+    /**
+     * A selection as a plan — hand-picked ids (small), or every session matching a filter (any
+     * size; the server evaluates it): candidates with rule `selected`, the selected but kept with
+     * their reason.
+     */
+    planSelection: (selection: PlanSelectionRequest): Promise<Plan> =>
+      call(PlanSchema, "a plan", "/api/plan/selection", { body: selection }),
 
     /** The plan a proposed config would make; `ApiError.problems` says what is wrong with an invalid one. */
     previewPlan: (config: unknown): Promise<Plan> =>

@@ -14,6 +14,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import type { CleanSource } from "../components/CleanWizard.js";
 import { clickRow, selectAll } from "../state/selection.js";
 import type { SessionsStore } from "../state/sessions-store.js";
 
@@ -74,7 +75,8 @@ export function SessionsPage({
 }: {
   store: SessionsStore;
   now: Date;
-  onClean: (ids: string[]) => void;
+  /** A hand selection, or — when the selection is every session the filter shows — the filter. */
+  onClean: (source: Extract<CleanSource, { kind: "selection" | "filter" }>) => void;
   /** Opens a session's details. */
   onOpen: (id: string) => void;
 }) {
@@ -118,6 +120,10 @@ export function SessionsPage({
   const setFilter = (patch: Partial<typeof filters>) => (store.filters.value = { ...filters, ...patch });
   const selectable = shown.filter((r) => !r.kept).length;
   const shownIds = useMemo(() => new Set(shown.map((r) => r.id)), [shown]);
+  // The selection is exactly "everything the filter shows that may go" (a selection only ever
+  // holds rows that may go): then the filter is sent instead of the ids, so any number works.
+  const allMatching =
+    selectable > 0 && selected.size === selectable && shown.every((r) => r.kept || selected.has(r.id));
 
   if (store.error.value)
     return (
@@ -157,7 +163,10 @@ export function SessionsPage({
         </label>
         <label>
           Store
-          <select value={filters.store} onChange={(e) => setFilter({ store: e.currentTarget.value })}>
+          <select
+            value={filters.store}
+            onChange={(e) => setFilter({ store: e.currentTarget.value as typeof filters.store })}
+          >
             <option value="">all</option>
             <option value="pi">pi</option>
             <option value="agentsh">agentsh</option>
@@ -206,6 +215,7 @@ export function SessionsPage({
                     data-testid="select-all"
                     disabled={selectable === 0}
                     checked={selectable > 0 && shown.every((r) => r.kept || selected.has(r.id))}
+                    title="Select every session that matches the filter (any number: the filter itself is sent)"
                     onChange={(e) =>
                       (store.selected.value = e.currentTarget.checked
                         ? selectAll(selected, shown)
@@ -326,6 +336,12 @@ export function SessionsPage({
       <footer class="selection-bar" data-testid="selection-bar">
         <span data-testid="selection-count">
           {selected.size.toLocaleString("en-US")} selected · <Bytes value={store.selectedBytes.value} />
+          {allMatching && (
+            <span class="hint" data-testid="selection-all-matching">
+              {" "}
+              — every session matching the filter that may be cleaned
+            </span>
+          )}
         </span>
         <button
           type="button"
@@ -339,7 +355,13 @@ export function SessionsPage({
           class="primary"
           data-testid="clean-selected"
           disabled={selected.size === 0}
-          onClick={() => onClean([...selected])}
+          onClick={() =>
+            onClean(
+              allMatching
+                ? { kind: "filter", filter: filters, ids: [...selected] }
+                : { kind: "selection", ids: [...selected] },
+            )
+          }
         >
           Clean selected…
         </button>

@@ -2,18 +2,11 @@
 // and the selection. Sorting belongs to the table itself; filtering happens here, once per change.
 import { computed, signal } from "@preact/signals";
 import type { SessionRow } from "../../../shared/api.js";
+import { filterSessions, NO_FILTER, type SessionFilter } from "../../../shared/session-filter.js";
 import { type ApiClient, createApiClient } from "../api/client.js";
 
-export interface SessionFilters {
-  text: string;
-  namespace: string;
-  store: string;
-  /** "" = any; "keepable" = may be deleted; "kept" = kept for some reason. */
-  status: "" | "deletable" | "kept";
-  warningsOnly: boolean;
-}
-
-const NO_FILTERS: SessionFilters = { text: "", namespace: "", store: "", status: "", warningsOnly: false };
+/** The same filter the server evaluates for "clean everything matching" (shared/session-filter.ts). */
+export type SessionFilters = SessionFilter;
 
 export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApiClient()) {
   const rows = signal<SessionRow[]>([]);
@@ -21,25 +14,10 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
   const loading = signal(false);
   const loaded = signal(false);
   const error = signal<string | undefined>(undefined);
-  const filters = signal<SessionFilters>(NO_FILTERS);
+  const filters = signal<SessionFilters>(NO_FILTER);
   const selected = signal<ReadonlySet<string>>(new Set());
 
-  const shown = computed(() => {
-    const f = filters.value;
-    const text = f.text.trim().toLowerCase();
-    if (!text && !f.namespace && !f.store && !f.status && !f.warningsOnly) return rows.value;
-    return rows.value.filter(
-      (r) =>
-        (!f.namespace || r.namespace === f.namespace) &&
-        (!f.store || r.store === f.store) &&
-        (!f.status || (f.status === "kept") === (r.kept !== undefined)) &&
-        (!f.warningsOnly || r.warnings > 0) &&
-        (!text ||
-          r.path.toLowerCase().includes(text) ||
-          (r.name?.toLowerCase().includes(text) ?? false) ||
-          r.namespace.toLowerCase().includes(text)),
-    );
-  });
+  const shown = computed(() => filterSessions(rows.value, filters.value));
 
   const selectedRows = computed(() => {
     const ids = selected.value;

@@ -228,7 +228,10 @@ export const ForecastSchema = z.object({
   estimated: z.boolean().optional(),
 });
 
-/** `GET /api/growth?days=7|30[&namespace=…]`: the series the charts draw, and the forecast. */
+/**
+ * `GET /api/growth?days=7|30[&namespace=…][&by=namespace]`: the series the charts draw, and the
+ * forecast; with `by=namespace` also the daily points split by namespace, ready to stack.
+ */
 export const GrowthResponseSchema = z.object({
   days: z.number(),
   namespace: z.string().optional(),
@@ -236,12 +239,29 @@ export const GrowthResponseSchema = z.object({
     z.object({ t: z.string(), bytes: z.number(), count: z.number(), estimated: z.boolean().optional() }),
   ),
   forecast: ForecastSchema.optional(),
+  /** See `growthByNamespace` in growth.ts: the top namespaces, the rest as "other". */
+  byNamespace: z
+    .object({
+      namespaces: z.array(z.string()),
+      otherNamespaces: z.number().int().nonnegative(),
+      points: z.array(
+        z.object({
+          t: z.string(),
+          bytes: z.number(),
+          series: z.array(z.number()),
+          estimated: z.boolean().optional(),
+        }),
+      ),
+    })
+    .optional(),
 });
 export type GrowthResponse = z.infer<typeof GrowthResponseSchema>;
 
 export const GrowthQuerySchema = z.strictObject({
   days: z.coerce.number().int().positive().max(400).default(30),
   namespace: z.string().max(4096).optional(),
+  /** "namespace": add the breakdown by namespace. */
+  by: z.enum(["total", "namespace"]).default("total"),
 });
 
 /** `GET /api/sessions/:id`: everything known about one session. */

@@ -35,7 +35,7 @@ import { writeFileAtomic } from "../state/atomic-write.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
-import { forecast, growthSeries } from "../../shared/growth.js";
+import { forecast, growthByNamespace, growthSeries } from "../../shared/growth.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
@@ -81,7 +81,8 @@ export interface DashboardApi {
   audit?: (query: AuditQuery) => Promise<AuditPage>;
   /** Prometheus text. */
   metrics?: () => Promise<string>;
-  growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
+  /** `byNamespace`: add the daily points split by namespace (top 8 and "other"). */
+  growth?: (days: number, namespace?: string, byNamespace?: boolean) => Promise<GrowthResponse>;
   sessionDetail?: (id: string) => Promise<SessionDetailResponse>;
   /** Starts a scan unless one runs (false then); `scanProgress` follows it. */
   startScan?: () => { started: boolean };
@@ -452,7 +453,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       ...(progress ? { progress } : {}),
     }),
 
-    async growth(days, namespace) {
+    async growth(days, namespace, byNamespace = false) {
       const { stores: scanned } = await getSummary(); // records this hour's point
       const points = readGrowth(growthFile(paths.dir, scanned));
       const config = loadConfig(stores.config);
@@ -466,6 +467,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         ...(namespace !== undefined ? { namespace } : {}),
         points: growthSeries(points, days, now, namespace),
         ...(ahead ? { forecast: ahead } : {}),
+        ...(byNamespace ? { byNamespace: growthByNamespace(points, days, now) } : {}),
       };
     },
 

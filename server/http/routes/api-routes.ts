@@ -167,8 +167,8 @@ export function apiRoutes(api: DashboardApi) {
   });
 
   routes.get("/growth", async (c) => {
-    const { days, namespace } = query(c, GrowthQuerySchema);
-    return c.json(GrowthResponseSchema.parse(await need(api.growth)(days, namespace)));
+    const { days, namespace, by } = query(c, GrowthQuerySchema);
+    return c.json(GrowthResponseSchema.parse(await need(api.growth)(days, namespace, by === "namespace")));
   });
 
   routes.get("/audit", async (c) => {

@@ -229,8 +229,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     audit: (query: Partial<AuditQuery> = {}): Promise<AuditPage> =>
       call(AuditPageSchema, "the audit log", `/api/audit${params(query)}`),
 
-    growth: (days: number, namespace?: string): Promise<GrowthResponse> =>
-      call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace })}`),
+    /** `by: "namespace"` adds the daily points split by namespace, ready to stack. */
+    growth: (days: number, namespace?: string, by?: "namespace"): Promise<GrowthResponse> =>
+      call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace, by })}`),
 
     /** A report's text: of the current plan, or of the cleanups since a time (or one of them). */
     async report(

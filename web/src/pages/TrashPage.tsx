@@ -8,6 +8,15 @@ import { RelativeTime } from "../components/RelativeTime.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
 
+/** What could not be done to one entry, said plainly: which session, what is wrong, what to do. */
+interface NotDone {
+  ref: string;
+  path: string;
+  /** A file is at the original path again (the engine's "conflict: …" reason). */
+  occupied: boolean;
+  reason: string;
+}
+
 export function TrashPage({
   api,
   now,
@@ -22,6 +31,7 @@ export function TrashPage({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purging, setPurging] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  const [notDone, setNotDone] = useState<NotDone[]>([]);
 
   const load = () =>
     api.trash().then(
@@ -44,11 +54,16 @@ export function TrashPage({
           ? await api.restore(refs)
           : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
       const verb = kind === "restore" ? "Restored" : "Purged";
-      setOutcome(
-        `${verb} ${result.done.length}` +
-          (result.skipped.length
-            ? `; skipped ${result.skipped.map((s) => `${s.ref} (${s.reason})`).join(", ")}`
-            : ""),
+      const count = result.done.length;
+      setOutcome(`${verb} ${count} session${count === 1 ? "" : "s"}.`);
+      setNotDone(
+        result.skipped.map((s) => ({
+          ref: s.ref,
+          path: chosen.find((e) => e.entryId === s.ref)?.originalPath ?? s.ref,
+          // The engine refuses to restore over a file that is at the original path again.
+          occupied: kind === "restore" && s.reason.startsWith("conflict:"),
+          reason: s.reason,
+        })),
       );
       setSelected(new Set());
       setPurging(false);
@@ -74,6 +89,30 @@ export function TrashPage({
       {outcome && (
         <div class="banner info" role="status" data-testid="trash-outcome">
           {outcome}
+        </div>
+      )}
+      {notDone.length > 0 && (
+        <div class="banner error" role="alert" data-testid="trash-not-done">
+          <strong>
+            {notDone.length} session{notDone.length === 1 ? " was" : "s were"} not{" "}
+            {notDone.some((n) => n.occupied) ? "restored" : "changed"}:
+          </strong>
+          <ul>
+            {notDone.map((n) => (
+              <li key={n.ref} data-testid="trash-not-done-item" data-path={n.path}>
+                <code>{n.path}</code> —{" "}
+                {n.occupied ? (
+                  <>
+                    a file is at this path again (pi may have written a new session there). Nothing was
+                    overwritten: that file stays, and the trashed copy stays in the trash. Move or rename the
+                    file at this path, then restore again.
+                  </>
+                ) : (
+                  n.reason
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {entries.length === 0 ? (
@@ -132,6 +171,15 @@ export function TrashPage({
                 </td>
                 <td>
                   <span class={e.state === "conflict" ? "badge warning" : "badge"}>{e.state}</span>
+                  {notDone.some((n) => n.ref === e.entryId && n.occupied) && (
+                    <span
+                      class="badge warning"
+                      data-testid="trash-row-occupied"
+                      title="A file is at the original path again; restoring would overwrite it"
+                    >
+                      original path taken
+                    </span>
+                  )}
                   {e.reason && <span class="hint"> {e.reason}</span>}
                 </td>
               </tr>

@@ -2,13 +2,14 @@
 // riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Plan } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
+import { useDialogFocus } from "./use-dialog-focus.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
 const BATCH = 300;
@@ -117,11 +118,9 @@ export function CleanWizard({
       : api.planSelection(source.kind === "filter" ? { filter: source.filter } : { ids: source.ids })
     ).then(setPlan, (e: Error) => setError(e.message));
   }, [api, source]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && step !== "result" && onClose(false);
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [step, onClose]);
+  const dialog = useRef<HTMLDivElement>(null);
+  // Escape cancels, except on the result: what was done (and its undo) must be seen.
+  useDialogFocus(dialog, { onEscape: step === "result" ? undefined : () => onClose(false) });
 
   const goes = useMemo(() => plan && whatGoes(plan), [plan]);
   const candidates = plan?.candidates ?? [];
@@ -179,6 +178,7 @@ export function CleanWizard({
     <div class="overlay">
       <div
         class="dialog wizard"
+        ref={dialog}
         role="dialog"
         aria-modal="true"
         aria-labelledby="wizard-title"

@@ -1,10 +1,11 @@
 // Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
 // confirmation that echoes the count and bytes — the server purges only if they match exactly.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { useDialogFocus } from "../components/use-dialog-focus.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
 
@@ -212,37 +213,59 @@ export function TrashPage({
       </footer>
 
       {purging && (
-        <div class="overlay">
-          <div
-            class="dialog"
-            role="alertdialog"
-            aria-modal="true"
-            aria-labelledby="purge-title"
-            data-testid="purge-dialog"
-          >
-            <h2 id="purge-title">Delete forever?</h2>
-            <p>
-              <strong data-testid="purge-summary">
-                {chosen.length} session{chosen.length === 1 ? "" : "s"}, <Bytes value={chosenBytes} />
-              </strong>{" "}
-              will be deleted for good. This cannot be undone.
-            </p>
-            <footer>
-              <button type="button" onClick={() => setPurging(false)}>
-                Keep them
-              </button>
-              <button
-                type="button"
-                class="danger"
-                data-testid="purge-confirm"
-                onClick={() => void act("purge")}
-              >
-                Purge {chosen.length} forever
-              </button>
-            </footer>
-          </div>
-        </div>
+        <PurgeDialog
+          count={chosen.length}
+          bytes={chosenBytes}
+          onCancel={() => setPurging(false)}
+          onConfirm={() => void act("purge")}
+        />
       )}
     </section>
+  );
+}
+
+/** The second confirmation of a purge: echoes what goes for good; Escape or "Keep them" cancels. */
+function PurgeDialog({
+  count,
+  bytes,
+  onCancel,
+  onConfirm,
+}: {
+  count: number;
+  bytes: number;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const dialog = useRef<HTMLDivElement>(null);
+  // The safe choice has focus: Enter right away keeps them.
+  useDialogFocus(dialog, { onEscape: onCancel, initialFocus: "[data-testid='purge-cancel']" });
+  return (
+    <div class="overlay">
+      <div
+        class="dialog"
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="purge-title"
+        aria-describedby="purge-text"
+        data-testid="purge-dialog"
+      >
+        <h2 id="purge-title">Delete forever?</h2>
+        <p id="purge-text">
+          <strong data-testid="purge-summary">
+            {count} session{count === 1 ? "" : "s"}, <Bytes value={bytes} />
+          </strong>{" "}
+          will be deleted for good. This cannot be undone.
+        </p>
+        <footer>
+          <button type="button" data-testid="purge-cancel" onClick={onCancel}>
+            Keep them
+          </button>
+          <button type="button" class="danger" data-testid="purge-confirm" onClick={onConfirm}>
+            Purge {count} forever
+          </button>
+        </footer>
+      </div>
+    </div>
   );
 }

@@ -111,7 +111,7 @@ export function CleanWizard({
   useEffect(() => {
     if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
       return setError(
-        `${source.ids.length.toLocaleString("en-US")} sessions are selected; one cleanup takes at most ${MAX_SELECTION.toLocaleString("en-US")}. Narrow the filter, or let a policy choose (Clean by policy on the overview).`,
+        `${source.ids.length.toLocaleString("en-US")} sessions are selected; a hand-picked selection takes at most ${MAX_SELECTION.toLocaleString("en-US")}. To clean more at once, filter the table and tick the header box: every session matching the filter has no such limit. Or let a policy choose (Clean by policy on the overview).`,
       );
     (source.kind === "policy"
       ? api.plan()

@@ -89,7 +89,9 @@ export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse
         // Stacked: each area fills down to the one below it.
         fill: stacked ? (i === 0 ? "origin" : "-1") : true,
         tension: 0.2,
-        pointRadius: 3,
+        // Stacked, small points and thin lines: nine series of dots would hide the thin bands.
+        pointRadius: stacked ? 1.5 : 3,
+        borderWidth: stacked ? 1.5 : 3,
         pointBorderColor: colour,
         pointBackgroundColor: (ctx) => (estimated[ctx.dataIndex] ? "transparent" : colour),
         segment: { borderDash: (ctx) => (estimated[ctx.p1DataIndex] ? [5, 4] : undefined) },

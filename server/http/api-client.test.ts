@@ -76,6 +76,12 @@ describe("the web app's API client", () => {
     // Three sessions older than 30 days, the newest kept by minKeepRecentCount.
     expect(plan.candidates.map((c) => c.path).sort()).toEqual([paths[0], paths[1]].sort());
     expect((await client.growth(7)).days).toBe(7);
+    expect((await client.growth(7)).byNamespace).toBeUndefined();
+    const byNamespace = (await client.growth(30, undefined, "namespace")).byNamespace!;
+    expect([...byNamespace.namespaces].sort()).toEqual(["/work/app", "/work/lib"]);
+    const latest = byNamespace.points.at(-1)!;
+    expect(latest.series.reduce((a, b) => a + b, 0)).toBe(latest.bytes);
+    expect(latest.bytes).toBe(summary.summary.totalBytes);
   });
 
   it("plans a hand selection: the pinned one is kept with its reason, the rest would go", async () => {

@@ -1,4 +1,4 @@
-// Every page, and the clean wizard and drawer, checked with axe in light and dark: no serious or
+// Every page, the growth chart by namespace, and the clean wizard and drawer, checked with axe in light and dark: no serious or
 // critical violations.
 import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -38,6 +38,12 @@ for (const scheme of ["light", "dark"] as const) {
         await page.waitForLoadState("networkidle");
         expect(await seriousViolations(page), name).toEqual([]);
       }
+      // Growth stacked by namespace, with its legend and data table open.
+      await page.getByTestId("nav-overview").click();
+      await page.getByTestId("growth-view-namespace").click();
+      await page.getByText("The numbers as a table").click();
+      await expect(page.getByTestId("growth-table")).toBeVisible();
+      expect(await seriousViolations(page), "growth by namespace").toEqual([]);
       // The drawer and the wizard over the sessions page.
       await page.getByTestId("nav-sessions").click();
       await page.getByTestId("open-session").first().click();

@@ -153,3 +153,94 @@ test("one session needs no typed DELETE; purge asks again with count and bytes, 
     await server.stop();
   }
 });
+
+test("select all matching a filter sends the filter, not ids; the plan is exactly the rows the table shows", async ({
+  page,
+  home,
+}) => {
+  const { paths } = setUp(home);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await page.getByTestId("nav-sessions").click();
+    await page.getByTestId("filter-namespace").selectOption("/work/a");
+    // Two of /work/a may go; the protected incident is shown but kept.
+    await expect(page.getByTestId("session-row")).toHaveCount(3);
+    await page.getByTestId("select-all").check();
+    await expect(page.getByTestId("selection-count")).toContainText("2 selected");
+    await expect(page.getByTestId("selection-all-matching")).toBeVisible();
+
+    const request = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
+    await page.getByTestId("clean-selected").click();
+    expect((await request).postDataJSON()).toEqual({
+      filter: { text: "", namespace: "/work/a", store: "", status: "", warningsOnly: false },
+    });
+    const wizard = page.getByTestId("wizard");
+    await expect(wizard).toContainText("Clean every session matching the filter");
+    await wizard.getByTestId("wizard-next").click();
+    const names = paths.slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1));
+    await expect(wizard.getByTestId("wizard-candidate").locator("code")).toHaveText(names, {
+      useInnerText: true,
+    });
+    await expect(wizard.getByTestId("wizard-filter-differs")).toHaveCount(0);
+    await wizard.getByTestId("wizard-next").click();
+    await expect(wizard.getByTestId("review-count")).toHaveText("2");
+    const bytes = paths.slice(0, 2).reduce((sum, p) => sum + statSync(p).size, 0);
+    await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
+
+    // Deselecting one row makes it a hand selection again: ids are sent.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+    await expect(page.getByTestId("selection-all-matching")).toHaveCount(0);
+    const handPicked = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
+    await page.getByTestId("clean-selected").click();
+    expect(Object.keys((await handPicked).postDataJSON() as object)).toEqual(["ids"]);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("restoring onto a path that is taken again says so plainly and overwrites nothing", async ({
+  page,
+  home,
+}) => {
+  const { paths } = setUp(home);
+  const target = paths[0]!;
+  const original = readFileSync(target);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await page.getByTestId("nav-sessions").click();
+    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+    await page.getByTestId("clean-selected").click();
+    const wizard = page.getByTestId("wizard");
+    for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+    await wizard.getByTestId("wizard-execute").click();
+    await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+    await wizard.getByTestId("wizard-close").click();
+    expect(existsSync(target)).toBe(false);
+
+    // Something writes a new file at the same path before the restore.
+    writeFileSync(target, "a newer file\n");
+    await page.getByTestId("nav-trash").click();
+    const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
+    await row.getByRole("checkbox").check();
+    await page.getByTestId("trash-restore").click();
+
+    await expect(page.getByTestId("trash-outcome")).toHaveText("Restored 0 sessions.");
+    const notDone = page.getByTestId("trash-not-done");
+    await expect(notDone).toContainText("1 session was not restored");
+    await expect(notDone.getByTestId("trash-not-done-item")).toHaveAttribute("data-path", target);
+    await expect(notDone).toContainText("a file is at this path again");
+    await expect(notDone).toContainText("the trashed copy stays in the trash");
+    await expect(row.getByTestId("trash-row-occupied")).toHaveText("original path taken");
+    await expect(row).toContainText("in-trash");
+    // Nothing was overwritten, and the trashed copy is intact.
+    expect(readFileSync(target, "utf8")).toBe("a newer file\n");
+    const trashed = filesByHash(join(home, ".local", "share", "Trash"));
+    filesByHash(join(server.agentDir, "session-retention"), trashed);
+    expect(trashed.has(createHash("sha256").update(original).digest("hex"))).toBe(true);
+  } finally {
+    await server.stop();
+  }
+});

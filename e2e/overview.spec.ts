@@ -86,3 +86,45 @@ test("treemap drills into a namespace and back; growth shows estimated points an
     await server.stop();
   }
 });
+
+test("growth by namespace: one stacked series per namespace of the store, adding up to the total", async ({
+  page,
+  home,
+}) => {
+  const { total } = setUp(home);
+  const server = await startServer(home);
+  try {
+    await page.goto(server.url);
+    await expect(page.getByTestId("growth-legend")).toHaveCount(0); // the total is the default
+    await page.getByTestId("growth-view-namespace").click();
+    await expect(page.getByTestId("growth-view-namespace")).toHaveAttribute("aria-pressed", "true");
+    const items = page.getByTestId("growth-legend-item");
+    // Largest first, named by the sessions' working directories.
+    await expect(items).toHaveCount(2);
+    expect(await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-name")))).toEqual([
+      "/work/big",
+      "/work/small",
+    ]);
+    const latest = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-bytes"))));
+    expect(latest.reduce((a, b) => a + b, 0)).toBe(total);
+    await expect(page.getByTestId("total-bytes")).toHaveAttribute("data-bytes", String(total));
+    await expect(page.locator(".growth canvas")).toHaveAttribute(
+      "aria-label",
+      /stacked by namespace, 2 series/,
+    );
+    // Estimated (backfilled) points are still marked, and the numbers are there as a table.
+    await expect(page.getByTestId("growth-estimated")).toBeVisible();
+    await page.getByText("The numbers as a table").click();
+    const table = page.getByTestId("growth-table");
+    await expect(table.locator("thead th")).toHaveText(["Day", "/work/big", "/work/small", "Total"]);
+    await expect(table.locator("tbody tr").first()).toContainText("(estimated)");
+    await expect(table.locator("tbody tr").last()).not.toContainText("(estimated)");
+
+    await page.getByTestId("growth-7").click();
+    await expect(items).toHaveCount(2);
+    await page.getByTestId("growth-view-total").click();
+    await expect(page.getByTestId("growth-legend")).toHaveCount(0);
+  } finally {
+    await server.stop();
+  }
+});

@@ -5,6 +5,7 @@ import { ConfigSchema, QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
 import { FingerprintSchema, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
+import { SessionFilterSchema } from "./session-filter.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -93,9 +94,14 @@ export interface SessionRow {
   store: "pi" | "agentsh" | "workspace";
   namespace: string;
   sizeBytes: number;
-  createdAt: string;
-  modifiedAt: string;
-  lastUsedAt: string;
+  /** Epoch seconds: what the table sorts on (cheap to compare, nothing to allocate). */
+  createdSeconds: number;
+  modifiedSeconds: number;
+  lastUsedSeconds: number;
+  /** The same times as ISO strings, for display (decoded rows make them only when read). */
+  readonly createdAt: string;
+  readonly modifiedAt: string;
+  readonly lastUsedAt: string;
   messageCount: number;
   name?: string;
   tags?: string[];
@@ -136,11 +142,103 @@ export const SessionsResponseSchema = z.object({
 });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
+/** One row on the wire (see `SessionsResponseSchema`). */
+export type SessionRowTuple = SessionsResponse["rows"][number];
+
+/**
+ * The sessions table's envelope; the rows are checked by `isSessionRowTuple`, which agrees with
+ * the row schema above (a test holds them together) at a fraction of its cost: at 100,000 rows
+ * zod's per-element parse is a noticeable part of opening the sessions page.
+ */
+export const SessionsEnvelopeSchema = SessionsResponseSchema.extend({ rows: z.array(z.unknown()) });
+
+const isNumber = (value: unknown): value is number => typeof value === "number";
+const isString = (value: unknown): value is string => typeof value === "string";
+
+/** True when `row` has the shape of `SessionsResponseSchema`'s row tuple. */
+export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
+  if (!Array.isArray(row) || row.length !== 13) return false;
+  const tags: unknown = row[10];
+  return (
+    isString(row[0]) &&
+    isNumber(row[1]) &&
+    isString(row[2]) &&
+    isNumber(row[3]) &&
+    isNumber(row[4]) &&
+    isNumber(row[5]) &&
+    isNumber(row[6]) &&
+    isNumber(row[7]) &&
+    isNumber(row[8]) &&
+    (row[9] === null || isString(row[9])) &&
+    (tags === null || (Array.isArray(tags) && tags.every(isString))) &&
+    isNumber(row[11]) &&
+    (row[12] === null || isString(row[12]))
+  );
+}
+
+/**
+ * The answer as the schema's type when every row has the row's shape and names a root and a
+ * namespace that the answer has; undefined otherwise.
+ */
+export function checkSessionsResponse(value: unknown): SessionsResponse | undefined {
+  const envelope = SessionsEnvelopeSchema.safeParse(value);
+  if (!envelope.success) return undefined;
+  const { rows, roots, namespaces } = envelope.data;
+  for (const row of rows)
+    if (!isSessionRowTuple(row) || !(row[1] in roots) || !(row[3] in namespaces)) return undefined;
+  return envelope.data as SessionsResponse;
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
+ * A decoded row. The ISO times are made when read — only for the rows on screen — because at
+ * 100,000 sessions making 300,000 of them up front was most of the decoding time and memory.
+ */
+class DecodedSessionRow implements SessionRow {
+  name?: string;
+  tags?: string[];
+  kept?: string;
+  constructor(
+    readonly id: string,
+    readonly path: string,
+    readonly store: SessionRow["store"],
+    readonly namespace: string,
+    readonly sizeBytes: number,
+    readonly createdSeconds: number,
+    readonly modifiedSeconds: number,
+    readonly lastUsedSeconds: number,
+    readonly messageCount: number,
+    readonly warnings: number,
+  ) {}
+  get createdAt() {
+    return iso(this.createdSeconds);
+  }
+  get modifiedAt() {
+    return iso(this.modifiedSeconds);
+  }
+  get lastUsedAt() {
+    return iso(this.lastUsedSeconds);
+  }
+  /** Plain data (with the ISO times), e.g. for JSON and for comparing in tests. */
+  toJSON(): SessionRow {
+    return {
+      ...this,
+      createdAt: this.createdAt,
+      modifiedAt: this.modifiedAt,
+      lastUsedAt: this.lastUsedAt,
+    };
+  }
+}
+
 /** The rows as objects, for the table. */
 export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
-  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-  return response.rows.map(
-    ([
+  const { roots, namespaces } = response;
+  const rootPaths = roots.map((r) => `${r.root}/`);
+  const rows = response.rows;
+  const decoded = new Array<SessionRow>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [
       id,
       root,
       path,
@@ -154,26 +252,37 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
       tags,
       warnings,
       kept,
-    ]) => {
-      const store = response.roots[root]!;
-      return {
-        id,
-        path: `${store.root}/${path}`,
-        store: store.kind,
-        namespace: response.namespaces[ns]!,
-        sizeBytes,
-        createdAt: iso(created),
-        modifiedAt: iso(modified),
-        lastUsedAt: iso(modified + lastUsed),
-        messageCount,
-        ...(name !== null ? { name } : {}),
-        ...(tags !== null ? { tags } : {}),
-        warnings,
-        ...(kept !== null ? { kept } : {}),
-      };
-    },
-  );
+    ] = rows[i]!;
+    const row = new DecodedSessionRow(
+      id,
+      rootPaths[root]! + path,
+      roots[root]!.kind,
+      namespaces[ns]!,
+      sizeBytes,
+      created,
+      modified,
+      modified + lastUsed,
+      messageCount,
+      warnings,
+    );
+    if (name !== null) row.name = name;
+    if (tags !== null) row.tags = tags;
+    if (kept !== null) row.kept = kept;
+    decoded[i] = row;
+  }
+  return decoded;
 }
+
+/**
+ * `POST /api/plan/selection`: a hand selection as opaque ids (small: the body limit is 64 KiB), or
+ * "every session matching this filter", evaluated by the server on its own index with the same
+ * function the table filters with — for a selection of any size. Either way exemptions apply.
+ */
+export const PlanSelectionRequestSchema = z.union([
+  z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(100_000) }),
+  z.strictObject({ filter: SessionFilterSchema }),
+]);
+export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
 
 /** `POST /api/delete`: session ids with the fingerprints the preview saw. */
 export const DeleteRequestSchema = z.strictObject({
@@ -216,7 +325,10 @@ export const ForecastSchema = z.object({
   estimated: z.boolean().optional(),
 });
 
-/** `GET /api/growth?days=7|30[&namespace=…]`: the series the charts draw, and the forecast. */
+/**
+ * `GET /api/growth?days=7|30[&namespace=…][&by=namespace]`: the series the charts draw, and the
+ * forecast; with `by=namespace` also the daily points split by namespace, ready to stack.
+ */
 export const GrowthResponseSchema = z.object({
   days: z.number(),
   namespace: z.string().optional(),
@@ -224,12 +336,29 @@ export const GrowthResponseSchema = z.object({
     z.object({ t: z.string(), bytes: z.number(), count: z.number(), estimated: z.boolean().optional() }),
   ),
   forecast: ForecastSchema.optional(),
+  /** See `growthByNamespace` in growth.ts: the top namespaces, the rest as "other". */
+  byNamespace: z
+    .object({
+      namespaces: z.array(z.string()),
+      otherNamespaces: z.number().int().nonnegative(),
+      points: z.array(
+        z.object({
+          t: z.string(),
+          bytes: z.number(),
+          series: z.array(z.number()),
+          estimated: z.boolean().optional(),
+        }),
+      ),
+    })
+    .optional(),
 });
 export type GrowthResponse = z.infer<typeof GrowthResponseSchema>;
 
 export const GrowthQuerySchema = z.strictObject({
   days: z.coerce.number().int().positive().max(400).default(30),
   namespace: z.string().max(4096).optional(),
+  /** "namespace": add the breakdown by namespace. */
+  by: z.enum(["total", "namespace"]).default("total"),
 });
 
 /** `GET /api/sessions/:id`: everything known about one session. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { addGrowthPoint, backfillGrowth, forecast, type GrowthPoint, growthSeries } from "./growth.js";
+import {
+  addGrowthPoint,
+  backfillGrowth,
+  forecast,
+  type GrowthPoint,
+  growthByNamespace,
+  growthSeries,
+} from "./growth.js";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-06-30T12:30:00.000Z");
@@ -91,6 +98,79 @@ describe("growthSeries", () => {
     expect(growthSeries(points, 30, NOW, "/a")).toEqual([
       { t: at(20), bytes: 1, count: 1, estimated: true },
       { t: at(3), bytes: 2, count: 1 },
+    ]);
+  });
+});
+
+describe("growthByNamespace", () => {
+  const ns = (entries: Array<[string, number]>) =>
+    Object.fromEntries(entries.map(([name, bytes]) => [name, [bytes, 1] as [number, number]]));
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+  it("stacks the namespaces of the daily points, largest at the latest point first, summing to the total", () => {
+    const points: GrowthPoint[] = [
+      { t: at(40), bytes: 999, count: 1, ns: ns([["/old", 999]]) }, // outside 30 days
+      {
+        t: at(3),
+        bytes: 30,
+        count: 2,
+        ns: ns([
+          ["/a", 20],
+          ["/b", 10],
+        ]),
+        estimated: true,
+      },
+      { t: at(2, 10), bytes: 35, count: 2 }, // an hourly point: no breakdown, not stacked
+      {
+        t: at(1),
+        bytes: 60,
+        count: 3,
+        ns: ns([
+          ["/a", 20],
+          ["/b", 40],
+        ]),
+      },
+    ];
+    const growth = growthByNamespace(points, 30, NOW);
+    expect(growth.namespaces).toEqual(["/b", "/a"]);
+    expect(growth.otherNamespaces).toBe(0);
+    expect(growth.points).toEqual([
+      { t: at(3), bytes: 30, series: [10, 20], estimated: true },
+      { t: at(1), bytes: 60, series: [40, 20] },
+    ]);
+    for (const p of growth.points) expect(sum(p.series)).toBe(p.bytes);
+  });
+
+  it("folds all but the top namespaces into 'other', which takes whatever makes the total", () => {
+    const names = Array.from({ length: 12 }, (_, i) => `/n${i}`);
+    const breakdown = ns(names.map((name, i) => [name, (i + 1) * 10]));
+    const total = sum(Object.values(breakdown).map(([b]) => b));
+    const growth = growthByNamespace([{ t: at(1), bytes: total, count: 12, ns: breakdown }], 7, NOW, 8);
+    expect(growth.namespaces).toEqual(["/n11", "/n10", "/n9", "/n8", "/n7", "/n6", "/n5", "/n4"]);
+    expect(growth.otherNamespaces).toBe(4);
+    expect(growth.points[0]!.series.at(-1)).toBe(10 + 20 + 30 + 40);
+    expect(sum(growth.points[0]!.series)).toBe(total);
+  });
+
+  it("never makes an 'other' of a single namespace, and ranks one that is gone by its peak", () => {
+    const points: GrowthPoint[] = [
+      {
+        t: at(2),
+        bytes: 100,
+        count: 2,
+        ns: ns([
+          ["/gone", 90],
+          ["/a", 10],
+        ]),
+      },
+      { t: at(1), bytes: 5, count: 1, ns: ns([["/a", 5]]) },
+    ];
+    const growth = growthByNamespace(points, 30, NOW, 1);
+    expect(growth.namespaces).toEqual(["/a", "/gone"]);
+    expect(growth.otherNamespaces).toBe(0);
+    expect(growth.points.map((p) => p.series)).toEqual([
+      [10, 90],
+      [5, 0],
     ]);
   });
 });

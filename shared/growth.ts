@@ -129,3 +129,57 @@ export function forecast(
   if (!limit || ratePerDay <= 0) return { ratePerDay, daysToFull: null, ...estimated };
   return { ratePerDay, daysToFull: Math.max(0, (limit - latest.bytes) / ratePerDay), ...estimated };
 }
+
+/** Growth per namespace, ready to stack: the largest namespaces by name, the rest as one "other". */
+export interface NamespaceGrowth {
+  /** The namespaces drawn on their own, largest (at the latest point) first. */
+  namespaces: string[];
+  /** How many smaller namespaces are folded into "other" (0: no "other" series). */
+  otherNamespaces: number;
+  points: Array<{
+    t: string;
+    /** The point's total: the stack always adds up to it ("other" takes what the top ones do not). */
+    bytes: number;
+    /** Per series: each of `namespaces`, then "other" when there is one. */
+    series: number[];
+    estimated?: boolean;
+  }>;
+}
+
+/**
+ * The points of the last `days` days that carry the namespace breakdown (each day's last point),
+ * split into the `top` largest namespaces at the latest point and "other" — so a stacked chart
+ * stays readable with hundreds of namespaces and its stack is the total.
+ */
+export function growthByNamespace(
+  points: readonly GrowthPoint[],
+  days: number,
+  now: Date,
+  top = 8,
+): NamespaceGrowth {
+  const from = now.getTime() - days * DAY_MS;
+  const chosen = points.filter((p) => p.ns !== undefined && Date.parse(p.t) >= from);
+  // Ranked by bytes at the latest point; namespaces gone since rank by their largest size.
+  const latest = chosen.at(-1)?.ns ?? {};
+  const peak = new Map<string, number>();
+  for (const p of chosen)
+    for (const [name, [bytes]] of Object.entries(p.ns!)) peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+  const ranked = [...peak.keys()].sort(
+    (a, b) =>
+      (latest[b]?.[0] ?? -1) - (latest[a]?.[0] ?? -1) ||
+      peak.get(b)! - peak.get(a)! ||
+      (a < b ? -1 : a > b ? 1 : 0),
+  );
+  // "other" only when it stands for at least two namespaces: one would simply be drawn.
+  const shown = ranked.length <= top + 1 ? ranked : ranked.slice(0, top);
+  const otherNamespaces = ranked.length - shown.length;
+  return {
+    namespaces: shown,
+    otherNamespaces,
+    points: chosen.map((p) => {
+      const series = shown.map((name) => p.ns![name]?.[0] ?? 0);
+      if (otherNamespaces > 0) series.push(Math.max(0, p.bytes - series.reduce((sum, b) => sum + b, 0)));
+      return { t: p.t, bytes: p.bytes, series, ...(p.estimated ? { estimated: true } : {}) };
+    }),
+  };
+}

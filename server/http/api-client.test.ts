@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { filterSessions, NO_FILTER, type SessionFilter } from "../../shared/session-filter.js";
 import { ApiError, type ApiClient, createApiClient } from "../../web/src/api/client.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
@@ -75,17 +76,58 @@ describe("the web app's API client", () => {
     // Three sessions older than 30 days, the newest kept by minKeepRecentCount.
     expect(plan.candidates.map((c) => c.path).sort()).toEqual([paths[0], paths[1]].sort());
     expect((await client.growth(7)).days).toBe(7);
+    expect((await client.growth(7)).byNamespace).toBeUndefined();
+    const byNamespace = (await client.growth(30, undefined, "namespace")).byNamespace!;
+    expect([...byNamespace.namespaces].sort()).toEqual(["/work/app", "/work/lib"]);
+    const latest = byNamespace.points.at(-1)!;
+    expect(latest.series.reduce((a, b) => a + b, 0)).toBe(latest.bytes);
+    expect(latest.bytes).toBe(summary.summary.totalBytes);
   });
 
   it("plans a hand selection: the pinned one is kept with its reason, the rest would go", async () => {
     const { rows } = await client.sessions();
     await client.protect([rows[0]!.id], true);
-    const plan = await client.planSelection([rows[0]!.id, rows[1]!.id]);
+    const plan = await client.planSelection({ ids: [rows[0]!.id, rows[1]!.id] });
     expect(plan.candidates.map((c) => [c.id, c.rule])).toEqual([[rows[1]!.id, "selected"]]);
     expect(plan.kept.find((k) => k.id === rows[0]!.id)?.reason).toBe("pinned");
     expect(plan.bytesToFree).toBe(rows[1]!.sizeBytes);
-    const bad = await client.planSelection(["../../etc"]).catch((e) => e);
+    const bad = await client.planSelection({ ids: ["../../etc"] }).catch((e) => e);
     expect((bad as ApiError).status).toBe(400);
+  });
+
+  it("plans every session matching a filter: exactly the rows the table shows for it, exemptions applied", async () => {
+    const { rows } = await client.sessions();
+    await client.protect([rows.find((r) => r.path === paths[0])!.id], true);
+    const table = (await client.sessions()).rows;
+    const filters: Partial<SessionFilter>[] = [
+      {},
+      { namespace: "/work/app" },
+      { text: "LIB" },
+      { status: "deletable" },
+      { status: "kept" },
+      { store: "agentsh" },
+    ];
+    for (const patch of filters) {
+      const filter = { ...NO_FILTER, ...patch };
+      const shown = filterSessions(table, filter); // what the sessions page shows, with its own function
+      const plan = await client.planSelection({ filter: patch });
+      const sorted = (ids: string[]) => [...ids].sort();
+      expect(sorted(plan.candidates.map((c) => c.id)), JSON.stringify(patch)).toEqual(
+        sorted(shown.filter((r) => !r.kept).map((r) => r.id)),
+      );
+      expect(plan.candidates.every((c) => c.rule === "selected")).toBe(true);
+      // The kept ones the filter matched are kept with the reason the table shows.
+      for (const row of shown.filter((r) => r.kept))
+        expect(plan.kept.find((k) => k.id === row.id)?.reason).toBe(row.kept);
+    }
+    for (const body of [
+      { filter: { path: "/" } },
+      { filter: { store: "any" } },
+      { ids: [rows[0]!.id], filter: {} },
+    ]) {
+      const bad = await client.planSelection(body as never).catch((e) => e);
+      expect((bad as ApiError).status).toBe(400);
+    }
   });
 
   it("follows a scan's progress stream to its end", async () => {

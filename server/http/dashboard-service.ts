@@ -10,6 +10,7 @@ import type {
   GrowthResponse,
   PolicyResponse,
   PolicyStatus,
+  PlanSelectionRequest,
   ProtectRequest,
   ProtectResponse,
   SessionDetailResponse,
@@ -26,12 +27,14 @@ import { compareSessions } from "../../shared/sort.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
+import { idsMatchingFilter } from "../plan/selection.js";
+import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { readAudit } from "../state/audit-log.js";
 import { type ConfigStatus, type LoadConfigOptions, loadConfig, saveConfig } from "../state/config-file.js";
 import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
-import { forecast, growthSeries } from "../../shared/growth.js";
+import { forecast, growthByNamespace, growthSeries } from "../../shared/growth.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
@@ -56,8 +59,11 @@ export interface DashboardApi {
   protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   plan?: () => Promise<Plan>;
-  /** A hand selection as a plan: what would go (rule `selected`), what is kept and why. */
-  planSelection?: (ids: string[]) => Promise<Plan>;
+  /**
+   * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
+   * `selected`), what is kept and why.
+   */
+  planSelection?: (selection: PlanSelectionRequest) => Promise<Plan>;
   /** The plan a proposed config would make, without saving it. */
   previewPlan?: (
     config: unknown,
@@ -74,7 +80,8 @@ export interface DashboardApi {
   audit?: (query: AuditQuery) => Promise<AuditPage>;
   /** Prometheus text. */
   metrics?: () => Promise<string>;
-  growth?: (days: number, namespace?: string) => Promise<GrowthResponse>;
+  /** `byNamespace`: add the daily points split by namespace (top 8 and "other"). */
+  growth?: (days: number, namespace?: string, byNamespace?: boolean) => Promise<GrowthResponse>;
   sessionDetail?: (id: string) => Promise<SessionDetailResponse>;
   /** Starts a scan unless one runs (false then); `scanProgress` follows it. */
   startScan?: () => { started: boolean };
@@ -339,17 +346,22 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
     },
 
-    async planSelection(ids) {
+    async planSelection(selection) {
       const inputs = await gather();
       const config = validConfig(inputs);
+      const now = new Date();
+      const ids =
+        "ids" in selection
+          ? new Set(selection.ids)
+          : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
       return evaluatePolicy({
         sessions: inputs.report.sessions,
         policy: config,
         pinnedIds: pinnedIds(inputs.pins),
         activeIds: inputs.activeIds,
         mode: config.mode,
-        selection: new Set(ids),
-        now: new Date(),
+        selection: ids,
+        now,
       });
     },
 
@@ -430,7 +442,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       ...(progress ? { progress } : {}),
     }),
 
-    async growth(days, namespace) {
+    async growth(days, namespace, byNamespace = false) {
       const { stores: scanned } = await getSummary(); // records this hour's point
       const points = readGrowth(growthFile(paths.dir, scanned));
       const config = loadConfig(stores.config);
@@ -444,6 +456,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         ...(namespace !== undefined ? { namespace } : {}),
         points: growthSeries(points, days, now, namespace),
         ...(ahead ? { forecast: ahead } : {}),
+        ...(byNamespace ? { byNamespace: growthByNamespace(points, days, now) } : {}),
       };
     },
 

@@ -118,12 +118,7 @@ export function App({
             !store.error.value && <p class="empty">Scanning your sessions…</p>
           ))}
         {page === "sessions" && (
-          <SessionsPage
-            store={sessions}
-            now={now}
-            onClean={(ids) => setCleaning({ kind: "selection", ids })}
-            onOpen={setOpenId}
-          />
+          <SessionsPage store={sessions} now={now} onClean={setCleaning} onOpen={setOpenId} />
         )}
         {page === "trash" && <TrashPage api={api} now={now} onChanged={reload} />}
         {page === "policy" && <PolicyPage api={api} onSaved={reload} />}

@@ -10,6 +10,7 @@ import {
   DeleteRequestSchema,
   GrowthQuerySchema,
   GrowthResponseSchema,
+  PlanSelectionRequestSchema,
   PolicyResponseSchema,
   ProtectRequestSchema,
   ProtectResponseSchema,
@@ -59,8 +60,8 @@ export function apiRoutes(api: DashboardApi) {
 
   routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)())));
   routes.post("/plan/selection", async (c) => {
-    const { ids } = await jsonBody(c, z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(100_000) }));
-    return c.json(PlanSchema.parse(await need(api.planSelection)(ids)));
+    const selection = await jsonBody(c, PlanSelectionRequestSchema);
+    return c.json(PlanSchema.parse(await need(api.planSelection)(selection)));
   });
   routes.post("/plan/preview", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
@@ -166,8 +167,8 @@ export function apiRoutes(api: DashboardApi) {
   });
 
   routes.get("/growth", async (c) => {
-    const { days, namespace } = query(c, GrowthQuerySchema);
-    return c.json(GrowthResponseSchema.parse(await need(api.growth)(days, namespace)));
+    const { days, namespace, by } = query(c, GrowthQuerySchema);
+    return c.json(GrowthResponseSchema.parse(await need(api.growth)(days, namespace, by === "namespace")));
   });
 
   routes.get("/audit", async (c) => {

@@ -6,11 +6,13 @@ import {
   type AuditPage,
   AuditPageSchema,
   type AuditQuery,
+  checkSessionsResponse,
   decodeSessionRows,
   type DeleteRequest,
   type GrowthResponse,
   GrowthResponseSchema,
   InvalidConfigErrorSchema,
+  type PlanSelectionRequest,
   type PolicyResponse,
   PolicyResponseSchema,
   type ProtectResponse,
@@ -21,7 +23,6 @@ import {
   type SessionRow,
   type SessionsQuery,
   type SessionsResponse,
-  SessionsResponseSchema,
   type SummaryResponse,
   SummaryResponseSchema,
 } from "../../../shared/api.js";
@@ -180,11 +181,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     async sessions(
       query: Partial<SessionsQuery> = {},
     ): Promise<Omit<SessionsResponse, "rows"> & { rows: SessionRow[] }> {
-      const response = await call(
-        SessionsResponseSchema,
-        "a sessions table",
-        `/api/sessions${params(query)}`,
-      );
+      // Checked without zod's per-row parse (see checkSessionsResponse): 100,000 rows open fast.
+      const answer: unknown = await (
+        await raw(`/api/sessions${params(query)}`)
+      )
+        .json()
+        .catch(() => undefined);
+      const response = checkSessionsResponse(answer);
+      if (!response)
+        throw new ApiError(
+          "The server sent a sessions table this page does not understand (version mismatch?).",
+        );
       return { ...response, rows: decodeSessionRows(response) };
     },
 
@@ -196,9 +203,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
 
-    /** A hand selection as a plan: candidates with rule `selected`, the selected but kept with their reason. */
-    planSelection: (ids: string[]): Promise<Plan> =>
-      call(PlanSchema, "a plan", "/api/plan/selection", { body: { ids } }),
+    /**
+     * A selection as a plan — hand-picked ids (small), or every session matching a filter (any
+     * size; the server evaluates it): candidates with rule `selected`, the selected but kept with
+     * their reason.
+     */
+    planSelection: (selection: PlanSelectionRequest): Promise<Plan> =>
+      call(PlanSchema, "a plan", "/api/plan/selection", { body: selection }),
 
     /** The plan a proposed config would make; `ApiError.problems` says what is wrong with an invalid one. */
     previewPlan: (config: unknown): Promise<Plan> =>
@@ -224,8 +235,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     audit: (query: Partial<AuditQuery> = {}): Promise<AuditPage> =>
       call(AuditPageSchema, "the audit log", `/api/audit${params(query)}`),
 
-    growth: (days: number, namespace?: string): Promise<GrowthResponse> =>
-      call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace })}`),
+    /** `by: "namespace"` adds the daily points split by namespace, ready to stack. */
+    growth: (days: number, namespace?: string, by?: "namespace"): Promise<GrowthResponse> =>
+      call(GrowthResponseSchema, "growth history", `/api/growth${params({ days, namespace, by })}`),
 
     /** A report's text: of the current plan, or of the cleanups since a time (or one of them). */
     async report(

@@ -5,6 +5,7 @@ import { Chart, Tooltip } from "chart.js";
 import { TreemapController, TreemapElement } from "chartjs-chart-treemap";
 import { useEffect, useRef } from "preact/hooks";
 import { formatBytes } from "../../../shared/format.js";
+import { PALETTE } from "./palette.js";
 
 Chart.register(TreemapController, TreemapElement, Tooltip);
 
@@ -18,9 +19,6 @@ export interface Tile {
   lastUsedAt?: string;
   highlight?: boolean;
 }
-
-/** Neighbouring tiles differ in hue; white labels stay readable on each (light and dark). */
-const PALETTE = ["#2f6fde", "#1f8a70", "#7a4fd6", "#c2552d", "#2a8fb5", "#8a6d1f", "#b83f7a", "#4d6a8a"];
 
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 

@@ -2,19 +2,37 @@
 // riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
+import type { SessionFilter } from "../../../shared/session-filter.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
+import { useDialogFocus } from "./use-dialog-focus.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
 const BATCH = 300;
-/** Ids one selection plan can carry within that limit (pi ids are 36 characters). */
+/**
+ * Ids one hand-picked selection can carry within that limit (pi ids are 36 characters). "Every
+ * session matching the filter" has no such limit: the filter is sent, not the ids.
+ */
 export const MAX_SELECTION = 1500;
 
-export type CleanSource = { kind: "selection"; ids: string[] } | { kind: "policy" };
+export type CleanSource =
+  | { kind: "selection"; ids: string[] }
+  /**
+   * Every session matching the filter: the server evaluates `filter` on its own index. `ids` is
+   * what the table showed selected — only compared with the plan on screen, never sent.
+   */
+  | { kind: "filter"; filter: SessionFilter; ids: string[] }
+  | { kind: "policy" };
+
+const TITLES: Record<CleanSource["kind"], string> = {
+  policy: "Clean by policy",
+  selection: "Clean selected sessions",
+  filter: "Clean every session matching the filter",
+};
 
 type Step = "usage" | "candidates" | "review" | "confirm" | "result";
 const STEPS: Step[] = ["usage", "candidates", "review", "confirm", "result"];
@@ -84,21 +102,20 @@ export function CleanWizard({
   useEffect(() => {
     if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
       return setError(
-        `${source.ids.length.toLocaleString("en-US")} sessions are selected; one cleanup takes at most ${MAX_SELECTION.toLocaleString("en-US")}. Narrow the filter, or let a policy choose (Clean by policy on the overview).`,
+        `${source.ids.length.toLocaleString("en-US")} sessions are selected; a hand-picked selection takes at most ${MAX_SELECTION.toLocaleString("en-US")}. To clean more at once, filter the table and tick the header box: every session matching the filter has no such limit. Or let a policy choose (Clean by policy on the overview).`,
       );
-    (source.kind === "policy" ? api.plan() : api.planSelection(source.ids)).then(setPlan, (e: Error) =>
-      setError(e.message),
-    );
+    (source.kind === "policy"
+      ? api.plan()
+      : api.planSelection(source.kind === "filter" ? { filter: source.filter } : { ids: source.ids })
+    ).then(setPlan, (e: Error) => setError(e.message));
   }, [api, source]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && step !== "result" && onClose(false);
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [step, onClose]);
+  const dialog = useRef<HTMLDivElement>(null);
+  // Escape cancels, except on the result: what was done (and its undo) must be seen.
+  useDialogFocus(dialog, { onEscape: step === "result" ? undefined : () => onClose(false) });
 
   const goes = useMemo(() => plan && whatGoes(plan), [plan]);
   const candidates = plan?.candidates ?? [];
-  const selectedIds = source.kind === "selection" ? new Set(source.ids) : undefined;
+  const selectedIds = source.kind === "policy" ? undefined : new Set(source.ids);
   const keptOfSelection = plan && selectedIds ? plan.kept.filter((k) => selectedIds.has(k.id)) : [];
   const mustType = candidates.length > 1 || source.kind === "policy";
   const confirmed = !mustType || typed === "DELETE";
@@ -152,6 +169,7 @@ export function CleanWizard({
     <div class="overlay">
       <div
         class="dialog wizard"
+        ref={dialog}
         role="dialog"
         aria-modal="true"
         aria-labelledby="wizard-title"
@@ -159,7 +177,7 @@ export function CleanWizard({
       >
         <header>
           <h2 id="wizard-title">
-            {source.kind === "policy" ? "Clean by policy" : "Clean selected sessions"} — {STEP_TITLES[step]}
+            {TITLES[source.kind]} — {STEP_TITLES[step]}
           </h2>
           <ol class="steps" aria-label="Steps">
             {STEPS.map((s, i) => (
@@ -215,11 +233,18 @@ export function CleanWizard({
                 {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
               </ul>
             )}
+            {source.kind === "filter" && candidates.length !== source.ids.length && (
+              <p class="banner info" data-testid="wizard-filter-differs">
+                The table showed {source.ids.length.toLocaleString("en-US")} matching session
+                {source.ids.length === 1 ? "" : "s"} that may be cleaned; the stores as they are now give{" "}
+                {candidates.length.toLocaleString("en-US")}. This plan is what will be cleaned.
+              </p>
+            )}
             {keptOfSelection.length > 0 && (
               <>
                 <h3>Selected but kept</h3>
                 <ul data-testid="wizard-kept">
-                  {keptOfSelection.map((k) => (
+                  {keptOfSelection.slice(0, 200).map((k) => (
                     <li key={k.id}>
                       <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
                     </li>

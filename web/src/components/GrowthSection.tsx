@@ -1,41 +1,70 @@
-// Growth over the last 7 or 30 days, with the forecast the server computes.
+// Growth over the last 7 or 30 days, in total or stacked by namespace, with the forecast the server
+// computes. One request brings both views, so switching between them is instant.
 import { useEffect, useState } from "preact/hooks";
 import type { GrowthResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
-import { GrowthChart } from "../charts/GrowthChart.js";
+import { GrowthChart, type GrowthView } from "../charts/GrowthChart.js";
+
+const VIEWS: Array<[GrowthView, string]> = [
+  ["total", "Total"],
+  ["namespace", "By namespace"],
+];
 
 export function GrowthSection({ api, scannedAt }: { api: Pick<ApiClient, "growth">; scannedAt: string }) {
   const [days, setDays] = useState<7 | 30>(30);
+  const [view, setView] = useState<GrowthView>("total");
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
-    api.growth(days).then(setGrowth, (e: Error) => setError(e.message));
+    api.growth(days, undefined, "namespace").then(setGrowth, (e: Error) => setError(e.message));
   }, [api, days, scannedAt]);
+  const points = view === "namespace" ? growth?.byNamespace?.points : growth?.points;
   return (
     <section aria-labelledby="growth-title">
       <h2 id="growth-title">Growth</h2>
-      <div class="toggle" role="group" aria-label="Period">
-        {([7, 30] as const).map((d) => (
-          <button
-            key={d}
-            type="button"
-            aria-pressed={days === d}
-            data-testid={`growth-${d}`}
-            onClick={() => setDays(d)}
-          >
-            {d} days
-          </button>
-        ))}
+      <div class="toolbar">
+        <div class="toggle" role="group" aria-label="Period">
+          {([7, 30] as const).map((d) => (
+            <button
+              key={d}
+              type="button"
+              aria-pressed={days === d}
+              data-testid={`growth-${d}`}
+              onClick={() => setDays(d)}
+            >
+              {d} days
+            </button>
+          ))}
+        </div>
+        <div class="toggle" role="group" aria-label="Show">
+          {VIEWS.map(([v, label]) => (
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              data-testid={`growth-view-${v}`}
+              onClick={() => setView(v)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
       </div>
       {error && (
         <div class="banner error" role="alert">
           {error}
         </div>
       )}
-      {growth && growth.points.length > 0 ? (
-        <GrowthChart growth={growth} />
+      {growth && points && points.length > 0 ? (
+        <GrowthChart growth={growth} view={view} />
       ) : (
-        !error && <p class="empty">No history yet: each scan adds a point (at most one per hour).</p>
+        !error && (
+          <p class="empty">
+            {view === "namespace"
+              ? "No history by namespace yet: each day's last scan keeps one."
+              : "No history yet: each scan adds a point (at most one per hour)."}
+          </p>
+        )
       )}
     </section>
   );

@@ -1,11 +1,12 @@
 // The detail drawer: everything the API knows about one session — its record, what the file holds
 // (entry types, branches, compactions, the first user message), why it is kept, its lineage — and
 // pin/unpin. Lineage links open the related session in the same drawer.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
+import { useDialogFocus } from "./use-dialog-focus.js";
 
 export function SessionDrawer({
   api,
@@ -38,11 +39,8 @@ export function SessionDrawer({
     setDetail(undefined);
     void load();
   }, [id]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [onClose]);
+  const drawer = useRef<HTMLDivElement>(null);
+  useDialogFocus(drawer, { onEscape: onClose });
 
   async function pin(on: boolean) {
     try {
@@ -57,7 +55,14 @@ export function SessionDrawer({
   const s = detail?.session;
   const pinned = detail?.kept?.reason === "pinned";
   return (
-    <aside class="drawer" aria-labelledby="drawer-title" data-testid="drawer">
+    <div
+      class="drawer"
+      ref={drawer}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="drawer-title"
+      data-testid="drawer"
+    >
       <header>
         <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
         <button type="button" aria-label="Close details" onClick={onClose}>
@@ -192,6 +197,6 @@ export function SessionDrawer({
           )}
         </>
       )}
-    </aside>
+    </div>
   );
 }

@@ -3,57 +3,39 @@
 // Rows that may not be deleted show why and cannot be selected.
 import {
   createColumnHelper,
-  createSortedRowModel,
   rowSortingFeature,
   type SortingState,
-  sortFn_text,
   tableFeatures,
   useTable,
 } from "@tanstack/preact-table";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
 import { Bytes } from "../components/Bytes.js";
+import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { clickRow, selectAll } from "../state/selection.js";
 import type { SessionsStore } from "../state/sessions-store.js";
+import { sortRows } from "../state/sort-rows.js";
 
 const ROW_HEIGHT = 36;
 /** Rows rendered above and below the visible ones. */
 const OVERSCAN = 20;
 
-const features = tableFeatures({
-  rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
-  sortFns: { text: sortFn_text },
-});
+// TanStack keeps the headers and the sorting state (clicks, shift-click for several columns); the
+// rows are sorted by sortRows, on keys taken once per row — no row model of 100,000 objects. Every
+// column says its first direction, so TanStack never looks at the rows to guess it.
+const features = tableFeatures({ rowSortingFeature });
 const column = createColumnHelper<typeof features, SessionRow>();
-
-type Compare = (a: { original: SessionRow }, b: { original: SessionRow }) => number;
-// Comparators on the row objects themselves: at 100,000 rows the generic ones (a value lookup
-// per comparison) take most of a sort's time.
-const byNumber =
-  (key: "sizeBytes" | "messageCount"): Compare =>
-  (a, b) =>
-    a.original[key] - b.original[key];
-/** ISO times compare as strings. */
-const byTime =
-  (key: "createdAt" | "modifiedAt" | "lastUsedAt"): Compare =>
-  (a, b) =>
-    a.original[key] < b.original[key] ? -1 : a.original[key] > b.original[key] ? 1 : 0;
 
 /** Stable across renders: TanStack recomputes what depends on the columns when they change. */
 const columns = column.columns([
-  column.accessor("path", { header: "Session", sortFn: "text" }),
-  column.accessor("namespace", { header: "Namespace", sortFn: "text" }),
-  column.accessor("sizeBytes", { header: "Size", sortFn: byNumber("sizeBytes"), sortDescFirst: true }),
-  column.accessor("createdAt", { header: "Created", sortFn: byTime("createdAt") }),
-  column.accessor("modifiedAt", { header: "Modified", sortFn: byTime("modifiedAt") }),
-  column.accessor("lastUsedAt", { header: "Last used", sortFn: byTime("lastUsedAt") }),
-  column.accessor("messageCount", {
-    header: "Entries",
-    sortFn: byNumber("messageCount"),
-    sortDescFirst: true,
-  }),
+  column.accessor("path", { header: "Session", sortDescFirst: false }),
+  column.accessor("namespace", { header: "Namespace", sortDescFirst: false }),
+  column.accessor("sizeBytes", { header: "Size", sortDescFirst: true }),
+  column.accessor("createdAt", { header: "Created", sortDescFirst: false }),
+  column.accessor("modifiedAt", { header: "Modified", sortDescFirst: false }),
+  column.accessor("lastUsedAt", { header: "Last used", sortDescFirst: false }),
+  column.accessor("messageCount", { header: "Entries", sortDescFirst: true }),
 ]);
 
 /** "pinned" → what the badge says. */
@@ -66,6 +48,13 @@ const KEPT_LABELS: Record<string, string> = {
   "last-in-namespace": "last in namespace",
 };
 
+/** The selection without the rows shown (the header box unchecked). */
+function withoutShown(selected: ReadonlySet<string>, shown: readonly SessionRow[]) {
+  const next = new Set(selected);
+  for (const r of shown) next.delete(r.id);
+  return next;
+}
+
 export function SessionsPage({
   store,
   now,
@@ -74,7 +63,8 @@ export function SessionsPage({
 }: {
   store: SessionsStore;
   now: Date;
-  onClean: (ids: string[]) => void;
+  /** A hand selection, or — when the selection is every session the filter shows — the filter. */
+  onClean: (source: Extract<CleanSource, { kind: "selection" | "filter" }>) => void;
   /** Opens a session's details. */
   onOpen: (id: string) => void;
 }) {
@@ -96,9 +86,8 @@ export function SessionsPage({
       setSorting((old) => (typeof updater === "function" ? updater(old) : updater)),
     enableSortingRemoval: false,
   });
-  const rowModel = table.getRowModel().rows;
-  // Memoized by the table's own (memoized) row model: scrolling re-renders, it must not re-map.
-  const ordered = useMemo(() => rowModel.map((r) => r.original), [rowModel]);
+  // Memoized: scrolling re-renders, it must not re-sort.
+  const ordered = useMemo(() => sortRows(shown, sorting), [shown, sorting]);
 
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -115,9 +104,23 @@ export function SessionsPage({
   const visible = ordered.slice(first, last);
 
   const filters = store.filters.value;
+  /** Only the first page is in: filtering, sorting and selecting would see part of the rows. */
+  const partial = !store.complete.value;
   const setFilter = (patch: Partial<typeof filters>) => (store.filters.value = { ...filters, ...patch });
-  const selectable = shown.filter((r) => !r.kept).length;
-  const shownIds = useMemo(() => new Set(shown.map((r) => r.id)), [shown]);
+  // One pass over the shown rows per change of rows or selection, not per render (scrolling).
+  const { selectable, everyShownSelected } = useMemo(() => {
+    let count = 0;
+    let every = true;
+    for (const r of shown)
+      if (!r.kept) {
+        count += 1;
+        if (every && !selected.has(r.id)) every = false;
+      }
+    return { selectable: count, everyShownSelected: count > 0 && every };
+  }, [shown, selected]);
+  // The selection is exactly "everything the filter shows that may go" (a selection only ever
+  // holds rows that may go): then the filter is sent instead of the ids, so any number works.
+  const allMatching = everyShownSelected && selected.size === selectable;
 
   if (store.error.value)
     return (
@@ -128,7 +131,7 @@ export function SessionsPage({
   if (!store.loaded.value) return <p class="empty">Loading sessions…</p>;
 
   return (
-    <section class="sessions" aria-label="Sessions">
+    <section class="sessions" aria-label="Sessions" data-complete={!partial}>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label>
           Search
@@ -137,6 +140,7 @@ export function SessionsPage({
             data-testid="filter-text"
             placeholder="path, name or namespace"
             value={filters.text}
+            disabled={partial}
             onInput={(e) => setFilter({ text: e.currentTarget.value })}
           />
         </label>
@@ -145,6 +149,7 @@ export function SessionsPage({
           <select
             data-testid="filter-namespace"
             value={filters.namespace}
+            disabled={partial}
             onChange={(e) => setFilter({ namespace: e.currentTarget.value })}
           >
             <option value="">all</option>
@@ -157,7 +162,11 @@ export function SessionsPage({
         </label>
         <label>
           Store
-          <select value={filters.store} onChange={(e) => setFilter({ store: e.currentTarget.value })}>
+          <select
+            value={filters.store}
+            disabled={partial}
+            onChange={(e) => setFilter({ store: e.currentTarget.value as typeof filters.store })}
+          >
             <option value="">all</option>
             <option value="pi">pi</option>
             <option value="agentsh">agentsh</option>
@@ -169,6 +178,7 @@ export function SessionsPage({
           <select
             data-testid="filter-status"
             value={filters.status}
+            disabled={partial}
             onChange={(e) => setFilter({ status: e.currentTarget.value as typeof filters.status })}
           >
             <option value="">all</option>
@@ -180,13 +190,21 @@ export function SessionsPage({
           <input
             type="checkbox"
             checked={filters.warningsOnly}
+            disabled={partial}
             onChange={(e) => setFilter({ warningsOnly: e.currentTarget.checked })}
           />
           with warnings
         </label>
-        <span class="count" data-testid="shown-count">
-          {shown.length.toLocaleString("en-US")} of {store.rows.value.length.toLocaleString("en-US")}
-        </span>
+        {partial ? (
+          <span class="count" role="status" data-testid="sessions-loading">
+            Loading all {store.total.value.toLocaleString("en-US")} sessions… the first{" "}
+            {shown.length.toLocaleString("en-US")} (least recently used) are shown
+          </span>
+        ) : (
+          <span class="count" data-testid="shown-count">
+            {shown.length.toLocaleString("en-US")} of {store.rows.value.length.toLocaleString("en-US")}
+          </span>
+        )}
       </form>
 
       <div
@@ -204,12 +222,13 @@ export function SessionsPage({
                     type="checkbox"
                     aria-label="Select every session that matches the filter"
                     data-testid="select-all"
-                    disabled={selectable === 0}
-                    checked={selectable > 0 && shown.every((r) => r.kept || selected.has(r.id))}
+                    disabled={partial || selectable === 0}
+                    checked={everyShownSelected}
+                    title="Select every session that matches the filter (any number: the filter itself is sent)"
                     onChange={(e) =>
                       (store.selected.value = e.currentTarget.checked
                         ? selectAll(selected, shown)
-                        : new Set([...selected].filter((id) => !shownIds.has(id))))
+                        : withoutShown(selected, shown))
                     }
                   />
                 </th>
@@ -228,6 +247,7 @@ export function SessionsPage({
                         type="button"
                         class="sort"
                         data-testid={`sort-${header.column.id}`}
+                        disabled={partial}
                         onClick={header.column.getToggleSortingHandler()}
                       >
                         <table.FlexRender header={header} />
@@ -260,7 +280,7 @@ export function SessionsPage({
                       data-testid="row-select"
                       aria-label={`Select ${row.path}`}
                       checked={isSelected}
-                      disabled={row.kept !== undefined}
+                      disabled={partial || row.kept !== undefined}
                       title={row.kept ? `Cannot be cleaned: ${KEPT_LABELS[row.kept] ?? row.kept}` : undefined}
                       onClick={(e) => {
                         store.selected.value = clickRow(selected, ordered, row, anchor, e.shiftKey);
@@ -326,6 +346,12 @@ export function SessionsPage({
       <footer class="selection-bar" data-testid="selection-bar">
         <span data-testid="selection-count">
           {selected.size.toLocaleString("en-US")} selected · <Bytes value={store.selectedBytes.value} />
+          {allMatching && (
+            <span class="hint" data-testid="selection-all-matching">
+              {" "}
+              — every session matching the filter that may be cleaned
+            </span>
+          )}
         </span>
         <button
           type="button"
@@ -339,7 +365,13 @@ export function SessionsPage({
           class="primary"
           data-testid="clean-selected"
           disabled={selected.size === 0}
-          onClick={() => onClean([...selected])}
+          onClick={() =>
+            onClean(
+              allMatching
+                ? { kind: "filter", filter: filters, ids: [...selected] }
+                : { kind: "selection", ids: [...selected] },
+            )
+          }
         >
           Clean selected…
         </button>

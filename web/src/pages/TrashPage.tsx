@@ -1,12 +1,22 @@
 // Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
 // confirmation that echoes the count and bytes — the server purges only if they match exactly.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { useDialogFocus } from "../components/use-dialog-focus.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
+
+/** What could not be done to one entry, said plainly: which session, what is wrong, what to do. */
+interface NotDone {
+  ref: string;
+  path: string;
+  /** A file is at the original path again (the engine's "conflict: …" reason). */
+  occupied: boolean;
+  reason: string;
+}
 
 export function TrashPage({
   api,
@@ -22,6 +32,7 @@ export function TrashPage({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purging, setPurging] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  const [notDone, setNotDone] = useState<NotDone[]>([]);
 
   const load = () =>
     api.trash().then(
@@ -44,11 +55,16 @@ export function TrashPage({
           ? await api.restore(refs)
           : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
       const verb = kind === "restore" ? "Restored" : "Purged";
-      setOutcome(
-        `${verb} ${result.done.length}` +
-          (result.skipped.length
-            ? `; skipped ${result.skipped.map((s) => `${s.ref} (${s.reason})`).join(", ")}`
-            : ""),
+      const count = result.done.length;
+      setOutcome(`${verb} ${count} session${count === 1 ? "" : "s"}.`);
+      setNotDone(
+        result.skipped.map((s) => ({
+          ref: s.ref,
+          path: chosen.find((e) => e.entryId === s.ref)?.originalPath ?? s.ref,
+          // The engine refuses to restore over a file that is at the original path again.
+          occupied: kind === "restore" && s.reason.startsWith("conflict:"),
+          reason: s.reason,
+        })),
       );
       setSelected(new Set());
       setPurging(false);
@@ -74,6 +90,30 @@ export function TrashPage({
       {outcome && (
         <div class="banner info" role="status" data-testid="trash-outcome">
           {outcome}
+        </div>
+      )}
+      {notDone.length > 0 && (
+        <div class="banner error" role="alert" data-testid="trash-not-done">
+          <strong>
+            {notDone.length} session{notDone.length === 1 ? " was" : "s were"} not{" "}
+            {notDone.some((n) => n.occupied) ? "restored" : "changed"}:
+          </strong>
+          <ul>
+            {notDone.map((n) => (
+              <li key={n.ref} data-testid="trash-not-done-item" data-path={n.path}>
+                <code>{n.path}</code> —{" "}
+                {n.occupied ? (
+                  <>
+                    a file is at this path again (pi may have written a new session there). Nothing was
+                    overwritten: that file stays, and the trashed copy stays in the trash. Move or rename the
+                    file at this path, then restore again.
+                  </>
+                ) : (
+                  n.reason
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {entries.length === 0 ? (
@@ -132,6 +172,15 @@ export function TrashPage({
                 </td>
                 <td>
                   <span class={e.state === "conflict" ? "badge warning" : "badge"}>{e.state}</span>
+                  {notDone.some((n) => n.ref === e.entryId && n.occupied) && (
+                    <span
+                      class="badge warning"
+                      data-testid="trash-row-occupied"
+                      title="A file is at the original path again; restoring would overwrite it"
+                    >
+                      original path taken
+                    </span>
+                  )}
                   {e.reason && <span class="hint"> {e.reason}</span>}
                 </td>
               </tr>
@@ -164,37 +213,59 @@ export function TrashPage({
       </footer>
 
       {purging && (
-        <div class="overlay">
-          <div
-            class="dialog"
-            role="alertdialog"
-            aria-modal="true"
-            aria-labelledby="purge-title"
-            data-testid="purge-dialog"
-          >
-            <h2 id="purge-title">Delete forever?</h2>
-            <p>
-              <strong data-testid="purge-summary">
-                {chosen.length} session{chosen.length === 1 ? "" : "s"}, <Bytes value={chosenBytes} />
-              </strong>{" "}
-              will be deleted for good. This cannot be undone.
-            </p>
-            <footer>
-              <button type="button" onClick={() => setPurging(false)}>
-                Keep them
-              </button>
-              <button
-                type="button"
-                class="danger"
-                data-testid="purge-confirm"
-                onClick={() => void act("purge")}
-              >
-                Purge {chosen.length} forever
-              </button>
-            </footer>
-          </div>
-        </div>
+        <PurgeDialog
+          count={chosen.length}
+          bytes={chosenBytes}
+          onCancel={() => setPurging(false)}
+          onConfirm={() => void act("purge")}
+        />
       )}
     </section>
+  );
+}
+
+/** The second confirmation of a purge: echoes what goes for good; Escape or "Keep them" cancels. */
+function PurgeDialog({
+  count,
+  bytes,
+  onCancel,
+  onConfirm,
+}: {
+  count: number;
+  bytes: number;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const dialog = useRef<HTMLDivElement>(null);
+  // The safe choice has focus: Enter right away keeps them.
+  useDialogFocus(dialog, { onEscape: onCancel, initialFocus: "[data-testid='purge-cancel']" });
+  return (
+    <div class="overlay">
+      <div
+        class="dialog"
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="purge-title"
+        aria-describedby="purge-text"
+        data-testid="purge-dialog"
+      >
+        <h2 id="purge-title">Delete forever?</h2>
+        <p id="purge-text">
+          <strong data-testid="purge-summary">
+            {count} session{count === 1 ? "" : "s"}, <Bytes value={bytes} />
+          </strong>{" "}
+          will be deleted for good. This cannot be undone.
+        </p>
+        <footer>
+          <button type="button" data-testid="purge-cancel" onClick={onCancel}>
+            Keep them
+          </button>
+          <button type="button" class="danger" data-testid="purge-confirm" onClick={onConfirm}>
+            Purge {count} forever
+          </button>
+        </footer>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,40 @@
+// "Every session matching this filter", evaluated on the server's own index: the ids of the records
+// the sessions table would show for the filter, with the same kept reasons the table shows (the
+// shared filter function decides, so web and server cannot disagree). The plan made from these ids
+// applies every exemption again; nothing the client counted is trusted.
+import type { Config } from "../../shared/config.js";
+import { exemptions } from "../../shared/policy.js";
+import { type SessionFilter, sessionMatcher } from "../../shared/session-filter.js";
+import { pinnedIds } from "../state/protection-list.js";
+import type { PlanInputs } from "./plan-inputs.js";
+
+export function idsMatchingFilter(
+  inputs: PlanInputs,
+  config: Config,
+  filter: SessionFilter,
+  now: Date,
+): Set<string> {
+  const sessions = inputs.report.sessions;
+  const kept = exemptions({
+    sessions,
+    policy: config,
+    pinnedIds: pinnedIds(inputs.pins),
+    activeIds: inputs.activeIds,
+    now,
+  });
+  const matches = sessionMatcher(filter);
+  const ids = new Set<string>();
+  for (const s of sessions)
+    if (
+      matches({
+        path: s.path,
+        name: s.name,
+        namespace: s.namespace,
+        store: s.store.kind,
+        kept: kept.get(s.id)?.reason,
+        warnings: s.warnings.length,
+      })
+    )
+      ids.add(s.id);
+  return ids;
+}

@@ -2,7 +2,7 @@
 // CLI's `plan` for the same policy; an invalid value is named beside its field and cannot be saved;
 // saving writes only what was edited and is audited; reports download with the plan's sessions.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
@@ -67,7 +67,10 @@ test("edit → live preview matches `plan` → invalid value named and unsaveabl
 
     await page.getByTestId("policy-save").click();
     const file = join(server.agentDir, "session-retention.json");
-    await expect.poll(() => readFileSync(file, "utf8")).toContain('"maxAgeDays": 150');
+    // The save is under way: until the file is written, there is nothing to read.
+    await expect
+      .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : ""))
+      .toContain('"maxAgeDays": 150');
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(draft); // only what was edited
 
     await page.getByTestId("nav-activity").click();

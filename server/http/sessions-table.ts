@@ -1,0 +1,165 @@
+// The sessions table of one look, built once: each row's JSON kept as bytes, the kept reasons and
+// the order of each sort, so a request only filters, picks indexes and copies bytes. At 100,000
+// sessions the rows are ~18 MB of JSON; serializing them for every request made ~35 MB of garbage
+// per request (the objects, one giant string, its UTF-8 copy) that V8 let pile up to ~600 MB.
+import type { SessionsQuery, SessionsResponse } from "../../shared/api.js";
+import { exemptions } from "../../shared/policy.js";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { compareSessions } from "../../shared/sort.js";
+import type { PlanInputs } from "../plan/plan-inputs.js";
+import { pinnedIds } from "../state/protection-list.js";
+
+type Row = SessionsResponse["rows"][number];
+
+/** Rows are written into buffers of this size (a row never spans two); also the size of a streamed piece. */
+const CHUNK_BYTES = 1 << 20;
+/** Pieces of a streamed answer: small enough to be short-lived, large enough to be few. */
+const PIECE_BYTES = 64 * 1024;
+const COMMA = 0x2c;
+
+export interface SessionsTable {
+  /** The answer to `query` as objects (what `JSON.parse` of `json(query)` gives). */
+  query(query: SessionsQuery): SessionsResponse;
+  /** The same answer as JSON bytes: its length, and its pieces (each fresh, to hand to a stream). */
+  json(query: SessionsQuery): { byteLength: number; pieces: () => Generator<Uint8Array> };
+}
+
+export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
+  const all = inputs.report.sessions;
+  const kept = inputs.config.ok
+    ? exemptions({
+        sessions: all,
+        policy: inputs.config.config,
+        pinnedIds: pinnedIds(inputs.pins),
+        activeIds: inputs.activeIds,
+        now,
+      })
+    : new Map<string, { reason: string }>();
+  const roots = inputs.report.stores;
+  const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
+  const namespaces: string[] = [];
+  const namespaceIndex = new Map<string, number>();
+  const rowOf = (s: SessionRecord): Row => {
+    let ns = namespaceIndex.get(s.namespace);
+    if (ns === undefined) namespaceIndex.set(s.namespace, (ns = namespaces.push(s.namespace) - 1));
+    return [
+      s.id,
+      rootIndex.get(s.store.root)!,
+      s.path.slice(s.store.root.length + 1),
+      ns,
+      s.sizeBytes,
+      Math.floor(Date.parse(s.createdAt) / 1000),
+      Math.floor(Date.parse(s.modifiedAt) / 1000),
+      // Last used is the mtime unless --precise: a 0 here is the common case, and cheap to send.
+      Math.floor(Date.parse(s.lastUsedAt) / 1000) - Math.floor(Date.parse(s.modifiedAt) / 1000),
+      s.messageCount,
+      s.name ?? null,
+      s.tags ?? null,
+      s.warnings.length,
+      kept.get(s.id)?.reason ?? null,
+    ];
+  };
+
+  // Every row's JSON, once, in buffers of CHUNK_BYTES; row i is chunks[chunkOf[i]][start[i], end[i]).
+  const chunks: Buffer[] = [];
+  const chunkOf = new Uint32Array(all.length);
+  const start = new Uint32Array(all.length);
+  const end = new Uint32Array(all.length);
+  let chunk = Buffer.allocUnsafe(0);
+  let used = 0;
+  for (let i = 0; i < all.length; i++) {
+    const text = JSON.stringify(rowOf(all[i]!));
+    const length = Buffer.byteLength(text);
+    if (used + length > chunk.length) {
+      if (chunks.length > 0) chunks[chunks.length - 1] = chunk.subarray(0, used);
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, length));
+      chunks.push(chunk);
+      used = 0;
+    }
+    chunkOf[i] = chunks.length - 1;
+    start[i] = used;
+    used += chunk.write(text, used);
+    end[i] = used;
+  }
+  if (chunks.length > 0) chunks[chunks.length - 1] = Buffer.from(chunk.subarray(0, used)); // a right-sized copy
+  const rowBytes = (i: number) => chunks[chunkOf[i]!]!.subarray(start[i], end[i]);
+
+  const orders = new Map<SessionsQuery["sort"], Uint32Array>();
+  const sorted = (order: SessionsQuery["sort"]) => {
+    let indexes = orders.get(order);
+    if (!indexes) {
+      const compare = compareSessions(order);
+      // Array's sort is stable; a typed array holds the result in half the memory.
+      indexes = Uint32Array.from(all.map((_, i) => i).sort((a, b) => compare(all[a]!, all[b]!)));
+      orders.set(order, indexes);
+    }
+    return indexes;
+  };
+
+  /** The indexes of the rows a query asks for, in its order, and how many match before paging. */
+  const select = (query: SessionsQuery) => {
+    const order = sorted(query.sort);
+    const text = query.text?.toLowerCase();
+    const filtered =
+      query.namespace !== undefined ||
+      query.store !== undefined ||
+      query.tag !== undefined ||
+      text !== undefined;
+    const matching = !filtered
+      ? order
+      : order.filter((i) => {
+          const s = all[i]!;
+          return (
+            (query.namespace === undefined || s.namespace === query.namespace) &&
+            (query.store === undefined || s.store.kind === query.store) &&
+            (query.tag === undefined || (s.tags ?? []).includes(query.tag)) &&
+            (text === undefined ||
+              [s.path, s.name, s.summary, s.namespace].some((field) => field?.toLowerCase().includes(text)))
+          );
+        });
+    return { matching: matching.length, page: matching.subarray(query.offset, query.offset + query.limit) };
+  };
+
+  return {
+    query(query) {
+      const { matching, page } = select(query);
+      return {
+        total: all.length,
+        matching,
+        roots,
+        namespaces,
+        rows: Array.from(page, (i) => rowOf(all[i]!)),
+      };
+    },
+
+    json(query) {
+      const { matching, page } = select(query);
+      // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
+      const head = Buffer.from(
+        JSON.stringify({ total: all.length, matching, roots, namespaces, rows: [] }).slice(0, -2),
+      );
+      const tail = Buffer.from("]}");
+      let byteLength = head.length + tail.length + Math.max(0, page.length - 1);
+      for (const i of page) byteLength += end[i]! - start[i]!;
+      function* pieces(): Generator<Uint8Array> {
+        yield head;
+        let piece = Buffer.allocUnsafe(PIECE_BYTES);
+        let filled = 0;
+        for (let n = 0; n < page.length; n++) {
+          const row = rowBytes(page[n]!);
+          const need = row.length + (n > 0 ? 1 : 0);
+          if (filled + need > piece.length) {
+            if (filled > 0) yield piece.subarray(0, filled);
+            piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, need));
+            filled = 0;
+          }
+          if (n > 0) piece[filled++] = COMMA;
+          filled += row.copy(piece, filled);
+        }
+        if (filled > 0) yield piece.subarray(0, filled);
+        yield tail;
+      }
+      return { byteLength, pieces };
+    },
+  };
+}

@@ -5,6 +5,7 @@ import {
   chmodSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -376,6 +377,50 @@ describe("incremental cache", () => {
     const report = await scanStores({ roots: [root], cacheFile });
     expect(report.stats.filesRead).toBe(2);
     expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+  });
+
+  it("a scan that fails midway leaves the old cache file and no temp file behind", async () => {
+    // Enough files that read entries have gone to the new cache file before the failure.
+    const root = newRoot();
+    const folder = join(root, "--many--");
+    mkdirSync(folder);
+    const files = Array.from({ length: 600 }, (_, i) => {
+      const id = `0190ffff-0000-7000-8000-${String(i).padStart(12, "0")}`;
+      const file = join(folder, `2025-01-01T00-00-00-000Z_${id}.jsonl`);
+      writeFileSync(
+        file,
+        `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/many" })}\n`,
+      );
+      return file;
+    });
+    const cacheDir = newRoot();
+    const cacheFile = join(cacheDir, "cache.json");
+    expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(600);
+    const before = readFileSync(cacheFile, "utf8");
+    for (const file of files)
+      appendFileSync(
+        file,
+        '{"type":"label","id":"1","parentId":null,"timestamp":"2025-01-02T00:00:00.000Z"}\n',
+      );
+    const failing = scanStores({
+      roots: [root],
+      cacheFile,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.phase === "reading" && p.filesDone === 550) throw new Error("stop here");
+      },
+    });
+    await expect(failing).rejects.toThrow("stop here");
+    expect(readdirSync(cacheDir)).toEqual(["cache.json"]);
+    expect(readFileSync(cacheFile, "utf8")).toBe(before);
+    const after = await scanStores({ roots: [root], cacheFile });
+    expect(after.stats.filesRead).toBe(600);
+    expect(after.sessions.every((s) => s.messageCount === 1)).toBe(true);
+    // The rewritten cache holds every file: nothing is read again.
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 600,
+    });
   });
 
   it("keeps the good lines of a cache file with one damaged line", async () => {

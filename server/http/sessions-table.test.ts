@@ -1,5 +1,6 @@
 // The sessions table's serialized rows: byte for byte what JSON.stringify of the same answer gives,
-// for every sort, filter and page, rows larger than a buffer included.
+// for every sort, filter and page (the stored order sent as views, the others copied), rows larger
+// than a buffer included.
 import { describe, expect, it } from "vitest";
 import { SessionsQuerySchema, type SessionsQuery } from "../../shared/api.js";
 import { validateConfig } from "../../shared/config.js";
@@ -77,6 +78,8 @@ describe("buildSessionsTable", () => {
     { text: "NÄME 1" },
     { text: "no such text" },
     { offset: 2990 },
+    { offset: 1500, limit: 700 },
+    { offset: 5000 },
   ])("json(%o) is JSON.stringify of query()", async (raw) => {
     const query = SessionsQuerySchema.parse(raw);
     const answer = table.query(query);
@@ -84,9 +87,10 @@ describe("buildSessionsTable", () => {
     expect(await bytesOf(table, query)).toBe(expected);
   });
 
-  it("rows carry the kept reasons", () => {
-    const { rows } = table.query(SessionsQuerySchema.parse({}));
+  it("rows carry the kept reasons; namespaces are numbered in record order, whatever the sort", () => {
+    const { rows, namespaces } = table.query(SessionsQuerySchema.parse({}));
     expect(rows.some((row) => row[12] === "recent")).toBe(true);
+    expect(namespaces).toEqual(["/work/0", "/work/1", "/work/2"]);
   });
 
   it("answers an empty store", async () => {

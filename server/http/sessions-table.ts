@@ -16,6 +16,8 @@ const CHUNK_BYTES = 1 << 20;
 /** Pieces of a streamed answer: small enough to be short-lived, large enough to be few. */
 const PIECE_BYTES = 64 * 1024;
 const COMMA = 0x2c;
+/** The order the page asks for first (SessionsQuerySchema's default), which the rows are stored in. */
+const DEFAULT_SORT: SessionsQuery["sort"] = "lru";
 
 export interface SessionsTable {
   /** The answer to `query` as objects (what `JSON.parse` of `json(query)` gives). */
@@ -39,9 +41,12 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
   const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
   const namespaces: string[] = [];
   const namespaceIndex = new Map<string, number>();
+  // Numbered in record order, whatever order the rows are written in.
+  for (const s of all) {
+    if (!namespaceIndex.has(s.namespace)) namespaceIndex.set(s.namespace, namespaces.push(s.namespace) - 1);
+  }
   const rowOf = (s: SessionRecord): Row => {
-    let ns = namespaceIndex.get(s.namespace);
-    if (ns === undefined) namespaceIndex.set(s.namespace, (ns = namespaces.push(s.namespace) - 1));
+    const ns = namespaceIndex.get(s.namespace)!;
     return [
       s.id,
       rootIndex.get(s.store.root)!,
@@ -60,30 +65,6 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
     ];
   };
 
-  // Every row's JSON, once, in buffers of CHUNK_BYTES; row i is chunks[chunkOf[i]][start[i], end[i]).
-  const chunks: Buffer[] = [];
-  const chunkOf = new Uint32Array(all.length);
-  const start = new Uint32Array(all.length);
-  const end = new Uint32Array(all.length);
-  let chunk = Buffer.allocUnsafe(0);
-  let used = 0;
-  for (let i = 0; i < all.length; i++) {
-    const text = JSON.stringify(rowOf(all[i]!));
-    const length = Buffer.byteLength(text);
-    if (used + length > chunk.length) {
-      if (chunks.length > 0) chunks[chunks.length - 1] = chunk.subarray(0, used);
-      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, length));
-      chunks.push(chunk);
-      used = 0;
-    }
-    chunkOf[i] = chunks.length - 1;
-    start[i] = used;
-    used += chunk.write(text, used);
-    end[i] = used;
-  }
-  if (chunks.length > 0) chunks[chunks.length - 1] = Buffer.from(chunk.subarray(0, used)); // a right-sized copy
-  const rowBytes = (i: number) => chunks[chunkOf[i]!]!.subarray(start[i], end[i]);
-
   const orders = new Map<SessionsQuery["sort"], Uint32Array>();
   const sorted = (order: SessionsQuery["sort"]) => {
     let indexes = orders.get(order);
@@ -95,6 +76,34 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
     }
     return indexes;
   };
+
+  // Every row's JSON and a comma, once, in buffers of CHUNK_BYTES (a row never spans two); row i is
+  // chunks[chunkOf[i]][start[i], end[i]). They are stored in the default order ("lru"), so the
+  // table as the page first asks for it is a few contiguous ranges of these buffers, sent as is.
+  const storedOrder = sorted(DEFAULT_SORT);
+  const chunks: Buffer[] = [];
+  const chunkOf = new Uint32Array(all.length);
+  const start = new Uint32Array(all.length);
+  const end = new Uint32Array(all.length);
+  let chunk = Buffer.allocUnsafe(0);
+  let used = 0;
+  for (const i of storedOrder) {
+    const text = JSON.stringify(rowOf(all[i]!));
+    const length = Buffer.byteLength(text) + 1;
+    if (used + length > chunk.length) {
+      if (chunks.length > 0) chunks[chunks.length - 1] = chunk.subarray(0, used);
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, length));
+      chunks.push(chunk);
+      used = 0;
+    }
+    chunkOf[i] = chunks.length - 1;
+    start[i] = used;
+    used += chunk.write(text, used);
+    end[i] = used;
+    chunk[used++] = COMMA;
+  }
+  if (chunks.length > 0) chunks[chunks.length - 1] = Buffer.from(chunk.subarray(0, used)); // a right-sized copy
+  const rowBytes = (i: number) => chunks[chunkOf[i]!]!.subarray(start[i], end[i]);
 
   /** The indexes of the rows a query asks for, in its order, and how many match before paging. */
   const select = (query: SessionsQuery) => {
@@ -117,7 +126,8 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
               [s.path, s.name, s.summary, s.namespace].some((field) => field?.toLowerCase().includes(text)))
           );
         });
-    return { matching: matching.length, page: matching.subarray(query.offset, query.offset + query.limit) };
+    const page = matching.subarray(query.offset, query.offset + query.limit);
+    return { matching: matching.length, page, contiguous: !filtered && query.sort === DEFAULT_SORT };
   };
 
   return {
@@ -133,7 +143,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
     },
 
     json(query) {
-      const { matching, page } = select(query);
+      const { matching, page, contiguous } = select(query);
       // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
       const head = Buffer.from(
         JSON.stringify({ total: all.length, matching, roots, namespaces, rows: [] }).slice(0, -2),
@@ -143,6 +153,17 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       for (const i of page) byteLength += end[i]! - start[i]!;
       function* pieces(): Generator<Uint8Array> {
         yield head;
+        if (contiguous && page.length > 0) {
+          // Rows in stored order, commas included: views of the table's own buffers, no copy.
+          const first = page[0]!;
+          const last = page[page.length - 1]!;
+          for (let c = chunkOf[first]!; c <= chunkOf[last]!; c++) {
+            const from = c === chunkOf[first] ? start[first]! : 0;
+            yield chunks[c]!.subarray(from, c === chunkOf[last] ? end[last]! : chunks[c]!.length);
+          }
+          yield tail;
+          return;
+        }
         let piece = Buffer.allocUnsafe(PIECE_BYTES);
         let filled = 0;
         for (let n = 0; n < page.length; n++) {

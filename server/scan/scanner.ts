@@ -12,7 +12,7 @@ import { folderStoreAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, ScanCacheWriter } from "./scan-cache.js";
 import type { FolderStore } from "./resolve-roots.js";
-import { type FoundFile, walkPiRoot } from "./walker.js";
+import { type FoundFile, type FoundFiles, walkPiRoot } from "./walker.js";
 
 export interface ScanOptions {
   /** Absolute, real paths of pi store roots (check them with `checkRoot` first). */
@@ -111,17 +111,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   };
 
   const problems: ScanProblem[] = [];
-  // Each entry is dropped once its file is read: at 100,000 files the walk's list is ~30 MB.
-  const found: Array<{ root: string; file: FoundFile } | undefined> = [];
+  // The walk's lists, one per root, kept compactly (see FoundFiles) until the last file is read.
+  const found: Array<{ root: string; files: FoundFiles }> = [];
+  let filesTotal = 0;
+  let bytesTotal = 0;
   for (const root of options.roots) {
     const walked = walkPiRoot(root);
     problems.push(...walked.problems);
-    for (const file of walked.files) found.push({ root, file });
-    report({ phase: "walking", filesDone: 0, filesTotal: found.length, bytesDone: 0, bytesTotal: 0 });
+    found.push({ root, files: walked.files });
+    filesTotal += walked.files.length;
+    bytesTotal += walked.files.totalBytes;
+    report({ phase: "walking", filesDone: 0, filesTotal, bytesDone: 0, bytesTotal: 0 });
     await yieldToEventLoop();
   }
-  const filesTotal = found.length;
-  const bytesTotal = found.reduce((sum, f) => sum + f!.file.identity.size, 0);
 
   const oldCache: ScanCache = options.cacheFile ? loadScanCache(options.cacheFile) : new Map();
   // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
@@ -138,57 +140,60 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   const writer = options.cacheFile ? new ScanCacheWriter(options.cacheFile) : undefined;
   try {
-    for (let index = 0; index < filesTotal; index++) {
-      const { root, file } = found[index]!;
-      found[index] = undefined;
-      const key = cacheKey(file);
-      // One object per file, built without spreads: this loop runs for every session on every scan.
-      const input: PiRecordInput = {
-        root,
-        path: file.path,
-        folder: file.folder,
-        birthtimeMs: file.birthtimeMs,
-        nonUtf8Name: file.nonUtf8Name,
-        precise: !!options.precise,
-        identity: file.identity,
-      };
-      try {
-        const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
-        if (hit) {
-          cacheHits += 1;
-          newCache.set(key, entry);
-        } else {
-          filesRead += 1;
-          writer?.add(key, entry);
-          newCache.set(key, READ);
+    let index = 0;
+    for (const { root, files } of found) {
+      for (let i = 0; i < files.length; i++, index++) {
+        const file = files.at(i);
+        const key = cacheKey(file);
+        // One object per file, built without spreads: this loop runs for every session on every scan.
+        const input: PiRecordInput = {
+          root,
+          path: file.path,
+          folder: file.folder,
+          birthtimeMs: file.birthtimeMs,
+          nonUtf8Name: file.nonUtf8Name,
+          precise: !!options.precise,
+          identity: file.identity,
+        };
+        try {
+          const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
+          if (hit) {
+            cacheHits += 1;
+            newCache.set(key, entry);
+          } else {
+            filesRead += 1;
+            writer?.add(key, entry);
+            newCache.set(key, READ);
+          }
+          bytesRead += read;
+          // A read describes the file as read (fstat), which may be newer than the walk's lstat.
+          input.identity = identity;
+          input.facts = entry.facts;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ENOENT") continue; // deleted since the walk
+          if (code === "ELOOP") {
+            problems.push({
+              code: "symlink",
+              path: file.path,
+              message: "became a symlink during the scan; not followed",
+            });
+            continue;
+          }
+          input.readError = (error as Error).message;
         }
-        bytesRead += read;
-        // A read describes the file as read (fstat), which may be newer than the walk's lstat.
-        input.identity = identity;
-        input.facts = entry.facts;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT") continue; // deleted since the walk
-        if (code === "ELOOP") {
-          problems.push({
-            code: "symlink",
-            path: file.path,
-            message: "became a symlink during the scan; not followed",
-          });
-          continue;
+        records.push(buildPiRecord(input));
+        bytesDone += file.identity.size;
+        if (options.onProgress) {
+          report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
         }
-        input.readError = (error as Error).message;
-      }
-      records.push(buildPiRecord(input));
-      bytesDone += file.identity.size;
-      if (options.onProgress) {
-        report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
-      }
-      if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
+        if (performance.now() - sliceStart > YIELD_EVERY_MS) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
       }
     }
+    found.length = 0; // every file is read
 
     for (const store of options.folderStores ?? []) {
       const scanned = (await folderStoreAdapter(store.kind)).scan(store.root);

@@ -140,6 +140,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       onProgress: (p) => {
         progress = p;
       },
+      // Unchanged files keep the last look's records (copied): a rescan need not rebuild them all.
+      ...(look ? { previous: look.inputs.report } : {}),
     });
     scan = { generation: mine, inputs };
     void inputs.then(

@@ -431,6 +431,53 @@ describe("incremental cache", () => {
   });
 });
 
+describe("a rescan given the previous report", () => {
+  it("gives what a fresh scan gives, reuses unchanged records as copies, and leaves the previous report alone", async () => {
+    const { root, plain, big, branched, fork } = realisticStore();
+    const metaDir = join(newRoot(), "sessions-meta");
+    mkdirSync(metaDir);
+    const meta = (id: string, fields: object) =>
+      writeFileSync(join(metaDir, `${id}.meta.json`), JSON.stringify({ sessionId: id, ...fields }));
+    meta(branched.getSessionId(), { description: "from the index", tags: ["t"] });
+    meta(fork.getSessionId(), { description: "gone by the next scan" });
+    const cacheFile = join(newRoot(), "cache.json");
+    const first = await scanStores({ roots: [root], cacheFile, metaDir });
+    const before = structuredClone(first.sessions);
+
+    // Changes the last steps make to records, on sessions that did not change on disk: a new fork of
+    // `big`, a new index entry for it, and a second file with `plain`'s id (a duplicate).
+    const forkFolder = join(root, piFolder("/home/dev/second-fork"));
+    mkdirSync(forkFolder, { recursive: true });
+    SessionManager.forkFrom(big.getSessionFile()!, "/home/dev/second-fork", forkFolder).appendMessage(
+      assistantMessage("forked again"),
+    );
+    meta(big.getSessionId(), { summary: "now indexed" });
+    rmSync(join(metaDir, `${fork.getSessionId()}.meta.json`));
+    const copy = join(root, piFolder("/elsewhere"), "copy.jsonl");
+    mkdirSync(join(root, piFolder("/elsewhere")), { recursive: true });
+    writeFileSync(copy, readFileSync(plain.getSessionFile()!));
+    appendFileSync(branched.getSessionFile()!, "\n"); // and one file that did change
+
+    const second = await scanStores({ roots: [root], cacheFile, metaDir, previous: first });
+    const fresh = await scanStores({ roots: [root], cacheFile, metaDir });
+    const sorted = (r: typeof first) => [...r.sessions].sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(sorted(second)).toEqual(sorted(fresh));
+    expect(first.sessions).toEqual(before);
+    expect(second.sessions.find((s) => s.path === fork.getSessionFile())!.description).toBeUndefined();
+    expect(second.sessions.find((s) => s.path === big.getSessionFile())).toMatchObject({
+      summary: "now indexed",
+      forks: [expect.any(String)],
+    });
+
+    // Reused: a new record that shares what never changes; built again: the changed file's.
+    const firstByPath = byPath(first.sessions);
+    const reused = second.sessions.filter((s) => s.fingerprint === firstByPath.get(s.path)?.fingerprint);
+    expect(reused.map((s) => s.path)).toContain(big.getSessionFile());
+    expect(reused.map((s) => s.path)).not.toContain(branched.getSessionFile());
+    for (const s of reused) expect(s).not.toBe(firstByPath.get(s.path));
+  });
+});
+
 describe("last used", () => {
   it("is the file's mtime by default and the last entry's timestamp with precise", async () => {
     const root = newRoot();

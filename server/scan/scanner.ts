@@ -33,6 +33,11 @@ export interface ScanOptions {
   onProgress?: (progress: ScanProgress) => void;
   /** Default 100 ms. */
   progressIntervalMs?: number;
+  /**
+   * The last scan of these stores (a server's previous look): the record of a file unchanged since
+   * then — and not changed by that scan's last steps — is copied from it instead of built again.
+   */
+  previous?: ScanReport;
   now?: () => Date;
 }
 
@@ -64,6 +69,24 @@ function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffe
   const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: result.facts };
   if (result.resume) entry.resume = result.resume;
   return { entry, identity: result.identity, bytesRead: result.bytesRead, hit: false };
+}
+
+/** Whether each report's records were built with `precise`: a record is reused only under the same option. */
+const preciseOf = new WeakMap<ScanReport, boolean>();
+
+/**
+ * The pi records of `previous` that are as `buildPiRecord` made them, by path: not given another id
+ * (duplicate), nor joined with pi's session index, nor given forks. Only these can be reused as is.
+ */
+function reusableRecords(previous: ScanReport | undefined, precise: boolean) {
+  const byPath = new Map<string, SessionRecord>();
+  if (!previous || preciseOf.get(previous) !== precise) return byPath;
+  for (const record of previous.sessions) {
+    if (record.store.kind !== "pi" || record.metaFile !== undefined || record.forks !== undefined) continue;
+    if (record.warnings.some((w) => w.code === "duplicate-id" || w.code === "corrupt-meta")) continue;
+    byPath.set(record.path, record);
+  }
+  return byPath;
 }
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
@@ -130,6 +153,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
   // loaded entry, written only if the cache is rewritten at all.
   const newCache = new Map<string, CacheEntry | typeof READ>();
+  const precise = !!options.precise;
+  // A server rescans every few seconds: rebuilding 100,000 records each time was ~65 MB of garbage.
+  const reusable = reusableRecords(options.previous, precise);
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const records: SessionRecord[] = [];
   let filesRead = 0;
@@ -152,7 +178,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           folder: file.folder,
           birthtimeMs: file.birthtimeMs,
           nonUtf8Name: file.nonUtf8Name,
-          precise: !!options.precise,
+          precise,
           identity: file.identity,
         };
         try {
@@ -182,7 +208,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           }
           input.readError = (error as Error).message;
         }
-        records.push(buildPiRecord(input));
+        const before = reusable.get(file.path);
+        if (
+          before !== undefined &&
+          !file.nonUtf8Name && // lossy paths of different files may look alike
+          before.store.root === root &&
+          input.facts !== undefined &&
+          sameIdentity(before.fingerprint, input.identity)
+        ) {
+          // The same file as last time, read from the same cache entry: the same record. A copy, as
+          // the steps below may change it (a new fork, a duplicate id, pi's index); the rest is
+          // never changed and is shared.
+          records.push({ ...before, warnings: [...before.warnings] });
+        } else records.push(buildPiRecord(input));
         bytesDone += file.identity.size;
         if (options.onProgress) {
           report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
@@ -233,6 +271,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     ...(orphanedMeta ? { orphanedMeta } : {}),
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
+  preciseOf.set(result, precise);
   if (options.growthDir) {
     try {
       recordGrowth(growthFile(options.growthDir, result.stores), result, now());

@@ -54,8 +54,8 @@ const loaded = await phaseAsync("load modules (scanner, cache, parser, record, s
 const { scanner, walker, cache, identity, reader, record, summary, sort } = loaded;
 
 const walked = phase("walk (readdir + lstat)", () => walker.walkPiRoot(root));
-const files = walked.files;
-const totalBytes = files.reduce((sum, f) => sum + f.identity.size, 0);
+const files = [...walked.files];
+const totalBytes = walked.files.totalBytes;
 
 for (const size of chunks) {
   const buffer = Buffer.allocUnsafe(size);

@@ -1,6 +1,7 @@
 // The dashboard's server at 100,000 sessions: the real `serve` process on a generated store, and
 // the latency of /api/summary and /api/sessions once warm, the sessions payload (raw and gzip),
-// and the server's peak RSS. Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS.
+// and the server's peak RSS. Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS. Then, as information,
+// the peak RSS after a few background rescans (what a dashboard left open does).
 // `node dist/bench/server-bench.js [--quick]`; run by `npm run bench`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -71,9 +72,20 @@ for (const path of ["/api/summary", "/api/sessions"]) {
   }
   results.push([path, times]);
 }
-const peakRssKiB = Number(
-  /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN,
-);
+const peakRss = () =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN);
+const peakRssKiB = peakRss();
+
+// In use, a read of a look older than 5 s answers from it and starts a rescan behind it: the
+// server then briefly holds two looks. Not part of the target above; measured as information.
+const RESCANS = 3;
+for (let i = 0; i < RESCANS; i++) {
+  await new Promise((done) => setTimeout(done, 5200));
+  await timed("/api/summary"); // stale: answered at once, a rescan starts
+  await timed("/api/scan/progress"); // streams until that scan is done
+  await timed("/api/sessions"); // the new look's table
+}
+const rescanPeakRssKiB = peakRss();
 child.kill("SIGTERM");
 rmSync(work, { recursive: true, force: true });
 
@@ -87,6 +99,7 @@ const rows = [
   }),
   `| /api/sessions payload | ${mb(payload.length)} raw, ${mb(gzipBytes)} gzip | ≤ 5 MB gzip | ${verdict(gzipBytes <= 5 * 1024 * 1024)} |`,
   `| server peak RSS | ${(peakRssKiB / 1024).toFixed(0)} MiB | ≤ 300 MB | ${verdict(peakRssKiB / 1024 <= 300)} |`,
+  `| server peak RSS after ${RESCANS} background rescans (5 s apart, then the table) | ${(rescanPeakRssKiB / 1024).toFixed(0)} MiB | | info |`,
 ];
 const report = `# Server benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 if (!quick) writeFileSync(join(repo, "bench", "server-results.md"), report);

@@ -68,15 +68,19 @@ export function backfillGrowth(
   days = 30,
 ): GrowthPoint[] {
   const points: GrowthPoint[] = [];
-  const created = sessions.map((s) => ({ ...s, ms: Date.parse(s.createdAt) })).sort((a, b) => a.ms - b.ms);
+  // Creation times and an order of indexes, not a copy of every record: at 100,000 sessions the
+  // copies were ~57 MB of garbage on a server's first scan.
+  const createdMs = Float64Array.from(sessions, (s) => Date.parse(s.createdAt));
+  const order = Array.from(sessions, (_, i) => i).sort((a, b) => createdMs[a]! - createdMs[b]!);
   for (let d = days; d >= 1; d--) {
     const end = new Date(now.getTime() - d * DAY_MS);
     const dayEnd = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate(), 23, 59, 59, 999);
     let bytes = 0;
     let count = 0;
     const ns: Record<string, [number, number]> = {};
-    for (const s of created) {
-      if (s.ms > dayEnd) break;
+    for (const i of order) {
+      if (createdMs[i]! > dayEnd) break;
+      const s = sessions[i]!;
       bytes += s.sizeBytes;
       count += 1;
       const entry = (ns[s.namespace] ??= [0, 0]);

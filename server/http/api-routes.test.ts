@@ -95,6 +95,24 @@ describe("GET /api/sessions", () => {
     expect((await get("/api/sessions?sort=random")).status).toBe(400);
     expect((await get("/api/sessions?limit=-1")).status).toBe(400);
   });
+
+  it("sends the table serialized once per look, with its length; a new look serializes it anew", async () => {
+    const first = await get("/api/sessions");
+    expect(first.headers.get("content-type")).toBe("application/json");
+    const text = await first.text();
+    expect(Number(first.headers.get("content-length"))).toBe(Buffer.byteLength(text));
+    expect(await (await get("/api/sessions")).text()).toBe(text); // the same look: the same bytes
+    // A change the table must show: a pin (kept: pinned) and a new session after a rescan.
+    const oldest = (await sessionRows()).sessions[0]!;
+    expect(oldest.kept).toBeUndefined();
+    expect((await send("POST", "/api/protect", { ids: [oldest.id], protect: true })).status).toBe(200);
+    expect((await sessionRows()).sessions[0]!.kept).toBe("pinned");
+    writeSession(root, "/work/new", 9);
+    expect((await send("POST", "/api/scan", {})).status).toBe(202);
+    const after = await sessionRows();
+    expect(after.total).toBe(5);
+    expect(after.namespaces).toContain("/work/new");
+  });
 });
 
 describe("plan and policy", () => {

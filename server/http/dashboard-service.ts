@@ -23,7 +23,6 @@ import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy, exemptions } from "../../shared/policy.js";
 import { quotaState } from "../../shared/quota.js";
-import { compareSessions } from "../../shared/sort.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
@@ -40,6 +39,7 @@ import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
+import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
 /** How long a look at the stores answers reads without a new one being taken. */
 const FRESH_MS = 5000;
@@ -58,6 +58,8 @@ export interface DashboardApi {
   getSummary: () => Promise<SummaryResponse>;
   protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
+  /** The same answer as JSON bytes, serialized once per look (what the route sends). */
+  sessionsJson?: (query: SessionsQuery) => Promise<ReturnType<SessionsTable["json"]>>;
   plan?: () => Promise<Plan>;
   /**
    * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
@@ -118,53 +120,6 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
   };
 }
 
-function buildTable(inputs: PlanInputs) {
-  const all = inputs.report.sessions;
-  const kept = inputs.config.ok
-    ? exemptions({
-        sessions: all,
-        policy: inputs.config.config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        now: new Date(),
-      })
-    : new Map<string, { reason: string }>();
-  const roots = inputs.report.stores;
-  const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
-  const namespaces: string[] = [];
-  const nsIndex = new Map<string, number>();
-  const rows = all.map((s): SessionsResponse["rows"][number] => {
-    let ns = nsIndex.get(s.namespace);
-    if (ns === undefined) nsIndex.set(s.namespace, (ns = namespaces.push(s.namespace) - 1));
-    return [
-      s.id,
-      rootIndex.get(s.store.root)!,
-      s.path.slice(s.store.root.length + 1),
-      ns,
-      s.sizeBytes,
-      Math.floor(Date.parse(s.createdAt) / 1000),
-      Math.floor(Date.parse(s.modifiedAt) / 1000),
-      // Last used is the mtime unless --precise: a 0 here is the common case, and cheap to send.
-      Math.floor(Date.parse(s.lastUsedAt) / 1000) - Math.floor(Date.parse(s.modifiedAt) / 1000),
-      s.messageCount,
-      s.name ?? null,
-      s.tags ?? null,
-      s.warnings.length,
-      kept.get(s.id)?.reason ?? null,
-    ];
-  });
-  const orders = new Map<SessionsQuery["sort"], number[]>();
-  const sorted = (order: SessionsQuery["sort"]) => {
-    let indexes = orders.get(order);
-    if (!indexes) {
-      const compare = compareSessions(order);
-      orders.set(order, (indexes = all.map((_, i) => i).sort((a, b) => compare(all[a]!, all[b]!))));
-    }
-    return indexes;
-  };
-  return { roots, namespaces, rows, sorted };
-}
-
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
   const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
@@ -191,6 +146,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       onProgress: (p) => {
         progress = p;
       },
+      // Unchanged files keep the last look's records (copied): a rescan need not rebuild them all.
+      ...(look ? { previous: look.inputs.report } : {}),
     });
     scan = { generation: mine, inputs };
     void inputs.then(
@@ -218,14 +175,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     return inputs.config.config;
   };
 
-  /**
-   * The sessions table of one look, built once: every row encoded, the kept reasons, and the order
-   * of each sort (as indexes), so a request only filters and slices.
-   */
-  const tables = new WeakMap<PlanInputs, ReturnType<typeof buildTable>>();
+  /** The sessions table of one look, built on its first request and dropped with the look. */
+  const tables = new WeakMap<PlanInputs, SessionsTable>();
   const tableOf = (inputs: PlanInputs) => {
     let table = tables.get(inputs);
-    if (!table) tables.set(inputs, (table = buildTable(inputs)));
+    if (!table) tables.set(inputs, (table = buildSessionsTable(inputs)));
     return table;
   };
 
@@ -272,35 +226,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     async sessions(query) {
-      const inputs = await gather();
-      const table = tableOf(inputs);
-      const all = inputs.report.sessions;
-      const text = query.text?.toLowerCase();
-      const filtered =
-        query.namespace !== undefined ||
-        query.store !== undefined ||
-        query.tag !== undefined ||
-        text !== undefined;
-      const matching = table
-        .sorted(query.sort)
-        .filter(
-          (i) =>
-            !filtered ||
-            ((query.namespace === undefined || all[i]!.namespace === query.namespace) &&
-              (query.store === undefined || all[i]!.store.kind === query.store) &&
-              (query.tag === undefined || (all[i]!.tags ?? []).includes(query.tag)) &&
-              (text === undefined ||
-                [all[i]!.path, all[i]!.name, all[i]!.summary, all[i]!.namespace].some((field) =>
-                  field?.toLowerCase().includes(text),
-                ))),
-        );
-      return {
-        total: all.length,
-        matching: matching.length,
-        roots: table.roots,
-        namespaces: table.namespaces,
-        rows: matching.slice(query.offset, query.offset + query.limit).map((i) => table.rows[i]!),
-      };
+      return tableOf(await gather()).query(query);
+    },
+
+    async sessionsJson(query) {
+      return tableOf(await gather()).json(query);
     },
 
     async sessionDetail(id) {

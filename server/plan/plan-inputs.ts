@@ -22,6 +22,8 @@ export interface GatherOptions {
   cache?: boolean;
   /** Called as the scan goes (see `scanStores`). */
   onProgress?: ScanOptions["onProgress"];
+  /** The last scan of the same stores, whose unchanged records may be reused (see `scanStores`). */
+  previous?: ScanReport;
 }
 
 export interface PlanInputs {
@@ -52,6 +54,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     metaDir: paths.sessionsMeta,
     growthDir: paths.dir,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.previous ? { previous: options.previous } : {}),
   });
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,

@@ -3,15 +3,19 @@
 //
 // On disk each entry is a flat JSON array rather than an object: a warm rescan spends most of its
 // time loading this file, and arrays parse about 3× faster than the same data as keyed objects.
-// The file is a header line, then lines of up to 1,000 entries, read and written in chunks: at
+// The file is a header line, then lines of up to 250 entries, read and written in chunks: at
 // 100,000 sessions one JSON document cost ~160 MB more peak memory, per-entry lines ~10% more time.
-import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
 const CACHE_VERSION = 4;
-/** Entries per line of the file (a JSON array of entries). */
-const ENTRIES_PER_LINE = 1000;
+/**
+ * Entries per line of the file (a JSON array of entries): ~85 KB, under V8's 128 KiB large-object
+ * size, so a line's string dies young instead of waiting in the old generation for a full GC.
+ */
+const ENTRIES_PER_LINE = 250;
+const NEWLINE = 10;
 /** The first line of the file: lines of entries follow. */
 const HEADER_LINE = JSON.stringify({ version: CACHE_VERSION });
 
@@ -152,10 +156,11 @@ export function loadScanCache(file: string): ScanCache {
   } catch {
     return cache;
   }
-  // A line holds up to ENTRIES_PER_LINE entries, and the file is read in chunks: never one giant
-  // string nor one giant array, yet few enough JSON.parse calls to stay as fast as one big parse.
+  // Read in chunks and cut into lines as bytes, each line decoded on its own: never one giant
+  // string nor one giant array, and (with lines under V8's 128 KiB large-object size) no string
+  // that outlives a young-generation collection.
   const chunk = Buffer.allocUnsafe(1 << 20);
-  let carry = "";
+  let carry: Buffer[] = [];
   let first = true;
   const onLine = (line: string) => {
     if (first) {
@@ -185,44 +190,91 @@ export function loadScanCache(file: string): ScanCache {
   };
   try {
     for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
-      const lines = (carry + chunk.toString("utf8", 0, n)).split("\n");
-      carry = lines.pop()!;
-      for (const line of lines) if (!onLine(line)) return new Map(); // another version: start afresh
+      const bytes = chunk.subarray(0, n);
+      let from = 0;
+      for (let newline; (newline = bytes.indexOf(NEWLINE, from)) !== -1; from = newline + 1) {
+        let line: string;
+        if (carry.length > 0) {
+          carry.push(bytes.subarray(from, newline));
+          line = Buffer.concat(carry).toString("utf8");
+          carry = [];
+        } else line = bytes.toString("utf8", from, newline);
+        if (!onLine(line)) return new Map(); // another version: start afresh
+      }
+      if (from < n) carry.push(Buffer.from(bytes.subarray(from))); // a copy: the chunk is reused
     }
-    if (carry && !onLine(carry)) return new Map();
+    if (carry.length > 0 && !onLine(Buffer.concat(carry).toString("utf8"))) return new Map();
   } finally {
     closeSync(fd);
   }
   return cache;
 }
 
-/** Writes atomically (temp file + rename), so a crash leaves the old cache or the new one. */
-export function saveScanCache(file: string, cache: ScanCache): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w");
-  try {
-    writeSync(fd, `${HEADER_LINE}\n`);
-    let batch: EncodedEntry[] = [];
-    for (const [key, e] of cache) {
-      const encoded: EncodedEntry = [
-        key,
-        e.dev,
-        e.ino,
-        e.size,
-        e.mtimeNs,
-        encodeFacts(e.facts),
-        e.resume ? encodeFacts(e.resume) : null,
-      ];
-      batch.push(encoded);
-      if (batch.length === ENTRIES_PER_LINE) {
-        writeSync(fd, `${JSON.stringify(batch)}\n`);
-        batch = [];
-      }
-    }
-    if (batch.length) writeSync(fd, `${JSON.stringify(batch)}\n`);
-  } finally {
-    closeSync(fd);
+let tempCounter = 0;
+
+/**
+ * Writes a new cache entry by entry, in lines of `ENTRIES_PER_LINE`, to a temp file that `commit`
+ * renames over the cache (a crash leaves the old cache or the new one) and `abort` removes. A scan
+ * hands over each file's entry as soon as it is read, so the entries need not all be held at once.
+ * The temp file is created by the first `add` (or by `commit`).
+ */
+export class ScanCacheWriter {
+  private fd: number | undefined;
+  private batch: EncodedEntry[] = [];
+  // Unique per writer: two scans in one process (a server's look and a forced rescan) may overlap.
+  private readonly temp: string;
+
+  constructor(private readonly file: string) {
+    this.temp = `${file}.${process.pid}.${++tempCounter}.tmp`;
   }
-  renameSync(temp, file);
+
+  add(key: string, e: CacheEntry): void {
+    this.batch.push([
+      key,
+      e.dev,
+      e.ino,
+      e.size,
+      e.mtimeNs,
+      encodeFacts(e.facts),
+      e.resume ? encodeFacts(e.resume) : null,
+    ]);
+    if (this.batch.length === ENTRIES_PER_LINE) this.flush();
+  }
+
+  commit(): void {
+    this.flush(true);
+    closeSync(this.fd!);
+    this.fd = undefined;
+    renameSync(this.temp, this.file);
+  }
+
+  abort(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.temp, { force: true });
+  }
+
+  private flush(always = false) {
+    if (this.batch.length === 0 && !always) return;
+    if (this.fd === undefined) {
+      mkdirSync(dirname(this.file), { recursive: true });
+      this.fd = openSync(this.temp, "w");
+      writeSync(this.fd, `${HEADER_LINE}\n`);
+    }
+    if (this.batch.length > 0) writeSync(this.fd, `${JSON.stringify(this.batch)}\n`);
+    this.batch = [];
+  }
+}
+
+/** Writes the whole cache atomically (temp file + rename), so a crash leaves the old cache or the new one. */
+export function saveScanCache(file: string, cache: ScanCache): void {
+  const writer = new ScanCacheWriter(file);
+  try {
+    for (const [key, entry] of cache) writer.add(key, entry);
+    writer.commit();
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
 }

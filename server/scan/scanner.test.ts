@@ -5,6 +5,7 @@ import {
   chmodSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -378,11 +379,102 @@ describe("incremental cache", () => {
     expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
   });
 
+  it("a scan that fails midway leaves the old cache file and no temp file behind", async () => {
+    // Enough files that read entries have gone to the new cache file before the failure.
+    const root = newRoot();
+    const folder = join(root, "--many--");
+    mkdirSync(folder);
+    const files = Array.from({ length: 600 }, (_, i) => {
+      const id = `0190ffff-0000-7000-8000-${String(i).padStart(12, "0")}`;
+      const file = join(folder, `2025-01-01T00-00-00-000Z_${id}.jsonl`);
+      writeFileSync(
+        file,
+        `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/many" })}\n`,
+      );
+      return file;
+    });
+    const cacheDir = newRoot();
+    const cacheFile = join(cacheDir, "cache.json");
+    expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(600);
+    const before = readFileSync(cacheFile, "utf8");
+    for (const file of files)
+      appendFileSync(
+        file,
+        '{"type":"label","id":"1","parentId":null,"timestamp":"2025-01-02T00:00:00.000Z"}\n',
+      );
+    const failing = scanStores({
+      roots: [root],
+      cacheFile,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.phase === "reading" && p.filesDone === 550) throw new Error("stop here");
+      },
+    });
+    await expect(failing).rejects.toThrow("stop here");
+    expect(readdirSync(cacheDir)).toEqual(["cache.json"]);
+    expect(readFileSync(cacheFile, "utf8")).toBe(before);
+    const after = await scanStores({ roots: [root], cacheFile });
+    expect(after.stats.filesRead).toBe(600);
+    expect(after.sessions.every((s) => s.messageCount === 1)).toBe(true);
+    // The rewritten cache holds every file: nothing is read again.
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 600,
+    });
+  });
+
   it("keeps the good lines of a cache file with one damaged line", async () => {
     const { root, cacheFile } = await setup();
     appendFileSync(cacheFile, '[["truncated by a crash", 1, 2\n');
     const report = await scanStores({ roots: [root], cacheFile });
     expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 2 });
+  });
+});
+
+describe("a rescan given the previous report", () => {
+  it("gives what a fresh scan gives, reuses unchanged records as copies, and leaves the previous report alone", async () => {
+    const { root, plain, big, branched, fork } = realisticStore();
+    const metaDir = join(newRoot(), "sessions-meta");
+    mkdirSync(metaDir);
+    const meta = (id: string, fields: object) =>
+      writeFileSync(join(metaDir, `${id}.meta.json`), JSON.stringify({ sessionId: id, ...fields }));
+    meta(branched.getSessionId(), { description: "from the index", tags: ["t"] });
+    meta(fork.getSessionId(), { description: "gone by the next scan" });
+    const cacheFile = join(newRoot(), "cache.json");
+    const first = await scanStores({ roots: [root], cacheFile, metaDir });
+    const before = structuredClone(first.sessions);
+
+    // Changes the last steps make to records, on sessions that did not change on disk: a new fork of
+    // `big`, a new index entry for it, and a second file with `plain`'s id (a duplicate).
+    const forkFolder = join(root, piFolder("/home/dev/second-fork"));
+    mkdirSync(forkFolder, { recursive: true });
+    SessionManager.forkFrom(big.getSessionFile()!, "/home/dev/second-fork", forkFolder).appendMessage(
+      assistantMessage("forked again"),
+    );
+    meta(big.getSessionId(), { summary: "now indexed" });
+    rmSync(join(metaDir, `${fork.getSessionId()}.meta.json`));
+    const copy = join(root, piFolder("/elsewhere"), "copy.jsonl");
+    mkdirSync(join(root, piFolder("/elsewhere")), { recursive: true });
+    writeFileSync(copy, readFileSync(plain.getSessionFile()!));
+    appendFileSync(branched.getSessionFile()!, "\n"); // and one file that did change
+
+    const second = await scanStores({ roots: [root], cacheFile, metaDir, previous: first });
+    const fresh = await scanStores({ roots: [root], cacheFile, metaDir });
+    const sorted = (r: typeof first) => [...r.sessions].sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(sorted(second)).toEqual(sorted(fresh));
+    expect(first.sessions).toEqual(before);
+    expect(second.sessions.find((s) => s.path === fork.getSessionFile())!.description).toBeUndefined();
+    expect(second.sessions.find((s) => s.path === big.getSessionFile())).toMatchObject({
+      summary: "now indexed",
+      forks: [expect.any(String)],
+    });
+
+    // Reused: a new record that shares what never changes; built again: the changed file's.
+    const firstByPath = byPath(first.sessions);
+    const reused = second.sessions.filter((s) => s.fingerprint === firstByPath.get(s.path)?.fingerprint);
+    expect(reused.map((s) => s.path)).toContain(big.getSessionFile());
+    expect(reused.map((s) => s.path)).not.toContain(branched.getSessionFile());
+    for (const s of reused) expect(s).not.toBe(firstByPath.get(s.path));
   });
 });
 

@@ -17,8 +17,65 @@ export interface FoundFile {
   nonUtf8Name: boolean;
 }
 
+/**
+ * The files a walk found, kept in flat arrays and handed out one object at a time: a scan holds the
+ * whole list until it has read the last file, and at 100,000 files an object (and an identity
+ * object) per file was ~25 MB more in the old generation.
+ */
+export class FoundFiles {
+  private readonly paths: string[] = [];
+  private readonly folders: string[] = [];
+  private readonly mtimeNs: string[] = [];
+  /** dev, ino, size, mtimeMs and birthtimeMs of each file, one after the other. */
+  private readonly numbers: number[] = [];
+  /** Exact bytes of the paths that are not valid UTF-8, by index. */
+  private readonly rawPaths = new Map<number, Buffer>();
+  private readonly nonUtf8 = new Set<number>();
+  /** Bytes of all the files found. */
+  totalBytes = 0;
+
+  get length(): number {
+    return this.paths.length;
+  }
+
+  push(file: FoundFile): void {
+    const index = this.paths.length;
+    this.paths.push(file.path);
+    this.folders.push(file.folder);
+    this.mtimeNs.push(file.identity.mtimeNs);
+    const { dev, ino, size, mtimeMs } = file.identity;
+    this.numbers.push(dev, ino, size, mtimeMs, file.birthtimeMs);
+    if (typeof file.fsPath !== "string") this.rawPaths.set(index, file.fsPath);
+    if (file.nonUtf8Name) this.nonUtf8.add(index);
+    this.totalBytes += size;
+  }
+
+  at(index: number): FoundFile {
+    const n = index * 5;
+    const path = this.paths[index]!;
+    return {
+      fsPath: this.rawPaths.get(index) ?? path,
+      path,
+      folder: this.folders[index]!,
+      identity: {
+        dev: this.numbers[n]!,
+        ino: this.numbers[n + 1]!,
+        size: this.numbers[n + 2]!,
+        mtimeNs: this.mtimeNs[index]!,
+        mtimeMs: this.numbers[n + 3]!,
+      },
+      birthtimeMs: this.numbers[n + 4]!,
+      nonUtf8Name: this.nonUtf8.has(index),
+    };
+  }
+
+  *[Symbol.iterator](): Generator<FoundFile> {
+    for (let index = 0; index < this.length; index++) yield this.at(index);
+  }
+}
+
 export interface WalkResult {
-  files: FoundFile[];
+  files: FoundFiles;
   problems: ScanProblem[];
 }
 
@@ -74,7 +131,7 @@ function listFolder(fsPath: string | Buffer): Entry[] {
  * default store has one folder per cwd, a custom session dir is flat; both are found.
  */
 export function walkPiRoot(root: string): WalkResult {
-  const files: FoundFile[] = [];
+  const files = new FoundFiles();
   const problems: ScanProblem[] = [];
   const stack: Array<{ fsPath: string | Buffer; path: string; name: string; nonUtf8: boolean }> = [
     { fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false },

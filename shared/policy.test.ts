@@ -377,4 +377,16 @@ describe("a hand selection", () => {
     const result = plan([session("a", 5), session("b", 6)], {}, { selection: new Set(["a", "b"]) });
     expect(result.refusal?.code).toBe("empties-store");
   });
+
+  it("names the stores it would empty in the same order, whatever the order of the sessions", () => {
+    const inStore = (id: string, root: string) => ({
+      ...session(id, 5),
+      store: { kind: "pi" as const, root },
+    });
+    const sessions = [inStore("a", "/s3"), inStore("b", "/s1")];
+    const selection = { selection: new Set(["a", "b"]) };
+    const message = plan(sessions, {}, selection).refusal?.message;
+    expect(message).toMatch(/every session of \/s1, \/s3;/);
+    expect(plan([...sessions].reverse(), {}, selection).refusal?.message).toBe(message);
+  });
 });

@@ -428,7 +428,11 @@ export function emptiesStore(
   const left = new Map<string, number>();
   for (const s of sessions)
     left.set(s.store.root, (left.get(s.store.root) ?? 0) + (chosen.has(s.id) ? 0 : 1));
-  const emptied = [...left].filter(([, n]) => n === 0).map(([root]) => root);
+  // Sorted: the message must not depend on the order the sessions came in.
+  const emptied = [...left]
+    .filter(([, n]) => n === 0)
+    .map(([root]) => root)
+    .sort();
   if (emptied.length === 0) return undefined;
   return {
     code: "empties-store",

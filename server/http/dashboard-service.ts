@@ -39,6 +39,7 @@ import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
+import { collectGarbage } from "./collect-garbage.js";
 import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
 /** How long a look at the stores answers reads without a new one being taken. */
@@ -152,7 +153,12 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     scan = { generation: mine, inputs };
     void inputs.then(
       (gathered) => {
-        if (mine === generation) look = { at: Date.now(), generation: mine, inputs: gathered };
+        if (mine === generation) {
+          const dropped = look !== undefined;
+          look = { at: Date.now(), generation: mine, inputs: gathered };
+          // The last look, its records and table are garbage now: collect them before they pile up.
+          if (dropped) collectGarbage();
+        }
         if (scan?.inputs === inputs) scan = undefined;
       },
       () => {

@@ -93,11 +93,15 @@ function reusableRecords(previous: ScanReport | undefined, precise: boolean) {
   return byPath;
 }
 
+/** The record at an index, to change (copied first when it is shared with an earlier scan). */
+type Own = (index: number) => SessionRecord;
+
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
-function dedupeIds(records: SessionRecord[]) {
+function dedupeIds(records: SessionRecord[], own: Own) {
   const count = new Map<string, number>();
   for (const record of records) count.set(record.id, (count.get(record.id) ?? 0) + 1);
-  const shared = records.filter((record) => count.get(record.id)! > 1);
+  const shared: SessionRecord[] = [];
+  for (let i = 0; i < records.length; i++) if (count.get(records[i]!.id)! > 1) shared.push(own(i));
   if (shared.length === 0) return;
   // The first path (in byte order) keeps the id, so the result does not depend on walk order.
   const owner = new Map<string, string>();
@@ -116,11 +120,12 @@ function dedupeIds(records: SessionRecord[]) {
 }
 
 /** Fork lineage both ways: each parent lists the sessions whose `parentSession` names its file. */
-function linkForks(records: SessionRecord[]) {
-  const byPath = new Map(records.map((r) => [r.path, r]));
-  for (const record of records) {
+function linkForks(records: SessionRecord[], own: Own) {
+  const byPath = new Map(records.map((r, i) => [r.path, i]));
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
     const parent = record.parentSession ? byPath.get(record.parentSession) : undefined;
-    if (parent && parent !== record) (parent.forks ??= []).push(record.id);
+    if (parent !== undefined && parent !== i) (own(parent).forks ??= []).push(record.id);
   }
 }
 
@@ -204,6 +209,16 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const newCache = new Map<string, CacheEntry | typeof READ>();
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const records: SessionRecord[] = [];
+  /** 1 where `records` holds a record of `previous` itself (pi records come first, one per file at most). */
+  const shared = new Uint8Array(lean ? filesTotal : 0);
+  const own: Own = (index) => {
+    if (shared[index] === 1) {
+      const record = records[index]!;
+      records[index] = { ...record, warnings: [...record.warnings] };
+      shared[index] = 0;
+    }
+    return records[index]!;
+  };
   let filesRead = 0;
   let bytesRead = 0;
   let cacheHits = 0;
@@ -229,10 +244,11 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         };
         const unchanged = lean ? unchangedRecord(root, file) : undefined;
         if (unchanged) {
-          // The same file as last time: the same record. A copy, as the steps below may change it
-          // (a new fork, a duplicate id, pi's index); the rest is never changed and is shared.
+          // The same file as last time: the same record, shared with the last look. The steps below
+          // copy it before they change it (a new fork, a duplicate id, pi's index): the last look's
+          // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
-          records.push({ ...unchanged, warnings: [...unchanged.warnings] });
+          shared[records.push(unchanged) - 1] = 1;
           bytesDone += file.identity.size;
           if (options.onProgress) {
             report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
@@ -292,9 +308,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       records.push(...scanned.records);
       problems.push(...scanned.problems);
     }
-    dedupeIds(records);
-    orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir) : undefined;
-    linkForks(records);
+    dedupeIds(records, own);
+    orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir, own) : undefined;
+    linkForks(records, own);
     // Entries of files under the scanned roots that were not found are gone; entries of other
     // stores (another --root, the default store) are kept for their next scan.
     if (!lean) {

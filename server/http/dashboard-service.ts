@@ -154,10 +154,10 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     void inputs.then(
       (gathered) => {
         if (mine === generation) {
-          const dropped = look !== undefined;
           look = { at: Date.now(), generation: mine, inputs: gathered };
-          // The last look, its records and table are garbage now: collect them before they pile up.
-          if (dropped) collectGarbage();
+          // What the scan left behind (the first one ~200 MB) and the last look, its records and
+          // table, are garbage now: collect them before the next scan piles more on top.
+          collectGarbage();
         }
         if (scan?.inputs === inputs) scan = undefined;
       },

@@ -147,7 +147,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       onProgress: (p) => {
         progress = p;
       },
-      // Unchanged files keep the last look's records (copied): a rescan need not rebuild them all.
+      // Unchanged files keep the last look's records and need no cache entry: a rescan neither
+      // rebuilds the records nor loads the whole cache.
       ...(look ? { previous: look.inputs.report } : {}),
     });
     scan = { generation: mine, inputs };

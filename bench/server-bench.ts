@@ -1,7 +1,7 @@
 // The dashboard's server at 100,000 sessions: the real `serve` process on a generated store, and
 // the latency of /api/summary and /api/sessions once warm, the sessions payload (raw and gzip),
-// and the server's peak RSS. Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS. Then, as information,
-// the peak RSS after a few background rescans (what a dashboard left open does).
+// and the server's peak RSS, after the first look and after a few background rescans (what a
+// dashboard left open does). Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS (both).
 // `node dist/bench/server-bench.js [--quick]`; run by `npm run bench`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -77,7 +77,7 @@ const peakRss = () =>
 const peakRssKiB = peakRss();
 
 // In use, a read of a look older than 5 s answers from it and starts a rescan behind it: the
-// server then briefly holds two looks. Not part of the target above; measured as information.
+// server then briefly holds two looks. The same RSS target.
 const RESCANS = 3;
 for (let i = 0; i < RESCANS; i++) {
   await new Promise((done) => setTimeout(done, 5200));
@@ -99,7 +99,7 @@ const rows = [
   }),
   `| /api/sessions payload | ${mb(payload.length)} raw, ${mb(gzipBytes)} gzip | ≤ 5 MB gzip | ${verdict(gzipBytes <= 5 * 1024 * 1024)} |`,
   `| server peak RSS | ${(peakRssKiB / 1024).toFixed(0)} MiB | ≤ 300 MB | ${verdict(peakRssKiB / 1024 <= 300)} |`,
-  `| server peak RSS after ${RESCANS} background rescans (5 s apart, then the table) | ${(rescanPeakRssKiB / 1024).toFixed(0)} MiB | | info |`,
+  `| server peak RSS after ${RESCANS} background rescans (5 s apart, then the table) | ${(rescanPeakRssKiB / 1024).toFixed(0)} MiB | ≤ 300 MB | ${verdict(rescanPeakRssKiB / 1024 <= 300)} |`,
 ];
 const report = `# Server benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 if (!quick) writeFileSync(join(repo, "bench", "server-results.md"), report);

@@ -39,6 +39,7 @@ import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
+import { collectGarbage } from "./collect-garbage.js";
 import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
 /** How long a look at the stores answers reads without a new one being taken. */
@@ -146,13 +147,19 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       onProgress: (p) => {
         progress = p;
       },
-      // Unchanged files keep the last look's records (copied): a rescan need not rebuild them all.
+      // Unchanged files keep the last look's records and need no cache entry: a rescan neither
+      // rebuilds the records nor loads the whole cache.
       ...(look ? { previous: look.inputs.report } : {}),
     });
     scan = { generation: mine, inputs };
     void inputs.then(
       (gathered) => {
-        if (mine === generation) look = { at: Date.now(), generation: mine, inputs: gathered };
+        if (mine === generation) {
+          look = { at: Date.now(), generation: mine, inputs: gathered };
+          // What the scan left behind (the first one ~200 MB) and the last look, its records and
+          // table, are garbage now: collect them before the next scan piles more on top.
+          collectGarbage();
+        }
         if (scan?.inputs === inputs) scan = undefined;
       },
       () => {

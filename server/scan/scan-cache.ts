@@ -147,14 +147,16 @@ function looksEncoded(value: unknown): value is EncodedEntry {
   );
 }
 
-/** Loads the cache; a missing, corrupt or old-format file just means an empty cache (everything is re-read). */
-export function loadScanCache(file: string): ScanCache {
-  const cache: ScanCache = new Map();
+/**
+ * Calls `onEntry` for each well-formed entry of the cache file, in file order. False when there is no
+ * usable file (missing, or another version: then nothing was handed over).
+ */
+function readEncodedEntries(file: string, onEntry: (value: EncodedEntry) => void): boolean {
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch {
-    return cache;
+    return false;
   }
   // Read in chunks and cut into lines as bytes, each line decoded on its own: never one giant
   // string nor one giant array, and (with lines under V8's 128 KiB large-object size) no string
@@ -175,17 +177,7 @@ export function loadScanCache(file: string): ScanCache {
       return true; // a damaged line only means its files are read again
     }
     if (!Array.isArray(values)) return true;
-    for (const value of values as unknown[]) {
-      if (!looksEncoded(value)) continue;
-      try {
-        const [key, dev, ino, size, mtimeNs, facts, resume] = value;
-        const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: decodeFacts(facts) };
-        if (resume) entry.resume = decodeFacts(resume);
-        cache.set(key, entry);
-      } catch {
-        // A damaged entry only means that file is read again.
-      }
-    }
+    for (const value of values as unknown[]) if (looksEncoded(value)) onEntry(value);
     return true;
   };
   try {
@@ -199,15 +191,36 @@ export function loadScanCache(file: string): ScanCache {
           line = Buffer.concat(carry).toString("utf8");
           carry = [];
         } else line = bytes.toString("utf8", from, newline);
-        if (!onLine(line)) return new Map(); // another version: start afresh
+        if (!onLine(line)) return false; // another version: start afresh
       }
       if (from < n) carry.push(Buffer.from(bytes.subarray(from))); // a copy: the chunk is reused
     }
-    if (carry.length > 0 && !onLine(Buffer.concat(carry).toString("utf8"))) return new Map();
+    if (carry.length > 0 && !onLine(Buffer.concat(carry).toString("utf8"))) return false;
   } finally {
     closeSync(fd);
   }
-  return cache;
+  return true;
+}
+
+/**
+ * Loads the cache; a missing, corrupt or old-format file just means an empty cache (everything is
+ * re-read). With `want`, which sees every key in the file, only the entries it wants are decoded
+ * and kept: a server's rescan needs those of the few files that changed, not 100,000 of them.
+ */
+export function loadScanCache(file: string, want?: (key: string) => boolean): ScanCache {
+  const cache: ScanCache = new Map();
+  const usable = readEncodedEntries(file, (value) => {
+    const [key, dev, ino, size, mtimeNs, facts, resume] = value;
+    if (want && !want(key)) return;
+    try {
+      const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: decodeFacts(facts) };
+      if (resume) entry.resume = decodeFacts(resume);
+      cache.set(key, entry);
+    } catch {
+      // A damaged entry only means that file is read again.
+    }
+  });
+  return usable ? cache : new Map();
 }
 
 let tempCounter = 0;
@@ -239,6 +252,18 @@ export class ScanCacheWriter {
       e.resume ? encodeFacts(e.resume) : null,
     ]);
     if (this.batch.length === ENTRIES_PER_LINE) this.flush();
+  }
+
+  /**
+   * Copies the entries of the cache file `from` (this writer's own file, as it is now) whose key
+   * `keep` accepts, as they are: nothing is decoded, and only one line of entries is held at a time.
+   */
+  copyFrom(from: string, keep: (key: string) => boolean): void {
+    readEncodedEntries(from, (value) => {
+      if (!keep(value[0])) return;
+      this.batch.push(value);
+      if (this.batch.length === ENTRIES_PER_LINE) this.flush();
+    });
   }
 
   commit(): void {

@@ -35,7 +35,8 @@ export interface ScanOptions {
   progressIntervalMs?: number;
   /**
    * The last scan of these stores (a server's previous look): the record of a file unchanged since
-   * then — and not changed by that scan's last steps — is copied from it instead of built again.
+   * then — and not changed by that scan's last steps — is copied from it instead of built again,
+   * and only the other files' cache entries are loaded.
    */
   previous?: ScanReport;
   now?: () => Date;
@@ -83,17 +84,24 @@ function reusableRecords(previous: ScanReport | undefined, precise: boolean) {
   if (!previous || preciseOf.get(previous) !== precise) return byPath;
   for (const record of previous.sessions) {
     if (record.store.kind !== "pi" || record.metaFile !== undefined || record.forks !== undefined) continue;
-    if (record.warnings.some((w) => w.code === "duplicate-id" || w.code === "corrupt-meta")) continue;
+    // Unreadable: read again (a permission may have changed without touching size or mtime).
+    const changedLater = (w: SessionRecord["warnings"][number]) =>
+      w.code === "duplicate-id" || w.code === "corrupt-meta" || w.code === "unreadable";
+    if (record.warnings.some(changedLater)) continue;
     byPath.set(record.path, record);
   }
   return byPath;
 }
 
+/** The record at an index, to change (copied first when it is shared with an earlier scan). */
+type Own = (index: number) => SessionRecord;
+
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
-function dedupeIds(records: SessionRecord[]) {
+function dedupeIds(records: SessionRecord[], own: Own) {
   const count = new Map<string, number>();
   for (const record of records) count.set(record.id, (count.get(record.id) ?? 0) + 1);
-  const shared = records.filter((record) => count.get(record.id)! > 1);
+  const shared: SessionRecord[] = [];
+  for (let i = 0; i < records.length; i++) if (count.get(records[i]!.id)! > 1) shared.push(own(i));
   if (shared.length === 0) return;
   // The first path (in byte order) keeps the id, so the result does not depend on walk order.
   const owner = new Map<string, string>();
@@ -112,11 +120,12 @@ function dedupeIds(records: SessionRecord[]) {
 }
 
 /** Fork lineage both ways: each parent lists the sessions whose `parentSession` names its file. */
-function linkForks(records: SessionRecord[]) {
-  const byPath = new Map(records.map((r) => [r.path, r]));
-  for (const record of records) {
+function linkForks(records: SessionRecord[], own: Own) {
+  const byPath = new Map(records.map((r, i) => [r.path, i]));
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
     const parent = record.parentSession ? byPath.get(record.parentSession) : undefined;
-    if (parent && parent !== record) (parent.forks ??= []).push(record.id);
+    if (parent !== undefined && parent !== i) (own(parent).forks ??= []).push(record.id);
   }
 }
 
@@ -148,16 +157,68 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await yieldToEventLoop();
   }
 
-  const oldCache: ScanCache = options.cacheFile ? loadScanCache(options.cacheFile) : new Map();
-  // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
-  // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
-  // loaded entry, written only if the cache is rewritten at all.
-  const newCache = new Map<string, CacheEntry | typeof READ>();
   const precise = !!options.precise;
   // A server rescans every few seconds: rebuilding 100,000 records each time was ~65 MB of garbage.
   const reusable = reusableRecords(options.previous, precise);
+  /** The record of `previous` for a file unchanged since (same path, store and identity), if reusable. */
+  const unchangedRecord = (root: string, file: FoundFile) => {
+    const before = reusable.get(file.path);
+    return before !== undefined &&
+      !file.nonUtf8Name && // lossy paths of different files may look alike
+      before.store.root === root &&
+      sameIdentity(before.fingerprint, file.identity)
+      ? before
+      : undefined;
+  };
+  // With a previous look (a server's rescan), a file unchanged since needs no cache entry: its record
+  // is reused. Only the entries of the other files are decoded, and the cache file is read only
+  // when some file changed or went, and rewritten (by copying what stays) only when one did.
+  // Loading all of it held ~70 MB of entries next to the previous look.
+  const lean = options.previous !== undefined;
+  /** Lean: the keys of every file found, and of those that need their cache entry. */
+  const foundKeys = new Set<string>();
+  const neededKeys = new Set<string>();
+  /** Lean: entries of files under the scanned roots that were not found (forgotten). */
+  let forgotten = 0;
+  let oldCache: ScanCache = new Map();
+  if (lean) {
+    for (const { root, files } of found) {
+      for (let i = 0; i < files.length; i++) {
+        const file = files.at(i);
+        const key = cacheKey(file);
+        foundKeys.add(key);
+        if (!unchangedRecord(root, file)) neededKeys.add(key);
+      }
+    }
+    // With no file needing its entry, every name is UTF-8 and its key is its path.
+    const gone = () =>
+      options.previous!.sessions.some(
+        (s) => s.store.kind === "pi" && options.roots.includes(s.store.root) && !foundKeys.has(s.path),
+      );
+    if (options.cacheFile && (neededKeys.size > 0 || gone())) {
+      oldCache = loadScanCache(options.cacheFile, (key) => {
+        if (neededKeys.has(key)) return true;
+        if (!foundKeys.has(key) && isUnderAny(keyPath(key), options.roots)) forgotten += 1;
+        return false;
+      });
+    }
+  } else if (options.cacheFile) oldCache = loadScanCache(options.cacheFile);
+  // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
+  // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
+  // loaded entry, written only if the cache is rewritten at all (lean: copied from the old file).
+  const newCache = new Map<string, CacheEntry | typeof READ>();
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const records: SessionRecord[] = [];
+  /** 1 where `records` holds a record of `previous` itself (pi records come first, one per file at most). */
+  const shared = new Uint8Array(lean ? filesTotal : 0);
+  const own: Own = (index) => {
+    if (shared[index] === 1) {
+      const record = records[index]!;
+      records[index] = { ...record, warnings: [...record.warnings] };
+      shared[index] = 0;
+    }
+    return records[index]!;
+  };
   let filesRead = 0;
   let bytesRead = 0;
   let cacheHits = 0;
@@ -181,11 +242,28 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           precise,
           identity: file.identity,
         };
+        const unchanged = lean ? unchangedRecord(root, file) : undefined;
+        if (unchanged) {
+          // The same file as last time: the same record, shared with the last look. The steps below
+          // copy it before they change it (a new fork, a duplicate id, pi's index): the last look's
+          // records never change. Copying all of them was ~20 MB more per rescan.
+          cacheHits += 1;
+          shared[records.push(unchanged) - 1] = 1;
+          bytesDone += file.identity.size;
+          if (options.onProgress) {
+            report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
+          }
+          if (performance.now() - sliceStart > YIELD_EVERY_MS) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
+          }
+          continue;
+        }
         try {
           const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
           if (hit) {
             cacheHits += 1;
-            newCache.set(key, entry);
+            if (!lean) newCache.set(key, entry);
           } else {
             filesRead += 1;
             writer?.add(key, entry);
@@ -197,7 +275,11 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           input.facts = entry.facts;
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          if (code === "ENOENT") continue; // deleted since the walk
+          if (code === "ENOENT") {
+            // Deleted since the walk: its entry is forgotten.
+            if (lean && foundKeys.delete(key) && oldCache.has(key)) forgotten += 1;
+            continue;
+          }
           if (code === "ELOOP") {
             problems.push({
               code: "symlink",
@@ -208,19 +290,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           }
           input.readError = (error as Error).message;
         }
-        const before = reusable.get(file.path);
-        if (
-          before !== undefined &&
-          !file.nonUtf8Name && // lossy paths of different files may look alike
-          before.store.root === root &&
-          input.facts !== undefined &&
-          sameIdentity(before.fingerprint, input.identity)
-        ) {
-          // The same file as last time, read from the same cache entry: the same record. A copy, as
-          // the steps below may change it (a new fork, a duplicate id, pi's index); the rest is
-          // never changed and is shared.
-          records.push({ ...before, warnings: [...before.warnings] });
-        } else records.push(buildPiRecord(input));
+        records.push(buildPiRecord(input));
         bytesDone += file.identity.size;
         if (options.onProgress) {
           report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
@@ -238,19 +308,26 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       records.push(...scanned.records);
       problems.push(...scanned.problems);
     }
-    dedupeIds(records);
-    orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir) : undefined;
-    linkForks(records);
+    dedupeIds(records, own);
+    orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir, own) : undefined;
+    linkForks(records, own);
     // Entries of files under the scanned roots that were not found are gone; entries of other
     // stores (another --root, the default store) are kept for their next scan.
-    let forgotten = 0;
-    for (const [key, entry] of oldCache) {
-      if (newCache.has(key)) continue;
-      if (isUnderAny(keyPath(key), options.roots)) forgotten += 1;
-      else newCache.set(key, entry);
+    if (!lean) {
+      for (const [key, entry] of oldCache) {
+        if (newCache.has(key)) continue;
+        if (isUnderAny(keyPath(key), options.roots)) forgotten += 1;
+        else newCache.set(key, entry);
+      }
     }
     if (writer && (filesRead > 0 || forgotten > 0)) {
-      for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
+      if (lean) {
+        // What stays: entries of files found and not read now, and of other stores.
+        writer.copyFrom(
+          options.cacheFile!,
+          (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), options.roots)),
+        );
+      } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
       writer.commit();
     }
   } finally {

@@ -60,7 +60,12 @@ async function parseMeta(text: string): Promise<SessionMeta | string> {
  * Adds name, description, summary, tags and the parent from the index to the records of `metaDir`'s
  * sessions (pi's own `session_info` name wins over the index's), and returns the orphans.
  */
-export async function joinSessionMeta(records: SessionRecord[], metaDir: string): Promise<OrphanedMeta[]> {
+export async function joinSessionMeta(
+  records: SessionRecord[],
+  metaDir: string,
+  /** The record at this index, to change: a scan may copy it first (it may be shared with an earlier scan). */
+  own: (index: number) => SessionRecord = (index) => records[index]!,
+): Promise<OrphanedMeta[]> {
   let names: string[];
   try {
     names = readdirSync(metaDir).filter((name) => name.endsWith(META_SUFFIX));
@@ -68,12 +73,15 @@ export async function joinSessionMeta(records: SessionRecord[], metaDir: string)
     return []; // no index on this machine
   }
   if (names.length === 0) return [];
-  const byId = new Map(records.filter((r) => r.store.kind === "pi").map((r) => [r.id, r]));
+  const byId = new Map<string, number>();
+  records.forEach((r, index) => {
+    if (r.store.kind === "pi") byId.set(r.id, index);
+  });
   const orphans: OrphanedMeta[] = [];
   for (const name of names) {
     const path = join(metaDir, name);
     const id = name.slice(0, -META_SUFFIX.length);
-    const record = byId.get(id);
+    const index = byId.get(id);
     let text: string;
     let sizeBytes: number;
     try {
@@ -84,10 +92,11 @@ export async function joinSessionMeta(records: SessionRecord[], metaDir: string)
     } catch {
       continue;
     }
-    if (!record) {
+    if (index === undefined) {
       orphans.push({ path, sessionId: id, sizeBytes });
       continue;
     }
+    const record = own(index);
     record.metaFile = path;
     const meta = await parseMeta(text);
     if (typeof meta === "string") {

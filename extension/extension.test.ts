@@ -66,6 +66,16 @@ async function start(ui = scriptedUi(), sessionManager = currentSession(), extra
   return { pi, ui };
 }
 
+/** What goes to stderr — where the extension answers without a UI — kept instead of printed. */
+function captureStderr() {
+  const written: string[] = [];
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    written.push(String(chunk));
+    return true;
+  });
+  return { written, spy };
+}
+
 /** Runs a command and waits for the look it triggers. */
 async function command(p: PiUnderTest, text: string) {
   const looked = p.nextLook();
@@ -324,11 +334,7 @@ describe("protect, policy and commands without a UI", () => {
   it("answers in text on stderr without a UI, prompts for nothing, moves nothing and blocks nothing", async () => {
     const files = writeStore(6, 3);
     writeConfig({ retention, mode: "hard-block", quota: { maxSessionCount: 4 } });
-    const written: string[] = [];
-    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-      written.push(String(chunk));
-      return true;
-    });
+    const { written, spy } = captureStderr();
     try {
       pi = await startPi({ cwd: project(), sessionManager: currentSession() });
       await command(pi, "/session-retention");
@@ -519,11 +525,7 @@ describe("auto-clean", () => {
 describe("dashboard and completion", () => {
   it("starts the dashboard in the background, then points at the running one", async () => {
     writeStore(2, 0);
-    const written: string[] = [];
-    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-      written.push(String(chunk));
-      return true;
-    });
+    const { written, spy } = captureStderr();
     try {
       // No UI: the dashboard is started with --no-open (no browser on a test machine).
       pi = await startPi({ cwd: project(), sessionManager: currentSession() });

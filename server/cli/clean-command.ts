@@ -3,13 +3,12 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import { emptiesStore, exemptions, riskiest } from "../../shared/policy.js";
+import { emptiesStore, riskiest } from "../../shared/policy.js";
 import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
-import { gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
+import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
 import { describeInvalidConfig } from "../state/config-file.js";
-import { pinnedIds } from "../state/protection-list.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "./find-session.js";
@@ -84,13 +83,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   let targets: Target[];
   let orphans: string[] = [];
   if (refs.length > 0) {
-    const exempt = exemptions({
-      sessions,
-      policy: config,
-      pinnedIds: pinnedIds(inputs.pins),
-      activeIds: inputs.activeIds,
-      now,
-    });
+    const exempt = exemptionsOf(inputs, config, now);
     targets = [];
     for (const ref of refs) {
       const record = findSession(ref, sessions);

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
-import { emptiesStore, exemptions } from "../../shared/policy.js";
+import { emptiesStore } from "../../shared/policy.js";
 import { type Fingerprint, isFolderStore, type SessionRecord } from "../../shared/session-record.js";
 import type {
   Recovery,
@@ -15,12 +15,11 @@ import type {
   TrashEntry,
   TrashItem,
 } from "../../shared/trash.js";
-import { gatherPlanInputs } from "../plan/plan-inputs.js";
+import { exemptionsOf, gatherPlanInputs } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { UserError } from "../errors.js";
 import { appendAudit } from "../state/audit-log.js";
 import type { LoadConfigOptions } from "../state/config-file.js";
-import { pinnedIds } from "../state/protection-list.js";
 import { acquireLock } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { expandTilde } from "../stores/pi/locations.js";
@@ -251,13 +250,7 @@ export async function softDelete(
     });
     const sessions = inputs.report.sessions;
     const byId = new Map(sessions.map((s) => [s.id, s]));
-    const exempt = exemptions({
-      sessions,
-      policy: request.config,
-      pinnedIds: pinnedIds(inputs.pins),
-      activeIds: inputs.activeIds,
-      now,
-    });
+    const exempt = exemptionsOf(inputs, request.config, now);
     const result: SoftDeleteResult = { dryRun: !!request.dryRun, moved: [], skipped: [], bytesFreed: 0 };
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
     for (const { id, fingerprint } of request.items) {

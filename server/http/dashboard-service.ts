@@ -21,11 +21,11 @@ import type {
 import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
-import { evaluatePolicy, exemptions } from "../../shared/policy.js";
+import { evaluatePolicy } from "../../shared/policy.js";
 import { quotaState } from "../../shared/quota.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
-import { gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
+import { exemptionsOf, gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
@@ -245,15 +245,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const all = inputs.report.sessions;
       const session = all.find((s) => s.id === id);
       if (!session) throw new UnknownIdsError([id]);
-      const kept = inputs.config.ok
-        ? exemptions({
-            sessions: all,
-            policy: inputs.config.config,
-            pinnedIds: pinnedIds(inputs.pins),
-            activeIds: inputs.activeIds,
-            now: new Date(),
-          }).get(id)
-        : undefined;
+      const kept = inputs.config.ok ? exemptionsOf(inputs, inputs.config.config).get(id) : undefined;
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;

@@ -3,11 +3,9 @@
 // sessions the rows are ~18 MB of JSON; serializing them for every request made ~35 MB of garbage
 // per request (the objects, one giant string, its UTF-8 copy) that V8 let pile up to ~600 MB.
 import type { SessionsQuery, SessionsResponse } from "../../shared/api.js";
-import { exemptions } from "../../shared/policy.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
-import type { PlanInputs } from "../plan/plan-inputs.js";
-import { pinnedIds } from "../state/protection-list.js";
+import { exemptionsOf, type PlanInputs } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
 
@@ -29,13 +27,7 @@ export interface SessionsTable {
 export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
   const all = inputs.report.sessions;
   const kept = inputs.config.ok
-    ? exemptions({
-        sessions: all,
-        policy: inputs.config.config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        now,
-      })
+    ? exemptionsOf(inputs, inputs.config.config, now)
     : new Map<string, { reason: string }>();
   const roots = inputs.report.stores;
   const rootIndex = new Map(roots.map((r, i) => [r.root, i]));

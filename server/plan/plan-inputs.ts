@@ -2,7 +2,8 @@
 // the incremental scan), the manual pins and the sessions live processes are using. The plan itself
 // is the pure `evaluatePolicy` of shared/; this module is the edge that feeds it.
 import type { Plan } from "../../shared/plan.js";
-import { evaluatePolicy } from "../../shared/policy.js";
+import type { Policy } from "../../shared/config.js";
+import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderStore } from "../../shared/session-record.js";
 import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
@@ -95,4 +96,15 @@ export function scannedStores(report: ScanReport): { roots: string[]; folderStor
     roots: report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
     folderStores: report.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
   };
+}
+
+/** What no plan and no selection may remove, for gathered inputs and a policy (SAFETY.md rules 2–4). */
+export function exemptionsOf(inputs: PlanInputs, policy: Policy, now = new Date()): Map<string, Exemption> {
+  return exemptions({
+    sessions: inputs.report.sessions,
+    policy,
+    pinnedIds: pinnedIds(inputs.pins),
+    activeIds: inputs.activeIds,
+    now,
+  });
 }

@@ -3,10 +3,8 @@
 // shared filter function decides, so web and server cannot disagree). The plan made from these ids
 // applies every exemption again; nothing the client counted is trusted.
 import type { Config } from "../../shared/config.js";
-import { exemptions } from "../../shared/policy.js";
 import { type SessionFilter, sessionMatcher } from "../../shared/session-filter.js";
-import { pinnedIds } from "../state/protection-list.js";
-import type { PlanInputs } from "./plan-inputs.js";
+import { exemptionsOf, type PlanInputs } from "./plan-inputs.js";
 
 export function idsMatchingFilter(
   inputs: PlanInputs,
@@ -15,13 +13,7 @@ export function idsMatchingFilter(
   now: Date,
 ): Set<string> {
   const sessions = inputs.report.sessions;
-  const kept = exemptions({
-    sessions,
-    policy: config,
-    pinnedIds: pinnedIds(inputs.pins),
-    activeIds: inputs.activeIds,
-    now,
-  });
+  const kept = exemptionsOf(inputs, config, now);
   const matches = sessionMatcher(filter);
   const ids = new Set<string>();
   for (const s of sessions)

@@ -224,6 +224,16 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let cacheHits = 0;
   let bytesDone = 0;
   let sliceStart = performance.now();
+  /** After each file: progress, and a turn for the event loop now and then. */
+  const fileDone = async (index: number, size: number) => {
+    bytesDone += size;
+    if (options.onProgress)
+      report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
+    if (performance.now() - sliceStart > YIELD_EVERY_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   const writer = options.cacheFile ? new ScanCacheWriter(options.cacheFile) : undefined;
   try {
@@ -249,14 +259,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
           shared[records.push(unchanged) - 1] = 1;
-          bytesDone += file.identity.size;
-          if (options.onProgress) {
-            report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
-          }
-          if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-            await yieldToEventLoop();
-            sliceStart = performance.now();
-          }
+          await fileDone(index, file.identity.size);
           continue;
         }
         try {
@@ -291,14 +294,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           input.readError = (error as Error).message;
         }
         records.push(buildPiRecord(input));
-        bytesDone += file.identity.size;
-        if (options.onProgress) {
-          report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
-        }
-        if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+        await fileDone(index, file.identity.size);
       }
     }
     found.length = 0; // every file is read

@@ -25,6 +25,7 @@ mkdirSync(store);
 console.log(`generating ${spec.sessions.toLocaleString("en")} sessions…`);
 await generateStore(spec, store);
 
+const started = performance.now();
 const child: ChildProcess = spawn(
   process.execPath,
   [join(repo, "bin", "session-retention.js"), "serve", "--port", "0", "--no-open", "--root", store],
@@ -47,6 +48,8 @@ const url = await new Promise<string>((done, fail) => {
   });
   child.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
 });
+// The server prints its address once its first look (a cold scan: no cache yet) is done.
+const firstLookMs = performance.now() - started;
 const [base, token] = url.split("/#token=") as [string, string];
 const headers = { Authorization: `Bearer ${token}` };
 
@@ -90,16 +93,20 @@ child.kill("SIGTERM");
 rmSync(work, { recursive: true, force: true });
 
 const gzipBytes = gzipSync(payload).length;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+// Decimal megabytes, as the targets are written (300 MB is 286 MiB).
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const verdict = (ok: boolean) => (ok ? "pass" : "FAIL");
+const rssRow = (what: string, kib: number) =>
+  `| ${what} | ${((kib * 1024) / 1e6).toFixed(0)} MB | ≤ 300 MB | ${verdict(kib * 1024 <= 300e6)} |`;
 const rows = [
+  `| first look (cold scan, start to listening) | ${(firstLookMs / 1000).toFixed(1)} s | — | |`,
   ...results.map(([path, times]) => {
     const ms = median(times);
     return `| GET ${path} (warm, median of ${RUNS}) | ${ms.toFixed(0)} ms | ≤ 300 ms | ${verdict(ms <= 300)} |`;
   }),
-  `| /api/sessions payload | ${mb(payload.length)} raw, ${mb(gzipBytes)} gzip | ≤ 5 MB gzip | ${verdict(gzipBytes <= 5 * 1024 * 1024)} |`,
-  `| server peak RSS | ${(peakRssKiB / 1024).toFixed(0)} MiB | ≤ 300 MB | ${verdict(peakRssKiB / 1024 <= 300)} |`,
-  `| server peak RSS after ${RESCANS} background rescans (5 s apart, then the table) | ${(rescanPeakRssKiB / 1024).toFixed(0)} MiB | ≤ 300 MB | ${verdict(rescanPeakRssKiB / 1024 <= 300)} |`,
+  `| /api/sessions payload | ${mb(payload.length)} raw, ${mb(gzipBytes)} gzip | ≤ 5 MB gzip | ${verdict(gzipBytes <= 5e6)} |`,
+  rssRow("server peak RSS", peakRssKiB),
+  rssRow(`server peak RSS after ${RESCANS} background rescans (5 s apart, then the table)`, rescanPeakRssKiB),
 ];
 const report = `# Server benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 if (!quick) writeFileSync(join(repo, "bench", "server-results.md"), report);

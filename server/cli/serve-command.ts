@@ -7,6 +7,7 @@ import type { DataSource } from "../../shared/api.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { newToken } from "../http/guard.js";
+import { limitHeapGrowth } from "../http/heap.js";
 import {
   forgetInstance,
   openWithDesktop,
@@ -101,6 +102,7 @@ export async function runServe(
     io.stdout(`session-retention dashboard is already running (pid ${other.pid}): ${other.url}`);
     return 0;
   }
+  limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
   const configOptionsInUse = configOptions(values);
   const { roots, folderStores, source, notes } = await chooseSource(
     { roots: values.root, stores: values.store },

@@ -39,7 +39,7 @@ import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
-import { collectGarbage } from "./collect-garbage.js";
+import { collectGarbage } from "./heap.js";
 import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
 /** How long a look at the stores answers reads without a new one being taken. */

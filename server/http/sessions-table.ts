@@ -9,10 +9,13 @@ import { exemptionsOf, type PlanInputs } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
 
-/** Rows are written into buffers of this size (a row never spans two); also the size of a streamed piece. */
-const CHUNK_BYTES = 1 << 20;
-/** Pieces of a streamed answer: small enough to be short-lived, large enough to be few. */
-const PIECE_BYTES = 64 * 1024;
+/**
+ * Rows are written into buffers of this size (a row never spans two), and a streamed answer is cut
+ * into pieces of it. Under glibc's first mmap threshold (128 KiB), so a new look's table reuses the
+ * memory the last one freed. With 1 MiB buffers the first table was mmapped, and freeing it raised
+ * glibc's threshold: each later table took fresh heap that glibc kept (~20 MB more RSS per look).
+ */
+const CHUNK_BYTES = 64 * 1024;
 const COMMA = 0x2c;
 /** The order the page asks for first (SessionsQuerySchema's default), which the rows are stored in. */
 const DEFAULT_SORT: SessionsQuery["sort"] = "lru";
@@ -156,14 +159,14 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
           yield tail;
           return;
         }
-        let piece = Buffer.allocUnsafe(PIECE_BYTES);
+        let piece = Buffer.allocUnsafe(CHUNK_BYTES);
         let filled = 0;
         for (let n = 0; n < page.length; n++) {
           const row = rowBytes(page[n]!);
           const need = row.length + (n > 0 ? 1 : 0);
           if (filled + need > piece.length) {
             if (filled > 0) yield piece.subarray(0, filled);
-            piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, need));
+            piece = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, need));
             filled = 0;
           }
           if (n > 0) piece[filled++] = COMMA;

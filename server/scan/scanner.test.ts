@@ -10,6 +10,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -527,6 +528,10 @@ describe("a server's rescans, one after another", () => {
     const unchanged = cacheIdentity();
     expect((await rescan()).stats).toMatchObject({ filesRead: 0, cacheHits: 6 });
     expect(cacheIdentity()).toEqual(unchanged);
+
+    // Only a file's mtime changes (same inode and size): it is read again, not taken for the old one.
+    utimesSync(big.getSessionFile()!, new Date(), new Date(Date.now() + 60_000));
+    expect((await rescan()).stats).toMatchObject({ filesRead: 1 });
 
     // A file grows and another is new.
     appendFileSync(branched.getSessionFile()!, "\n");

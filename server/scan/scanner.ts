@@ -142,13 +142,17 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     options.onProgress(progress);
   };
 
+  const precise = !!options.precise;
+  // A server rescans every few seconds: rebuilding 100,000 records each time was ~65 MB of garbage.
+  const reusable = reusableRecords(options.previous, precise);
+
   const problems: ScanProblem[] = [];
   // The walk's lists, one per root, kept compactly (see FoundFiles) until the last file is read.
   const found: Array<{ root: string; files: FoundFiles }> = [];
   let filesTotal = 0;
   let bytesTotal = 0;
   for (const root of options.roots) {
-    const walked = walkPiRoot(root);
+    const walked = walkPiRoot(root, reusable);
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
     filesTotal += walked.files.length;
@@ -157,9 +161,6 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await yieldToEventLoop();
   }
 
-  const precise = !!options.precise;
-  // A server rescans every few seconds: rebuilding 100,000 records each time was ~65 MB of garbage.
-  const reusable = reusableRecords(options.previous, precise);
   /** The record of `previous` for a file unchanged since (same path, store and identity), if reusable. */
   const unchangedRecord = (root: string, file: FoundFile) => {
     const before = reusable.get(file.path);

@@ -126,11 +126,16 @@ function listFolder(fsPath: string | Buffer): Entry[] {
   });
 }
 
+/** What a walk may already know of a file (a server's last look): strings to keep instead of new copies. */
+export type KnownFiles = ReadonlyMap<string, { path: string; fingerprint: { mtimeNs: string } }>;
+
 /**
  * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file below it. pi's
- * default store has one folder per cwd, a custom session dir is flat; both are found.
+ * default store has one folder per cwd, a custom session dir is flat; both are found. A file in
+ * `known` is listed with the strings it has there when they are equal: a server rescans every few
+ * seconds, and new copies of 100,000 paths and mtimes were ~17 MB held until the scan's end.
  */
-export function walkPiRoot(root: string): WalkResult {
+export function walkPiRoot(root: string, known?: KnownFiles): WalkResult {
   const files = new FoundFiles();
   const problems: ScanProblem[] = [];
   const stack: Array<{ fsPath: string | Buffer; path: string; name: string; nonUtf8: boolean }> = [
@@ -173,11 +178,14 @@ export function walkPiRoot(root: string): WalkResult {
             });
             continue;
           }
+          const identity = identityOf(stat);
+          const before = typeof entry.fsPath === "string" ? known?.get(path) : undefined;
+          if (before?.fingerprint.mtimeNs === identity.mtimeNs) identity.mtimeNs = before.fingerprint.mtimeNs;
           files.push({
-            fsPath: entry.fsPath,
-            path,
+            fsPath: before?.path ?? entry.fsPath,
+            path: before?.path ?? path,
             folder: folder.name,
-            identity: identityOf(stat),
+            identity,
             birthtimeMs: Number(stat.birthtimeNs / 1_000_000n),
             nonUtf8Name: nonUtf8,
           });

@@ -53,7 +53,7 @@ const loaded = await phaseAsync("load modules (scanner, cache, parser, record, s
 }));
 const { scanner, walker, cache, identity, reader, record, summary, sort } = loaded;
 
-const walked = phase("walk (readdir + lstat)", () => walker.walkPiRoot(root));
+const walked = await phaseAsync("walk (readdir + lstat)", () => walker.walkPiRoot(root));
 const files = [...walked.files];
 const totalBytes = walked.files.totalBytes;
 

@@ -142,6 +142,15 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     options.onProgress(progress);
   };
 
+  let sliceStart = performance.now();
+  /** A turn for the event loop once the scan has held it for `YIELD_EVERY_MS`; until then nothing to wait for. */
+  const breathe = () => {
+    if (performance.now() - sliceStart <= YIELD_EVERY_MS) return undefined;
+    return yieldToEventLoop().then(() => {
+      sliceStart = performance.now();
+    });
+  };
+
   const precise = !!options.precise;
   // A server rescans every few seconds: rebuilding 100,000 records each time was ~65 MB of garbage.
   const reusable = reusableRecords(options.previous, precise);
@@ -152,13 +161,12 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let filesTotal = 0;
   let bytesTotal = 0;
   for (const root of options.roots) {
-    const walked = walkPiRoot(root, reusable);
+    const walked = await walkPiRoot(root, { known: reusable, pause: breathe });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
     filesTotal += walked.files.length;
     bytesTotal += walked.files.totalBytes;
     report({ phase: "walking", filesDone: 0, filesTotal, bytesDone: 0, bytesTotal: 0 });
-    await yieldToEventLoop();
   }
 
   /** The record of `previous` for a file unchanged since (same path, store and identity), if reusable. */
@@ -189,6 +197,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const key = cacheKey(file);
         foundKeys.add(key);
         if (!unchangedRecord(root, file)) neededKeys.add(key);
+        await breathe();
       }
     }
     // With no file needing its entry, every name is UTF-8 and its key is its path.
@@ -224,16 +233,12 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let bytesRead = 0;
   let cacheHits = 0;
   let bytesDone = 0;
-  let sliceStart = performance.now();
   /** After each file: progress, and a turn for the event loop now and then. */
   const fileDone = async (index: number, size: number) => {
     bytesDone += size;
     if (options.onProgress)
       report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
-    if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
-    }
+    await breathe();
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   const writer = options.cacheFile ? new ScanCacheWriter(options.cacheFile) : undefined;
@@ -305,9 +310,14 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       records.push(...scanned.records);
       problems.push(...scanned.problems);
     }
+    // Each of the last steps goes over every record: the event loop gets its turns between them.
+    await breathe();
     dedupeIds(records, own);
+    await breathe();
     orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir, own) : undefined;
+    await breathe();
     linkForks(records, own);
+    await breathe();
     // Entries of files under the scanned roots that were not found are gone; entries of other
     // stores (another --root, the default store) are kept for their next scan.
     if (!lean) {
@@ -330,6 +340,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   } finally {
     writer?.abort(); // nothing to do after a commit; else the temp file goes
   }
+  await breathe();
+  const summary = summarizeSessions(records, problems, options.topN ?? 10);
+  await breathe();
+  const namespaces = summarizeNamespaces(records);
   report({ phase: "done", filesDone: filesTotal, filesTotal, bytesDone, bytesTotal }, true);
 
   const result: ScanReport = {
@@ -338,8 +352,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       ...options.roots.map((root): StoreRef => ({ kind: "pi", root })),
       ...(options.folderStores ?? []).map((s): StoreRef => ({ kind: s.kind, root: s.root })),
     ],
-    summary: summarizeSessions(records, problems, options.topN ?? 10),
-    namespaces: summarizeNamespaces(records),
+    summary,
+    namespaces,
     sessions: records,
     problems,
     ...(orphanedMeta ? { orphanedMeta } : {}),

@@ -129,13 +129,22 @@ function listFolder(fsPath: string | Buffer): Entry[] {
 /** What a walk may already know of a file (a server's last look): strings to keep instead of new copies. */
 export type KnownFiles = ReadonlyMap<string, { path: string; fingerprint: { mtimeNs: string } }>;
 
+export interface WalkOptions {
+  /**
+   * Files a walk may already know (a server's last look): a file found here is listed with the
+   * strings it has there when they are equal. A server rescans every few seconds, and new copies of
+   * 100,000 paths and mtimes were ~17 MB held until the scan's end.
+   */
+  known?: KnownFiles;
+  /** Called after each entry; the walk waits for the promise it returns (a turn for the event loop, when due). */
+  pause?: () => Promise<void> | undefined;
+}
+
 /**
  * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file below it. pi's
- * default store has one folder per cwd, a custom session dir is flat; both are found. A file in
- * `known` is listed with the strings it has there when they are equal: a server rescans every few
- * seconds, and new copies of 100,000 paths and mtimes were ~17 MB held until the scan's end.
+ * default store has one folder per cwd, a custom session dir is flat; both are found.
  */
-export function walkPiRoot(root: string, known?: KnownFiles): WalkResult {
+export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {}): Promise<WalkResult> {
   const files = new FoundFiles();
   const problems: ScanProblem[] = [];
   const stack: Array<{ fsPath: string | Buffer; path: string; name: string; nonUtf8: boolean }> = [
@@ -156,6 +165,7 @@ export function walkPiRoot(root: string, known?: KnownFiles): WalkResult {
       continue;
     }
     for (const entry of entries) {
+      await pause?.();
       // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
       const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
       const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;

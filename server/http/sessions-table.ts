@@ -13,7 +13,7 @@ type Row = SessionsResponse["rows"][number];
  * Rows are written into buffers of this size (a row never spans two), and a streamed answer is cut
  * into pieces of it. Under glibc's first mmap threshold (128 KiB), so a new look's table reuses the
  * memory the last one freed. With 1 MiB buffers the first table was mmapped, and freeing it raised
- * glibc's threshold: each later table took fresh heap that glibc kept (~20 MB more RSS per look).
+ * glibc's threshold: the later tables took fresh heap that glibc kept (~20 MB more RSS).
  */
 const CHUNK_BYTES = 64 * 1024;
 const COMMA = 0x2c;

@@ -126,7 +126,7 @@ function listFolder(fsPath: string | Buffer): Entry[] {
   });
 }
 
-/** What a walk may already know of a file (a server's last look): strings to keep instead of new copies. */
+/** Files by path, with the strings a walk may list them with (see `WalkOptions.known`). */
 export type KnownFiles = ReadonlyMap<string, { path: string; fingerprint: { mtimeNs: string } }>;
 
 export interface WalkOptions {

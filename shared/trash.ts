@@ -85,7 +85,14 @@ export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
 /** The outcome of a restore or a purge. */
 export const TrashActionResultSchema = z.object({
   done: z.array(z.object({ entryId: z.string(), id: z.string(), path: z.string(), bytes: z.number() })),
-  skipped: z.array(z.object({ ref: z.string(), reason: z.string() })),
+  skipped: z.array(
+    z.object({
+      ref: z.string(),
+      reason: z.string(),
+      /** A restore skipped because a file is at the session's original path again: both are kept. */
+      pathTaken: z.literal(true).optional(),
+    }),
+  ),
   refused: z.string().optional(),
   recovered: z.array(RecoverySchema).optional(),
 });

@@ -132,6 +132,7 @@ describe("soft delete to quarantine, and restore", () => {
     writeFileSync(target.path, "a new file with the same name\n");
     const result = await restore([target.id], engine);
     expect(result.done).toEqual([]);
+    expect(result.skipped[0]).toMatchObject({ pathTaken: true });
     expect(result.skipped[0]!.reason).toContain("exists again; kept both");
     expect(readFileSync(target.path, "utf8")).toBe("a new file with the same name\n");
     expect(listTrash(engine).entries.find((e) => e.id === target.id && e.state === "in-trash")).toBeDefined();

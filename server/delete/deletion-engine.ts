@@ -508,6 +508,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
         result.skipped.push({
           ref,
           reason: `conflict: ${entry.originalPath} exists again; kept both (the trashed copy stays)`,
+          pathTaken: true,
         });
       else {
         const { operationId, seq } = parseEntryId(entry.entryId)!;

@@ -13,7 +13,7 @@ const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine"
 interface NotDone {
   ref: string;
   path: string;
-  /** A file is at the original path again (the engine's "conflict: …" reason). */
+  /** A file is at the original path again (the engine's `pathTaken`). */
   occupied: boolean;
   reason: string;
 }
@@ -62,7 +62,7 @@ export function TrashPage({
           ref: s.ref,
           path: chosen.find((e) => e.entryId === s.ref)?.originalPath ?? s.ref,
           // The engine refuses to restore over a file that is at the original path again.
-          occupied: kind === "restore" && s.reason.startsWith("conflict:"),
+          occupied: s.pathTaken === true,
           reason: s.reason,
         })),
       );

@@ -14,8 +14,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SessionRecord } from "../../shared/session-record.js";
 import { ConfigSchema, type ConfigInput } from "../../shared/config.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
@@ -123,6 +124,26 @@ describe("soft delete to quarantine, and restore", () => {
     expect(existsSync(meta)).toBe(false);
     await restore([target.id], engine);
     expect(JSON.parse(readFileSync(meta, "utf8"))).toEqual({ name: "kept with its session" });
+  });
+
+  it("restore and purge leave no emptied quarantine folders behind", async () => {
+    const { root, sessions } = await store(2);
+    const [withSidecar, other] = sessions as [SessionRecord, SessionRecord];
+    const meta = join(statePaths().dir, "..", "sessions-meta", `${withSidecar.id}.meta.json`);
+    mkdirSync(join(meta, ".."), { recursive: true });
+    writeFileSync(meta, "{}");
+    const result = await softDelete(request(sessions, root), engine);
+    const operationFolder = dirname(result.moved[0]!.destination);
+    const quarantine = dirname(operationFolder);
+    const otherFile = basename(result.moved.find((m) => m.id === other.id)!.destination);
+    expect(readdirSync(operationFolder)).toHaveLength(3); // two sessions and one sidecar folder
+
+    await restore([withSidecar.id], engine);
+    expect(readdirSync(operationFolder)).toEqual([otherFile]);
+    const { count, bytes } = purgeSelection([other.id], engine);
+    expect((await purge([other.id], `${count}:${bytes}`, engine)).done).toHaveLength(1);
+    expect(existsSync(operationFolder)).toBe(false);
+    expect(existsSync(quarantine)).toBe(true);
   });
 
   it("restore into an occupied path is a conflict: both kept, nothing overwritten", async () => {

@@ -2,7 +2,7 @@
 // trash ledger. It executes selections of session ids against a fresh look at the disk — never
 // paths from a client — and re-checks, just before each move, that the file is the one the preview
 // showed and that nothing now protects it.
-import { rmSync } from "node:fs";
+import { rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
@@ -213,6 +213,26 @@ function moveSidecars(item: TrashItem, direction: "away" | "back") {
 
 function removeSidecars(item: TrashItem) {
   for (const sidecar of item.sidecars) rmSync(sidecar.to, { force: true });
+}
+
+/**
+ * After a restore or a purge: the quarantine folders that held only this item go (its sidecar
+ * folder, then its operation's folder once it holds nothing else). rmdir removes only an empty
+ * folder, so anything still there stays.
+ */
+function removeEmptiedFolders(item: TrashItem) {
+  const sidecarFolders = item.sidecars.map((s) => dirname(s.to));
+  const operationFolders = [
+    ...(item.target === "quarantine" && item.location ? [dirname(item.location)] : []),
+    ...sidecarFolders.map((folder) => dirname(folder)),
+  ];
+  for (const folder of new Set([...sidecarFolders, ...operationFolders])) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty (or gone already): nothing to tidy.
+    }
+  }
 }
 
 // ───────────────────────────── soft delete ─────────────────────────────
@@ -523,6 +543,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
           if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
           ledger.append([{ seq, event: "restored" }]);
           ledger.sync();
+          removeEmptiedFolders(entry);
           result.done.push({
             entryId: entry.entryId,
             id: entry.id,
@@ -584,6 +605,7 @@ export async function purge(
         if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
         ledger.append([{ seq, event: "purged" }]);
         ledger.sync();
+        removeEmptiedFolders(entry);
         result.done.push({
           entryId: entry.entryId,
           id: entry.id,

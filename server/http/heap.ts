@@ -22,7 +22,7 @@ const HEAP_GROWING_PERCENT = 50;
  * time the young generation would grow), so setting them at run time works from then on. The
  * young generation keeps the size it has now (a few MB) instead of doubling to 32 MB under a
  * scan's allocations. Measured at 100,000 sessions (`npm run bench`): the peak RSS after a few
- * rescans went from 300–370 MB to about 240 MB, a rescan takes ~0.3 s longer.
+ * rescans went from 300–370 MB to 235–250 MB; a rescan takes ~0.3 s longer.
  */
 export function limitHeapGrowth(): void {
   try {

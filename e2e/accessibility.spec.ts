@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, startServer, test } from "./serve-fixture.js";
+import { expect, test } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 
@@ -16,7 +16,7 @@ async function seriousViolations(page: import("@playwright/test").Page) {
 }
 
 for (const scheme of ["light", "dark"] as const) {
-  test(`no serious accessibility violations on any page (${scheme})`, async ({ page, home }) => {
+  test(`no serious accessibility violations on any page (${scheme})`, async ({ page, home, serve }) => {
     const agentDir = join(home, ".pi", "agent");
     const root = join(agentDir, "sessions");
     mkdirSync(agentDir, { recursive: true });
@@ -29,33 +29,29 @@ for (const scheme of ["light", "dark"] as const) {
       setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
     }
     await page.emulateMedia({ colorScheme: scheme });
-    const server = await startServer(home);
-    try {
-      await page.goto(server.url);
-      for (const name of PAGES) {
-        await page.getByTestId(`nav-${name}`).click();
-        await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute("aria-current", "page");
-        await page.waitForLoadState("networkidle");
-        expect(await seriousViolations(page), name).toEqual([]);
-      }
-      // Growth stacked by namespace, with its legend and data table open.
-      await page.getByTestId("nav-overview").click();
-      await page.getByTestId("growth-view-namespace").click();
-      await page.getByText("The numbers as a table").click();
-      await expect(page.getByTestId("growth-table")).toBeVisible();
-      expect(await seriousViolations(page), "growth by namespace").toEqual([]);
-      // The drawer and the wizard over the sessions page.
-      await page.getByTestId("nav-sessions").click();
-      await page.getByTestId("open-session").first().click();
-      await expect(page.getByTestId("drawer-entries")).toBeVisible();
-      expect(await seriousViolations(page), "drawer").toEqual([]);
-      await page.keyboard.press("Escape");
-      await page.getByTestId("row-select").first().click();
-      await page.getByTestId("clean-selected").click();
-      await expect(page.getByTestId("wizard-usage")).toBeVisible();
-      expect(await seriousViolations(page), "wizard").toEqual([]);
-    } finally {
-      await server.stop();
+    const server = await serve();
+    await page.goto(server.url);
+    for (const name of PAGES) {
+      await page.getByTestId(`nav-${name}`).click();
+      await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute("aria-current", "page");
+      await page.waitForLoadState("networkidle");
+      expect(await seriousViolations(page), name).toEqual([]);
     }
+    // Growth stacked by namespace, with its legend and data table open.
+    await page.getByTestId("nav-overview").click();
+    await page.getByTestId("growth-view-namespace").click();
+    await page.getByText("The numbers as a table").click();
+    await expect(page.getByTestId("growth-table")).toBeVisible();
+    expect(await seriousViolations(page), "growth by namespace").toEqual([]);
+    // The drawer and the wizard over the sessions page.
+    await page.getByTestId("nav-sessions").click();
+    await page.getByTestId("open-session").first().click();
+    await expect(page.getByTestId("drawer-entries")).toBeVisible();
+    expect(await seriousViolations(page), "drawer").toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByTestId("row-select").first().click();
+    await page.getByTestId("clean-selected").click();
+    await expect(page.getByTestId("wizard-usage")).toBeVisible();
+    expect(await seriousViolations(page), "wizard").toEqual([]);
   });
 }

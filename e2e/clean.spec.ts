@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, startServer, test } from "./serve-fixture.js";
+import { expect, test } from "./serve-fixture.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
@@ -48,199 +48,185 @@ function setUp(home: string) {
 test("select three → DELETE → in the trash on disk → undo → byte-identical; protected rows cannot be selected", async ({
   page,
   home,
+  serve,
 }) => {
   const { paths, important } = setUp(home);
   const before = new Map(paths.map((p) => [p, readFileSync(p)]));
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    await expect(page.getByTestId("session-row")).toHaveCount(6);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(6);
 
-    const protectedRow = page
-      .locator(`[data-testid="session-row"]`)
-      .filter({ hasText: "important incident" });
-    await expect(protectedRow.getByTestId("kept-badge")).toHaveText("protected");
-    await expect(protectedRow.getByTestId("row-select")).toBeDisabled();
+  const protectedRow = page.locator(`[data-testid="session-row"]`).filter({ hasText: "important incident" });
+  await expect(protectedRow.getByTestId("kept-badge")).toHaveText("protected");
+  await expect(protectedRow.getByTestId("row-select")).toBeDisabled();
 
-    // Click the first, shift-click the third: three rows, the oldest three.
-    const rows = page.getByTestId("session-row");
-    await rows.nth(0).getByTestId("row-select").click();
-    await rows
-      .nth(2)
-      .getByTestId("row-select")
-      .click({ modifiers: ["Shift"] });
-    await expect(page.getByTestId("selection-count")).toContainText("3 selected");
+  // Click the first, shift-click the third: three rows, the oldest three.
+  const rows = page.getByTestId("session-row");
+  await rows.nth(0).getByTestId("row-select").click();
+  await rows
+    .nth(2)
+    .getByTestId("row-select")
+    .click({ modifiers: ["Shift"] });
+  await expect(page.getByTestId("selection-count")).toContainText("3 selected");
 
-    await page.getByTestId("clean-selected").click();
-    const wizard = page.getByTestId("wizard");
-    await expect(wizard.getByTestId("wizard-usage")).toContainText("6 sessions");
-    await wizard.getByTestId("wizard-next").click();
-    await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(3);
-    await wizard.getByTestId("wizard-next").click();
-    await expect(wizard.getByTestId("review-count")).toHaveText("3");
-    const bytes = paths.slice(0, 3).reduce((sum, p) => sum + statSync(p).size, 0);
-    await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
-    await wizard.getByTestId("wizard-next").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  await expect(wizard.getByTestId("wizard-usage")).toContainText("6 sessions");
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(3);
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("review-count")).toHaveText("3");
+  const bytes = paths.slice(0, 3).reduce((sum, p) => sum + statSync(p).size, 0);
+  await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
+  await wizard.getByTestId("wizard-next").click();
 
-    const execute = wizard.getByTestId("wizard-execute");
-    await expect(execute).toBeDisabled();
-    await wizard.getByTestId("confirm-input").fill("delete"); // not the word asked for
-    await expect(execute).toBeDisabled();
-    await wizard.getByTestId("confirm-input").fill("DELETE");
-    await execute.click();
-    await expect(wizard.getByTestId("result-moved")).toHaveText("3");
+  const execute = wizard.getByTestId("wizard-execute");
+  await expect(execute).toBeDisabled();
+  await wizard.getByTestId("confirm-input").fill("delete"); // not the word asked for
+  await expect(execute).toBeDisabled();
+  await wizard.getByTestId("confirm-input").fill("DELETE");
+  await execute.click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("3");
 
-    // On disk: gone from the store, the same bytes in the trash, the rest untouched.
-    const trashed = filesByHash(join(home, ".local", "share", "Trash"));
-    filesByHash(join(server.agentDir, "session-retention"), trashed);
-    for (const path of paths.slice(0, 3)) {
-      expect(existsSync(path)).toBe(false);
-      expect(trashed.has(createHash("sha256").update(before.get(path)!).digest("hex"))).toBe(true);
-    }
-    for (const path of [...paths.slice(3), important]) expect(existsSync(path)).toBe(true);
-
-    await wizard.getByTestId("undo").click();
-    await expect(wizard.getByTestId("undo-result")).toContainText("Restored 3 sessions");
-    for (const path of paths.slice(0, 3)) expect(readFileSync(path).equals(before.get(path)!)).toBe(true);
-
-    await wizard.getByTestId("wizard-close").click();
-    await expect(page.getByTestId("session-row")).toHaveCount(6);
-    await expect(page.getByTestId("selection-count")).toContainText("0 selected");
-  } finally {
-    await server.stop();
+  // On disk: gone from the store, the same bytes in the trash, the rest untouched.
+  const trashed = filesByHash(join(home, ".local", "share", "Trash"));
+  filesByHash(join(server.agentDir, "session-retention"), trashed);
+  for (const path of paths.slice(0, 3)) {
+    expect(existsSync(path)).toBe(false);
+    expect(trashed.has(createHash("sha256").update(before.get(path)!).digest("hex"))).toBe(true);
   }
+  for (const path of [...paths.slice(3), important]) expect(existsSync(path)).toBe(true);
+
+  await wizard.getByTestId("undo").click();
+  await expect(wizard.getByTestId("undo-result")).toContainText("Restored 3 sessions");
+  for (const path of paths.slice(0, 3)) expect(readFileSync(path).equals(before.get(path)!)).toBe(true);
+
+  await wizard.getByTestId("wizard-close").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(6);
+  await expect(page.getByTestId("selection-count")).toContainText("0 selected");
 });
 
 test("one session needs no typed DELETE; purge asks again with count and bytes, then the bytes are gone", async ({
   page,
   home,
+  serve,
 }) => {
   const { paths } = setUp(home);
   const target = paths[0]!;
   const size = statSync(target).size;
   const hash = sha(target);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
-    await page.getByTestId("clean-selected").click();
-    const wizard = page.getByTestId("wizard");
-    for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
-    await expect(wizard.getByTestId("confirm-input")).toHaveCount(0);
-    await wizard.getByTestId("wizard-execute").click();
-    await expect(wizard.getByTestId("result-moved")).toHaveText("1");
-    await wizard.getByTestId("wizard-close").click();
-    expect(existsSync(target)).toBe(false);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("confirm-input")).toHaveCount(0);
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+  await wizard.getByTestId("wizard-close").click();
+  expect(existsSync(target)).toBe(false);
 
-    await page.getByTestId("nav-trash").click();
-    const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
-    await row.getByRole("checkbox").check();
-    await page.getByTestId("trash-purge").click();
-    const dialog = page.getByTestId("purge-dialog");
-    await expect(dialog.getByTestId("purge-summary")).toContainText("1 session");
-    await expect(dialog.getByTestId("purge-summary").locator("span")).toHaveAttribute(
-      "title",
-      `${size.toLocaleString("en-US")} bytes`,
-    );
-    await dialog.getByTestId("purge-confirm").click();
-    await expect(page.getByTestId("trash-outcome")).toContainText("Purged 1");
+  await page.getByTestId("nav-trash").click();
+  const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
+  await row.getByRole("checkbox").check();
+  await page.getByTestId("trash-purge").click();
+  const dialog = page.getByTestId("purge-dialog");
+  await expect(dialog.getByTestId("purge-summary")).toContainText("1 session");
+  await expect(dialog.getByTestId("purge-summary").locator("span")).toHaveAttribute(
+    "title",
+    `${size.toLocaleString("en-US")} bytes`,
+  );
+  await dialog.getByTestId("purge-confirm").click();
+  await expect(page.getByTestId("trash-outcome")).toContainText("Purged 1");
 
-    const everywhere = filesByHash(home);
-    expect(everywhere.has(hash)).toBe(false);
-  } finally {
-    await server.stop();
-  }
+  const everywhere = filesByHash(home);
+  expect(everywhere.has(hash)).toBe(false);
 });
 
 test("select all matching a filter sends the filter, not ids; the plan is exactly the rows the table shows", async ({
   page,
   home,
+  serve,
 }) => {
   const { paths } = setUp(home);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    await page.getByTestId("filter-namespace").selectOption("/work/a");
-    // Two of /work/a may go; the protected incident is shown but kept.
-    await expect(page.getByTestId("session-row")).toHaveCount(3);
-    await page.getByTestId("select-all").check();
-    await expect(page.getByTestId("selection-count")).toContainText("2 selected");
-    await expect(page.getByTestId("selection-all-matching")).toBeVisible();
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("filter-namespace").selectOption("/work/a");
+  // Two of /work/a may go; the protected incident is shown but kept.
+  await expect(page.getByTestId("session-row")).toHaveCount(3);
+  await page.getByTestId("select-all").check();
+  await expect(page.getByTestId("selection-count")).toContainText("2 selected");
+  await expect(page.getByTestId("selection-all-matching")).toBeVisible();
 
-    const request = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
-    await page.getByTestId("clean-selected").click();
-    expect((await request).postDataJSON()).toEqual({
-      filter: { text: "", namespace: "/work/a", store: "", status: "", warningsOnly: false },
-    });
-    const wizard = page.getByTestId("wizard");
-    await expect(wizard).toContainText("Clean every session matching the filter");
-    await wizard.getByTestId("wizard-next").click();
-    const names = paths.slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1));
-    await expect(wizard.getByTestId("wizard-candidate").locator("code")).toHaveText(names, {
-      useInnerText: true,
-    });
-    await expect(wizard.getByTestId("wizard-filter-differs")).toHaveCount(0);
-    await wizard.getByTestId("wizard-next").click();
-    await expect(wizard.getByTestId("review-count")).toHaveText("2");
-    const bytes = paths.slice(0, 2).reduce((sum, p) => sum + statSync(p).size, 0);
-    await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
+  await page.getByTestId("clean-selected").click();
+  expect((await request).postDataJSON()).toEqual({
+    filter: { text: "", namespace: "/work/a", store: "", status: "", warningsOnly: false },
+  });
+  const wizard = page.getByTestId("wizard");
+  await expect(wizard).toContainText("Clean every session matching the filter");
+  await wizard.getByTestId("wizard-next").click();
+  const names = paths.slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1));
+  await expect(wizard.getByTestId("wizard-candidate").locator("code")).toHaveText(names, {
+    useInnerText: true,
+  });
+  await expect(wizard.getByTestId("wizard-filter-differs")).toHaveCount(0);
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("review-count")).toHaveText("2");
+  const bytes = paths.slice(0, 2).reduce((sum, p) => sum + statSync(p).size, 0);
+  await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(bytes));
 
-    // Deselecting one row makes it a hand selection again: ids are sent.
-    await page.keyboard.press("Escape");
-    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
-    await expect(page.getByTestId("selection-all-matching")).toHaveCount(0);
-    const handPicked = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
-    await page.getByTestId("clean-selected").click();
-    expect(Object.keys((await handPicked).postDataJSON() as object)).toEqual(["ids"]);
-  } finally {
-    await server.stop();
-  }
+  // Deselecting one row makes it a hand selection again: ids are sent.
+  await page.keyboard.press("Escape");
+  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+  await expect(page.getByTestId("selection-all-matching")).toHaveCount(0);
+  const handPicked = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
+  await page.getByTestId("clean-selected").click();
+  expect(Object.keys((await handPicked).postDataJSON() as object)).toEqual(["ids"]);
 });
 
 test("restoring onto a path that is taken again says so plainly and overwrites nothing", async ({
   page,
   home,
+  serve,
 }) => {
   const { paths } = setUp(home);
   const target = paths[0]!;
   const original = readFileSync(target);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
-    await page.getByTestId("clean-selected").click();
-    const wizard = page.getByTestId("wizard");
-    for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
-    await wizard.getByTestId("wizard-execute").click();
-    await expect(wizard.getByTestId("result-moved")).toHaveText("1");
-    await wizard.getByTestId("wizard-close").click();
-    expect(existsSync(target)).toBe(false);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+  await wizard.getByTestId("wizard-close").click();
+  expect(existsSync(target)).toBe(false);
 
-    // Something writes a new file at the same path before the restore.
-    writeFileSync(target, "a newer file\n");
-    await page.getByTestId("nav-trash").click();
-    const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
-    await row.getByRole("checkbox").check();
-    await page.getByTestId("trash-restore").click();
+  // Something writes a new file at the same path before the restore.
+  writeFileSync(target, "a newer file\n");
+  await page.getByTestId("nav-trash").click();
+  const row = page.locator(`[data-testid="trash-row"][data-path="${target}"]`);
+  await row.getByRole("checkbox").check();
+  await page.getByTestId("trash-restore").click();
 
-    await expect(page.getByTestId("trash-outcome")).toHaveText("Restored 0 sessions.");
-    const notDone = page.getByTestId("trash-not-done");
-    await expect(notDone).toContainText("1 session was not restored");
-    await expect(notDone.getByTestId("trash-not-done-item")).toHaveAttribute("data-path", target);
-    await expect(notDone).toContainText("a file is at this path again");
-    await expect(notDone).toContainText("the trashed copy stays in the trash");
-    await expect(row.getByTestId("trash-row-occupied")).toHaveText("original path taken");
-    await expect(row).toContainText("in-trash");
-    // Nothing was overwritten, and the trashed copy is intact.
-    expect(readFileSync(target, "utf8")).toBe("a newer file\n");
-    const trashed = filesByHash(join(home, ".local", "share", "Trash"));
-    filesByHash(join(server.agentDir, "session-retention"), trashed);
-    expect(trashed.has(createHash("sha256").update(original).digest("hex"))).toBe(true);
-  } finally {
-    await server.stop();
-  }
+  await expect(page.getByTestId("trash-outcome")).toHaveText("Restored 0 sessions.");
+  const notDone = page.getByTestId("trash-not-done");
+  await expect(notDone).toContainText("1 session was not restored");
+  await expect(notDone.getByTestId("trash-not-done-item")).toHaveAttribute("data-path", target);
+  await expect(notDone).toContainText("a file is at this path again");
+  await expect(notDone).toContainText("the trashed copy stays in the trash");
+  await expect(row.getByTestId("trash-row-occupied")).toHaveText("original path taken");
+  await expect(row).toContainText("in-trash");
+  // Nothing was overwritten, and the trashed copy is intact.
+  expect(readFileSync(target, "utf8")).toBe("a newer file\n");
+  const trashed = filesByHash(join(home, ".local", "share", "Trash"));
+  filesByHash(join(server.agentDir, "session-retention"), trashed);
+  expect(trashed.has(createHash("sha256").update(original).digest("hex"))).toBe(true);
 });

@@ -4,7 +4,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, startServer, test } from "./serve-fixture.js";
+import { expect, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
   const agentDir = join(home, ".pi", "agent");
@@ -28,103 +28,94 @@ function setUp(home: string) {
 test("the quota card at 70, 90 and 100%: level, colour, meaning; hard-block mode is said", async ({
   page,
   home,
+  serve,
 }) => {
   const { total, config } = setUp(home);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    const colours = new Set<string>();
-    for (const [ratio, level, meaning] of [
-      [0.5, "ok", "below 70% of every limit"],
-      [0.75, "info", "past 70% of a limit"],
-      [0.92, "warn", "past 90% of a limit"],
-      [1, "critical", "at or over a limit"],
-    ] as const) {
-      config({ quota: { maxTotalSizeBytes: Math.ceil(total / ratio), maxSessionCount: null } });
-      // The config file is read on every load (the token stays in the tab's sessionStorage).
-      await page.reload();
-      const card = page.getByTestId("quota-card");
-      await expect(card).toHaveAttribute("data-level", level);
-      await expect(card.getByTestId("quota-level")).toHaveText(level);
-      await expect(card).toContainText(meaning);
-      await expect(card.getByTestId("gauge-size")).toHaveAttribute("data-level", level);
-      colours.add(await card.getByTestId("quota-level").evaluate((el) => getComputedStyle(el).color));
-    }
-    expect(colours.size).toBe(4); // each level has its own colour
-
-    config({ mode: "hard-block", quota: { maxTotalSizeBytes: total } });
+  const server = await serve();
+  await page.goto(server.url);
+  const colours = new Set<string>();
+  for (const [ratio, level, meaning] of [
+    [0.5, "ok", "below 70% of every limit"],
+    [0.75, "info", "past 70% of a limit"],
+    [0.92, "warn", "past 90% of a limit"],
+    [1, "critical", "at or over a limit"],
+  ] as const) {
+    config({ quota: { maxTotalSizeBytes: Math.ceil(total / ratio), maxSessionCount: null } });
+    // The config file is read on every load (the token stays in the tab's sessionStorage).
     await page.reload();
-    await expect(page.getByTestId("quota-card")).toContainText("pi blocks input when critical");
-  } finally {
-    await server.stop();
+    const card = page.getByTestId("quota-card");
+    await expect(card).toHaveAttribute("data-level", level);
+    await expect(card.getByTestId("quota-level")).toHaveText(level);
+    await expect(card).toContainText(meaning);
+    await expect(card.getByTestId("gauge-size")).toHaveAttribute("data-level", level);
+    colours.add(await card.getByTestId("quota-level").evaluate((el) => getComputedStyle(el).color));
   }
+  expect(colours.size).toBe(4); // each level has its own colour
+
+  config({ mode: "hard-block", quota: { maxTotalSizeBytes: total } });
+  await page.reload();
+  await expect(page.getByTestId("quota-card")).toContainText("pi blocks input when critical");
 });
 
 test("treemap drills into a namespace and back; growth shows estimated points and toggles 7/30 days", async ({
   page,
   home,
+  serve,
 }) => {
   setUp(home);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    const breadcrumb = page.getByTestId("treemap-breadcrumb");
-    await expect(breadcrumb).toHaveText("All namespaces");
-    // The largest namespace takes the left of the map.
-    const map = page.getByTestId("treemap").locator("canvas");
-    const box = (await map.boundingBox())!;
-    await map.click({ position: { x: box.width * 0.1, y: box.height * 0.5 } });
-    await expect(breadcrumb).toContainText("/work/big");
-    await page.getByTestId("treemap-back").click();
-    await expect(breadcrumb).toHaveText("All namespaces");
+  const server = await serve();
+  await page.goto(server.url);
+  const breadcrumb = page.getByTestId("treemap-breadcrumb");
+  await expect(breadcrumb).toHaveText("All namespaces");
+  // The largest namespace takes the left of the map.
+  const map = page.getByTestId("treemap").locator("canvas");
+  const box = (await map.boundingBox())!;
+  await map.click({ position: { x: box.width * 0.1, y: box.height * 0.5 } });
+  await expect(breadcrumb).toContainText("/work/big");
+  await page.getByTestId("treemap-back").click();
+  await expect(breadcrumb).toHaveText("All namespaces");
 
-    // The first scan backfilled 30 days from creation times: marked as estimated.
-    await expect(page.getByTestId("growth-estimated")).toBeVisible();
-    await page.getByTestId("growth-7").click();
-    await expect(page.getByTestId("growth-7")).toHaveAttribute("aria-pressed", "true");
-  } finally {
-    await server.stop();
-  }
+  // The first scan backfilled 30 days from creation times: marked as estimated.
+  await expect(page.getByTestId("growth-estimated")).toBeVisible();
+  await page.getByTestId("growth-7").click();
+  await expect(page.getByTestId("growth-7")).toHaveAttribute("aria-pressed", "true");
 });
 
 test("growth by namespace: one stacked series per namespace of the store, adding up to the total", async ({
   page,
   home,
+  serve,
 }) => {
   const { total } = setUp(home);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await expect(page.getByTestId("growth-legend")).toHaveCount(0); // the total is the default
-    await page.getByTestId("growth-view-namespace").click();
-    await expect(page.getByTestId("growth-view-namespace")).toHaveAttribute("aria-pressed", "true");
-    const items = page.getByTestId("growth-legend-item");
-    // Largest first, named by the sessions' working directories.
-    await expect(items).toHaveCount(2);
-    expect(await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-name")))).toEqual([
-      "/work/big",
-      "/work/small",
-    ]);
-    const latest = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-bytes"))));
-    expect(latest.reduce((a, b) => a + b, 0)).toBe(total);
-    await expect(page.getByTestId("total-bytes")).toHaveAttribute("data-bytes", String(total));
-    await expect(page.locator(".growth canvas")).toHaveAttribute(
-      "aria-label",
-      /stacked by namespace, 2 series/,
-    );
-    // Estimated (backfilled) points are still marked, and the numbers are there as a table.
-    await expect(page.getByTestId("growth-estimated")).toBeVisible();
-    await page.getByText("The numbers as a table").click();
-    const table = page.getByTestId("growth-table");
-    await expect(table.locator("thead th")).toHaveText(["Day", "/work/big", "/work/small", "Total"]);
-    await expect(table.locator("tbody tr").first()).toContainText("(estimated)");
-    await expect(table.locator("tbody tr").last()).not.toContainText("(estimated)");
+  const server = await serve();
+  await page.goto(server.url);
+  await expect(page.getByTestId("growth-legend")).toHaveCount(0); // the total is the default
+  await page.getByTestId("growth-view-namespace").click();
+  await expect(page.getByTestId("growth-view-namespace")).toHaveAttribute("aria-pressed", "true");
+  const items = page.getByTestId("growth-legend-item");
+  // Largest first, named by the sessions' working directories.
+  await expect(items).toHaveCount(2);
+  expect(await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-name")))).toEqual([
+    "/work/big",
+    "/work/small",
+  ]);
+  const latest = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-bytes"))));
+  expect(latest.reduce((a, b) => a + b, 0)).toBe(total);
+  await expect(page.getByTestId("total-bytes")).toHaveAttribute("data-bytes", String(total));
+  await expect(page.locator(".growth canvas")).toHaveAttribute(
+    "aria-label",
+    /stacked by namespace, 2 series/,
+  );
+  // Estimated (backfilled) points are still marked, and the numbers are there as a table.
+  await expect(page.getByTestId("growth-estimated")).toBeVisible();
+  await page.getByText("The numbers as a table").click();
+  const table = page.getByTestId("growth-table");
+  await expect(table.locator("thead th")).toHaveText(["Day", "/work/big", "/work/small", "Total"]);
+  await expect(table.locator("tbody tr").first()).toContainText("(estimated)");
+  await expect(table.locator("tbody tr").last()).not.toContainText("(estimated)");
 
-    await page.getByTestId("growth-7").click();
-    await expect(items).toHaveCount(2);
-    await page.getByTestId("growth-view-total").click();
-    await expect(page.getByTestId("growth-legend")).toHaveCount(0);
-  } finally {
-    await server.stop();
-  }
+  await page.getByTestId("growth-7").click();
+  await expect(items).toHaveCount(2);
+  await page.getByTestId("growth-view-total").click();
+  await expect(page.getByTestId("growth-legend")).toHaveCount(0);
 });

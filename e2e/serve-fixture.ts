@@ -14,7 +14,7 @@ export interface RunningServer {
 }
 
 /** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home`. */
-export async function startServer(
+async function startServer(
   home: string,
   extraArgs: string[] = [],
 ): Promise<RunningServer & { stop: () => Promise<void> }> {
@@ -57,7 +57,7 @@ export async function startServer(
     agentDir,
     output: () => output,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return; // ended already (a signal leaves exitCode null)
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;
@@ -65,14 +65,27 @@ export async function startServer(
   };
 }
 
-/** A fresh temporary home per test, removed afterwards. */
-export const test = base.extend<{ home: string }>({
+export const test = base.extend<{
+  /** A fresh temporary home per test, removed afterwards. */
+  home: string;
+  /** Starts a server on the test's home; every server started is stopped when the test ends. */
+  serve: (extraArgs?: string[]) => Promise<RunningServer & { stop: () => Promise<void> }>;
+}>({
   // Playwright fixtures take their dependencies as a destructured object, even when there are none.
   // eslint-disable-next-line no-empty-pattern
   home: async ({}, use) => {
     const home = mkdtempSync(join(tmpdir(), "sr-e2e-"));
     await use(home);
     rmSync(home, { recursive: true, force: true });
+  },
+  serve: async ({ home }, use) => {
+    const started: Array<{ stop: () => Promise<void> }> = [];
+    await use(async (extraArgs = []) => {
+      const server = await startServer(home, extraArgs);
+      started.push(server);
+      return server;
+    });
+    for (const server of started) await server.stop(); // a stopped one returns at once
   },
 });
 

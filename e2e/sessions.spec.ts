@@ -4,7 +4,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, startServer, test } from "./serve-fixture.js";
+import { expect, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
   const agentDir = join(home, ".pi", "agent");
@@ -36,63 +36,56 @@ const shownBytes = async (page: import("@playwright/test").Page) =>
     .locator("td[data-bytes]")
     .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-bytes"))))) as number[];
 
-test("sorts by size both ways, filters by namespace and text", async ({ page, home }) => {
+test("sorts by size both ways, filters by namespace and text", async ({ page, home, serve }) => {
   const { paths } = setUp(home);
   const sizes = paths.map((p) => statSync(p).size);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    await expect(page.getByTestId("session-row")).toHaveCount(5);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(5);
 
-    await page.getByTestId("sort-sizeBytes").click();
-    await expect.poll(() => shownBytes(page)).toEqual([...sizes].sort((a, b) => b - a));
-    await page.getByTestId("sort-sizeBytes").click();
-    await expect.poll(() => shownBytes(page)).toEqual([...sizes].sort((a, b) => a - b));
-    await expect(page.locator('th[aria-sort="ascending"]')).toContainText("Size");
+  await page.getByTestId("sort-sizeBytes").click();
+  await expect.poll(() => shownBytes(page)).toEqual([...sizes].sort((a, b) => b - a));
+  await page.getByTestId("sort-sizeBytes").click();
+  await expect.poll(() => shownBytes(page)).toEqual([...sizes].sort((a, b) => a - b));
+  await expect(page.locator('th[aria-sort="ascending"]')).toContainText("Size");
 
-    await page.getByTestId("filter-namespace").selectOption("/srv/data");
-    await expect(page.getByTestId("session-row")).toHaveCount(2);
-    await expect(page.getByTestId("shown-count")).toHaveText("2 of 5");
-    await page.getByTestId("filter-namespace").selectOption("");
-    await page.getByTestId("filter-text").fill("checkout");
-    await expect(page.getByTestId("session-row")).toHaveCount(1);
-    await expect(page.getByTestId("session-row")).toContainText("Checkout layout");
-  } finally {
-    await server.stop();
-  }
+  await page.getByTestId("filter-namespace").selectOption("/srv/data");
+  await expect(page.getByTestId("session-row")).toHaveCount(2);
+  await expect(page.getByTestId("shown-count")).toHaveText("2 of 5");
+  await page.getByTestId("filter-namespace").selectOption("");
+  await page.getByTestId("filter-text").fill("checkout");
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+  await expect(page.getByTestId("session-row")).toContainText("Checkout layout");
 });
 
 test("the drawer shows the file's contents and pins the session; a rescan finds a new session", async ({
   page,
   home,
+  serve,
 }) => {
   const { root } = setUp(home);
-  const server = await startServer(home);
-  try {
-    await page.goto(server.url);
-    await page.getByTestId("nav-sessions").click();
-    const row = page.getByTestId("session-row").filter({ hasText: "Checkout layout" });
-    await row.getByTestId("open-session").click();
-    const drawer = page.getByTestId("drawer");
-    await expect(drawer.getByTestId("drawer-first-message")).toHaveText("question 0 in /work/web");
-    await expect(drawer.getByTestId("drawer-entries")).toContainText("3 user, 3 assistant");
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  const row = page.getByTestId("session-row").filter({ hasText: "Checkout layout" });
+  await row.getByTestId("open-session").click();
+  const drawer = page.getByTestId("drawer");
+  await expect(drawer.getByTestId("drawer-first-message")).toHaveText("question 0 in /work/web");
+  await expect(drawer.getByTestId("drawer-entries")).toContainText("3 user, 3 assistant");
 
-    await drawer.getByTestId("drawer-pin").click();
-    await expect(drawer.getByTestId("drawer-kept")).toContainText("pinned");
-    await expect(row.getByTestId("kept-badge")).toHaveText("pinned");
-    await expect(row.getByTestId("row-select")).toBeDisabled();
-    await drawer.getByTestId("drawer-unpin").click();
-    await expect(row.getByTestId("kept-badge")).toHaveCount(0);
-    await expect(row.getByTestId("row-select")).toBeEnabled();
-    await page.keyboard.press("Escape");
-    await expect(drawer).toHaveCount(0);
+  await drawer.getByTestId("drawer-pin").click();
+  await expect(drawer.getByTestId("drawer-kept")).toContainText("pinned");
+  await expect(row.getByTestId("kept-badge")).toHaveText("pinned");
+  await expect(row.getByTestId("row-select")).toBeDisabled();
+  await drawer.getByTestId("drawer-unpin").click();
+  await expect(row.getByTestId("kept-badge")).toHaveCount(0);
+  await expect(row.getByTestId("row-select")).toBeEnabled();
+  await page.keyboard.press("Escape");
+  await expect(drawer).toHaveCount(0);
 
-    const added = writeSession(root, "/work/new", 1).getSessionFile()!;
-    setModified(added, new Date(Date.UTC(2026, 0, 20)));
-    await page.getByTestId("rescan").click();
-    await expect(page.getByTestId("session-row")).toHaveCount(6);
-  } finally {
-    await server.stop();
-  }
+  const added = writeSession(root, "/work/new", 1).getSessionFile()!;
+  setModified(added, new Date(Date.UTC(2026, 0, 20)));
+  await page.getByTestId("rescan").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(6);
 });

@@ -5,8 +5,19 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { expect, test } from "./serve-fixture.js";
+
+/** Selects the first session row, opens the clean wizard on it and goes to its last step. */
+async function wizardOnFirstRow(page: Page) {
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  return wizard;
+}
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
@@ -118,11 +129,7 @@ test("one session needs no typed DELETE; purge asks again with count and bytes, 
   const hash = sha(target);
   const server = await serve();
   await page.goto(server.url);
-  await page.getByTestId("nav-sessions").click();
-  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
-  await page.getByTestId("clean-selected").click();
-  const wizard = page.getByTestId("wizard");
-  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  const wizard = await wizardOnFirstRow(page);
   await expect(wizard.getByTestId("confirm-input")).toHaveCount(0);
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("result-moved")).toHaveText("1");
@@ -199,11 +206,7 @@ test("restoring onto a path that is taken again says so plainly and overwrites n
   const original = readFileSync(target);
   const server = await serve();
   await page.goto(server.url);
-  await page.getByTestId("nav-sessions").click();
-  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
-  await page.getByTestId("clean-selected").click();
-  const wizard = page.getByTestId("wizard");
-  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  const wizard = await wizardOnFirstRow(page);
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("result-moved")).toHaveText("1");
   await wizard.getByTestId("wizard-close").click();

@@ -2,14 +2,14 @@
 // riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
-import { useDialogFocus } from "./use-dialog-focus.js";
+import { Dialog } from "./Dialog.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
 const BATCH = 300;
@@ -109,9 +109,6 @@ export function CleanWizard({
       : api.planSelection(source.kind === "filter" ? { filter: source.filter } : { ids: source.ids })
     ).then(setPlan, (e: Error) => setError(e.message));
   }, [api, source]);
-  const dialog = useRef<HTMLDivElement>(null);
-  // Escape cancels, except on the result: what was done (and its undo) must be seen.
-  useDialogFocus(dialog, { onEscape: step === "result" ? undefined : () => onClose(false) });
 
   const goes = useMemo(() => plan && whatGoes(plan), [plan]);
   const candidates = plan?.candidates ?? [];
@@ -166,237 +163,234 @@ export function CleanWizard({
   const back = () => setStep(STEPS[index - 1]!);
 
   return (
-    <div class="overlay">
-      <div
-        class="dialog wizard"
-        ref={dialog}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="wizard-title"
-        data-testid="wizard"
-      >
-        <header>
-          <h2 id="wizard-title">
-            {TITLES[source.kind]} — {STEP_TITLES[step]}
-          </h2>
-          <ol class="steps" aria-label="Steps">
-            {STEPS.map((s, i) => (
-              <li
-                key={s}
-                class={i === index ? "current" : i < index ? "done" : ""}
-                aria-current={i === index ? "step" : undefined}
-              >
-                {STEP_TITLES[s]}
-              </li>
-            ))}
-          </ol>
-        </header>
+    <Dialog
+      class="dialog wizard"
+      labelledBy="wizard-title"
+      testId="wizard"
+      // Escape cancels, except on the result: what was done (and its undo) must be seen.
+      onEscape={step === "result" ? undefined : () => onClose(false)}
+    >
+      <header>
+        <h2 id="wizard-title">
+          {TITLES[source.kind]} — {STEP_TITLES[step]}
+        </h2>
+        <ol class="steps" aria-label="Steps">
+          {STEPS.map((s, i) => (
+            <li
+              key={s}
+              class={i === index ? "current" : i < index ? "done" : ""}
+              aria-current={i === index ? "step" : undefined}
+            >
+              {STEP_TITLES[s]}
+            </li>
+          ))}
+        </ol>
+      </header>
 
-        {error && (
-          <div class="banner error" role="alert" data-testid="wizard-error">
-            {error}
-          </div>
-        )}
-        {!plan && !error && <p class="empty">Looking at the stores…</p>}
+      {error && (
+        <div class="banner error" role="alert" data-testid="wizard-error">
+          {error}
+        </div>
+      )}
+      {!plan && !error && <p class="empty">Looking at the stores…</p>}
 
-        {plan && step === "usage" && (
-          <div data-testid="wizard-usage">
-            <p>
-              {plan.before.sessionCount.toLocaleString("en-US")} sessions use{" "}
-              <Bytes value={plan.before.totalBytes} />. Quota level:{" "}
-              <span class={`level level-${plan.quotaBefore.level}`}>{plan.quotaBefore.level}</span>
-              {plan.quotaBefore.size && <> · size {percent(plan.quotaBefore.size.ratio)} of the limit</>}
-              {plan.quotaBefore.count && <> · count {percent(plan.quotaBefore.count.ratio)} of the limit</>}.
+      {plan && step === "usage" && (
+        <div data-testid="wizard-usage">
+          <p>
+            {plan.before.sessionCount.toLocaleString("en-US")} sessions use{" "}
+            <Bytes value={plan.before.totalBytes} />. Quota level:{" "}
+            <span class={`level level-${plan.quotaBefore.level}`}>{plan.quotaBefore.level}</span>
+            {plan.quotaBefore.size && <> · size {percent(plan.quotaBefore.size.ratio)} of the limit</>}
+            {plan.quotaBefore.count && <> · count {percent(plan.quotaBefore.count.ratio)} of the limit</>}.
+          </p>
+          <p class="hint">Mode: {plan.mode}.</p>
+        </div>
+      )}
+
+      {plan && step === "candidates" && (
+        <div data-testid="wizard-candidates">
+          {candidates.length === 0 ? (
+            <p class="empty">
+              Nothing to clean:{" "}
+              {source.kind === "policy"
+                ? "the policy selects no session."
+                : "every selected session is kept."}
             </p>
-            <p class="hint">Mode: {plan.mode}.</p>
-          </div>
-        )}
-
-        {plan && step === "candidates" && (
-          <div data-testid="wizard-candidates">
-            {candidates.length === 0 ? (
-              <p class="empty">
-                Nothing to clean:{" "}
-                {source.kind === "policy"
-                  ? "the policy selects no session."
-                  : "every selected session is kept."}
-              </p>
-            ) : (
-              <ul class="candidates">
-                {candidates.slice(0, 200).map((c) => (
-                  <li key={c.id} data-testid="wizard-candidate">
-                    <span class="badge">{RULE_LABELS[c.rule]}</span>{" "}
-                    <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} />{" "}
-                    <span class="hint">{c.detail}</span>
+          ) : (
+            <ul class="candidates">
+              {candidates.slice(0, 200).map((c) => (
+                <li key={c.id} data-testid="wizard-candidate">
+                  <span class="badge">{RULE_LABELS[c.rule]}</span>{" "}
+                  <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} />{" "}
+                  <span class="hint">{c.detail}</span>
+                </li>
+              ))}
+              {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
+            </ul>
+          )}
+          {source.kind === "filter" && candidates.length !== source.ids.length && (
+            <p class="banner info" data-testid="wizard-filter-differs">
+              The table showed {source.ids.length.toLocaleString("en-US")} matching session
+              {source.ids.length === 1 ? "" : "s"} that may be cleaned; the stores as they are now give{" "}
+              {candidates.length.toLocaleString("en-US")}. This plan is what will be cleaned.
+            </p>
+          )}
+          {keptOfSelection.length > 0 && (
+            <>
+              <h3>Selected but kept</h3>
+              <ul data-testid="wizard-kept">
+                {keptOfSelection.slice(0, 200).map((k) => (
+                  <li key={k.id}>
+                    <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
                   </li>
                 ))}
-                {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
               </ul>
-            )}
-            {source.kind === "filter" && candidates.length !== source.ids.length && (
-              <p class="banner info" data-testid="wizard-filter-differs">
-                The table showed {source.ids.length.toLocaleString("en-US")} matching session
-                {source.ids.length === 1 ? "" : "s"} that may be cleaned; the stores as they are now give{" "}
-                {candidates.length.toLocaleString("en-US")}. This plan is what will be cleaned.
-              </p>
-            )}
-            {keptOfSelection.length > 0 && (
-              <>
-                <h3>Selected but kept</h3>
-                <ul data-testid="wizard-kept">
-                  {keptOfSelection.slice(0, 200).map((k) => (
-                    <li key={k.id}>
-                      <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </div>
-        )}
-
-        {plan && step === "review" && (
-          <div data-testid="wizard-review">
-            <p class="big-line">
-              <strong data-testid="review-count">{candidates.length}</strong> session
-              {candidates.length === 1 ? "" : "s"} ·{" "}
-              <strong data-testid="review-bytes" data-bytes={plan.bytesToFree}>
-                <Bytes value={plan.bytesToFree} />
-              </strong>{" "}
-              to free · quota after:{" "}
-              <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
-            </p>
-            <Treemap
-              tiles={goes ?? []}
-              label="What this cleanup removes (highlighted) and keeps, per namespace"
-            />
-            {plan.refusal && (
-              <div class="banner error" role="alert">
-                {plan.refusal.message}
-              </div>
-            )}
-            {plan.riskiest.length > 0 && (
-              <>
-                <h3>The {plan.riskiest.length} riskiest (largest or most recently used)</h3>
-                <ul data-testid="wizard-riskiest">
-                  {plan.riskiest.map((c) => (
-                    <li key={c.id}>
-                      <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} /> ·
-                      last used {new Date(c.lastUsedAt).toLocaleString()}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            <p class="hint">
-              Sessions go to the trash (restorable) — nothing is deleted for good here. Active, pinned and
-              protected sessions are never moved.
-            </p>
-          </div>
-        )}
-
-        {plan && step === "confirm" && (
-          <div data-testid="wizard-confirm">
-            {mustType ? (
-              <label>
-                Type <strong>DELETE</strong> to move {candidates.length} session
-                {candidates.length === 1 ? "" : "s"} (
-                <Bytes value={plan.bytesToFree} />) to the trash
-                <input
-                  data-testid="confirm-input"
-                  autoComplete="off"
-                  value={typed}
-                  onInput={(e) => setTyped(e.currentTarget.value)}
-                />
-              </label>
-            ) : (
-              <p>
-                Move <code title={candidates[0]?.path}>{candidates[0]?.path}</code> to the trash?
-              </p>
-            )}
-          </div>
-        )}
-
-        {step === "result" && result && (
-          <div data-testid="wizard-result">
-            <p class="big-line">
-              Moved <strong data-testid="result-moved">{result.moved.length}</strong> · freed{" "}
-              <strong>
-                <Bytes value={result.bytesFreed} />
-              </strong>
-            </p>
-            {result.skipped.length > 0 && (
-              <>
-                <h3>Skipped</h3>
-                <ul data-testid="result-skipped">
-                  {result.skipped.map((s) => (
-                    <li key={s.id}>
-                      <code>{s.path ?? s.id}</code>: {s.reason}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            {undone ? (
-              <p data-testid="undo-result">
-                Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
-                {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
-              </p>
-            ) : (
-              result.moved.length > 0 && (
-                <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
-              )
-            )}
-          </div>
-        )}
-
-        <footer>
-          {step === "result" ? (
-            <>
-              {result && result.moved.length > 0 && !undone && (
-                <button type="button" data-testid="undo" disabled={busy} onClick={() => void undo()}>
-                  Undo
-                </button>
-              )}
-              <button type="button" class="primary" data-testid="wizard-close" onClick={() => onClose(true)}>
-                Done
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" onClick={() => onClose(false)}>
-                Cancel
-              </button>
-              {index > 0 && (
-                <button type="button" onClick={back}>
-                  Back
-                </button>
-              )}
-              {step === "confirm" ? (
-                <button
-                  type="button"
-                  class="danger"
-                  data-testid="wizard-execute"
-                  disabled={!confirmed || busy || candidates.length === 0 || !!plan?.refusal}
-                  onClick={() => void execute()}
-                >
-                  {busy ? "Moving…" : "Move to trash"}
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  class="primary"
-                  data-testid="wizard-next"
-                  disabled={!plan || (step !== "usage" && candidates.length === 0)}
-                  onClick={next}
-                >
-                  Next
-                </button>
-              )}
             </>
           )}
-        </footer>
-      </div>
-    </div>
+        </div>
+      )}
+
+      {plan && step === "review" && (
+        <div data-testid="wizard-review">
+          <p class="big-line">
+            <strong data-testid="review-count">{candidates.length}</strong> session
+            {candidates.length === 1 ? "" : "s"} ·{" "}
+            <strong data-testid="review-bytes" data-bytes={plan.bytesToFree}>
+              <Bytes value={plan.bytesToFree} />
+            </strong>{" "}
+            to free · quota after:{" "}
+            <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
+          </p>
+          <Treemap
+            tiles={goes ?? []}
+            label="What this cleanup removes (highlighted) and keeps, per namespace"
+          />
+          {plan.refusal && (
+            <div class="banner error" role="alert">
+              {plan.refusal.message}
+            </div>
+          )}
+          {plan.riskiest.length > 0 && (
+            <>
+              <h3>The {plan.riskiest.length} riskiest (largest or most recently used)</h3>
+              <ul data-testid="wizard-riskiest">
+                {plan.riskiest.map((c) => (
+                  <li key={c.id}>
+                    <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} /> ·
+                    last used {new Date(c.lastUsedAt).toLocaleString()}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <p class="hint">
+            Sessions go to the trash (restorable) — nothing is deleted for good here. Active, pinned and
+            protected sessions are never moved.
+          </p>
+        </div>
+      )}
+
+      {plan && step === "confirm" && (
+        <div data-testid="wizard-confirm">
+          {mustType ? (
+            <label>
+              Type <strong>DELETE</strong> to move {candidates.length} session
+              {candidates.length === 1 ? "" : "s"} (
+              <Bytes value={plan.bytesToFree} />) to the trash
+              <input
+                data-testid="confirm-input"
+                autoComplete="off"
+                value={typed}
+                onInput={(e) => setTyped(e.currentTarget.value)}
+              />
+            </label>
+          ) : (
+            <p>
+              Move <code title={candidates[0]?.path}>{candidates[0]?.path}</code> to the trash?
+            </p>
+          )}
+        </div>
+      )}
+
+      {step === "result" && result && (
+        <div data-testid="wizard-result">
+          <p class="big-line">
+            Moved <strong data-testid="result-moved">{result.moved.length}</strong> · freed{" "}
+            <strong>
+              <Bytes value={result.bytesFreed} />
+            </strong>
+          </p>
+          {result.skipped.length > 0 && (
+            <>
+              <h3>Skipped</h3>
+              <ul data-testid="result-skipped">
+                {result.skipped.map((s) => (
+                  <li key={s.id}>
+                    <code>{s.path ?? s.id}</code>: {s.reason}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {undone ? (
+            <p data-testid="undo-result">
+              Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
+              {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
+            </p>
+          ) : (
+            result.moved.length > 0 && (
+              <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
+            )
+          )}
+        </div>
+      )}
+
+      <footer>
+        {step === "result" ? (
+          <>
+            {result && result.moved.length > 0 && !undone && (
+              <button type="button" data-testid="undo" disabled={busy} onClick={() => void undo()}>
+                Undo
+              </button>
+            )}
+            <button type="button" class="primary" data-testid="wizard-close" onClick={() => onClose(true)}>
+              Done
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" onClick={() => onClose(false)}>
+              Cancel
+            </button>
+            {index > 0 && (
+              <button type="button" onClick={back}>
+                Back
+              </button>
+            )}
+            {step === "confirm" ? (
+              <button
+                type="button"
+                class="danger"
+                data-testid="wizard-execute"
+                disabled={!confirmed || busy || candidates.length === 0 || !!plan?.refusal}
+                onClick={() => void execute()}
+              >
+                {busy ? "Moving…" : "Move to trash"}
+              </button>
+            ) : (
+              <button
+                type="button"
+                class="primary"
+                data-testid="wizard-next"
+                disabled={!plan || (step !== "usage" && candidates.length === 0)}
+                onClick={next}
+              >
+                Next
+              </button>
+            )}
+          </>
+        )}
+      </footer>
+    </Dialog>
   );
 }

@@ -1,12 +1,12 @@
 // The detail drawer: everything the API knows about one session — its record, what the file holds
 // (entry types, branches, compactions, the first user message), why it is kept, its lineage — and
 // pin/unpin. Lineage links open the related session in the same drawer.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
-import { useDialogFocus } from "./use-dialog-focus.js";
+import { Dialog } from "./Dialog.js";
 
 export function SessionDrawer({
   api,
@@ -39,8 +39,6 @@ export function SessionDrawer({
     setDetail(undefined);
     void load();
   }, [id]);
-  const drawer = useRef<HTMLDivElement>(null);
-  useDialogFocus(drawer, { onEscape: onClose });
 
   async function pin(on: boolean) {
     try {
@@ -55,14 +53,7 @@ export function SessionDrawer({
   const s = detail?.session;
   const pinned = detail?.kept?.reason === "pinned";
   return (
-    <div
-      class="drawer"
-      ref={drawer}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="drawer-title"
-      data-testid="drawer"
-    >
+    <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
       <header>
         <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
         <button type="button" aria-label="Close details" onClick={onClose}>
@@ -197,6 +188,6 @@ export function SessionDrawer({
           )}
         </>
       )}
-    </div>
+    </Dialog>
   );
 }

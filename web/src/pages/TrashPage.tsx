@@ -1,11 +1,11 @@
 // Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
 // confirmation that echoes the count and bytes — the server purges only if they match exactly.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
-import { useDialogFocus } from "../components/use-dialog-focus.js";
+import { Dialog } from "../components/Dialog.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
 
@@ -236,36 +236,32 @@ function PurgeDialog({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const dialog = useRef<HTMLDivElement>(null);
-  // The safe choice has focus: Enter right away keeps them.
-  useDialogFocus(dialog, { onEscape: onCancel, initialFocus: "[data-testid='purge-cancel']" });
   return (
-    <div class="overlay">
-      <div
-        class="dialog"
-        ref={dialog}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="purge-title"
-        aria-describedby="purge-text"
-        data-testid="purge-dialog"
-      >
-        <h2 id="purge-title">Delete forever?</h2>
-        <p id="purge-text">
-          <strong data-testid="purge-summary">
-            {count} session{count === 1 ? "" : "s"}, <Bytes value={bytes} />
-          </strong>{" "}
-          will be deleted for good. This cannot be undone.
-        </p>
-        <footer>
-          <button type="button" data-testid="purge-cancel" onClick={onCancel}>
-            Keep them
-          </button>
-          <button type="button" class="danger" data-testid="purge-confirm" onClick={onConfirm}>
-            Purge {count} forever
-          </button>
-        </footer>
-      </div>
-    </div>
+    <Dialog
+      role="alertdialog"
+      class="dialog"
+      labelledBy="purge-title"
+      describedBy="purge-text"
+      testId="purge-dialog"
+      onEscape={onCancel}
+      // The safe choice has focus: Enter right away keeps them.
+      initialFocus="[data-testid='purge-cancel']"
+    >
+      <h2 id="purge-title">Delete forever?</h2>
+      <p id="purge-text">
+        <strong data-testid="purge-summary">
+          {count} session{count === 1 ? "" : "s"}, <Bytes value={bytes} />
+        </strong>{" "}
+        will be deleted for good. This cannot be undone.
+      </p>
+      <footer>
+        <button type="button" data-testid="purge-cancel" onClick={onCancel}>
+          Keep them
+        </button>
+        <button type="button" class="danger" data-testid="purge-confirm" onClick={onConfirm}>
+          Purge {count} forever
+        </button>
+      </footer>
+    </Dialog>
   );
 }

@@ -5,7 +5,7 @@
 import type { Config } from "../shared/config.js";
 import type { Plan } from "../shared/plan.js";
 import type { SoftDeleteResult, TrashActionResult } from "../shared/trash.js";
-import { findSession } from "../server/cli/find-session.js";
+import { findSession } from "../server/plan/find-session.js";
 import { listTrash, restore, type SoftDeleteRequest, softDelete } from "../server/delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores } from "../server/plan/plan-inputs.js";
 import { setProtection } from "../server/state/protection-list.js";

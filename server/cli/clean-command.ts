@@ -11,7 +11,7 @@ import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/
 import { describeInvalidConfig } from "../state/config-file.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { findSession } from "./find-session.js";
+import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
 

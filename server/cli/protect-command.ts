@@ -8,7 +8,7 @@ import { readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { findSession } from "./find-session.js";
+import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]

@@ -2,7 +2,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { SessionRecord } from "../../shared/session-record.js";
-import { UsageError } from "./errors.js";
+import { UserError } from "../errors.js";
 
 /**
  * Shortest id fragment accepted. A unique part rather than a prefix: pi's ids are UUIDv7, whose
@@ -21,9 +21,9 @@ export function findSession(arg: string, sessions: readonly SessionRecord[]): Se
     const matches = sessions.filter((s) => s.id.includes(arg));
     if (matches.length === 1) return matches[0]!;
     if (matches.length > 1)
-      throw new UsageError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
+      throw new UserError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
   }
-  throw new UsageError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
+  throw new UserError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
 }
 
 /** Real path of a file, or of its folder when the file is gone, so `./x.jsonl` matches a scanned path. */

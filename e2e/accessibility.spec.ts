@@ -1,10 +1,8 @@
 // Every page, the growth chart by namespace, and the clean wizard and drawer, checked with axe in light and dark: no serious or
 // critical violations.
 import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 
@@ -17,13 +15,7 @@ async function seriousViolations(page: import("@playwright/test").Page) {
 
 for (const scheme of ["light", "dark"] as const) {
   test(`no serious accessibility violations on any page (${scheme})`, async ({ page, home, serve }) => {
-    const agentDir = join(home, ".pi", "agent");
-    const root = join(agentDir, "sessions");
-    mkdirSync(agentDir, { recursive: true });
-    writeFileSync(
-      join(agentDir, "session-retention.json"),
-      JSON.stringify({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
-    );
+    const { root } = agentDirWith(home, KEEP_NOTHING);
     for (const [i, cwd] of ["/work/a", "/work/a", "/work/b"].entries()) {
       const path = writeSession(root, cwd, 1 + i, i === 1 ? { name: "Named session" } : {}).getSessionFile()!;
       setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));

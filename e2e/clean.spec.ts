@@ -3,11 +3,11 @@
 // disk → undo → back byte-identical; a protected session cannot be selected; purge asks again,
 // echoing count and bytes, and then the bytes are gone for good.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 /** Selects the first session row, opens the clean wizard on it and goes to its last step. */
 async function wizardOnFirstRow(page: Page) {
@@ -33,8 +33,7 @@ function filesByHash(dir: string, into = new Map<string, string>()) {
 }
 
 function setUp(home: string) {
-  const agentDir = join(home, ".pi", "agent");
-  const root = join(agentDir, "sessions");
+  const { root } = agentDirWith(home, { ...KEEP_NOTHING, protection: { protectedPatterns: ["*incident*"] } });
   const paths: string[] = [];
   // Oldest first: the default sort (least recently used) shows them in this order.
   for (const [i, cwd] of ["/work/a", "/work/a", "/work/b", "/work/c", "/work/c"].entries()) {
@@ -45,14 +44,6 @@ function setUp(home: string) {
   const important = writeSession(root, "/work/a", 2, { name: "important incident" }).getSessionFile()!;
   // Written a moment ago it would count as active (grace period); protection is what this tests.
   setModified(important, new Date(Date.UTC(2026, 1, 1)));
-  mkdirSync(agentDir, { recursive: true });
-  writeFileSync(
-    join(agentDir, "session-retention.json"),
-    JSON.stringify({
-      retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
-      protection: { protectedPatterns: ["*incident*"] },
-    }),
-  );
   return { paths, important };
 }
 

@@ -1,20 +1,12 @@
 // Dialogs with the keyboard only: the detail drawer, the clean wizard and the purge confirmation
 // take focus when they open, keep Tab and Shift+Tab inside, close on Escape (the wizard not on its
 // result) and give focus back to what opened them.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
-  const agentDir = join(home, ".pi", "agent");
-  const root = join(agentDir, "sessions");
-  mkdirSync(agentDir, { recursive: true });
-  writeFileSync(
-    join(agentDir, "session-retention.json"),
-    JSON.stringify({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
-  );
+  const { root } = agentDirWith(home, KEEP_NOTHING);
   for (const [i, cwd] of ["/work/api", "/work/api", "/work/web"].entries()) {
     const path = writeSession(root, cwd, 2 + i).getSessionFile()!;
     setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));

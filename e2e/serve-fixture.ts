@@ -1,7 +1,7 @@
 // Starts the real CLI (`session-retention serve --port 0`) on a temporary home and store, and gives
 // each test its URL. The server is reached only through the browser and HTTP.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
@@ -11,6 +11,17 @@ export interface RunningServer {
   home: string;
   agentDir: string;
   output: () => string;
+}
+
+/** A config under which the policy's own rules keep nothing: a pin or protection is then the only reason. */
+export const KEEP_NOTHING = { retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } };
+
+/** pi's agent folder inside `home`, with `config` as session-retention's config file; and its sessions folder. */
+export function agentDirWith(home: string, config: object): { agentDir: string; root: string } {
+  const agentDir = join(home, ".pi", "agent");
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(join(agentDir, "session-retention.json"), JSON.stringify(config));
+  return { agentDir, root: join(agentDir, "sessions") };
 }
 
 /** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home`. */

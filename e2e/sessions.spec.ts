@@ -1,20 +1,13 @@
 // The sessions table in a real browser: sorting and filtering agree with the files on disk, the
 // detail drawer shows what the file holds and pins it (the row then cannot be selected), and a
 // rescan picks up a session written after the page loaded.
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
-  const agentDir = join(home, ".pi", "agent");
-  const root = join(agentDir, "sessions");
-  mkdirSync(agentDir, { recursive: true });
   // Nothing kept by the policy's own rules: a pin is the only reason a row is kept here.
-  writeFileSync(
-    join(agentDir, "session-retention.json"),
-    JSON.stringify({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
-  );
+  const { root } = agentDirWith(home, KEEP_NOTHING);
   const spec: Array<[string, number]> = [
     ["/work/api", 1],
     ["/work/api", 6],

@@ -3,6 +3,8 @@ import {
   checkSessionsResponse,
   decodeSessionRows,
   isSessionRowTuple,
+  pathOfRow,
+  rowPath,
   type SessionRowTuple,
   SessionsResponseSchema,
 } from "./api.js";
@@ -99,5 +101,24 @@ describe("decodeSessionRows", () => {
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("name");
     expect(row!.kept).toBeUndefined();
     expect(row!.tags).toBeUndefined();
+  });
+});
+
+describe("rowPath", () => {
+  const id = "019ffc69-3b73-7414-8509-daab011eed38";
+  it.each([
+    // pi's own name: the id is left out, and comes back.
+    [`--work-app--/2026-08-03T07-43-17-296Z_${id}.jsonl`, true],
+    // Anything else is sent as it is: another id, a path-derived id, a folder session, a name that
+    // merely ends with "_", a name holding the id elsewhere.
+    ["--work-app--/2026-08-03T07-43-17-296Z_019ffc69-0000-7000-8000-000000000000.jsonl", false],
+    ["custom/notes.jsonl", false],
+    ["ws-17_", false],
+    [`${id}.jsonl`, false],
+    [`--x--/${id}_copy.jsonl`, false],
+  ])("%s round-trips (shortened: %s)", (path, shortened) => {
+    const sent = rowPath(path, id);
+    expect(sent.length < path.length).toBe(shortened);
+    expect(pathOfRow(sent, id)).toBe(path);
   });
 });

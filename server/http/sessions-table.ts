@@ -2,7 +2,7 @@
 // the order of each sort, so a request only filters, picks indexes and copies bytes. At 100,000
 // sessions the rows are ~18 MB of JSON; serializing them for every request made ~35 MB of garbage
 // per request (the objects, one giant string, its UTF-8 copy) that V8 let pile up to ~600 MB.
-import type { SessionsQuery, SessionsResponse } from "../../shared/api.js";
+import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
 import { exemptionsOf, type PlanInputs } from "../plan/plan-inputs.js";
@@ -45,7 +45,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
     return [
       s.id,
       rootIndex.get(s.store.root)!,
-      s.path.slice(s.store.root.length + 1),
+      rowPath(s.path.slice(s.store.root.length + 1), s.id),
       ns,
       s.sizeBytes,
       Math.floor(Date.parse(s.createdAt) / 1000),

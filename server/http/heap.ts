@@ -1,5 +1,5 @@
 // How the dashboard's server keeps V8's heap near what it holds: one look at the stores (at
-// 100,000 sessions ~70 MB of records and ~20 MB of table bytes) and the garbage of the next scan.
+// 100,000 sessions ~70 MB of records and ~16 MB of table bytes) and the garbage of the next scan.
 //
 // A dashboard left open takes a new look at the stores every few seconds. A scan makes garbage in
 // bursts (the first one ~200 MB, a rescan tens of MB), and V8 lets the old generation grow to a

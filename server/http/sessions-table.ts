@@ -1,6 +1,6 @@
 // The sessions table of one look, built once: each row's JSON kept as bytes, the kept reasons and
 // the order of each sort, so a request only filters, picks indexes and copies bytes. At 100,000
-// sessions the rows are ~18 MB of JSON; serializing them for every request made ~35 MB of garbage
+// sessions the rows are ~16 MB of JSON; serializing them for every request made ~35 MB of garbage
 // per request (the objects, one giant string, its UTF-8 copy) that V8 let pile up to ~600 MB.
 import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";

@@ -45,7 +45,7 @@ export function apiRoutes(api: DashboardApi) {
     // Not re-validated here: at 100,000 rows that would cost more than building them (the shape
     // is checked by the tests and by the client).
     if (!api.sessionsJson) return c.json(await need(api.sessions)(q));
-    // Streamed from the look's serialized rows in small pieces: no 18 MB string per request.
+    // Streamed from the look's serialized rows in small pieces: no 16 MB string per request.
     const { byteLength, pieces } = await api.sessionsJson(q);
     const iterator = pieces();
     const body = new ReadableStream<Uint8Array>({

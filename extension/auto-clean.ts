@@ -144,7 +144,6 @@ export async function autoClean(
   const result = await softDelete(
     {
       items: chosen.map((c) => (c.fingerprint ? { id: c.id, fingerprint: c.fingerprint } : { id: c.id })),
-      config,
       ...scannedStores(inputs.report),
       via: "auto-clean",
       dryRun: decision.dryRun,

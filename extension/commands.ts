@@ -117,7 +117,7 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
       `The policy suggests ${plan.candidates.length} session${plan.candidates.length === 1 ? "" : "s"} (${formatBytes(plan.bytesToFree)}). Nothing was moved: cleaning asks for a typed DELETE, which needs pi's interactive UI (or \`session-retention clean\` in a terminal).`,
     );
   const outcome = await cleanWizard(ctx.ui, plan, config, (items, via) =>
-    offThread("delete", { items, config, ...stores, via }),
+    offThread("delete", { items, ...stores, via }),
   );
   if (outcome.kind === "cancelled") return say(ctx, hooks, "Cancelled: nothing was moved.");
   say(

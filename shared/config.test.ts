@@ -163,7 +163,8 @@ describe("sessionDirProblem", () => {
   it("accepts a store below home or elsewhere", () => {
     expect(sessionDirProblem("~/.pi/agent/sessions", HOME)).toBeUndefined();
     expect(sessionDirProblem("/srv/pi-sessions", HOME)).toBeUndefined();
-    expect(sessionDirProblem("/home/me2", HOME)).toBeUndefined(); // a sibling, not a parent
+    expect(sessionDirProblem("/home/me2/sessions", HOME)).toBeUndefined(); // beside home, not above it
+    expect(sessionDirProblem("/home/me2", HOME)).toContain("a user's home folder");
   });
 });
 

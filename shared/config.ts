@@ -3,7 +3,7 @@
 // Shared so the dashboard's policy editor validates exactly as the CLI does.
 import { z } from "zod";
 import { globProblem } from "./glob.js";
-import { sessionDirProblem } from "./session-dir.js";
+import { configPlaceProblems, normalizePosix, type PlaceEnvironment, sessionDirProblem } from "./places.js";
 
 export { sessionDirProblem };
 
@@ -123,7 +123,10 @@ export const ProtectionConfigSchema = z.strictObject({
 export const DeletionConfigSchema = z.strictObject({
   /** Where soft-deleted sessions go: the desktop's trash (default) or our quarantine folder. */
   target: z.enum(["trash", "quarantine"]).default("trash"),
-  /** The quarantine folder (absolute or `~/…`); null = `<agentDir>/session-trash`. */
+  /**
+   * The quarantine folder (absolute or `~/…`); null = `<agentDir>/session-trash`. Not `/`, a
+   * system folder, your home or a folder at its top, nor inside (or around) a store or the trash.
+   */
   quarantineDir: z
     .string()
     .refine((dir) => dir.startsWith("/") || dir.startsWith("~/"), {
@@ -181,25 +184,25 @@ export interface ConfigProblem {
 
 export type ConfigValidation = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
 
-/** Validates a parsed config file: every problem at once, each with its JSON path. */
-export function validateConfig(raw: unknown, home: string): ConfigValidation {
+/**
+ * Validates a parsed config file: every problem at once, each with its JSON path. The folders it
+ * names (store roots, the quarantine) are judged by the rules of places.ts: on the text alone
+ * with just a home folder (the dashboard's editor), or against the real paths and the whole
+ * environment when the server passes one (server/safety/place-gate.ts).
+ */
+export function validateConfig(raw: unknown, home: string | PlaceEnvironment): ConfigValidation {
   const problems: ConfigProblem[] = [];
   const result = ConfigSchema.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) problems.push(...describeIssue(issue));
   }
-  const sessionDir = (raw as { sessionDir?: unknown } | null)?.sessionDir;
-  if (typeof sessionDir === "string") {
-    const problem = sessionDirProblem(sessionDir, home);
-    if (problem) problems.push({ path: "sessionDir", message: problem });
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+    const environment = typeof home === "string" ? { home, homes: [normalizePosix(home)] } : home;
+    // Where the schema already found a problem at a path, it is the one said there.
+    const said = new Set(problems.map((p) => p.path));
+    for (const problem of configPlaceProblems(raw, environment))
+      if (!said.has(problem.path)) problems.push(problem);
   }
-  const stores = (raw as { stores?: unknown } | null)?.stores;
-  if (Array.isArray(stores))
-    stores.forEach((store: unknown, i) => {
-      const root = (store as { root?: unknown } | null)?.root;
-      const problem = typeof root === "string" ? sessionDirProblem(root, home) : undefined;
-      if (problem) problems.push({ path: `stores[${i}].root`, message: problem });
-    });
   if (problems.length > 0 || !result.success) return { ok: false, problems };
   return { ok: true, config: result.data };
 }

@@ -34,7 +34,6 @@ export const KEEP_REASONS = [
   "active",
   "pinned",
   "protected",
-  "unknown-age",
   "recent",
   "last-in-namespace",
   "within-policy",

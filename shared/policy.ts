@@ -134,8 +134,6 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
     else {
       const match = protectedMatch(session, patterns);
       if (match) keep(session, "protected", `protected by pattern "${match.pattern}" (${match.field})`);
-      else if (session.warnings?.some((w) => w.code === "missing-metadata" || w.code === "corrupt-metadata"))
-        keep(session, "unknown-age", "its workspace metadata is missing or corrupt, so its age is unknown");
     }
   }
   const byRecent = [...sessions].sort(byRecency);

@@ -4,11 +4,18 @@
 import { z } from "zod";
 import { SessionRecordSchema, StoreRefSchema } from "./session-record.js";
 
-/** Things found in a store that are not sessions we can read: reported, never followed or deleted. */
+/**
+ * Things found in a store that are not sessions we can read: reported, never followed, never a
+ * candidate and never deleted. `not-a-session`: something that does not have the shape of a session
+ * of its store (a pi file without a pi header or name, a folder without agentsh's request log or a
+ * workspace's valid metadata, a file or folder where the store keeps none).
+ */
 export const ScanProblemSchema = z.object({
-  code: z.enum(["symlink", "not-regular", "permission-denied", "unreadable"]),
+  code: z.enum(["symlink", "not-regular", "permission-denied", "unreadable", "not-a-session"]),
   path: z.string(),
   message: z.string(),
+  /** Its size, when it is a file (or a measured folder). */
+  bytes: z.number().int().nonnegative().optional(),
 });
 export type ScanProblem = z.infer<typeof ScanProblemSchema>;
 

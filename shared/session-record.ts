@@ -35,9 +35,6 @@ export const SessionWarningCodeSchema = z.enum([
   "duplicate-id", // another file carries the same session id
   "unreadable", // could not be opened or read
   "corrupt-meta", // its pi session-index file (sessions-meta/<id>.meta.json) is unusable
-  "no-request-log", // an agentsh session folder without a readable llm-requests.jsonl
-  "missing-metadata", // a workspace without .metadata.json: age unknown, never pruned
-  "corrupt-metadata", // a workspace whose .metadata.json is unusable: age unknown, never pruned
   "symlink-inside", // a session folder holds symlinks: not followed, not counted
 ]);
 export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;

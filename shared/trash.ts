@@ -11,7 +11,10 @@ export const TRASH_STATES = [
   "restored",
   "purging",
   "purged",
-  "conflict", // recovery found both copies, or neither: reported, never guessed
+  "conflict", // recovery found both the original and a trashed copy: reported, never guessed
+  // The trashed copy is no longer where we put it (the trash was emptied, or it was removed outside
+  // session-retention). Judged on the disk each time: if the copy comes back, it is in the trash again.
+  "gone",
 ] as const;
 export type TrashState = (typeof TRASH_STATES)[number];
 
@@ -33,6 +36,13 @@ export const TrashItemSchema = z.object({
   location: z.string().optional(),
   /** The system trash's `.trashinfo` file. */
   trashInfo: z.string().optional(),
+  /**
+   * The trashed copy as it was just after the move (device, inode, size, newest mtime): a purge or
+   * restore acts only on that same copy. Absent in entries written before it was recorded.
+   */
+  trashedIdentity: FingerprintSchema.optional(),
+  /** SHA-256 of the trashed copy, when the move was a copy (another file system), checked as well. */
+  sha256: z.string().optional(),
   /** Files that belong to the session (pi session-index metadata) and move with it. */
   sidecars: z.array(SidecarSchema),
   deletedAt: z.string(),
@@ -54,8 +64,8 @@ export const RecoverySchema = z.object({
   entryId: z.string(),
   id: z.string(),
   path: z.string(),
-  /** What the interrupted step turned out to be. */
-  result: z.enum(["finished", "rolled-back", "conflict"]),
+  /** What the interrupted step turned out to be ("gone": no copy is anywhere we can see). */
+  result: z.enum(["finished", "rolled-back", "conflict", "gone"]),
   detail: z.string(),
 });
 export type Recovery = z.infer<typeof RecoverySchema>;

@@ -1,13 +1,13 @@
 // A child process for the crash harness: soft-deletes every session of a store and, when told,
 // SIGKILLs itself at the N-th crash point of the deletion engine (after intents are written, after
 // a move, after its outcome is recorded…). The parent may also kill it from outside at any moment.
-import { ConfigSchema } from "../shared/config.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { scanStores } from "../server/scan/scanner.js";
+import { writeConfigFile } from "./config-file.js";
 
 const [root, crashAtText, target] = process.argv.slice(2) as [string, string, "trash" | "quarantine"];
 const crashAt = Number(crashAtText);
-const config = ConfigSchema.parse({
+writeConfigFile({
   retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
   activity: { graceMinutes: 0 },
   deletion: { target },
@@ -17,7 +17,6 @@ let points = 0;
 const result = await softDelete(
   {
     items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-    config,
     roots: [root],
     via: "selection",
   },

@@ -159,13 +159,14 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const request = {
     items: targets.map((t) => ({ id: t.record.id, fingerprint: t.fingerprint })),
     orphanedMeta: orphans,
-    config,
-    configOptions: configOptions(values),
     ...scannedStores(inputs.report),
     via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
   };
+  // The engine reads the config file again under its lock: an edit made while DELETE was being
+  // typed counts.
+  const engine = { actor: "cli" as const, config: configOptions(values) };
   if (values["dry-run"]) {
-    const result = await softDelete({ ...request, dryRun: true }, { actor: "cli" });
+    const result = await softDelete({ ...request, dryRun: true }, engine);
     report(result, io, short);
     io.stdout("Dry run: nothing was moved.");
     return 0;
@@ -185,7 +186,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       return 1;
     }
   }
-  const result = await softDelete(request, { actor: "cli" });
+  const result = await softDelete(request, engine);
   if (result.refused) {
     io.stderr(`session-retention: ${result.refused}`);
     return 2;

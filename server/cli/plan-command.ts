@@ -31,7 +31,6 @@ const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   active: "active",
   pinned: "pinned",
   protected: "protected",
-  "unknown-age": "unknown age",
   recent: "recent",
   "last-in-namespace": "last in namespace",
   "within-policy": "within policy",

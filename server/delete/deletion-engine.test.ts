@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionRecord } from "../../shared/session-record.js";
-import { ConfigSchema, type ConfigInput } from "../../shared/config.js";
+import type { ConfigInput } from "../../shared/config.js";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
 import { writeActiveMarker } from "../state/active-sessions.js";
@@ -31,8 +32,9 @@ import { Ledger } from "./trash-ledger.js";
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };
 
+/** The config file the engine will read: lenient keeps, the quarantine, and `overrides`. */
 function config(overrides: ConfigInput = {}) {
-  return ConfigSchema.parse({
+  return writeConfigFile({
     ...overrides,
     retention: {
       minKeepRecentCount: 0,
@@ -53,16 +55,19 @@ async function store(n = 3) {
   return { root, sessions };
 }
 
+/** A hand selection of `sessions`, with the config file written as `overrides` say. */
 const request = (
   sessions: { id: string; fingerprint: unknown }[],
   root: string,
   overrides: ConfigInput = {},
-) => ({
-  items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint as never })),
-  config: config(overrides),
-  roots: [root],
-  via: "selection" as const,
-});
+) => {
+  config(overrides);
+  return {
+    items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint as never })),
+    roots: [root],
+    via: "selection" as const,
+  };
+};
 
 describe("soft delete to quarantine, and restore", () => {
   it("moves the files, records them, and restore brings back the exact bytes and mtime", async () => {

@@ -13,10 +13,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
-import { ConfigSchema } from "../../shared/config.js";
 import { softDelete } from "./deletion-engine.js";
 import { homeTrashDir, moveFile, moveToSystemTrash } from "./movers.js";
 
@@ -52,13 +52,13 @@ describe("when the system trash is unusable", () => {
     mkdirSync(join(trash, ".."), { recursive: true });
     writeFileSync(trash, "not a folder");
     try {
+      writeConfigFile({
+        retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+        deletion: { target: "trash" },
+      });
       const result = await softDelete(
         {
           items: [{ id: sessions[0]!.id, fingerprint: sessions[0]!.fingerprint }],
-          config: ConfigSchema.parse({
-            retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
-            deletion: { target: "trash" },
-          }),
           roots: [root],
           via: "selection",
         },

@@ -73,7 +73,7 @@ export function currentFingerprint(path: string, folder = false): Fingerprint | 
 export const unchanged = (a: Fingerprint, b: Fingerprint | undefined) =>
   b !== undefined && sameIdentity(a, b);
 
-function sha256(path: string): string {
+export function sha256(path: string): string {
   const hash = createHash("sha256");
   const fd = openSync(path, "r");
   const buffer = Buffer.allocUnsafe(1 << 20);
@@ -85,7 +85,8 @@ function sha256(path: string): string {
   return hash.digest("hex");
 }
 
-function copyVerified(from: string, to: string): void {
+/** Copies, checks the copy byte for byte (by SHA-256), and returns that hash. */
+function copyVerified(from: string, to: string): string {
   const source = lstatSync(from);
   const input = openSync(from, constants.O_RDONLY | constants.O_NOFOLLOW);
   const output = openSync(to, "wx", source.mode & 0o777);
@@ -98,22 +99,26 @@ function copyVerified(from: string, to: string): void {
     closeSync(output);
   }
   utimesSync(to, source.atime, source.mtime);
-  if (lstatSync(to).size !== source.size || sha256(to) !== sha256(from)) {
+  const hash = sha256(to);
+  if (lstatSync(to).size !== source.size || hash !== sha256(from)) {
     rmSync(to, { force: true });
     throw new MoveError(`copy of ${from} to ${to} did not verify; the original is untouched`);
   }
   fsyncDir(dirname(to));
+  return hash;
 }
 
 /**
  * Moves a file to a path that must not exist yet: one rename on the same file system; across file
  * systems a verified copy, then the source is removed. The folder of the destination is created.
+ * Returns the copy's SHA-256 when it was a copy (undefined for a rename).
  */
-export function moveFile(from: string, to: string): void {
+export function moveFile(from: string, to: string): { sha256?: string } {
   mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
   if (exists(to)) throw new MoveError(`${to} already exists; nothing was moved`);
   try {
     renameSync(from, to);
+    return {};
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
     // A session folder moves only as one rename: copying a tree and then deleting it in place is
@@ -122,8 +127,9 @@ export function moveFile(from: string, to: string): void {
       throw new MoveError(
         `${from} is a session folder and ${dirname(to)} is on another file system; set deletion.quarantineDir to a folder on the same file system`,
       );
-    copyVerified(from, to);
+    const hash = copyVerified(from, to);
     unlinkSync(from);
+    return { sha256: hash };
   }
 }
 

@@ -6,6 +6,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, w
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
+import { FingerprintSchema } from "../../shared/session-record.js";
 import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
 import { fsyncDir } from "../state/atomic-write.js";
 
@@ -17,6 +18,9 @@ export const LedgerEventSchema = z.discriminatedUnion("event", [
     event: z.literal("moved"),
     location: z.string(),
     trashInfo: z.string().optional(),
+    /** The trashed copy just after the move; see TrashItem. */
+    identity: FingerprintSchema.optional(),
+    sha256: z.string().optional(),
     at,
   }),
   z.object({ seq: z.number().int(), event: z.literal("not-moved"), reason: z.string(), at }),
@@ -27,6 +31,8 @@ export const LedgerEventSchema = z.discriminatedUnion("event", [
   /** A restore or purge that did not happen: the item is still in the trash. */
   z.object({ seq: z.number().int(), event: z.literal("in-trash"), reason: z.string(), at }),
   z.object({ seq: z.number().int(), event: z.literal("conflict"), reason: z.string(), at }),
+  /** The trashed copy was not found where we put it. */
+  z.object({ seq: z.number().int(), event: z.literal("gone"), reason: z.string(), at }),
 ]);
 export type LedgerEvent = z.infer<typeof LedgerEventSchema>;
 
@@ -43,6 +49,7 @@ const STATE_AFTER: Record<LedgerEvent["event"], TrashState> = {
   purged: "purged",
   "in-trash": "in-trash",
   conflict: "conflict",
+  gone: "gone",
 };
 
 /** `20261122T170102Z-3f9a1c`: sorts by time, unique across processes. */
@@ -147,6 +154,8 @@ export function readLedgers(dir: string): LedgerRead {
       if (event.event === "moved") {
         entry.location = event.location;
         if (event.trashInfo) entry.trashInfo = event.trashInfo;
+        if (event.identity) entry.trashedIdentity = event.identity;
+        if (event.sha256) entry.sha256 = event.sha256;
       }
       if ("reason" in event) entry.reason = event.reason;
       else delete entry.reason;

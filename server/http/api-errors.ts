@@ -1,6 +1,8 @@
 // Typed errors of the dashboard API, turned into statuses in one place (app.ts's onError).
 import { UserError } from "../errors.js";
 
+export { ReadOnlyError } from "../state/config-file.js";
+
 /** Well-formed ids that name no session of the store: 404, and nothing changed. */
 export class UnknownIdsError extends UserError {
   constructor(readonly ids: readonly string[]) {
@@ -9,12 +11,4 @@ export class UnknownIdsError extends UserError {
     );
   }
   override name = "UnknownIdsError";
-}
-
-/** The config is invalid: the program is read-only until it is fixed (409). */
-export class ReadOnlyError extends UserError {
-  constructor(configPath: string) {
-    super(`read-only: ${configPath} is invalid, so nothing can be deleted until it is fixed`);
-  }
-  override name = "ReadOnlyError";
 }

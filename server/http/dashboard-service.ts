@@ -1,7 +1,6 @@
 // What the dashboard's routes do, as plain functions over the stores the server was started with.
 // The routes only parse, validate and answer; this module calls the same state, policy and deletion
 // modules as the CLI and the extension, so the three can never disagree.
-import { homedir } from "node:os";
 import type {
   DataSource,
   AuditPage,
@@ -18,7 +17,7 @@ import type {
   SessionsResponse,
   SummaryResponse,
 } from "../../shared/api.js";
-import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
+import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
@@ -30,7 +29,13 @@ import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { readAudit } from "../state/audit-log.js";
-import { type ConfigStatus, type LoadConfigOptions, loadConfig, saveConfig } from "../state/config-file.js";
+import {
+  checkConfig,
+  type ConfigStatus,
+  type LoadConfigOptions,
+  loadConfig,
+  saveConfig,
+} from "../state/config-file.js";
 import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { forecast, growthByNamespace, growthSeries } from "../../shared/growth.js";
@@ -178,7 +183,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     generation += 1;
   };
   const validConfig = (inputs: PlanInputs): Config => {
-    if (!inputs.config.ok) throw new ReadOnlyError(inputs.config.path);
+    if (!inputs.config.ok) throw new ReadOnlyError(inputs.config);
     return inputs.config.config;
   };
 
@@ -296,7 +301,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     async previewPlan(raw) {
       const inputs = await gather();
-      const checked = validateConfig(raw, process.env.HOME || homedir());
+      const checked = checkConfig(raw);
       if (!checked.ok) return { ok: false, problems: checked.problems };
       const plan = evaluatePolicy({
         sessions: inputs.report.sessions,
@@ -319,20 +324,23 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return { ok: true, policy: policyResponse(stores.config) };
     },
 
+    /**
+     * The engine decides on its own fresh facts, under its lock: the config file as it is now and
+     * one new scan (which reuses the last look's records of unchanged files, so a delete in a
+     * large store does not pay for a second full scan).
+     */
     async deleteSessions(request) {
-      const config = validConfig(await gather());
       try {
         return await softDelete(
           {
             items: request.items,
-            config,
-            configOptions: stores.config,
             roots: stores.roots,
             folderStores: stores.folderStores,
             dryRun: request.dryRun,
             via: "selection",
+            ...(look ? { previous: look.inputs.report } : {}),
           },
-          { actor: "ui" },
+          { actor: "ui", config: stores.config },
         );
       } finally {
         changed(); // what the table shows has moved
@@ -344,14 +352,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
     async restore(refs) {
       try {
-        return await restore(refs, { actor: "ui" });
+        return await restore(refs, { actor: "ui", config: stores.config });
       } finally {
         changed();
       }
     },
     async purge(refs, confirm) {
       try {
-        return await purge(refs, confirm, { actor: "ui" });
+        return await purge(refs, confirm, { actor: "ui", config: stores.config });
       } finally {
         changed();
       }

@@ -2,7 +2,9 @@
 // scan never falls back to another (broader) folder.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { emptyPathProblem } from "../../shared/places.js";
 import { UserError } from "../errors.js";
+import { RefusedPlaceError } from "../safety/place-gate.js";
 
 export class UnusableRootError extends UserError {
   constructor(
@@ -14,8 +16,13 @@ export class UnusableRootError extends UserError {
   override name = "UnusableRootError";
 }
 
-/** Returns the root's real absolute path, or throws UnusableRootError saying what is wrong. */
+/**
+ * Returns the root's real absolute path, or throws UnusableRootError saying what is wrong (and
+ * RefusedPlaceError for `""` or `.`, which would quietly mean the current folder).
+ */
 export function checkRoot(root: string, cwd = process.cwd()): string {
+  const empty = emptyPathProblem(root, "the store root");
+  if (empty) throw new RefusedPlaceError(empty.rule, root, root, empty.message);
   const absolute = isAbsolute(root) ? root : resolve(cwd, root);
   let stat: ReturnType<typeof statSync>;
   try {

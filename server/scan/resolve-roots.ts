@@ -1,60 +1,15 @@
-// Which pi stores a command looks at: `--root DIR` (repeatable), else the config's `sessionDir`,
-// else pi's own locations. Never a broader root than the one configured.
+// Which stores a command looks at: `--root DIR` / `--store KIND:DIR` (repeatable), else the
+// config's `stores` or `sessionDir`, else pi's own locations (plus agentsh's, when present). Never a
+// broader root than the one configured, and every root through the place gate, all together: none
+// may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { UserError } from "../errors.js";
+import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../state/configured-root.js";
+import { agentshDefaultRoot } from "../stores/agentsh/location.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
-
-export interface ResolvedRoots {
-  /** Real, readable folders to scan. */
-  roots: string[];
-  /** Configured locations we skipped, said plainly. */
-  notes: string[];
-}
-
-/**
- * With `--root`, every given folder must be usable. Else the config's `sessionDir` must be usable
- * (an unusable one is an error, not a reason to look elsewhere). Else pi's default store and its
- * custom session dirs are used where they exist; if none does, the command has nothing to look at.
- */
-export function resolveRoots(
-  flagRoots: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  configured?: ConfiguredRoot,
-): ResolvedRoots {
-  if (flagRoots.length > 0)
-    return { roots: [...new Set(flagRoots.map((root) => checkRoot(root)))], notes: [] };
-  const sessionDir = configured?.sessionDir;
-  if (sessionDir === "unknown")
-    throw new UserError(
-      `the store root named in ${configured!.configPath} cannot be trusted while the file is invalid; fix it or pass --root DIR`,
-    );
-  if (sessionDir !== undefined) return { roots: [checkRoot(sessionDir)], notes: [] };
-  const discovered = discoverPiRoots(env);
-  const roots: string[] = [];
-  const notes = [...discovered.notes];
-  for (const root of discovered.roots) {
-    try {
-      const real = checkRoot(root.path);
-      if (!roots.includes(real)) roots.push(real);
-    } catch (error) {
-      if (root.origin !== "default")
-        notes.push(`${root.origin} session dir skipped: ${(error as Error).message}`);
-    }
-  }
-  if (roots.length === 0) {
-    const main = discovered.roots[0]!.path;
-    throw new UnusableRootError(
-      main,
-      "does not exist (no pi sessions here; use --root DIR or set PI_CODING_AGENT_DIR)",
-    );
-  }
-  return { roots, notes };
-}
 
 /** A store whose sessions are folders. */
 export interface FolderStore {
@@ -62,11 +17,15 @@ export interface FolderStore {
   root: string;
 }
 
-export interface ResolvedStores extends ResolvedRoots {
+export interface ResolvedStores {
+  /** Real, readable pi store roots. */
+  roots: string[];
   folderStores: FolderStore[];
+  /** Configured locations we skipped, said plainly. */
+  notes: string[];
 }
 
-const STORE_FLAG = /^(pi|agentsh|workspace):(.+)$/;
+const STORE_FLAG = /^(pi|agentsh|workspace):(.*)$/s;
 
 /** `--store agentsh:~/.agentsh/sessions` → its kind and folder. */
 export function parseStoreFlag(value: string): { kind: "pi" | "agentsh" | "workspace"; root: string } {
@@ -76,57 +35,84 @@ export function parseStoreFlag(value: string): { kind: "pi" | "agentsh" | "works
   return { kind: match[1] as "pi" | "agentsh" | "workspace", root: match[2]! };
 }
 
-/** agentsh's default store (spec 004). */
-export const agentshDefaultRoot = (env: NodeJS.ProcessEnv) =>
-  join(env.HOME || homedir(), ".agentsh", "sessions");
+/** The named stores, each usable (an existing, readable folder) and all of them through the gate together. */
+function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine?: string): ResolvedStores {
+  const usable = stores.map((store) => ({ ...store, root: checkRoot(store.root) }));
+  const checked = checkPlaces(usable, { env, ...(quarantine !== undefined ? { quarantine } : {}) });
+  return {
+    roots: checked.stores.filter((s) => s.kind === "pi").map((s) => s.root),
+    folderStores: checked.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
+    notes: [],
+  };
+}
 
 /**
  * Every store a command looks at. Flags (`--root`, `--store`) replace everything else; else the
- * config's `stores` list is exactly what is used; else pi's stores as `resolveRoots` finds them, plus
- * agentsh's `~/.agentsh/sessions` when it exists.
+ * config's `stores` list is exactly what is used; else its `sessionDir`; else pi's default store
+ * and its custom session dirs where they exist, plus agentsh's `~/.agentsh/sessions` when it exists.
+ * A store the user named must be usable and pass the gate, or the command stops with the reason;
+ * one we found on our own is skipped with a note.
  */
 export function resolveStores(
   flags: { roots: readonly string[]; stores?: readonly string[] },
   env: NodeJS.ProcessEnv = process.env,
   configured?: ConfiguredRoot,
 ): ResolvedStores {
-  const split = (stores: ReadonlyArray<{ kind: "pi" | "agentsh" | "workspace"; root: string }>) => ({
-    pi: stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    folders: stores.filter((s): s is FolderStore => s.kind !== "pi"),
-  });
-  const checked = (folders: readonly FolderStore[]) =>
-    folders.map((s) => ({ kind: s.kind, root: checkRoot(s.root) }));
-  const flagStores = (flags.stores ?? []).map(parseStoreFlag);
-  if (flags.roots.length > 0 || flagStores.length > 0) {
-    const { pi, folders } = split(flagStores);
-    const roots = [...flags.roots, ...pi];
-    return {
-      ...(roots.length ? resolveRoots(roots, env) : { roots: [], notes: [] }),
-      folderStores: checked(folders),
-    };
-  }
-  const configuredStores = configured?.stores;
-  if (configuredStores === "unknown")
-    throw new UserError(
-      `the stores named in ${configured!.configPath} cannot be trusted while the file is invalid; fix it or pass --store KIND:DIR`,
+  const quarantine = configured?.quarantineDir;
+  const named: StorePlace[] = [
+    ...flags.roots.map((root) => ({ kind: "pi" as const, root, label: "--root" })),
+    ...(flags.stores ?? []).map((flag) => ({ ...parseStoreFlag(flag), label: "--store" })),
+  ];
+  if (named.length > 0) return gated(named, env, quarantine);
+
+  const untrusted = (what: string, flag: string) =>
+    new UserError(
+      `the ${what} named in ${configured!.configPath} cannot be trusted while the file is invalid; fix it or pass ${flag}`,
     );
-  if (configuredStores !== undefined) {
-    const { pi, folders } = split(configuredStores);
-    return {
-      ...(pi.length ? resolveRoots(pi, env) : { roots: [], notes: [] }),
-      folderStores: checked(folders),
-    };
+  if (configured?.stores === "unknown") throw untrusted("stores", "--store KIND:DIR");
+  if (configured?.stores !== undefined)
+    return gated(
+      configured.stores.map((s, i) => ({ ...s, label: `stores[${i}].root` })),
+      env,
+      quarantine,
+    );
+  if (configured?.sessionDir === "unknown") throw untrusted("store root", "--root DIR");
+  if (configured?.sessionDir !== undefined)
+    return gated([{ kind: "pi", root: configured.sessionDir, label: "sessionDir" }], env, quarantine);
+
+  // Nothing named: what pi and agentsh use, where it exists and passes the gate.
+  const discovered = discoverPiRoots(env);
+  const notes = [...discovered.notes];
+  const found: StorePlace[] = [];
+  const candidates: Array<StorePlace & { quiet: boolean }> = [
+    ...discovered.roots.map((r) => ({
+      kind: "pi" as const,
+      root: r.path,
+      label: `pi's ${r.origin} session dir`,
+      quiet: r.origin === "default",
+    })),
+    ...(existsSync(agentshDefaultRoot(env))
+      ? [{ kind: "agentsh" as const, root: agentshDefaultRoot(env), label: "agentsh's store", quiet: false }]
+      : []),
+  ];
+  for (const { quiet, ...candidate } of candidates) {
+    try {
+      gated([...found, candidate], env, quarantine);
+      found.push(candidate);
+    } catch (error) {
+      if (!(error instanceof UnusableRootError || error instanceof RefusedPlaceError)) throw error;
+      if (!quiet || error instanceof RefusedPlaceError)
+        notes.push(`${candidate.label} skipped: ${error.message}`);
+    }
   }
-  const agentsh = agentshDefaultRoot(env);
-  const folderStores: FolderStore[] = existsSync(agentsh)
-    ? checked([{ kind: "agentsh", root: agentsh }])
-    : [];
-  try {
-    return { ...resolveRoots([], env, configured), folderStores };
-  } catch (error) {
-    // No pi store, but agentsh's: look at that rather than at nothing.
-    if (error instanceof UnusableRootError && folderStores.length > 0 && configured?.sessionDir === undefined)
-      return { roots: [], notes: [error.message], folderStores };
-    throw error;
+  if (found.length === 0) {
+    const main = discovered.roots[0]!.path;
+    throw new UnusableRootError(
+      main,
+      "does not exist (no pi sessions here; use --root DIR or set PI_CODING_AGENT_DIR)",
+    );
   }
+  if (!found.some((s) => s.kind === "pi"))
+    notes.push(`no pi store at ${discovered.roots[0]!.path}; looking at agentsh's store only`);
+  return { ...gated(found, env, quarantine), notes };
 }

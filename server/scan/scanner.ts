@@ -4,7 +4,7 @@
 import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
 import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import { buildPiRecord, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
+import { buildPiRecord, isPiSession, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
@@ -12,10 +12,11 @@ import { folderStoreAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, ScanCacheWriter } from "./scan-cache.js";
 import type { FolderStore } from "./resolve-roots.js";
+import { checkPlaces } from "../safety/place-gate.js";
 import { type FoundFile, type FoundFiles, walkPiRoot } from "./walker.js";
 
 export interface ScanOptions {
-  /** Absolute, real paths of pi store roots (check them with `checkRoot` first). */
+  /** Absolute paths of pi store roots (`resolveStores` finds them; they go through the place gate here too). */
   roots: readonly string[];
   /** Stores whose sessions are folders (agentsh, sandbox workspaces), checked the same way. */
   folderStores?: readonly FolderStore[];
@@ -129,7 +130,26 @@ function linkForks(records: SessionRecord[], own: Own) {
   }
 }
 
+/**
+ * The stores to scan, through the place gate: whoever calls — the CLI and the server have resolved
+ * them already, a library user may not have — no root is `/`, home, a system folder, inside
+ * another or inside the trash, and each is its real path.
+ */
+function gatedStores(options: ScanOptions) {
+  const { stores } = checkPlaces([
+    ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
+    ...(options.folderStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
+  ]);
+  return {
+    roots: stores.filter((s) => s.kind === "pi").map((s) => s.root),
+    folderStores: stores.flatMap((s): FolderStore[] =>
+      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
+    ),
+  };
+}
+
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
+  const { roots, folderStores } = gatedStores(options);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
@@ -160,7 +180,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const found: Array<{ root: string; files: FoundFiles }> = [];
   let filesTotal = 0;
   let bytesTotal = 0;
-  for (const root of options.roots) {
+  for (const root of roots) {
     const walked = await walkPiRoot(root, { known: reusable, pause: breathe });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
@@ -203,12 +223,12 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     // With no file needing its entry, every name is UTF-8 and its key is its path.
     const gone = () =>
       options.previous!.sessions.some(
-        (s) => s.store.kind === "pi" && options.roots.includes(s.store.root) && !foundKeys.has(s.path),
+        (s) => s.store.kind === "pi" && roots.includes(s.store.root) && !foundKeys.has(s.path),
       );
     if (options.cacheFile && (neededKeys.size > 0 || gone())) {
       oldCache = loadScanCache(options.cacheFile, (key) => {
         if (neededKeys.has(key)) return true;
-        if (!foundKeys.has(key) && isUnderAny(keyPath(key), options.roots)) forgotten += 1;
+        if (!foundKeys.has(key) && isUnderAny(keyPath(key), roots)) forgotten += 1;
         return false;
       });
     }
@@ -299,7 +319,16 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           }
           input.readError = (error as Error).message;
         }
-        records.push(buildPiRecord(input));
+        if (isPiSession(input)) records.push(buildPiRecord(input));
+        else
+          problems.push({
+            code: "not-a-session",
+            path: file.path,
+            message: input.readError
+              ? `cannot be read (${input.readError}) and is not named like a pi session: not a session of this pi store`
+              : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
+            bytes: file.identity.size,
+          });
         await fileDone(index, file.identity.size);
       }
     }
@@ -323,7 +352,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     if (!lean) {
       for (const [key, entry] of oldCache) {
         if (newCache.has(key)) continue;
-        if (isUnderAny(keyPath(key), options.roots)) forgotten += 1;
+        if (isUnderAny(keyPath(key), roots)) forgotten += 1;
         else newCache.set(key, entry);
       }
     }
@@ -332,7 +361,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         // What stays: entries of files found and not read now, and of other stores.
         writer.copyFrom(
           options.cacheFile!,
-          (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), options.roots)),
+          (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), roots)),
         );
       } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
       writer.commit();
@@ -349,8 +378,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const result: ScanReport = {
     scannedAt: now().toISOString(),
     stores: [
-      ...options.roots.map((root): StoreRef => ({ kind: "pi", root })),
-      ...(options.folderStores ?? []).map((s): StoreRef => ({ kind: s.kind, root: s.root })),
+      ...roots.map((root): StoreRef => ({ kind: "pi", root })),
+      ...folderStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
     ],
     summary,
     namespaces,

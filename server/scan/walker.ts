@@ -1,5 +1,7 @@
-// Finds session files under a root with one lstat each, never following a symlink: a link, a
-// socket or a folder we may not read is reported and the walk goes on.
+// Finds the files that may be pi sessions under a root, with one lstat each, never following a
+// symlink. Only where pi puts sessions is looked into: the root itself (a custom session dir is
+// flat) and its `--<cwd>--` folders. Everything else there — other files, other folders, links,
+// sockets — is reported as not a session of this store, never walked into and never a candidate.
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import type { ScanProblem } from "../../shared/scan-report.js";
 import { type FileIdentity, identityOf } from "./file-identity.js";
@@ -140,16 +142,25 @@ export interface WalkOptions {
   pause?: () => Promise<void> | undefined;
 }
 
+/** pi's per-cwd folder: `--<cwd with / replaced>--`. */
+export const PI_CWD_FOLDER = /^--.*--$/s;
+
 /**
- * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file below it. pi's
- * default store has one folder per cwd, a custom session dir is flat; both are found.
+ * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file directly in it or
+ * in one of its `--<cwd>--` folders: pi's default store has one such folder per cwd, a custom
+ * session dir is flat. Whether each is a pi session is decided once it is read (its header or its
+ * name); everything else is a problem of code `not-a-session` (with its size when it is a file).
  */
 export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {}): Promise<WalkResult> {
   const files = new FoundFiles();
   const problems: ScanProblem[] = [];
-  const stack: Array<{ fsPath: string | Buffer; path: string; name: string; nonUtf8: boolean }> = [
-    { fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false },
-  ];
+  const stack: Array<{
+    fsPath: string | Buffer;
+    path: string;
+    name: string;
+    nonUtf8: boolean;
+    top: boolean;
+  }> = [{ fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false, top: true }];
   while (stack.length > 0) {
     const folder = stack.pop()!;
     let entries: Entry[];
@@ -169,12 +180,24 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
       // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
       const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
       const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
+      const notASession = (what: string, bytes?: number) =>
+        problems.push({
+          code: "not-a-session",
+          path,
+          message: `${what}, not a session of this pi store`,
+          ...(bytes !== undefined ? { bytes } : {}),
+        });
       if (entry.dirent.isSymbolicLink()) {
         problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
       } else if (entry.dirent.isDirectory()) {
-        stack.push({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8 });
-      } else if (!entry.name.endsWith(".jsonl")) {
-        // Not a session file (pi keeps nothing else here); ignored, like pi does.
+        if (folder.top && PI_CWD_FOLDER.test(entry.name))
+          stack.push({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8, top: false });
+        else
+          notASession(
+            folder.top
+              ? "a folder pi does not make (not looked into)"
+              : "a folder inside a cwd folder (not looked into)",
+          );
       } else if (!entry.dirent.isFile()) {
         problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
       } else {
@@ -186,6 +209,10 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
               path,
               message: "changed into a non-regular file during the scan; skipped",
             });
+            continue;
+          }
+          if (!entry.name.endsWith(".jsonl")) {
+            notASession("not a .jsonl file", Number(stat.size));
             continue;
           }
           const identity = identityOf(stat);

@@ -3,14 +3,21 @@
 // it never guesses a broader root or a harsher policy in its place.
 import { homedir } from "node:os";
 import type { AuditEntry } from "../../shared/audit.js";
-import { type Config, type ConfigProblem, validateConfig } from "../../shared/config.js";
+import {
+  type Config,
+  type ConfigProblem,
+  type ConfigValidation,
+  validateConfig,
+} from "../../shared/config.js";
 import { UserError } from "../errors.js";
+import { configPlaceEnvironment } from "../safety/place-gate.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import {
   type ConfiguredRoot,
   type ConfiguredSessionDir,
   type ConfiguredStores,
   readRawConfig,
+  trustedQuarantineDir,
   trustedSessionDir,
   trustedStores,
 } from "./configured-root.js";
@@ -34,6 +41,7 @@ export type ConfigStatus =
       /** The store root the file names, as far as it can be trusted without the rest of it. */
       sessionDir: ConfiguredSessionDir;
       stores: ConfiguredStores;
+      quarantineDir?: string;
     };
 
 export interface LoadConfigOptions {
@@ -44,9 +52,29 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * The config is invalid, so the program is read-only: nothing is deleted or purged until it is
+ * fixed (the CLI exits 2, the API answers 409). Restoring stays allowed.
+ */
+export class ReadOnlyError extends UserError {
+  constructor(readonly status: Extract<ConfigStatus, { ok: false }>) {
+    const problems = status.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+    super(`read-only: ${status.path} is invalid (${problems}), so nothing can be deleted until it is fixed`);
+  }
+  override name = "ReadOnlyError";
+}
+
 /** A `--set` that cannot be applied. */
 export class ConfigOverrideError extends UserError {
   override name = "ConfigOverrideError";
+}
+
+/**
+ * Validates a config's own JSON on this machine: the schema, and every folder it names judged by
+ * its real path against the home folder, the system folders, the other stores and the trash.
+ */
+export function checkConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ConfigValidation {
+  return validateConfig(raw, configPlaceEnvironment(env));
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): ConfigStatus {
@@ -64,26 +92,42 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigStatus {
     };
   let raw = read.kind === "parsed" ? read.raw : {};
   for (const set of options.sets ?? []) raw = applyOverride(raw, set);
-  const result = validateConfig(raw, home);
-  if (!result.ok)
+  const result = checkConfig(raw, env);
+  if (!result.ok) {
+    const quarantineDir = trustedQuarantineDir(raw, home);
     return {
       ok: false,
       path,
       problems: result.problems,
       sessionDir: trustedSessionDir(raw, home),
       stores: trustedStores(raw, home),
+      ...(quarantineDir !== undefined ? { quarantineDir } : {}),
     };
+  }
   const config = result.config;
   if (config.sessionDir !== undefined) config.sessionDir = expandTilde(config.sessionDir, home);
   if (config.stores) config.stores = config.stores.map((s) => ({ ...s, root: expandTilde(s.root, home) }));
+  if (config.deletion.quarantineDir !== null)
+    config.deletion.quarantineDir = expandTilde(config.deletion.quarantineDir, home);
   return { ok: true, path, source: read.kind === "parsed" ? "file" : "defaults", config };
 }
 
-/** The store root a loaded config names (for `resolveRoots`). */
+/** The store roots and quarantine a loaded config names (for `resolveStores`). */
 export function rootOf(status: ConfigStatus): ConfiguredRoot {
-  return status.ok
-    ? { configPath: status.path, sessionDir: status.config.sessionDir, stores: status.config.stores }
-    : { configPath: status.path, sessionDir: status.sessionDir, stores: status.stores };
+  if (!status.ok)
+    return {
+      configPath: status.path,
+      sessionDir: status.sessionDir,
+      stores: status.stores,
+      ...(status.quarantineDir !== undefined ? { quarantineDir: status.quarantineDir } : {}),
+    };
+  const { sessionDir, stores, deletion } = status.config;
+  return {
+    configPath: status.path,
+    sessionDir,
+    stores,
+    ...(deletion.quarantineDir !== null ? { quarantineDir: deletion.quarantineDir } : {}),
+  };
 }
 
 /**
@@ -135,7 +179,7 @@ export function saveConfig(
   actor: AuditEntry["actor"],
   env: NodeJS.ProcessEnv = process.env,
 ): { ok: true } | { ok: false; problems: ConfigProblem[] } {
-  const checked = validateConfig(raw, env.HOME || homedir());
+  const checked = checkConfig(raw, env);
   if (!checked.ok) return { ok: false, problems: checked.problems };
   writeFileAtomic(path, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
   appendAudit(statePaths(env).auditLog, {

@@ -2,7 +2,7 @@
 // validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { sessionDirProblem } from "../../shared/session-dir.js";
+import { sessionDirProblem } from "../../shared/places.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import { statePaths } from "./state-dir.js";
 
@@ -71,10 +71,23 @@ export function trustedStores(raw: unknown, home: string): ConfiguredStores {
   return stores;
 }
 
+/**
+ * The quarantine a config names (expanded), as far as it can be read without the rest of the file:
+ * a store root must not lie inside it. Unset or unusable: the default quarantine.
+ */
+export function trustedQuarantineDir(raw: unknown, home: string): string | undefined {
+  const value = (raw as { deletion?: { quarantineDir?: unknown } } | null)?.deletion?.quarantineDir;
+  return typeof value === "string" && (value.startsWith("/") || value.startsWith("~/"))
+    ? expandTilde(value, home)
+    : undefined;
+}
+
 export interface ConfiguredRoot {
   configPath: string;
   sessionDir: ConfiguredSessionDir;
   stores?: ConfiguredStores;
+  /** `deletion.quarantineDir`, expanded; undefined = the default quarantine. */
+  quarantineDir?: string;
 }
 
 /** The store root of the config file (default or `--config FILE`), for commands that only show. */
@@ -85,5 +98,11 @@ export function configuredRoot(options: { file?: string; env?: NodeJS.ProcessEnv
   const home = env.HOME || homedir();
   if (read.kind === "absent") return { configPath, sessionDir: undefined };
   if (read.kind === "unusable") return { configPath, sessionDir: "unknown", stores: "unknown" };
-  return { configPath, sessionDir: trustedSessionDir(read.raw, home), stores: trustedStores(read.raw, home) };
+  const quarantineDir = trustedQuarantineDir(read.raw, home);
+  return {
+    configPath,
+    sessionDir: trustedSessionDir(read.raw, home),
+    stores: trustedStores(read.raw, home),
+    ...(quarantineDir !== undefined ? { quarantineDir } : {}),
+  };
 }

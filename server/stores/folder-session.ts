@@ -3,6 +3,7 @@
 // does not move when a file in it is appended to. Symlinks inside are counted as links, never followed.
 import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import type { ScanProblem } from "../../shared/scan-report.js";
 import type { Fingerprint } from "../../shared/session-record.js";
 
 export interface FolderFacts {
@@ -72,23 +73,45 @@ export function measureFolder(path: string): FolderFacts {
   };
 }
 
-/** The session folders of a store root: its sub-folders (links and files at the top are reported). */
-export function listSessionFolders(root: string): {
-  folders: string[];
-  others: Array<{ path: string; symlink: boolean }>;
-} {
-  const folders: string[] = [];
-  const others: Array<{ path: string; symlink: boolean }> = [];
+/**
+ * The folders directly in a store root, each a session if `recognise` gives what the store reads
+ * from it (rather than the sentence that says why it is not one). Everything else at
+ * the top — files, links, sockets, folders without the store's mark — is reported as a problem
+ * (`not-a-session`, with a file's size) and is never walked into: a root pointed at the wrong
+ * place (`~/code`) costs one listing, not a walk of everything below it.
+ */
+export function listSessionFolders<T>(
+  root: string,
+  kind: string,
+  recognise: (folder: string) => { session: T } | { not: string },
+): { folders: Array<{ path: string; session: T }>; problems: ScanProblem[] } {
+  const folders: Array<{ path: string; session: T }> = [];
+  const problems: ScanProblem[] = [];
   for (const name of readdirSync(root).sort()) {
     const path = join(root, name);
     let stat;
     try {
       stat = lstatSync(path);
     } catch {
-      continue;
+      continue; // removed while we looked
     }
-    if (stat.isDirectory()) folders.push(path);
-    else others.push({ path, symlink: stat.isSymbolicLink() });
+    const notASession = (what: string, bytes?: number) =>
+      problems.push({
+        code: "not-a-session",
+        path,
+        message: `${what}, not a session of this ${kind} store`,
+        ...(bytes !== undefined ? { bytes } : {}),
+      });
+    if (stat.isSymbolicLink())
+      problems.push({ code: "symlink", path, message: `symlink in a ${kind} store; not followed` });
+    else if (stat.isFile()) notASession("a file", stat.size);
+    else if (!stat.isDirectory())
+      problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
+    else {
+      const verdict = recognise(path);
+      if ("session" in verdict) folders.push({ path, session: verdict.session });
+      else notASession(verdict.not);
+    }
   }
-  return { folders, others };
+  return { folders, problems };
 }

@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../shared/config.js";
 import { PlanSchema } from "../../shared/plan.js";
@@ -109,19 +110,54 @@ describe("agentsh store", () => {
     expect(old.warnings.map((w) => w.code)).toEqual(["symlink-inside"]);
     const live = sessions.find((r) => r.path === s.live)!;
     expect(Date.now() - Date.parse(live.modifiedAt)).toBeLessThan(60_000);
-    expect(sessions.find((r) => r.path === s.empty)!.warnings.map((w) => w.code)).toEqual(["no-request-log"]);
+  });
+
+  it("a folder without llm-requests.jsonl, a file or a link at the top is not a session: reported, never a record", async () => {
+    const s = agentshStore();
+    writeFileSync(join(s.root, "stray.txt"), "12345");
+    symlinkSync(s.old, join(s.root, "link-to-old"));
+    const { sessions, problems } = await scanStores({
+      roots: [],
+      folderStores: [{ kind: "agentsh", root: s.root }],
+    });
+    expect(sessions.map((r) => r.path).sort()).toEqual([s.live, s.old].sort());
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        {
+          code: "not-a-session",
+          path: s.empty,
+          message: "a folder without llm-requests.jsonl, not a session of this agentsh store",
+        },
+        {
+          code: "not-a-session",
+          path: join(s.root, "stray.txt"),
+          message: "a file, not a session of this agentsh store",
+          bytes: 5,
+        },
+        {
+          code: "symlink",
+          path: join(s.root, "link-to-old"),
+          message: "symlink in a agentsh store; not followed",
+        },
+      ]),
+    );
   });
 });
 
 describe("workspace store", () => {
-  it("takes age from .metadata.json; missing or corrupt metadata is a warning and never a candidate", async () => {
+  it("takes age from .metadata.json; without valid metadata a folder is not a session and never a candidate", async () => {
     const w = workspaceStore();
     const folderStores = [{ kind: "workspace" as const, root: w.root }];
-    const { sessions } = await scanStores({ roots: [], folderStores });
+    const { sessions, problems } = await scanStores({ roots: [], folderStores });
     const byPath = new Map(sessions.map((r) => [r.path, r]));
     expect(Date.parse(byPath.get(w.stale)!.lastUsedAt)).toBeCloseTo(at(40).getTime(), -4);
-    expect(byPath.get(w.missing)!.warnings.map((x) => x.code)).toEqual(["missing-metadata"]);
-    expect(byPath.get(w.corrupt)!.warnings.map((x) => x.code)).toEqual(["corrupt-metadata"]);
+    expect([...byPath.keys()].sort()).toEqual([w.fresh, w.stale].sort());
+    expect(
+      problems
+        .filter((p) => p.code === "not-a-session")
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([w.corrupt, w.missing].sort());
 
     const { evaluatePolicy } = await import("../../shared/policy.js");
     const plan = evaluatePolicy({
@@ -132,12 +168,6 @@ describe("workspace store", () => {
       now: new Date(),
     });
     expect(plan.candidates.map((c) => c.path)).toEqual([w.stale]);
-    expect(
-      plan.kept
-        .filter((k) => k.reason === "unknown-age")
-        .map((k) => k.path)
-        .sort(),
-    ).toEqual([w.missing, w.corrupt].sort());
   });
 });
 
@@ -148,13 +178,10 @@ describe("folder sessions: soft delete and restore as one unit", () => {
     const folderStores = [{ kind: "agentsh" as const, root: s.root }];
     const { sessions } = await scanStores({ roots: [], folderStores });
     const old = sessions.find((r) => r.path === s.old)!;
+    writeConfigFile({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 }, deletion: { target } });
     const result = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
-        config: ConfigSchema.parse({
-          retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
-          deletion: { target },
-        }),
         roots: [],
         folderStores,
         via: "selection",
@@ -176,10 +203,10 @@ describe("folder sessions: soft delete and restore as one unit", () => {
     const old = sessions.find((r) => r.path === s.old)!;
     appendFileSync(join(s.old, "llm-requests.jsonl"), '\n{"req":4}');
     touchTree(join(s.old, "llm-requests.jsonl"), at(100));
+    writeConfigFile({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } });
     const result = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
-        config: ConfigSchema.parse({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 } }),
         roots: [],
         folderStores,
         via: "selection",
@@ -222,12 +249,14 @@ describe("mixed stores in one scan, one plan, one clean", () => {
     const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
     expect(await runCli(["plan", "--json", ...args], io)).toBe(0);
     const plan = PlanSchema.parse(JSON.parse(out.pop()!));
-    expect(plan.candidates.map((c) => c.path).sort()).toEqual([piOld, a.old, a.empty, w.stale].sort());
+    expect(plan.candidates.map((c) => c.path).sort()).toEqual([piOld, a.old, w.stale].sort());
     expect(plan.kept.find((k) => k.path === a.live)).toMatchObject({ reason: "active" });
 
     expect(await runCli(["clean", "--yes", ...args], io)).toBe(0);
-    for (const gone of [piOld, a.old, a.empty, w.stale]) expect(existsSync(gone)).toBe(false);
-    for (const kept of [piNew, a.live, w.fresh, w.missing, w.corrupt]) expect(existsSync(kept)).toBe(true);
+    for (const gone of [piOld, a.old, w.stale]) expect(existsSync(gone)).toBe(false);
+    // Folders that are not sessions of their store stay, whatever the policy.
+    for (const kept of [piNew, a.live, a.empty, w.fresh, w.missing, w.corrupt])
+      expect(existsSync(kept)).toBe(true);
   });
 });
 

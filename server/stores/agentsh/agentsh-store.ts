@@ -1,9 +1,8 @@
 // agentsh's LLM-proxy logs (spec 004): `~/.agentsh/sessions/<session-id>/llm-requests.jsonl` and
 // whatever else the session wrote. A session is its folder; it is measured by what is inside (the
 // spec's folder mtime does not move when the log is appended to) and deleted as one unit.
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
 import type { StoreScan } from "../store-adapter.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
@@ -14,8 +13,13 @@ export const AGENTSH_LOG = "llm-requests.jsonl";
 function countLines(path: string): number | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // Never through a link, never blocking on a FIFO put in its place.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
+    return undefined;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
     return undefined;
   }
   const buffer = Buffer.allocUnsafe(1 << 18);
@@ -34,17 +38,16 @@ function countLines(path: string): number | undefined {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** An agentsh session is a folder holding its request log as a regular file; anything else is not one. */
+export function recogniseAgentshSession(folder: string): { session: true } | { not: string } {
+  const log = lstatSync(join(folder, AGENTSH_LOG), { throwIfNoEntry: false });
+  return log?.isFile() ? { session: true } : { not: `a folder without ${AGENTSH_LOG}` };
+}
+
 export function scanAgentshRoot(root: string): StoreScan {
   const records: SessionRecord[] = [];
-  const problems: ScanProblem[] = [];
-  const { folders, others } = listSessionFolders(root);
-  for (const other of others)
-    problems.push({
-      code: other.symlink ? "symlink" : "not-regular",
-      path: other.path,
-      message: other.symlink ? "symlink in an agentsh store; not followed" : "not a session folder; ignored",
-    });
-  for (const folder of folders) {
+  const { folders, problems } = listSessionFolders(root, "agentsh", recogniseAgentshSession);
+  for (const { path: folder } of folders) {
     let facts;
     try {
       facts = measureFolder(folder);
@@ -55,7 +58,7 @@ export function scanAgentshRoot(root: string): StoreScan {
     const warnings: SessionWarning[] = [];
     const lines = countLines(join(folder, AGENTSH_LOG));
     if (lines === undefined)
-      warnings.push({ code: "no-request-log", message: `no readable ${AGENTSH_LOG} in this session folder` });
+      warnings.push({ code: "unreadable", message: `cannot read ${AGENTSH_LOG}; its lines are not counted` });
     if (facts.symlinks.length > 0)
       warnings.push({
         code: "symlink-inside",

@@ -72,6 +72,13 @@ export function namespaceFromFolderName(folder: string): string | undefined {
 }
 
 const FILE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)\.jsonl$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether a file name is pi's own `<time>_<uuid>.jsonl` (what pi names every session it writes). */
+export function isPiSessionFileName(name: string): boolean {
+  const match = FILE_NAME.exec(name);
+  return match !== null && UUID.test(match[2]!);
+}
 
 /** `2025-01-02T03-04-05-678Z_<uuid>.jsonl` → its time and id, if the name has pi's shape. */
 export function parseSessionFileName(name: string): { createdAt?: string; id?: string } {

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../scan/file-identity.js";
-import { namespaceFromFolderName, parseSessionFileName } from "./locations.js";
+import { isPiSessionFileName, namespaceFromFolderName, parseSessionFileName } from "./locations.js";
 import { KNOWN_VERSIONS, normalizeTimestamp, type PiFileFacts } from "./session-parser.js";
 
 export interface PiRecordInput {
@@ -47,6 +47,15 @@ function storeRef(root: string): StoreRef {
   let ref = storeRefs.get(root);
   if (!ref) storeRefs.set(root, (ref = Object.freeze({ kind: "pi", root })));
   return ref;
+}
+
+/**
+ * Whether a file the walk found is a pi session: its first line is a pi session header, or its name
+ * is pi's own `<time>_<uuid>.jsonl` (an empty or damaged session pi wrote). Anything else — a user's
+ * `events.jsonl`, a log — is not one, whatever folder it is in, and can never be deleted.
+ */
+export function isPiSession(input: Pick<PiRecordInput, "path" | "facts">): boolean {
+  return !!input.facts?.header || isPiSessionFileName(input.path.slice(input.path.lastIndexOf("/") + 1));
 }
 
 export function buildPiRecord(input: PiRecordInput): SessionRecord {

@@ -163,6 +163,18 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
   });
   const cutoff = now.getTime() - options.olderThanHours * 3_600_000;
   const result: PruneResult = { candidates: [], deleted: [], skipped: [], bytesReclaimed: 0 };
+  // Folders without valid metadata are not workspaces the scan recognises: their age is unknown,
+  // so they are never pruned, and every run says so.
+  for (const problem of inputs.report.problems)
+    if (problem.code === "not-a-session" && problem.path.startsWith(`${root}/`)) {
+      result.skipped.push({ id: basename(problem.path), reason: problem.message });
+      log({
+        event: "prune.skipped",
+        id: basename(problem.path),
+        path: problem.path,
+        reason: problem.message,
+      });
+    }
   const chosen = [];
   for (const s of sessions) {
     const skip = (reason: string) => {
@@ -170,7 +182,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
       log({ event: "prune.skipped", id: basename(s.path), path: s.path, reason });
     };
     const why = exempt.get(s.id);
-    if (Date.parse(s.lastUsedAt) >= cutoff && why?.reason !== "unknown-age") continue; // recent enough: no decision to log
+    if (Date.parse(s.lastUsedAt) >= cutoff) continue; // recent enough: no decision to log
     if (why) skip(`${why.reason}: ${why.detail}`);
     else {
       result.candidates.push({
@@ -193,13 +205,16 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
     const moved = await softDelete(
       {
         items: chosen.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-        config,
-        ...(options.config ? { configOptions: options.config } : {}),
         roots: [],
         folderStores,
-        via: "selection",
+        via: "prune",
+        previous: inputs.report,
       },
-      { actor: options.actor ?? "auto", now: () => now },
+      {
+        actor: options.actor ?? "auto",
+        now: () => now,
+        ...(options.config ? { config: options.config } : {}),
+      },
     );
     for (const m of moved.moved) {
       const entry = {

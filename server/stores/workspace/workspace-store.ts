@@ -2,10 +2,9 @@
 // `{ "created_at", "updated_at" }`. Age comes from the metadata (updated on every execution), not
 // from file times; a workspace whose metadata is missing or corrupt is listed with a warning and is
 // never a pruning candidate — its age is unknown.
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
-import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
 import type { StoreScan } from "../store-adapter.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
@@ -24,11 +23,27 @@ export type MetadataRead =
   | { ok: true; metadata: WorkspaceMetadata }
   | { ok: false; code: "missing-metadata" | "corrupt-metadata"; message: string };
 
+/** Far more than two timestamps and a few counters: a bigger file is not metadata we wrote. */
+const METADATA_MAX_BYTES = 64 * 1024;
+
+/** The metadata file's text: a regular file (never through a link, never a FIFO) of a sane size. */
+function readMetadataText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error("not a regular file");
+    if (stat.size > METADATA_MAX_BYTES) throw new Error(`${stat.size} bytes, more than metadata can be`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readWorkspaceMetadata(dir: string): MetadataRead {
   const path = join(dir, METADATA_FILE);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readMetadataText(path);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     return {
@@ -61,18 +76,21 @@ export function readWorkspaceMetadata(dir: string): MetadataRead {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * A workspace is a folder with valid `.metadata.json`; one without is not a session of the store
+ * (its age is unknown, so nothing may decide to prune it): reported, with how to repair it.
+ */
+export function recogniseWorkspace(folder: string): { session: WorkspaceMetadata } | { not: string } {
+  const read = readWorkspaceMetadata(folder);
+  return read.ok
+    ? { session: read.metadata }
+    : { not: `${read.message} (\`session-retention repair-metadata\` rebuilds it)` };
+}
+
 export function scanWorkspaceRoot(root: string): StoreScan {
   const records: SessionRecord[] = [];
-  const problems: ScanProblem[] = [];
-  const { folders, others } = listSessionFolders(root);
-  for (const other of others)
-    if (other.symlink)
-      problems.push({
-        code: "symlink",
-        path: other.path,
-        message: "symlink in a workspace root; not followed",
-      });
-  for (const folder of folders) {
+  const { folders, problems } = listSessionFolders(root, "workspace", recogniseWorkspace);
+  for (const { path: folder, session: metadata } of folders) {
     let facts;
     try {
       facts = measureFolder(folder);
@@ -81,8 +99,6 @@ export function scanWorkspaceRoot(root: string): StoreScan {
       continue;
     }
     const warnings: SessionWarning[] = [];
-    const read = readWorkspaceMetadata(folder);
-    if (!read.ok) warnings.push({ code: read.code, message: read.message });
     if (facts.symlinks.length > 0)
       warnings.push({
         code: "symlink-inside",
@@ -95,10 +111,10 @@ export function scanWorkspaceRoot(root: string): StoreScan {
       path: folder,
       namespace: "workspace",
       sizeBytes: facts.fingerprint.size,
-      createdAt: read.ok ? iso(Date.parse(read.metadata.created_at)) : iso(facts.createdMs),
+      createdAt: iso(Date.parse(metadata.created_at)),
       modifiedAt,
-      // The metadata's updated_at is the activity the spec means; file times are only a fallback.
-      lastUsedAt: read.ok ? iso(Date.parse(read.metadata.updated_at)) : modifiedAt,
+      // The metadata's updated_at is the activity the spec means; file times only feed the grace window.
+      lastUsedAt: iso(Date.parse(metadata.updated_at)),
       fingerprint: facts.fingerprint,
       messageCount: 0,
       messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },

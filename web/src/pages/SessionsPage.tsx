@@ -43,7 +43,6 @@ const KEPT_LABELS: Record<string, string> = {
   active: "active",
   pinned: "pinned",
   protected: "protected",
-  "unknown-age": "unknown age",
   recent: "recent",
   "last-in-namespace": "last in namespace",
 };

@@ -1,0 +1,360 @@
+// Soft delete: sessions go to the desktop trash or the quarantine, never away for good. Everything
+// is decided under the deletion lock on fresh facts: the config file as it is now, one new scan of
+// the stores (ids are resolved against it, never taken as paths), the pins and the live sessions
+// as they are now, and the places the gate allows now. Just before each move the file must still be
+// the one the preview showed; every move is journaled before it happens and verified after.
+import { rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { AuditEntry, AuditItem } from "../../shared/audit.js";
+import type { Config } from "../../shared/config.js";
+import { emptiesStore } from "../../shared/policy.js";
+import type { ScanReport } from "../../shared/scan-report.js";
+import { type Fingerprint, isFolderStore, type SessionRecord } from "../../shared/session-record.js";
+import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
+import { UserError } from "../errors.js";
+import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import type { FolderStore } from "../scan/resolve-roots.js";
+import { checkPlaces } from "../safety/place-gate.js";
+import { appendAudit } from "../state/audit-log.js";
+import { PI_CWD_FOLDER } from "../scan/walker.js";
+import { ReadOnlyError } from "../state/config-file.js";
+import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
+import { currentFingerprint, moveFile, moveToSystemTrash, pathExists, unchanged } from "./movers.js";
+import { recoverLocked } from "./recovery.js";
+import { identityAfterMove, realFolder } from "./trashed-copy.js";
+import { Ledger, newOperationId } from "./trash-ledger.js";
+
+/** What the engine needs to know about something it moves: a session, or an orphaned index file. */
+type MoveTarget = Pick<SessionRecord, "id" | "path" | "namespace" | "store" | "sizeBytes" | "metaFile">;
+
+/** How many intents are made durable with one fsync before their files move. */
+const BATCH = 64;
+
+export interface SoftDeleteRequest {
+  /** The sessions to move, each with the fingerprint its preview showed (when there was a preview). */
+  items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
+  /** The stores the ids were found in: pi roots, and stores whose sessions are folders. */
+  roots: readonly string[];
+  folderStores?: readonly FolderStore[];
+  dryRun?: boolean;
+  /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
+  orphanedMeta?: readonly string[];
+  /**
+   * What chose the sessions, recorded in the audit log. "policy" and "auto-clean" move only what the
+   * policy, evaluated again now, still chooses; "prune" (workspace pruning by age) lifts the keeps
+   * that count sessions (the most recent, the last of a namespace, an emptied store).
+   */
+  via: "policy" | "selection" | "auto-clean" | "prune";
+  /**
+   * The caller's last look at these stores: the engine's own scan reuses the records of files
+   * unchanged since (every file is still looked at). A server has one; without it, a full scan.
+   */
+  previous?: ScanReport;
+}
+
+/** The policy a request is judged by: the config's, with pruning's own rule. */
+function policyFor(via: SoftDeleteRequest["via"], config: Config): Config {
+  if (via !== "prune") return config;
+  return {
+    ...config,
+    retention: { ...config.retention, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+  };
+}
+
+/**
+ * Whether a record's path is where its store keeps sessions — directly in the root, or for pi in a
+ * `--<cwd>--` folder of it — with no symlink on the way. The scan found it there; this holds it
+ * again at the moment of the move, whatever was swapped in since.
+ */
+function atSessionPlace(target: MoveTarget): boolean {
+  const folder = dirname(target.path);
+  const root = target.store.root;
+  const placed =
+    folder === root ||
+    (target.store.kind === "pi" && dirname(folder) === root && PI_CWD_FOLDER.test(basename(folder)));
+  return placed && realFolder(folder);
+}
+
+export async function softDelete(
+  request: SoftDeleteRequest,
+  options: EngineOptions,
+): Promise<SoftDeleteResult> {
+  return exclusive(options, recoverLocked, async (state) => {
+    const now = state.now();
+    if (request.roots.length === 0 && (request.folderStores ?? []).length === 0)
+      throw new UserError("no store to delete from");
+    const inputs = await gatherPlanInputs({
+      flagRoots: [...request.roots],
+      flagStores: (request.folderStores ?? []).map((s) => `${s.kind}:${s.root}`),
+      env: state.env,
+      ...(options.config ? { config: options.config } : {}),
+      ...(request.previous ? { previous: request.previous } : {}),
+    });
+    // The config as the file says now (gathered under the lock): an invalid one refuses the deletion.
+    if (!inputs.config.ok) throw new ReadOnlyError(inputs.config);
+    const config = policyFor(request.via, inputs.config.config);
+    const result: SoftDeleteResult = { dryRun: !!request.dryRun, moved: [], skipped: [], bytesFreed: 0 };
+    let items = request.items;
+    if (request.via === "auto-clean") {
+      const { autoClean, dryRun, autoCleanMaxDeletesPerRun } = config.retention;
+      if (!autoClean || (dryRun && !request.dryRun)) {
+        const refused = `auto-clean is ${autoClean ? "set to dry run" : "off"} in the config now; nothing was moved`;
+        audit(state, options, request, config, result, "refused", refused);
+        return { ...result, refused };
+      }
+      items = items.slice(0, autoCleanMaxDeletesPerRun);
+    }
+    const sessions = inputs.report.sessions;
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    const exempt = exemptionsOf(inputs, config, now);
+    const stillChosen =
+      request.via === "policy" || request.via === "auto-clean"
+        ? new Set(
+            planFor({ ...inputs, config: { ...inputs.config, ok: true, config } }, now).candidates.map(
+              (c) => c.id,
+            ),
+          )
+        : undefined;
+    const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
+    for (const { id, fingerprint } of items) {
+      const record = byId.get(id);
+      const why = exempt.get(id);
+      if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
+      else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
+      else if (stillChosen && !stillChosen.has(id))
+        result.skipped.push({
+          id,
+          path: record.path,
+          reason: "no longer chosen by the policy (the config or the sessions changed since the preview)",
+        });
+      else if (record.warnings.some((w) => w.code === "non-utf8-name"))
+        result.skipped.push({
+          id,
+          path: record.path,
+          reason: "its file name is not valid UTF-8; rename it first",
+        });
+      else if (fingerprint && !unchanged(fingerprint, record.fingerprint))
+        result.skipped.push({ id, path: record.path, reason: "changed since preview" });
+      else if (!chosen.some((c) => c.record.id === id))
+        chosen.push({ record, fingerprint: fingerprint ?? record.fingerprint });
+    }
+    // Session-index files whose session is gone: only those the fresh scan still finds orphaned.
+    const orphans = new Map((inputs.report.orphanedMeta ?? []).map((o) => [o.path, o]));
+    for (const path of request.orphanedMeta ?? []) {
+      const orphan = orphans.get(path);
+      const fingerprint = currentFingerprint(path);
+      if (!orphan || !fingerprint)
+        result.skipped.push({
+          id: `meta:${basename(path)}`,
+          path,
+          reason: "not an orphaned session-index file (any more)",
+        });
+      else
+        chosen.push({
+          record: {
+            id: `meta:${orphan.sessionId}`,
+            path,
+            namespace: "(pi session index)",
+            store: { kind: "pi", root: dirname(path) },
+            sizeBytes: orphan.sizeBytes,
+          },
+          fingerprint,
+        });
+    }
+    const refusal = emptiesStore(
+      sessions,
+      new Set(chosen.map((c) => c.record.id)),
+      config.retention.allowEmptyStore,
+    );
+    if (refusal) {
+      audit(state, options, request, config, result, "refused", refusal.message);
+      return { ...result, refused: refusal.message };
+    }
+    if (request.dryRun || chosen.length === 0) {
+      for (const { record } of chosen)
+        result.moved.push({
+          id: record.id,
+          path: record.path,
+          bytes: record.sizeBytes,
+          destination: "(dry run)",
+          target: "quarantine",
+        });
+      if (request.dryRun) audit(state, options, request, config, result, "dry-run");
+      return result;
+    }
+
+    // The places, judged again now that they are about to be used: a symlink may have changed.
+    const places = checkPlaces(
+      inputs.report.stores.map((s) => ({ ...s, label: `${s.kind} store` })),
+      {
+        env: state.env,
+        ...(config.deletion.quarantineDir !== null ? { quarantine: config.deletion.quarantineDir } : {}),
+      },
+    );
+    const operationId = newOperationId(now);
+    result.operationId = operationId;
+    const quarantine = join(places.quarantine, operationId);
+    const ledger = Ledger.create(state.ledgerDir, operationId, options.ledgerWrite);
+    try {
+      for (let start = 0; start < chosen.length; start += BATCH) {
+        const batch = chosen
+          .slice(start, start + BATCH)
+          .map(({ record, fingerprint }, i): TrashItem & { seq: number } => {
+            const seq = start + i + 1;
+            // The session's pi session-index file, found by the scan's join.
+            const sidecar = record.metaFile;
+            return {
+              seq,
+              id: record.id,
+              originalPath: record.path,
+              namespace: record.namespace,
+              storeRoot: record.store.root,
+              storeKind: record.store.kind,
+              sizeBytes: record.sizeBytes,
+              fingerprint,
+              ...(config.deletion.target === "quarantine"
+                ? {
+                    target: "quarantine" as const,
+                    location: join(quarantine, `${seq}-${basename(record.path)}`),
+                  }
+                : { target: "system-trash" as const }),
+              sidecars:
+                sidecar && pathExists(sidecar)
+                  ? [{ from: sidecar, to: join(quarantine, `${seq}.sidecars`, basename(sidecar)) }]
+                  : [],
+              deletedAt: now.toISOString(),
+            };
+          });
+        try {
+          ledger.append(batch.map(({ seq, ...item }) => ({ seq, event: "intent" as const, item })));
+          state.crash("intents-written");
+          ledger.sync();
+        } catch (error) {
+          // No intent, no move. A ledger that never got a whole intent is removed, so nothing stray is left.
+          if (start === 0) {
+            ledger.close();
+            rmSync(ledger.file, { force: true });
+          }
+          throw new UserError(
+            `could not write the deletion journal (${(error as Error).message}); ${start === 0 ? "nothing was moved" : `${result.moved.length} sessions were moved before it`}`,
+          );
+        }
+        state.crash("intents-synced");
+        for (const [i, item] of batch.entries())
+          await moveOne(item, chosen[start + i]!.record, quarantine, ledger, result, state);
+        ledger.sync();
+      }
+    } finally {
+      if (pathExists(ledger.file)) ledger.close();
+    }
+    audit(state, options, request, config, result, result.skipped.length > 0 ? "partial" : "ok");
+    return result;
+  });
+}
+
+async function moveOne(
+  item: TrashItem & { seq: number },
+  record: MoveTarget,
+  quarantine: string,
+  ledger: Ledger,
+  result: SoftDeleteResult,
+  state: EngineState,
+) {
+  const { seq } = item;
+  const skip = (reason: string) => {
+    ledger.append([{ seq, event: "not-moved", reason }]);
+    result.skipped.push({ id: item.id, path: item.originalPath, reason });
+  };
+  // The last look before the move: where a session of its store belongs, and the same file (dev,
+  // inode, size, mtime ns), not a symlink.
+  const folder = isFolderStore(item.storeKind);
+  if (!item.id.startsWith("meta:") && !atSessionPlace(record))
+    return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
+  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, folder)))
+    return skip("changed since preview");
+  let location: string;
+  let trashInfo: string | undefined;
+  let copiedHash: string | undefined;
+  let target = item.target;
+  try {
+    if (item.target === "system-trash") {
+      try {
+        ({ location, trashInfo } = await moveToSystemTrash(
+          item.originalPath,
+          item.sizeBytes,
+          state.env,
+          folder,
+        ));
+      } catch (error) {
+        if (!pathExists(item.originalPath)) throw error;
+        // The system trash is not usable here (no home trash, a mount's top dir not writable, a
+        // name it cannot encode): the quarantine takes the file instead, under a new intent.
+        target = "quarantine";
+        location = join(quarantine, `${seq}-${basename(item.originalPath)}`);
+        ledger.append([{ seq, event: "intent", item: { ...withoutSeq(item), target, location } }]);
+        ledger.sync();
+        copiedHash = moveFile(item.originalPath, location).sha256;
+      }
+    } else {
+      location = item.location!;
+      copiedHash = moveFile(item.originalPath, location).sha256;
+    }
+    state.crash("moved");
+    const trashed = identityAfterMove(location, item, copiedHash);
+    if (trashed.identity?.size !== item.sizeBytes)
+      throw new Error(`the moved copy at ${location} has the wrong size`);
+    for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
+    ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...trashed }]);
+    state.crash("recorded");
+  } catch (error) {
+    // Whatever happened is left for recovery to resolve from the disk; the intent stays open.
+    result.skipped.push({
+      id: item.id,
+      path: item.originalPath,
+      reason: `move failed: ${(error as Error).message}`,
+    });
+    return;
+  }
+  result.moved.push({
+    id: item.id,
+    path: item.originalPath,
+    bytes: item.sizeBytes,
+    destination: location,
+    target,
+  });
+  result.bytesFreed += item.sizeBytes;
+}
+
+const withoutSeq = ({ seq: _seq, ...item }: TrashItem & { seq: number }): TrashItem => item;
+
+function audit(
+  state: EngineState,
+  options: EngineOptions,
+  request: SoftDeleteRequest,
+  config: Config,
+  result: SoftDeleteResult,
+  outcome: AuditEntry["result"],
+  detail?: string,
+) {
+  const items: AuditItem[] = [
+    ...result.moved.map((m) => ({
+      id: m.id,
+      path: m.path,
+      bytes: m.bytes,
+      destination: m.destination,
+      result: request.dryRun ? "would-move" : "moved",
+    })),
+    ...result.skipped.map((s) => ({ id: s.id, path: s.path ?? "", result: "skipped", reason: s.reason })),
+  ];
+  appendAudit(state.paths.auditLog, {
+    time: state.now().toISOString(),
+    actor: options.actor,
+    action: request.via === "auto-clean" ? "auto-clean" : "soft-delete",
+    mode: request.dryRun ? "dry-run" : config.deletion.target === "trash" ? "system-trash" : "quarantine",
+    ...(result.operationId ? { operationId: result.operationId } : {}),
+    items,
+    bytes: result.bytesFreed,
+    result: outcome,
+    detail: detail ?? `via ${request.via}`,
+  });
+}

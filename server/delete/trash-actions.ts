@@ -1,0 +1,222 @@
+// The trash: what is in it, bringing entries back, and the only hard delete there is — of entries
+// already in it, confirmed by their exact count and bytes, and only while the config is valid.
+// Both act on an entry only when its copy is still the very one we put there, and every intent they
+// write ends in a definite state, even when the move fails.
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import type { AuditEntry } from "../../shared/audit.js";
+import { isFolderStore } from "../../shared/session-record.js";
+import type { TrashActionResult, TrashEntry } from "../../shared/trash.js";
+import { appendAudit } from "../state/audit-log.js";
+import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
+import { moveFile, pathExists } from "./movers.js";
+import { recoverLocked, resolveOpen } from "./recovery.js";
+import {
+  moveSidecars,
+  realFolder,
+  removeEmptiedFolders,
+  removeSidecars,
+  trashedCopy,
+} from "./trashed-copy.js";
+import { Ledger, type LedgerRead, parseEntryId, readLedgers } from "./trash-ledger.js";
+
+/**
+ * Every entry, in its latest state — with "in the trash" judged on the disk: an entry whose copy is
+ * gone (the trash was emptied by a file manager) is shown as gone, and one whose copy came back is
+ * in the trash again.
+ */
+export function listTrash(options: EngineOptions): LedgerRead {
+  const read = readLedgers(engineState(options).ledgerDir);
+  return { ...read, entries: read.entries.map(onDisk) };
+}
+
+function onDisk(entry: TrashEntry): TrashEntry {
+  if (entry.state !== "in-trash" && entry.state !== "gone") return entry;
+  const present = entry.location !== undefined && pathExists(entry.location);
+  if (entry.state === "in-trash" && !present) {
+    const copy = trashedCopy(entry);
+    return { ...entry, state: "gone", ...(copy.state === "gone" ? { reason: copy.reason } : {}) };
+  }
+  if (entry.state === "gone" && present) {
+    const { reason: _gone, ...back } = entry;
+    return { ...back, state: "in-trash" };
+  }
+  return entry;
+}
+
+/** An entry by entry id, or by session id when exactly one entry of that session is in the trash. */
+function pick(entries: readonly TrashEntry[], ref: string): TrashEntry | string {
+  const byEntry = entries.find((e) => e.entryId === ref);
+  if (byEntry) return byEntry;
+  const inTrash = entries.filter((e) => e.id === ref && e.state === "in-trash");
+  if (inTrash.length === 1) return inTrash[0]!;
+  if (inTrash.length > 1)
+    return `session ${ref} is in the trash ${inTrash.length} times; name the entry (${inTrash.map((e) => e.entryId).join(", ")})`;
+  return `nothing in the trash is called ${ref}`;
+}
+
+export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
+  return exclusive(options, recoverLocked, async (state) => {
+    const { entries } = listTrash(options);
+    const result: TrashActionResult = { done: [], skipped: [] };
+    for (const ref of refs) {
+      const entry = pick(entries, ref);
+      if (typeof entry === "string") result.skipped.push({ ref, reason: entry });
+      else if (entry.state === "gone")
+        result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
+      else if (entry.state !== "in-trash")
+        result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
+      else if (pathExists(entry.originalPath))
+        result.skipped.push({
+          ref,
+          reason: `conflict: ${entry.originalPath} exists again; kept both (the trashed copy stays)`,
+          pathTaken: true,
+        });
+      else if (!realFolder(dirname(entry.originalPath)))
+        result.skipped.push({
+          ref,
+          reason: `${dirname(entry.originalPath)} is now reached through a symlink; not restored through it`,
+        });
+      else restoreOne(entry, ref, state, result);
+    }
+    trashAudit(state, options, "restore", result);
+    return result;
+  });
+}
+
+function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: TrashActionResult) {
+  const copy = trashedCopy(entry);
+  const { operationId, seq } = parseEntryId(entry.entryId)!;
+  const ledger = Ledger.reopen(state.ledgerDir, operationId);
+  try {
+    if (copy.state !== "ours") {
+      // Said once in the ledger too, so the trash shows it without another look.
+      if (copy.state === "gone") ledger.append([{ seq, event: "gone", reason: copy.reason }]);
+      result.skipped.push({ ref, reason: copy.reason });
+      return;
+    }
+    ledger.append([{ seq, event: "restore-intent" }]);
+    ledger.sync();
+    state.crash("restore-intent-synced");
+    try {
+      moveFile(entry.location!, entry.originalPath);
+    } catch (error) {
+      // The intent is closed at once, from what is on disk, as recovery would after a crash.
+      const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
+      ledger.sync();
+      result.skipped.push({
+        ref,
+        reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
+      });
+      return;
+    }
+    state.crash("restored");
+    moveSidecars(entry, "back");
+    if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+    ledger.append([{ seq, event: "restored" }]);
+    ledger.sync();
+    removeEmptiedFolders(entry);
+    result.done.push({
+      entryId: entry.entryId,
+      id: entry.id,
+      path: entry.originalPath,
+      bytes: entry.sizeBytes,
+    });
+  } finally {
+    ledger.close();
+  }
+}
+
+/** What exactly a purge of these refs would remove, for the confirmation that must echo it. */
+export function purgeSelection(refs: readonly string[], options: EngineOptions) {
+  const { entries } = listTrash(options);
+  const selected: TrashEntry[] = [];
+  const problems: string[] = [];
+  for (const ref of refs) {
+    const entry = pick(entries, ref);
+    if (typeof entry === "string") problems.push(entry);
+    else if (entry.state !== "in-trash") problems.push(`${ref} is ${entry.state}, not in the trash`);
+    else if (!selected.includes(entry)) selected.push(entry);
+  }
+  return { selected, problems, count: selected.length, bytes: selected.reduce((t, e) => t + e.sizeBytes, 0) };
+}
+
+/**
+ * Hard delete of soft-deleted items only, and only when `confirm` is exactly "COUNT:BYTES" of what
+ * goes. Refused while the config is invalid (read-only); an entry whose copy is not ours is skipped.
+ */
+export async function purge(
+  refs: readonly string[],
+  confirm: string,
+  options: EngineOptions,
+): Promise<TrashActionResult> {
+  return exclusive(options, recoverLocked, async (state) => {
+    freshConfig(options);
+    const { selected, problems, count, bytes } = purgeSelection(refs, options);
+    if (problems.length > 0) return { done: [], skipped: [], refused: problems.join("; ") };
+    if (confirm !== `${count}:${bytes}`)
+      return {
+        done: [],
+        skipped: [],
+        refused: `the confirmation must be ${count}:${bytes} (count:bytes of exactly what will be purged), got "${confirm}"`,
+      };
+    const result: TrashActionResult = { done: [], skipped: [] };
+    for (const entry of selected) {
+      const copy = trashedCopy(entry);
+      if (copy.state !== "ours") {
+        result.skipped.push({ ref: entry.entryId, reason: copy.reason });
+        continue;
+      }
+      const { operationId, seq } = parseEntryId(entry.entryId)!;
+      const ledger = Ledger.reopen(state.ledgerDir, operationId);
+      try {
+        ledger.append([{ seq, event: "purge-intent" }]);
+        ledger.sync();
+        // Hard delete of what is already in the trash; a folder session goes as a whole.
+        rmSync(entry.location!, { force: true, recursive: isFolderStore(entry.storeKind) });
+        removeSidecars(entry);
+        if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+        ledger.append([{ seq, event: "purged" }]);
+        ledger.sync();
+        removeEmptiedFolders(entry);
+        result.done.push({
+          entryId: entry.entryId,
+          id: entry.id,
+          path: entry.originalPath,
+          bytes: entry.sizeBytes,
+        });
+      } catch (error) {
+        result.skipped.push({ ref: entry.entryId, reason: `purge failed: ${(error as Error).message}` });
+      } finally {
+        ledger.close();
+      }
+    }
+    trashAudit(state, options, "purge", result);
+    return result;
+  });
+}
+
+function trashAudit(
+  state: EngineState,
+  options: EngineOptions,
+  action: Extract<AuditEntry["action"], "restore" | "purge">,
+  result: TrashActionResult,
+) {
+  appendAudit(state.paths.auditLog, {
+    time: state.now().toISOString(),
+    actor: options.actor,
+    action,
+    ...(action === "purge" ? { mode: "hard" } : {}),
+    items: [
+      ...result.done.map((d) => ({
+        id: d.id,
+        path: d.path,
+        bytes: d.bytes,
+        result: action === "restore" ? "restored" : "purged",
+      })),
+      ...result.skipped.map((s) => ({ id: s.ref, path: "", result: "skipped", reason: s.reason })),
+    ],
+    bytes: result.done.reduce((t, d) => t + d.bytes, 0),
+    result: result.skipped.length > 0 ? (result.done.length > 0 ? "partial" : "failed") : "ok",
+  });
+}

@@ -1,0 +1,97 @@
+// A trash entry's copy on disk: where it is, whether it is still the very one we put there, and the
+// files that travel with it. A purge and a restore act only on our own copy: a file someone put at
+// the trash location since (even one of the same size) is left alone, and so is a path whose folder
+// became a symlink.
+import { realpathSync, rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { type Fingerprint, isFolderStore } from "../../shared/session-record.js";
+import type { TrashEntry, TrashItem } from "../../shared/trash.js";
+import { sameIdentity } from "../scan/file-identity.js";
+import { currentFingerprint, moveFile, pathExists, sha256 } from "./movers.js";
+
+/** What a trash location holds now, for an entry. */
+export type TrashedCopy =
+  { state: "ours" } | { state: "gone"; reason: string } | { state: "not-ours"; reason: string };
+
+/** The trashed copy as it is just after a move: what later purges and restores compare with. */
+export function identityAfterMove(
+  location: string,
+  item: Pick<TrashItem, "storeKind" | "fingerprint">,
+  copiedHash?: string,
+): { identity?: Fingerprint; sha256?: string } {
+  const folder = isFolderStore(item.storeKind);
+  const identity = currentFingerprint(location, folder);
+  if (!identity) return {};
+  // A copy to another file system (the desktop trash of another mount) gets its content hash too.
+  const copied = identity.dev !== item.fingerprint.dev || identity.ino !== item.fingerprint.ino;
+  const hash = copiedHash ?? (copied && !folder ? sha256(location) : undefined);
+  return { identity, ...(hash ? { sha256: hash } : {}) };
+}
+
+const goneReason = (location: string) =>
+  `gone from the trash: ${location} is no longer there (the trash was emptied, or it was removed outside session-retention); there is nothing to restore or purge`;
+
+/** Whether the entry's trash location holds the very copy we put there. */
+export function trashedCopy(entry: TrashEntry): TrashedCopy {
+  const location = entry.location;
+  if (!location || !pathExists(location))
+    return { state: "gone", reason: goneReason(location ?? "its copy") };
+  const notOurs = (what: string): TrashedCopy => ({
+    state: "not-ours",
+    reason: `the file at ${location} is not the one session-retention put there (${what}); nothing was done to it`,
+  });
+  if (!realFolder(dirname(location))) return notOurs("its folder is now reached through a symlink");
+  const folder = isFolderStore(entry.storeKind);
+  const now = currentFingerprint(location, folder);
+  if (!now) return notOurs(folder ? "it is not a folder" : "it is not a regular file, or a symlink");
+  if (entry.trashedIdentity) {
+    if (!sameIdentity(entry.trashedIdentity, now)) return notOurs("its device, inode, size or time differ");
+  } else {
+    // Written before identities were recorded: the size, and for a file the time (a move keeps it).
+    const sameTime = folder || now.mtimeNs.slice(0, -6) === entry.fingerprint.mtimeNs.slice(0, -6);
+    if (now.size !== entry.sizeBytes || !sameTime) return notOurs("its size or time differ");
+  }
+  if (entry.sha256 && !folder && sha256(location) !== entry.sha256) return notOurs("its content differs");
+  return { state: "ours" };
+}
+
+/** Whether `folder` is its own real path: no symlink anywhere on the way to it. A missing one is fine. */
+export function realFolder(folder: string): boolean {
+  try {
+    return realpathSync(folder) === folder;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Moves the files that travel with a session (pi's session-index file) away with it, or back. */
+export function moveSidecars(item: TrashItem, direction: "away" | "back") {
+  for (const sidecar of item.sidecars) {
+    const [from, to] = direction === "away" ? [sidecar.from, sidecar.to] : [sidecar.to, sidecar.from];
+    if (pathExists(from) && !pathExists(to)) moveFile(from, to);
+  }
+}
+
+export function removeSidecars(item: TrashItem) {
+  for (const sidecar of item.sidecars) rmSync(sidecar.to, { force: true });
+}
+
+/**
+ * After a restore or a purge: the quarantine folders that held only this item go (its sidecar
+ * folder, then its operation's folder once it holds nothing else). rmdir removes only an empty
+ * folder, so anything still there stays.
+ */
+export function removeEmptiedFolders(item: TrashItem) {
+  const sidecarFolders = item.sidecars.map((s) => dirname(s.to));
+  const operationFolders = [
+    ...(item.target === "quarantine" && item.location ? [dirname(item.location)] : []),
+    ...sidecarFolders.map((folder) => dirname(folder)),
+  ];
+  for (const folder of new Set([...sidecarFolders, ...operationFolders])) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty (or gone already): nothing to tidy.
+    }
+  }
+}

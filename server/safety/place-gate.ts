@@ -1,0 +1,153 @@
+// The one gate for every folder we may look in or move sessions into. A path is resolved to its
+// real path first — a symlink to home or to `/` is judged as home or `/` — and then judged by the
+// rules of shared/places.ts, together with every other folder in use: the store roots, the
+// quarantine and the desktop trash. Every entry point goes through it (flags, the config file,
+// the dashboard's policy, the pi extension, the library API), and the deletion engine goes through
+// it again just before it moves anything: a symlink can change after it was checked.
+import { realpathSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  emptyPathProblem,
+  normalizePosix,
+  type PlaceEnvironment,
+  type PlaceProblem,
+  placeProblem,
+  type PlaceRule,
+} from "../../shared/places.js";
+import type { StoreKind } from "../../shared/session-record.js";
+import { UserError } from "../errors.js";
+import { statePaths } from "../state/state-dir.js";
+import { agentshDefaultRoot } from "../stores/agentsh/location.js";
+import { discoverPiRoots } from "../stores/pi/locations.js";
+
+/** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
+export class RefusedPlaceError extends UserError {
+  constructor(
+    readonly rule: PlaceRule,
+    readonly given: string,
+    readonly resolved: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  override name = "RefusedPlaceError";
+}
+
+/**
+ * The real path `given` names: relative to `cwd`, symlinks resolved. A path that does not exist
+ * (yet: a quarantine is created on first use) is resolved up to its nearest existing folder.
+ * `""` and `.` are refused: they name the current folder without saying so.
+ */
+export function realPlace(given: string, what = "the folder", cwd = process.cwd()): string {
+  const empty = emptyPathProblem(given, what);
+  if (empty) throw new RefusedPlaceError(empty.rule, given, given, empty.message);
+  let existing = isAbsolute(given) ? normalizePosix(given) : resolve(cwd, given);
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...missing);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || existing === "/") throw error;
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+  }
+}
+
+const realOrNormal = (path: string) => {
+  try {
+    return realPlace(path);
+  } catch {
+    return normalizePosix(path);
+  }
+};
+
+/**
+ * The places everything is judged against, real: the home folder of `$HOME` and of the account
+ * (both, when a test or a wrapper points `$HOME` elsewhere: the real one stays off limits), the
+ * desktop trash and the default quarantine.
+ */
+export function placeEnvironment(env: NodeJS.ProcessEnv = process.env): Required<
+  Pick<PlaceEnvironment, "home" | "homes" | "trash" | "defaultQuarantine">
+> & {
+  resolve: (path: string) => string;
+} {
+  const home = env.HOME || homedir();
+  let accountHome: string | undefined;
+  try {
+    accountHome = userInfo().homedir;
+  } catch {
+    // no passwd entry (a container's arbitrary uid): $HOME is all there is
+  }
+  const homes = [...new Set([home, accountHome].filter((h): h is string => !!h).map(realOrNormal))];
+  const dataHome = env.XDG_DATA_HOME || join(home, ".local", "share");
+  return {
+    home,
+    homes,
+    trash: realOrNormal(join(dataHome, "Trash")),
+    defaultQuarantine: realOrNormal(statePaths(env).quarantine),
+    resolve: realOrNormal,
+  };
+}
+
+/**
+ * Everything a config's folders are judged against on this machine (for `validateConfig`): real
+ * paths, and the stores used when the config names none, which its quarantine must stay out of.
+ */
+export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): PlaceEnvironment {
+  const environment = placeEnvironment(env);
+  const defaultStores = [
+    ...discoverPiRoots(env).roots.map((r) => ({ path: r.path, label: `pi's ${r.origin} session dir` })),
+    { path: agentshDefaultRoot(env), label: "agentsh's store" },
+  ].map((s) => ({ ...s, path: environment.resolve(s.path) }));
+  return { ...environment, defaultStores };
+}
+
+export interface StorePlace {
+  kind: StoreKind;
+  /** As given (a flag, a config value); resolved here. */
+  root: string;
+  /** Where it was named, for the message: `--root`, `stores[1].root`, `sessionDir`… */
+  label: string;
+}
+
+/** The real roots of `stores` and the real quarantine, or the first refusal as a RefusedPlaceError. */
+export function checkPlaces(
+  stores: readonly StorePlace[],
+  options: { quarantine?: string; env?: NodeJS.ProcessEnv } = {},
+): { stores: Array<StorePlace & { given: string }>; quarantine: string } {
+  const environment = placeEnvironment(options.env);
+  const quarantine =
+    options.quarantine === undefined
+      ? environment.defaultQuarantine
+      : realPlace(options.quarantine, "the quarantine folder");
+  const resolved: Array<StorePlace & { given: string }> = [];
+  for (const store of stores) {
+    const root = realPlace(store.root, `${store.label} folder`);
+    // The same store named twice (a flag and the config's default, two spellings) is one store.
+    if (!resolved.some((r) => r.root === root && r.kind === store.kind))
+      resolved.push({ ...store, given: store.root, root });
+  }
+  const refuse = (given: string, resolvedPath: string, label: string, problem: PlaceProblem) => {
+    const shown = normalizePosix(given) === resolvedPath ? "" : `"${given}" resolves to `;
+    throw new RefusedPlaceError(problem.rule, given, resolvedPath, `${label}: ${shown}${problem.message}`);
+  };
+  const context = { homes: environment.homes, trash: environment.trash };
+  for (const store of resolved) {
+    const others = resolved.filter((r) => r !== store).map((r) => ({ path: r.root, label: r.label }));
+    const problem = placeProblem(store.root, "store", {
+      ...context,
+      stores: others,
+      quarantine: { path: quarantine, configured: options.quarantine !== undefined },
+    });
+    if (problem) refuse(store.given, store.root, store.label, problem);
+  }
+  if (options.quarantine !== undefined) {
+    const stores = resolved.map((r) => ({ path: r.root, label: r.label }));
+    const problem = placeProblem(quarantine, "quarantine", { ...context, stores });
+    if (problem) refuse(options.quarantine, quarantine, "deletion.quarantineDir", problem);
+  }
+  return { stores: resolved, quarantine };
+}

@@ -38,6 +38,15 @@ export const SummaryResponseSchema = z.object({
   summary: ScanSummarySchema,
   namespaces: z.array(NamespaceUsageSchema),
   problems: z.array(ScanProblemSchema),
+  /** Per store: its sessions, and how much there is not a session of it (left alone). */
+  findings: z.array(
+    z.object({
+      store: StoreRefSchema,
+      sessions: z.number().int().nonnegative(),
+      notSessions: z.number().int().nonnegative(),
+      notSessionBytes: z.number().int().nonnegative(),
+    }),
+  ),
   /** "100% in N days at the 7-day rate", when there is enough history. */
   forecast: z.lazy(() => ForecastSchema).optional(),
 });

@@ -1,6 +1,7 @@
-// Aggregates of a scan — totals, per-namespace usage, top-N, oldest and newest. Pure functions.
-import type { NamespaceUsage, ScanProblem, ScanSummary } from "./scan-report.js";
-import type { SessionRecord } from "./session-record.js";
+// Aggregates of a scan — totals, per-namespace usage, top-N, oldest and newest, what each store
+// holds that is not a session. Pure functions.
+import type { NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
+import type { SessionRecord, StoreRef } from "./session-record.js";
 import { compareSessions } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
@@ -83,4 +84,48 @@ export function summarizeSessions(
     ...(oldest ? { oldest: brief(oldest) } : {}),
     ...(newest ? { newest: brief(newest) } : {}),
   };
+}
+
+/** What a scan found in one store: its sessions, and what is there but is not one. */
+export interface StoreFinding {
+  store: StoreRef;
+  sessions: number;
+  /** Files, folders, links… in the store that are not sessions of it: left alone, never candidates. */
+  notSessions: number;
+  /** Their bytes, where known (files; folders that are not sessions are not walked into). */
+  notSessionBytes: number;
+}
+
+/** Codes of problems that are things in a store other than its sessions. */
+const NOT_SESSIONS = new Set<ScanProblem["code"]>(["not-a-session", "symlink", "not-regular"]);
+
+/** Per store, its sessions and what is not one, so "nothing here is a session" can be said plainly. */
+export function storeFindings(report: Pick<ScanReport, "stores" | "sessions" | "problems">): StoreFinding[] {
+  const findings = report.stores.map((store) => ({ store, sessions: 0, notSessions: 0, notSessionBytes: 0 }));
+  const byRoot = new Map(findings.map((f) => [`${f.store.kind}:${f.store.root}`, f]));
+  for (const s of report.sessions) {
+    const finding = byRoot.get(`${s.store.kind}:${s.store.root}`);
+    if (finding) finding.sessions += 1;
+  }
+  for (const problem of report.problems) {
+    if (!NOT_SESSIONS.has(problem.code)) continue;
+    const finding = findings.find((f) => problem.path.startsWith(`${f.store.root}/`));
+    if (!finding) continue;
+    finding.notSessions += 1;
+    finding.notSessionBytes += problem.bytes ?? 0;
+  }
+  return findings;
+}
+
+/** One plain sentence for a store holding things that are not its sessions, or undefined. */
+export function describeFinding(
+  finding: StoreFinding,
+  formatSize: (bytes: number) => string,
+): string | undefined {
+  const { store, sessions, notSessions, notSessionBytes } = finding;
+  if (notSessions === 0) return undefined;
+  const items = `${notSessions} item${notSessions === 1 ? "" : "s"}${notSessionBytes > 0 ? ` (${formatSize(notSessionBytes)})` : ""}`;
+  if (sessions === 0)
+    return `Nothing in ${store.root} is a session of a ${store.kind} store: ${items} there, all left alone. Is this the right folder?`;
+  return `${items} in ${store.root} ${notSessions === 1 ? "is not a session" : "are not sessions"} of this ${store.kind} store: left alone, never cleaned.`;
 }

@@ -40,7 +40,13 @@ export const TrashItemSchema = z.object({
    * The trashed copy as it was just after the move (device, inode, size, newest mtime): a purge or
    * restore acts only on that same copy. Absent in entries written before it was recorded.
    */
-  trashedIdentity: FingerprintSchema.optional(),
+  trashedIdentity: FingerprintSchema.extend({
+    /**
+     * Its change time: nobody can set it, so a file put in the slot since — even one that reuses
+     * the inode and copies size and mtime — is told apart. Absent in older entries.
+     */
+    ctimeNs: z.string().regex(/^\d+$/).optional(),
+  }).optional(),
   /** SHA-256 of the trashed copy, when the move was a copy (another file system), checked as well. */
   sha256: z.string().optional(),
   /** Files that belong to the session (pi session-index metadata) and move with it. */

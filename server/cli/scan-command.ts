@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
+import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { scanStores } from "../scan/scanner.js";
@@ -77,6 +78,9 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
   };
 }
 
+/** How many things that are not sessions the table lists one by one. */
+const LISTED_NOT_SESSIONS = 10;
+
 function sessionRows(sessions: readonly SessionRecord[], now: Date) {
   return sessions.map((s) => [
     formatRelativeTime(s.lastUsedAt, now),
@@ -131,7 +135,19 @@ export function renderScanReport(
     );
     out.push("");
   }
-  for (const problem of report.problems) out.push(`! ${problem.path}: ${problem.message}`);
+  for (const finding of storeFindings(report)) {
+    const sentence = describeFinding(finding, formatBytes);
+    if (sentence) out.push(`! ${sentence}`);
+  }
+  // Things that are not sessions can be many (a root pointed at the wrong folder): the first few.
+  let notSessions = 0;
+  for (const problem of report.problems)
+    if (problem.code !== "not-a-session" || ++notSessions <= LISTED_NOT_SESSIONS)
+      out.push(`! ${problem.path}: ${problem.message}`);
+  if (notSessions > LISTED_NOT_SESSIONS)
+    out.push(
+      `! …and ${notSessions - LISTED_NOT_SESSIONS} more that are not sessions (--json lists them all)`,
+    );
   const orphans = report.orphanedMeta ?? [];
   if (orphans.length > 0)
     out.push(

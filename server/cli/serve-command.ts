@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { DataSource } from "../../shared/api.js";
+import { recover } from "../delete/deletion-engine.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { newToken } from "../http/guard.js";
@@ -18,6 +19,7 @@ import {
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { type ConfigStatus, loadConfig, rootOf } from "../state/config-file.js";
+import { LockedError } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
@@ -103,6 +105,14 @@ export async function runServe(
     return 0;
   }
   limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
+  // What a killed run left half done is settled before the first page shows the trash.
+  try {
+    for (const r of recover({ actor: "ui" }))
+      io.stderr(`recovered an interrupted operation: ${r.path} — ${r.result}: ${r.detail}`);
+  } catch (error) {
+    if (!(error instanceof LockedError)) throw error;
+    io.stderr(`note: not recovering now: ${error.message}`);
+  }
   const configOptionsInUse = configOptions(values);
   const { roots, folderStores, source, notes } = await chooseSource(
     { roots: values.root, stores: values.store },

@@ -55,7 +55,8 @@ function trials(): Trial[] {
   });
 }
 
-async function runTrial(trial: Trial) {
+/** Runs a trial's child, then recovery (unless `recoverAfter` is false: the caller recovers its own way). */
+async function runTrial(trial: Trial, recoverAfter = true) {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-crash-")));
   const env = {
     ...process.env,
@@ -85,7 +86,7 @@ async function runTrial(trial: Trial) {
   if (signal !== "SIGKILL" && code !== 0) throw new Error(`child failed (${code}): ${output}`);
 
   const engine = { actor: "cli" as const, env };
-  const recovered = recover(engine);
+  const recovered = recoverAfter ? recover(engine) : [];
   const { entries } = listTrash(engine);
   return { root, env, engine, recovered, entries, killed: signal === "SIGKILL" };
 }
@@ -130,5 +131,35 @@ describe("crash injection: SIGKILL during a bulk soft delete of 200 sessions", (
     // The trials must really have interrupted operations, many of them half-way.
     expect(killed).toBeGreaterThanOrEqual(TRIALS / 2);
     expect(midway).toBeGreaterThanOrEqual(TRIALS / 3);
+  });
+});
+
+describe("after a kill -9, the dashboard recovers when it starts", () => {
+  it("serve resolves every open intent before it answers, so the trash never shows 'moving'", async () => {
+    // Killed right after the first batch of intents is durable: 64 intents open, nothing moved.
+    const { root, env, engine, entries } = await runTrial({ target: "trash", crashAt: 1 }, false);
+    expect(entries.filter((e) => e.state === "moving").length).toBeGreaterThan(0);
+    const server = spawn(
+      process.execPath,
+      ["bin/session-retention.js", "serve", "--port", "0", "--no-open", "--root", root],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      let stdout = "";
+      let stderr = "";
+      server.stderr.on("data", (chunk) => (stderr += chunk));
+      await new Promise<void>((resolve, reject) => {
+        server.stdout.on("data", (chunk) => {
+          stdout += chunk;
+          if (stdout.includes("session-retention dashboard: http://127.0.0.1:")) resolve();
+        });
+        server.once("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+      });
+      expect(listTrash(engine).entries.filter((e) => e.state === "moving")).toEqual([]);
+      expect(stderr).toContain("recovered an interrupted operation");
+      for (const [relative, hash] of originals) expect(sha(root + relative)).toBe(hash);
+    } finally {
+      server.kill("SIGTERM");
+    }
   });
 });

@@ -36,7 +36,7 @@ export function engineState(options: EngineOptions) {
     env,
     paths,
     ledgerDir: join(paths.dir, "trash"),
-    lockFile: join(paths.dir, "deletion.lock"),
+    lockFile: paths.deletionLock,
     now: options.now ?? (() => new Date()),
     crash: options.crashPoint ?? (() => {}),
   };

@@ -37,7 +37,9 @@ const exists = (path: string) => {
     lstatSync(path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    // ENOTDIR: a file stands where a folder on the way should be, so nothing is at this path.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
     throw error;
   }
 };

@@ -162,7 +162,7 @@ export async function purge(
       };
     const result: TrashActionResult = { done: [], skipped: [] };
     for (const entry of selected) {
-      const copy = trashedCopy(entry);
+      const copy = trashedCopy(entry, true);
       if (copy.state !== "ours") {
         result.skipped.push({ ref: entry.entryId, reason: copy.reason });
         continue;

@@ -6,7 +6,6 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, w
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
-import { FingerprintSchema } from "../../shared/session-record.js";
 import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
 import { fsyncDir } from "../state/atomic-write.js";
 
@@ -19,7 +18,7 @@ export const LedgerEventSchema = z.discriminatedUnion("event", [
     location: z.string(),
     trashInfo: z.string().optional(),
     /** The trashed copy just after the move; see TrashItem. */
-    identity: FingerprintSchema.optional(),
+    identity: TrashItemSchema.shape.trashedIdentity,
     sha256: z.string().optional(),
     at,
   }),

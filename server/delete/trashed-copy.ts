@@ -2,10 +2,12 @@
 // files that travel with it. A purge and a restore act only on our own copy: a file someone put at
 // the trash location since (even one of the same size) is left alone, and so is a path whose folder
 // became a symlink.
-import { realpathSync, rmdirSync, rmSync } from "node:fs";
+import { lstatSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { type Fingerprint, isFolderStore } from "../../shared/session-record.js";
+import { isFolderStore } from "../../shared/session-record.js";
 import type { TrashEntry, TrashItem } from "../../shared/trash.js";
+
+type TrashedIdentity = NonNullable<TrashItem["trashedIdentity"]>;
 import { sameIdentity } from "../scan/file-identity.js";
 import { currentFingerprint, moveFile, pathExists, sha256 } from "./movers.js";
 
@@ -13,15 +15,21 @@ import { currentFingerprint, moveFile, pathExists, sha256 } from "./movers.js";
 export type TrashedCopy =
   { state: "ours" } | { state: "gone"; reason: string } | { state: "not-ours"; reason: string };
 
+/** A path's change time in nanoseconds (of the link itself, never followed), if it exists. */
+const ctimeNsOf = (path: string) =>
+  lstatSync(path, { bigint: true, throwIfNoEntry: false })?.ctimeNs.toString();
+
 /** The trashed copy as it is just after a move: what later purges and restores compare with. */
 export function identityAfterMove(
   location: string,
   item: Pick<TrashItem, "storeKind" | "fingerprint">,
   copiedHash?: string,
-): { identity?: Fingerprint; sha256?: string } {
+): { identity?: TrashedIdentity; sha256?: string } {
   const folder = isFolderStore(item.storeKind);
-  const identity = currentFingerprint(location, folder);
-  if (!identity) return {};
+  const fingerprint = currentFingerprint(location, folder);
+  const ctimeNs = ctimeNsOf(location);
+  if (!fingerprint || !ctimeNs) return {};
+  const identity = { ...fingerprint, ctimeNs };
   // A copy to another file system (the desktop trash of another mount) gets its content hash too.
   const copied = identity.dev !== item.fingerprint.dev || identity.ino !== item.fingerprint.ino;
   const hash = copiedHash ?? (copied && !folder ? sha256(location) : undefined);
@@ -31,8 +39,14 @@ export function identityAfterMove(
 const goneReason = (location: string) =>
   `gone from the trash: ${location} is no longer there (the trash was emptied, or it was removed outside session-retention); there is nothing to restore or purge`;
 
-/** Whether the entry's trash location holds the very copy we put there. */
-export function trashedCopy(entry: TrashEntry): TrashedCopy {
+/**
+ * Whether the entry's trash location holds the very copy we put there: the same device, inode,
+ * size and mtime (and content, where the move was a copy). For a purge — the one thing that cannot
+ * be undone — also the same change time, which nobody can set: a file that took the slot since is
+ * told apart even if it reuses the inode and copies size and mtime. A restore destroys nothing,
+ * so a copy someone moved aside and back (a new change time) still restores.
+ */
+export function trashedCopy(entry: TrashEntry, forPurge = false): TrashedCopy {
   const location = entry.location;
   if (!location || !pathExists(location))
     return { state: "gone", reason: goneReason(location ?? "its copy") };
@@ -45,7 +59,10 @@ export function trashedCopy(entry: TrashEntry): TrashedCopy {
   const now = currentFingerprint(location, folder);
   if (!now) return notOurs(folder ? "it is not a folder" : "it is not a regular file, or a symlink");
   if (entry.trashedIdentity) {
+    const { ctimeNs } = entry.trashedIdentity;
     if (!sameIdentity(entry.trashedIdentity, now)) return notOurs("its device, inode, size or time differ");
+    if (forPurge && ctimeNs !== undefined && ctimeNs !== ctimeNsOf(location))
+      return notOurs("it was replaced or changed since it was put there");
   } else {
     // Written before identities were recorded: the size, and for a file the time (a move keeps it).
     const sameTime = folder || now.mtimeNs.slice(0, -6) === entry.fingerprint.mtimeNs.slice(0, -6);

@@ -233,6 +233,66 @@ describe("delete, trash and audit", () => {
   });
 });
 
+describe("deletes decide on the config file as it is now, not on the server's last look", () => {
+  it("a session protected by a hand edit right before the delete is kept", async () => {
+    const plan = PlanSchema.parse(await (await get("/api/plan")).json()); // the server has looked
+    const protectedOne = plan.candidates[0]!;
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+        protection: { protectedPatterns: [protectedOne.path] },
+        deletion: { target: "quarantine" },
+      }),
+    );
+    const response = await send("POST", "/api/delete", {
+      items: plan.candidates.map((c) => ({ id: c.id, fingerprint: c.fingerprint })),
+    });
+    const result = (await response.json()) as {
+      moved: { path: string }[];
+      skipped: { path: string; reason: string }[];
+    };
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ path: protectedOne.path, reason: expect.stringMatching(/^protected: /) }),
+    ]);
+    expect(existsSync(protectedOne.path)).toBe(true);
+    expect(result.moved.length).toBe(plan.candidates.length - 1);
+  });
+
+  it("a config made invalid by hand right before: delete and purge answer 409 and change nothing; restore works", async () => {
+    const plan = PlanSchema.parse(await (await get("/api/plan")).json());
+    const [first, second] = plan.candidates as [(typeof plan.candidates)[0], (typeof plan.candidates)[0]];
+    await send("POST", "/api/delete", { items: [{ id: first.id, fingerprint: first.fingerprint }] });
+    const trash = (await (await get("/api/trash")).json()) as {
+      entries: {
+        entryId: string;
+        originalPath: string;
+        location: string;
+        sizeBytes: number;
+        state: string;
+      }[];
+    };
+    const entry = trash.entries.find((e) => e.state === "in-trash" && e.originalPath === first.path)!;
+    writeFileSync(configFile, '{ "retention": { "maxAgeDays": "soon" } }');
+
+    const deleted = await send("POST", "/api/delete", {
+      items: [{ id: second.id, fingerprint: second.fingerprint }],
+    });
+    expect(deleted.status).toBe(409);
+    expect(existsSync(second.path)).toBe(true);
+    const purged = await send("POST", "/api/trash/purge", {
+      refs: [entry.entryId],
+      confirm: `1:${entry.sizeBytes}`,
+    });
+    expect(purged.status).toBe(409);
+    expect(((await purged.json()) as { error: { message: string } }).error.message).toMatch(/^read-only: /);
+    expect(existsSync(entry.location)).toBe(true);
+    const restored = await send("POST", "/api/trash/restore", { refs: [entry.entryId] });
+    expect(((await restored.json()) as { done: unknown[] }).done).toHaveLength(1);
+    expect(existsSync(first.path)).toBe(true);
+  });
+});
+
 describe("growth", () => {
   it("the first scan backfills 30 estimated days; each scan adds a measured point, one per hour", async () => {
     const growth = await (await get("/api/growth?days=30")).json();

@@ -20,6 +20,7 @@ const summary: SummaryResponse = {
   summary: summarizeSessions([], []),
   namespaces: [],
   problems: [],
+  findings: [],
 };
 
 function makeApp() {

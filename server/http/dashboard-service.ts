@@ -21,6 +21,7 @@ import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
+import { storeFindings } from "../../shared/scan-summary.js";
 import { quotaState } from "../../shared/quota.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
@@ -213,6 +214,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       summary,
       namespaces,
       problems,
+      findings: storeFindings(report),
       ...(ahead ? { forecast: ahead } : {}),
     };
   };

@@ -13,6 +13,7 @@ const getSummary = async () => ({
   summary: summarizeSessions([], []),
   namespaces: [],
   problems: [],
+  findings: [],
 });
 
 /** Sends raw bytes and returns the status line: lets us send what fetch() never would. */

@@ -1,7 +1,9 @@
 // Everything a plan is made from, gathered from disk: the config, the stores' sessions (through
 // the incremental scan), the manual pins and the sessions live processes are using. The plan itself
 // is the pure `evaluatePolicy` of shared/; this module is the edge that feeds it.
+import { formatBytes } from "../../shared/format.js";
 import type { Plan } from "../../shared/plan.js";
+import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
@@ -72,7 +74,9 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
         : undefined);
     if (how !== undefined) activeIds.set(session.id, how);
   }
-  return { config, report, notes: [...notes, ...detection.problems], pins, activeIds };
+  // A store holding things that are not its sessions (or nothing but) is said plainly.
+  const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
+  return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds };
 }
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */

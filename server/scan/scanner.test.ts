@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { ScanReport } from "../../shared/scan-report.js";
+import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import {
   assistantMessage,
@@ -300,6 +301,56 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("only pi sessions are sessions of a pi store", () => {
+  it("a pi header or pi's own file name makes a session; anything else, anywhere else, is reported and left out", async () => {
+    const root = newRoot();
+    const real = writeSession(root, "/work/app", 1).getSessionFile()!;
+    const folder = join(root, "--work-app--");
+    const header = JSON.stringify({
+      type: "session",
+      version: 3,
+      id: "named-freely",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/w",
+    });
+    writeFileSync(join(folder, "notes.jsonl"), `${header}\n`); // pi's header, any name: a session
+    const damaged = join(folder, "2026-01-01T00-00-00-000Z_0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl");
+    writeFileSync(damaged, "garbage\n"); // pi's name, damaged content: a session (with warnings)
+    const events = join(folder, "events.jsonl");
+    writeFileSync(events, '{"event":"deploy"}\n'); // a user's JSONL: not a session
+    const badName = join(folder, "2026-01-01T00-00-00-000Z_not-a-uuid.jsonl");
+    writeFileSync(badName, '{"event":"x"}\n');
+    mkdirSync(join(folder, "nested"));
+    writeFileSync(join(folder, "nested", "deep.jsonl"), `${header}\n`); // too deep: never walked into
+    mkdirSync(join(root, "code", "app"), { recursive: true }); // not a --cwd-- folder
+    writeFileSync(join(root, "code", "app", "events.jsonl"), `${header}\n`);
+    writeFileSync(join(root, "README.md"), "hello");
+    const report = await scanStores({ roots: [root] });
+    expect(report.sessions.map((s) => s.path).sort()).toEqual(
+      [damaged, join(folder, "notes.jsonl"), real].sort(),
+    );
+    const notSessions = report.problems.filter((p) => p.code === "not-a-session");
+    expect(notSessions.map((p) => p.path).sort()).toEqual(
+      [events, badName, join(folder, "nested"), join(root, "code"), join(root, "README.md")].sort(),
+    );
+    expect(notSessions.find((p) => p.path === events)).toMatchObject({ bytes: 19 });
+  });
+
+  it("a root holding no pi session at all says so", async () => {
+    const root = newRoot();
+    mkdirSync(join(root, "app"));
+    writeFileSync(join(root, "app", "events.jsonl"), "{}\n");
+    writeFileSync(join(root, "log.jsonl"), '{"level":"info"}\n');
+    const report = await scanStores({ roots: [root] });
+    expect(report.sessions).toEqual([]);
+    const [finding] = storeFindings(report);
+    expect(finding).toMatchObject({ sessions: 0, notSessions: 2, notSessionBytes: 17 });
+    expect(describeFinding(finding!, String)).toBe(
+      `Nothing in ${root} is a session of a pi store: 2 items (17) there, all left alone. Is this the right folder?`,
+    );
   });
 });
 

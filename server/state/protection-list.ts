@@ -90,13 +90,24 @@ export function removePins(file: string, ids: readonly string[]) {
 
 /**
  * Pins or unpins sessions and audits the change: the one way the CLI, the dashboard and the
- * extension change protection. Returns what changed and what already was as asked.
+ * extension change protection. Returns what changed and what already was as asked. It holds the
+ * deletion lock: a pin made while a deletion runs would not be seen by it, so it waits its turn
+ * (LockedError: try again) instead of seeming to protect a session that is being moved.
  */
 export function setProtection(
   targets: ReadonlyArray<{ id: string; path: string }>,
   protect: boolean,
   actor: AuditEntry["actor"],
-  paths: Pick<StatePaths, "protectedList" | "auditLog"> = statePaths(),
+  paths: Pick<StatePaths, "protectedList" | "auditLog" | "deletionLock"> = statePaths(),
+) {
+  return withLock(paths.deletionLock, () => changeProtection(targets, protect, actor, paths));
+}
+
+function changeProtection(
+  targets: ReadonlyArray<{ id: string; path: string }>,
+  protect: boolean,
+  actor: AuditEntry["actor"],
+  paths: Pick<StatePaths, "protectedList" | "auditLog">,
 ) {
   const changed = protect
     ? addPins(paths.protectedList, targets)

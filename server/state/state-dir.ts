@@ -14,6 +14,8 @@ export interface StatePaths {
   protectedList: string;
   /** Append-only log of every change. */
   auditLog: string;
+  /** Held by every change to what may be deleted: deletions, restores, purges, pins. */
+  deletionLock: string;
   /** One `<pid>.json` per live pi process that has the extension loaded. */
   activeMarkers: string;
   /** pi's session index (spec 003), beside pi's sessions. */
@@ -32,6 +34,7 @@ export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
     demoStore: join(dir, "demo", "sessions"),
     protectedList: join(dir, "protected.json"),
     auditLog: join(dir, "audit.jsonl"),
+    deletionLock: join(dir, "deletion.lock"),
     activeMarkers: join(dir, "active"),
     sessionsMeta: join(agentDir, "sessions-meta"),
     quarantine: join(agentDir, "session-trash"),

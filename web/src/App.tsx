@@ -1,6 +1,8 @@
 // The dashboard shell: header with the page tabs, banners (demo store, errors), the current page,
 // and the clean wizard over it.
 import { useEffect, useState } from "preact/hooks";
+import { formatBytes } from "../../shared/format.js";
+import { describeFinding } from "../../shared/scan-summary.js";
 import type { ApiClient } from "./api/client.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
 import { ScanButton } from "./components/ScanButton.js";
@@ -92,6 +94,18 @@ export function App({
             </ul>
           </div>
         )}
+        {data?.findings
+          .filter((f) => f.notSessions > 0)
+          .map((f) => (
+            <div
+              key={`${f.store.kind}:${f.store.root}`}
+              class={f.sessions === 0 ? "banner error" : "banner info"}
+              role={f.sessions === 0 ? "alert" : "status"}
+              data-testid="not-sessions-banner"
+            >
+              {describeFinding(f, formatBytes)}
+            </div>
+          ))}
         {page === "overview" &&
           (data ? (
             <OverviewPage

@@ -171,7 +171,12 @@ export function TrashPage({
                   <Bytes value={e.sizeBytes} />
                 </td>
                 <td>
-                  <span class={e.state === "conflict" ? "badge warning" : "badge"}>{e.state}</span>
+                  <span
+                    class={e.state === "conflict" || e.state === "gone" ? "badge warning" : "badge"}
+                    data-testid="trash-state"
+                  >
+                    {e.state === "gone" ? "gone from the trash" : e.state}
+                  </span>
                   {notDone.some((n) => n.ref === e.entryId && n.occupied) && (
                     <span
                       class="badge warning"

@@ -312,14 +312,24 @@ export const PlanSelectionRequestSchema = z.union([
 ]);
 export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
 
-/** `POST /api/delete`: session ids with the fingerprints the preview saw. */
-export const DeleteRequestSchema = z.strictObject({
-  items: z
-    .array(z.strictObject({ id: SessionIdSchema, fingerprint: FingerprintSchema }))
-    .min(1)
-    .max(10_000),
-  dryRun: z.boolean().default(false),
-});
+/**
+ * `POST /api/delete`: the plan a preview showed, by its `previewId` (the server executes exactly
+ * its candidates, with the fingerprints it saw, in one request of any size), or session ids with
+ * the fingerprints the preview saw (for scripts; one 64 KiB body holds a few hundred).
+ */
+export const DeleteRequestSchema = z.union([
+  z.strictObject({
+    previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
+    dryRun: z.boolean().default(false),
+  }),
+  z.strictObject({
+    items: z
+      .array(z.strictObject({ id: SessionIdSchema, fingerprint: FingerprintSchema }))
+      .min(1)
+      .max(10_000),
+    dryRun: z.boolean().default(false),
+  }),
+]);
 export type DeleteRequest = z.infer<typeof DeleteRequestSchema>;
 
 export const TrashRefsSchema = z.strictObject({

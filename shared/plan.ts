@@ -120,5 +120,7 @@ export const PlanSchema = z.object({
   orphanedMeta: z.array(OrphanedMetaSchema).optional(),
   /** Set when the plan must not be executed as it stands (e.g. it would empty a store). */
   refusal: z.object({ code: z.literal("empties-store"), message: z.string() }).optional(),
+  /** The dashboard's handle on this very plan: `POST /api/delete {previewId}` executes exactly it. */
+  previewId: z.string().optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;

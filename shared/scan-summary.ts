@@ -102,9 +102,9 @@ const NOT_SESSIONS = new Set<ScanProblem["code"]>(["not-a-session", "symlink", "
 /** Per store, its sessions and what is not one, so "nothing here is a session" can be said plainly. */
 export function storeFindings(report: Pick<ScanReport, "stores" | "sessions" | "problems">): StoreFinding[] {
   const findings = report.stores.map((store) => ({ store, sessions: 0, notSessions: 0, notSessionBytes: 0 }));
-  const byRoot = new Map(findings.map((f) => [`${f.store.kind}:${f.store.root}`, f]));
+  // A linear search over a handful of stores: no string built per session (there may be 100,000).
   for (const s of report.sessions) {
-    const finding = byRoot.get(`${s.store.kind}:${s.store.root}`);
+    const finding = findings.find((f) => f.store.root === s.store.root && f.store.kind === s.store.kind);
     if (finding) finding.sessions += 1;
   }
   for (const problem of report.problems) {

@@ -27,16 +27,29 @@ describe("moveToSystemTrash", () => {
     const folder = dir();
     writeFileSync(join(folder, "sess[1].jsonl"), "bracketed\n");
     writeFileSync(join(folder, "sess1.jsonl"), "the one a glob would match\n");
-    const moved = await moveToSystemTrash(join(folder, "sess[1].jsonl"), "bracketed\n".length);
+    const [moved] = await moveToSystemTrash([
+      { path: join(folder, "sess[1].jsonl"), sizeBytes: "bracketed\n".length, folder: false },
+    ]);
+    if (!moved || "error" in moved) throw new Error("not moved");
     expect(readFileSync(moved.location, "utf8")).toBe("bracketed\n");
     expect(readFileSync(join(folder, "sess1.jsonl"), "utf8")).toBe("the one a glob would match\n");
     expect(existsSync(join(folder, "sess[1].jsonl"))).toBe(false);
   });
 
-  it("does not believe the package's success for a path that does not exist", async () => {
-    await expect(moveToSystemTrash(join(dir(), "never-there.jsonl"), 10)).rejects.toThrow(
-      "no verified copy is in the trash",
-    );
+  it("does not believe the package's success for a path that does not exist, and judges each path of a batch on its own", async () => {
+    const folder = dir();
+    writeFileSync(join(folder, "real.jsonl"), "here\n");
+    const outcomes = await moveToSystemTrash([
+      { path: join(folder, "never-there.jsonl"), sizeBytes: 10, folder: false },
+      { path: join(folder, "real.jsonl"), sizeBytes: 5, folder: false },
+    ]);
+    expect(outcomes[0]).toEqual({
+      error: expect.objectContaining({
+        message: expect.stringContaining("no verified copy is in the trash"),
+      }),
+    });
+    expect(outcomes[1]).toMatchObject({ location: expect.stringContaining("/Trash/files/") });
+    expect(existsSync(join(folder, "real.jsonl"))).toBe(false);
   });
 });
 

@@ -170,33 +170,55 @@ export function findInSystemTrash(
   return found;
 }
 
+/** One file or session folder for the desktop's trash. */
+export interface TrashMove {
+  path: string;
+  sizeBytes: number;
+  folder: boolean;
+}
+
+export type TrashMoveOutcome = { location: string; trashInfo: string } | { error: Error };
+
 /**
- * Moves a file to the desktop's trash and proves it happened: the source is gone, the trashed copy
- * is there with the same size, and its `.trashinfo` names the original path. (The package reports
- * success for paths it did not move, and treats paths as globs unless told not to.)
+ * Moves files to the desktop's trash — one call of the `trash` package per batch: each call
+ * re-reads the mount table, which cost as much as the move itself — and proves each move happened:
+ * the source is gone, the trashed copy is there with the same size, and its `.trashinfo` names
+ * the original path. (The package reports success for paths it did not move, treats paths as
+ * globs unless told not to, and fails a whole call for one bad path: then each path is judged on
+ * its own from what is on disk.) Outcomes come in the order of `moves`.
  */
 export async function moveToSystemTrash(
-  path: string,
-  sizeBytes: number,
+  moves: readonly TrashMove[],
   env: NodeJS.ProcessEnv = process.env,
-  folder = false,
-): Promise<{ location: string; trashInfo: string }> {
-  // Typed as void, but on Linux it resolves to [{ path, info }]; the search below covers the rest.
-  const reported = (await trash([path], { glob: false })) as unknown;
-  const first = Array.isArray(reported)
-    ? (reported[0] as { path?: unknown; info?: unknown } | undefined)
-    : undefined;
-  const candidates =
-    typeof first?.path === "string" && typeof first.info === "string"
-      ? [{ location: first.path, trashInfo: first.info }]
-      : findInSystemTrash(path, env).filter((f) => f.fileExists);
-  if (exists(path)) throw new MoveError(`the trash reported ${path} as moved, but it is still in place`);
-  for (const candidate of candidates) {
-    const info = readFileSync(candidate.trashInfo, "utf8");
-    const trashed = currentFingerprint(candidate.location, folder);
-    if (trashed?.size === sizeBytes && info.split("\n").includes(`Path=${encodeURI(path)}`)) return candidate;
+): Promise<TrashMoveOutcome[]> {
+  let reported: unknown;
+  try {
+    // Typed as void, but on Linux it resolves to [{ path, info }] in order; the search covers the rest.
+    reported = await trash(
+      moves.map((m) => m.path),
+      { glob: false },
+    );
+  } catch {
+    reported = undefined;
   }
-  throw new MoveError(`${path} left its folder but no verified copy is in the trash`);
+  return moves.map((move, i) => {
+    const entry = Array.isArray(reported)
+      ? (reported[i] as { path?: unknown; info?: unknown } | undefined)
+      : undefined;
+    const candidates =
+      typeof entry?.path === "string" && typeof entry.info === "string"
+        ? [{ location: entry.path, trashInfo: entry.info }]
+        : findInSystemTrash(move.path, env).filter((f) => f.fileExists);
+    if (exists(move.path))
+      return { error: new MoveError(`the trash did not take ${move.path}; it is still in place`) };
+    for (const candidate of candidates) {
+      const info = readFileSync(candidate.trashInfo, "utf8");
+      const trashed = currentFingerprint(candidate.location, move.folder);
+      if (trashed?.size === move.sizeBytes && info.split("\n").includes(`Path=${encodeURI(move.path)}`))
+        return candidate;
+    }
+    return { error: new MoveError(`${move.path} left its folder but no verified copy is in the trash`) };
+  });
 }
 
 export { exists as pathExists };

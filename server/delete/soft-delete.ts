@@ -19,7 +19,14 @@ import { appendAudit } from "../state/audit-log.js";
 import { PI_CWD_FOLDER } from "../scan/walker.js";
 import { ReadOnlyError } from "../state/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
-import { currentFingerprint, moveFile, moveToSystemTrash, pathExists, unchanged } from "./movers.js";
+import {
+  currentFingerprint,
+  moveFile,
+  moveToSystemTrash,
+  pathExists,
+  type TrashMoveOutcome,
+  unchanged,
+} from "./movers.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "./trash-ledger.js";
@@ -240,8 +247,19 @@ export async function softDelete(
           );
         }
         state.crash("intents-synced");
-        for (const [i, item] of batch.entries())
-          await moveOne(item, chosen[start + i]!.record, quarantine, ledger, result, state);
+        const ready = batch.filter((item, i) => readyToMove(item, chosen[start + i]!.record, ledger, result));
+        // The desktop trash takes the batch in one call; the quarantine, one rename each.
+        const toTrash = ready.filter((item) => item.target === "system-trash");
+        const outcomes = await moveToSystemTrash(
+          toTrash.map((item) => ({
+            path: item.originalPath,
+            sizeBytes: item.sizeBytes,
+            folder: isFolderStore(item.storeKind),
+          })),
+          state.env,
+        );
+        const trashed = new Map(toTrash.map((item, i) => [item.seq, outcomes[i]!]));
+        for (const item of ready) settle(item, trashed.get(item.seq), quarantine, ledger, result, state);
         ledger.sync();
       }
     } finally {
@@ -252,62 +270,69 @@ export async function softDelete(
   });
 }
 
-async function moveOne(
+/**
+ * The last look before the move: the item is where its store keeps sessions, and the very file
+ * (device, inode, size, mtime ns; not a symlink) the preview showed. Otherwise it stays, said why.
+ */
+function readyToMove(
   item: TrashItem & { seq: number },
   record: MoveTarget,
+  ledger: Ledger,
+  result: SoftDeleteResult,
+): boolean {
+  const skip = (reason: string) => {
+    ledger.append([{ seq: item.seq, event: "not-moved", reason }]);
+    result.skipped.push({ id: item.id, path: item.originalPath, reason });
+    return false;
+  };
+  if (!item.id.startsWith("meta:") && !atSessionPlace(record))
+    return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
+  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, isFolderStore(item.storeKind))))
+    return skip("changed since preview");
+  return true;
+}
+
+/**
+ * Moves one item (to the quarantine; the desktop trash has had its batch: `trashed` is its outcome),
+ * verifies where it went, moves its sidecars and records the outcome. A move that fails is left to
+ * recovery, which resolves it from the disk: its intent stays open.
+ */
+function settle(
+  item: TrashItem & { seq: number },
+  trashed: TrashMoveOutcome | undefined,
   quarantine: string,
   ledger: Ledger,
   result: SoftDeleteResult,
   state: EngineState,
 ) {
   const { seq } = item;
-  const skip = (reason: string) => {
-    ledger.append([{ seq, event: "not-moved", reason }]);
-    result.skipped.push({ id: item.id, path: item.originalPath, reason });
-  };
-  // The last look before the move: where a session of its store belongs, and the same file (dev,
-  // inode, size, mtime ns), not a symlink.
-  const folder = isFolderStore(item.storeKind);
-  if (!item.id.startsWith("meta:") && !atSessionPlace(record))
-    return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
-  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, folder)))
-    return skip("changed since preview");
   let location: string;
   let trashInfo: string | undefined;
   let copiedHash: string | undefined;
   let target = item.target;
   try {
-    if (item.target === "system-trash") {
-      try {
-        ({ location, trashInfo } = await moveToSystemTrash(
-          item.originalPath,
-          item.sizeBytes,
-          state.env,
-          folder,
-        ));
-      } catch (error) {
-        if (!pathExists(item.originalPath)) throw error;
-        // The system trash is not usable here (no home trash, a mount's top dir not writable, a
-        // name it cannot encode): the quarantine takes the file instead, under a new intent.
-        target = "quarantine";
-        location = join(quarantine, `${seq}-${basename(item.originalPath)}`);
-        ledger.append([{ seq, event: "intent", item: { ...withoutSeq(item), target, location } }]);
-        ledger.sync();
-        copiedHash = moveFile(item.originalPath, location).sha256;
-      }
+    if (trashed && "location" in trashed) ({ location, trashInfo } = trashed);
+    else if (trashed) {
+      if (!pathExists(item.originalPath)) throw trashed.error;
+      // The system trash is not usable here (no home trash, a mount's top dir not writable, a
+      // name it cannot encode): the quarantine takes the file instead, under a new intent.
+      target = "quarantine";
+      location = join(quarantine, `${seq}-${basename(item.originalPath)}`);
+      ledger.append([{ seq, event: "intent", item: { ...withoutSeq(item), target, location } }]);
+      ledger.sync();
+      copiedHash = moveFile(item.originalPath, location).sha256;
     } else {
       location = item.location!;
       copiedHash = moveFile(item.originalPath, location).sha256;
     }
     state.crash("moved");
-    const trashed = identityAfterMove(location, item, copiedHash);
-    if (trashed.identity?.size !== item.sizeBytes)
+    const identity = identityAfterMove(location, item, copiedHash);
+    if (identity.identity?.size !== item.sizeBytes)
       throw new Error(`the moved copy at ${location} has the wrong size`);
     for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
-    ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...trashed }]);
+    ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...identity }]);
     state.crash("recorded");
   } catch (error) {
-    // Whatever happened is left for recovery to resolve from the disk; the intent stays open.
     result.skipped.push({
       id: item.id,
       path: item.originalPath,

@@ -69,6 +69,9 @@ const send = (method: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** The id the store gives the session at `path`. */
+const idOf = (path: string | undefined) => /_([0-9a-f-]{36})\.jsonl$/.exec(path!)![1]!;
+
 /** The sessions table as the page gets it: validated and decoded. */
 async function sessionRows(query = "") {
   const response = SessionsResponseSchema.parse(await (await get(`/api/sessions${query}`)).json());
@@ -230,6 +233,31 @@ describe("delete, trash and audit", () => {
     }
     expect(moved).toHaveLength(1);
     expect(existsSync(paths[0]!)).toBe(false);
+  });
+});
+
+describe("a preview executed by its id", () => {
+  it("POST /api/delete {previewId} moves exactly what the preview showed, once; an unknown id is 404", async () => {
+    const selection = PlanSchema.parse(
+      await (await send("POST", "/api/plan/selection", { ids: [paths[0], paths[2]].map(idOf) })).json(),
+    );
+    expect(selection.previewId).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    // A file that changes after the review is skipped: the preview's fingerprint is what counts.
+    appendFileSync(paths[2]!, '{"type":"message","id":"late"}\n');
+    setModified(paths[2]!, new Date(Date.UTC(2025, 0, 3)));
+    const response = await send("POST", "/api/delete", { previewId: selection.previewId });
+    const result = (await response.json()) as {
+      moved: { path: string }[];
+      skipped: { path: string; reason: string }[];
+    };
+    expect(result.moved.map((m) => m.path)).toEqual([paths[0]]);
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ path: paths[2], reason: "changed since preview" }),
+    ]);
+    const again = await send("POST", "/api/delete", { previewId: selection.previewId });
+    expect(again.status).toBe(404);
+    expect((await send("POST", "/api/delete", { previewId: "AAAAAAAAAAAAAAAA" })).status).toBe(404);
+    expect((await send("POST", "/api/delete", { previewId: "../../etc" })).status).toBe(400);
   });
 });
 

@@ -8,6 +8,7 @@ import { UserError } from "../errors.js";
 import { LockedError } from "../state/lock-file.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import type { DashboardApi } from "./dashboard-service.js";
+import { UnknownPreviewError } from "./previews.js";
 import { BODY_LIMIT_BYTES, crossSiteGuard, hostGuard, securityHeaders, tokenGuard } from "./guard.js";
 import { apiRoutes } from "./routes/api-routes.js";
 
@@ -59,7 +60,7 @@ export function createApp(options: AppOptions) {
       return c.json({ error: { code: codeFor(error.status), message: error.message } }, error.status);
     }
     // Typed errors of the API and of the engine: the message is the whole story.
-    if (error instanceof UnknownIdsError)
+    if (error instanceof UnknownIdsError || error instanceof UnknownPreviewError)
       return c.json({ error: { code: "not_found", message: error.message } }, 404);
     if (error instanceof ReadOnlyError || error instanceof LockedError)
       return c.json({ error: { code: "conflict", message: error.message } }, 409);

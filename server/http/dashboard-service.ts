@@ -46,6 +46,7 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { collectGarbage } from "./heap.js";
+import { createPreviews, type Preview } from "./previews.js";
 import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
 /** How long a look at the stores answers reads without a new one being taken. */
@@ -67,10 +68,11 @@ export interface DashboardApi {
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   /** The same answer as JSON bytes, serialized once per look (what the route sends). */
   sessionsJson?: (query: SessionsQuery) => Promise<ReturnType<SessionsTable["json"]>>;
-  plan?: () => Promise<Plan>;
+  /** The policy's plan; with `preview`, kept so that `deleteSessions({ previewId })` executes exactly it. */
+  plan?: (options?: { preview?: boolean }) => Promise<Plan>;
   /**
    * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
-   * `selected`), what is kept and why.
+   * `selected`), what is kept and why; kept as a preview the delete can execute.
    */
   planSelection?: (selection: PlanSelectionRequest) => Promise<Plan>;
   /** The plan a proposed config would make, without saving it. */
@@ -139,6 +141,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
    * look: the engine looks again, under its lock, just before it moves anything.
    */
   const freshMs = stores.freshMs ?? FRESH_MS;
+  const previews = createPreviews();
   let generation = 0;
   let look: { at: number; generation: number; inputs: PlanInputs } | undefined;
   let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
@@ -276,10 +279,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       };
     },
 
-    async plan() {
+    async plan(options = {}) {
       const inputs = await gather();
       validConfig(inputs);
-      return planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+      const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+      return options.preview ? previews.remember(plan, "policy") : plan;
     },
 
     async planSelection(selection) {
@@ -290,7 +294,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         "ids" in selection
           ? new Set(selection.ids)
           : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
-      return evaluatePolicy({
+      const plan = evaluatePolicy({
         sessions: inputs.report.sessions,
         policy: config,
         pinnedIds: pinnedIds(inputs.pins),
@@ -299,6 +303,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         selection: ids,
         now,
       });
+      return previews.remember(plan, "selection");
     },
 
     async previewPlan(raw) {
@@ -332,14 +337,17 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
      * large store does not pay for a second full scan).
      */
     async deleteSessions(request) {
+      const chosen: Preview =
+        "previewId" in request
+          ? previews.take(request.previewId)
+          : { items: request.items, via: "selection" };
       try {
         return await softDelete(
           {
-            items: request.items,
+            ...chosen,
             roots: stores.roots,
             folderStores: stores.folderStores,
             dryRun: request.dryRun,
-            via: "selection",
             ...(look ? { previous: look.inputs.report } : {}),
           },
           { actor: "ui", config: stores.config },

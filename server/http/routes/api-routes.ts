@@ -72,7 +72,7 @@ export function apiRoutes(api: DashboardApi) {
     return c.json(ProtectResponseSchema.parse(await need(api.protect)(request)));
   });
 
-  routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)())));
+  routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)({ preview: true }))));
   routes.post("/plan/selection", async (c) => {
     const selection = await jsonBody(c, PlanSelectionRequestSchema);
     return c.json(PlanSchema.parse(await need(api.planSelection)(selection)));

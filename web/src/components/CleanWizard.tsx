@@ -122,12 +122,18 @@ export function CleanWizard({
     try {
       const merged: SoftDeleteResult = { dryRun: false, moved: [], skipped: [], bytesFreed: 0 };
       const made: string[] = [];
-      for (let i = 0; i < candidates.length; i += BATCH) {
-        const batch = candidates.slice(i, i + BATCH);
-        const done = await api.deleteSessions({
-          items: batch.map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
-          dryRun: false,
-        });
+      // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
+      // go in batches only for a plan without a preview id.)
+      const requests = plan?.previewId
+        ? [{ previewId: plan.previewId, dryRun: false }]
+        : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
+            items: candidates
+              .slice(i * BATCH, (i + 1) * BATCH)
+              .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
+            dryRun: false,
+          }));
+      for (const request of requests) {
+        const done = await api.deleteSessions(request);
         if (done.operationId) made.push(done.operationId);
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);

@@ -201,7 +201,7 @@ function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => st
     io.stdout(
       `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, freed ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes)` +
         (result.operationId
-          ? ` — operation ${result.operationId}; undo with \`session-retention trash restore\``
+          ? ` — operation ${result.operationId}; undo with \`session-retention trash restore ${result.operationId}\``
           : ""),
     );
   for (const s of result.skipped) io.stdout(`skipped: ${s.path ? short(s.path) : s.id} — ${s.reason}`);

@@ -4,9 +4,8 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import type { TrashEntry } from "../../shared/trash.js";
+import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
 import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
-import type { TrashActionResult } from "../../shared/trash.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -15,11 +14,13 @@ import { renderTable } from "./table.js";
 export const TRASH_HELP = `Usage: session-retention trash <list|restore|purge|empty> [options]
 
   list [--json] [--all]                what is in the trash (--all: also restored, purged, not moved)
-  restore REF…                         put sessions back where they were (REF: entry or session id)
+  restore REF…                         put sessions back where they were
   purge REF… --confirm COUNT:BYTES     delete soft-deleted sessions for good
   empty --older-than 30d --confirm COUNT:BYTES
                                        purge everything deleted longer ago than that
 
+REF: an operation id (everything of that \`clean\` still in the trash), an entry id (operation:n),
+a session id, or the first 8 or more characters of one of these.
 A purge must be confirmed with the count and bytes of exactly what it removes; run it without
 --confirm to see them. Restoring never overwrites: if the original path exists again, both are kept.`;
 
@@ -68,8 +69,15 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
       return 0;
     }
     case "restore": {
-      if (refs.length === 0) throw new UsageError("trash restore wants at least one entry or session id");
-      const result = await restore(refs, engine);
+      if (refs.length === 0)
+        throw new UsageError("trash restore wants at least one operation, entry or session id");
+      // All refs are resolved first: one that names nothing stops the restore before anything moves.
+      const { entries, problems } = resolveTrashRefs(listTrash(engine).entries, refs);
+      if (problems.length > 0) throw new UsageError(problems.join("; "));
+      const result = await restore(
+        entries.map((e) => e.entryId),
+        engine,
+      );
       return report(result, "restored", io, short);
     }
     case "purge":
@@ -87,7 +95,8 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
           return 0;
         }
       } else {
-        if (refs.length === 0) throw new UsageError("trash purge wants at least one entry or session id");
+        if (refs.length === 0)
+          throw new UsageError("trash purge wants at least one operation, entry or session id");
         selection = refs;
       }
       const { selected, problems, count, bytes } = purgeSelection(selection, engine);

@@ -15,6 +15,7 @@ import type {
   TrashEntry,
   TrashItem,
 } from "../../shared/trash.js";
+import { resolveTrashRefs } from "../../shared/trash.js";
 import { exemptionsOf, gatherPlanInputs } from "../plan/plan-inputs.js";
 import type { FolderStore } from "../scan/resolve-roots.js";
 import { UserError } from "../errors.js";
@@ -503,15 +504,12 @@ export function listTrash(options: EngineOptions) {
   return readLedgers(engineState(options).ledgerDir);
 }
 
-/** An entry by entry id, or by session id when exactly one entry of that session is in the trash. */
+/** The one entry a ref names (see `resolveTrashRefs`); an operation of several is named entry by entry. */
 function pick(entries: readonly TrashEntry[], ref: string): TrashEntry | string {
-  const byEntry = entries.find((e) => e.entryId === ref);
-  if (byEntry) return byEntry;
-  const inTrash = entries.filter((e) => e.id === ref && e.state === "in-trash");
-  if (inTrash.length === 1) return inTrash[0]!;
-  if (inTrash.length > 1)
-    return `session ${ref} is in the trash ${inTrash.length} times; name the entry (${inTrash.map((e) => e.entryId).join(", ")})`;
-  return `nothing in the trash is called ${ref}`;
+  const { entries: named, problems } = resolveTrashRefs(entries, [ref]);
+  if (problems.length > 0) return problems[0]!;
+  if (named.length === 1) return named[0]!;
+  return `${ref} names ${named.length} entries; name them one by one (${named.map((e) => e.entryId).join(", ")})`;
 }
 
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
@@ -564,15 +562,14 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
 
 /** What exactly a purge of these refs would remove, for the confirmation that must echo it. */
 export function purgeSelection(refs: readonly string[], options: EngineOptions) {
-  const { entries } = readLedgers(engineState(options).ledgerDir);
-  const selected: TrashEntry[] = [];
-  const problems: string[] = [];
-  for (const ref of refs) {
-    const entry = pick(entries, ref);
-    if (typeof entry === "string") problems.push(entry);
-    else if (entry.state !== "in-trash") problems.push(`${ref} is ${entry.state}, not in the trash`);
-    else if (!selected.includes(entry)) selected.push(entry);
-  }
+  const named = resolveTrashRefs(readLedgers(engineState(options).ledgerDir).entries, refs);
+  const selected = named.entries.filter((e) => e.state === "in-trash");
+  const problems = [
+    ...named.problems,
+    ...named.entries
+      .filter((e) => e.state !== "in-trash")
+      .map((e) => `${e.entryId} is ${e.state}, not in the trash`),
+  ];
   return { selected, problems, count: selected.length, bytes: selected.reduce((t, e) => t + e.sizeBytes, 0) };
 }
 

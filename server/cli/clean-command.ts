@@ -10,6 +10,7 @@ import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
 import { describeInvalidConfig } from "../state/config-file.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { confirmMove } from "./confirm-move.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
@@ -170,21 +171,12 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     io.stdout("Dry run: nothing was moved.");
     return 0;
   }
-  if (!values.yes) {
-    if (!io.ask) {
-      io.stderr(
-        "session-retention: refusing to move sessions without a confirmation: there is no terminal to ask on; pass --yes",
-      );
-      return 2;
-    }
-    const answer = await io.ask(
-      `Type DELETE to move ${targets.length} session${targets.length === 1 ? "" : "s"} (${formatBytes(bytes)}) to ${where}: `,
-    );
-    if (answer.trim() !== "DELETE") {
-      io.stdout("Cancelled: nothing was moved.");
-      return 1;
-    }
-  }
+  const stop = await confirmMove(io, {
+    yes: values.yes,
+    question: `Type DELETE to move ${targets.length} session${targets.length === 1 ? "" : "s"} (${formatBytes(bytes)}) to ${where}: `,
+    refusal: "move sessions",
+  });
+  if (stop !== undefined) return stop;
   const result = await softDelete(request, { actor: "cli" });
   if (result.refused) {
     io.stderr(`session-retention: ${result.refused}`);

@@ -6,6 +6,7 @@ import { parseStoreFlag } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -84,21 +85,12 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
       `${workspaceRoot}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
     );
     if (values["dry-run"] || preview.candidates.length === 0) continue;
-    if (!values.yes) {
-      if (!io.ask) {
-        io.stderr(
-          "session-retention: refusing to prune without a confirmation: there is no terminal to ask on; pass --yes",
-        );
-        return 2;
-      }
-      const answer = await io.ask(
-        `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
-      );
-      if (answer.trim() !== "DELETE") {
-        io.stdout("Cancelled: nothing was moved.");
-        return 1;
-      }
-    }
+    const stop = await confirmMove(io, {
+      yes: values.yes,
+      question: `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
+      refusal: "prune",
+    });
+    if (stop !== undefined) return stop;
     const result = await pruneSessions({ olderThanHours, workspaceRoot, config, log, actor: "cli" });
     io.stdout(
       `Pruned ${result.deleted.length} workspace${result.deleted.length === 1 ? "" : "s"}, ${formatBytes(result.bytesReclaimed)} reclaimed; ${result.skipped.length} skipped.`,

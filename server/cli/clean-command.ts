@@ -8,8 +8,8 @@ import type { Fingerprint, SessionRecord } from "../../shared/session-record.js"
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
-import { describeInvalidConfig } from "../state/config-file.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { visible } from "../../shared/visible-text.js";
+import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
@@ -72,9 +72,9 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     flagRoots: values.root,
     flagStores: values.store,
   });
-  for (const note of inputs.notes) io.stderr(`note: ${note}`);
+  for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   if (!inputs.config.ok) {
-    io.stderr(describeInvalidConfig(inputs.config));
+    io.stderr(invalidConfigText(inputs.config));
     return 2;
   }
   const config = inputs.config.config;
@@ -89,7 +89,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     for (const ref of refs) {
       const record = findSession(ref, sessions);
       const why = exempt.get(record.id);
-      if (why) io.stderr(`kept: ${record.path} — ${why.reason}: ${why.detail}`);
+      if (why) io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
       else if (!targets.some((t) => t.record.id === record.id))
         targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
     }
@@ -99,13 +99,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       config.retention.allowEmptyStore,
     );
     if (refusal) {
-      io.stderr(`session-retention: ${refusal.message}`);
+      io.stderr(`session-retention: ${visible(refusal.message)}`);
       return 2;
     }
   } else {
     const plan = planFor({ ...inputs, config: inputs.config }, now);
     if (plan.refusal) {
-      io.stderr(`session-retention: ${plan.refusal.message}`);
+      io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
@@ -122,7 +122,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const home = homedir();
-  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  // Paths as shown: home as ~, and visible.
+  const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
   io.stdout(
@@ -179,7 +180,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   if (stop !== undefined) return stop;
   const result = await softDelete(request, { actor: "cli" });
   if (result.refused) {
-    io.stderr(`session-retention: ${result.refused}`);
+    io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
   report(result, io, short);
@@ -188,7 +189,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
 
 function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {
   for (const r of result.recovered ?? [])
-    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${visible(r.detail)}`);
   if (!result.dryRun)
     io.stdout(
       `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, freed ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes)` +
@@ -196,5 +197,6 @@ function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => st
           ? ` — operation ${result.operationId}; undo with \`session-retention trash restore ${result.operationId}\``
           : ""),
     );
-  for (const s of result.skipped) io.stdout(`skipped: ${s.path ? short(s.path) : s.id} — ${s.reason}`);
+  for (const s of result.skipped)
+    io.stdout(`skipped: ${s.path ? short(s.path) : visible(s.id)} — ${visible(s.reason)}`);
 }

@@ -1,4 +1,5 @@
 // The command line: one sub-command per capability, each with --help; errors are one line on stderr.
+import { visible, visibleLines } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { CancelledError, UsageError } from "./errors.js";
 
@@ -89,8 +90,24 @@ const processIo: CliIo = {
   ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
 };
 
+/**
+ * Every line a command writes or asks, made safe for a terminal: no control character from a
+ * session's name, cwd or file name can act on it (shared/visible-text.ts). Line feeds stay, so a
+ * value that could hold one is made `visible` where it is written. A JSON document stays valid.
+ */
+function visibleIo(io: CliIo): CliIo {
+  const { ask } = io;
+  return {
+    ...io,
+    stdout: (text) => io.stdout(visibleLines(text)),
+    stderr: (text) => io.stderr(visibleLines(text)),
+    ...(ask ? { ask: (question: string) => ask(visibleLines(question)) } : {}),
+  };
+}
+
 /** Runs one command and returns its exit status (0 ok, 2 unusable input). */
-export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(argv: string[], anyIo: CliIo = processIo): Promise<number> {
+  const io = visibleIo(anyIo);
   const [command, ...args] = argv;
   try {
     switch (command) {
@@ -135,7 +152,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
   } catch (error) {
     if (error instanceof UserError || isParseArgsError(error)) {
-      io.stderr(`session-retention: ${(error as Error).message}`);
+      // One line: a message may quote a path or an argument, and a line feed in it would forge another.
+      io.stderr(`session-retention: ${visible((error as Error).message)}`);
       return 2;
     }
     throw error;

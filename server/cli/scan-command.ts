@@ -4,6 +4,7 @@ import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
+import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
@@ -95,7 +96,7 @@ export function renderScanReport(
   const { summary } = report;
   const out: string[] = [];
   out.push(
-    `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${s.root}`).join(", ")}`,
+    `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${visible(s.root)}`).join(", ")}`,
   );
   out.push("");
   const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
@@ -131,11 +132,11 @@ export function renderScanReport(
     );
     out.push("");
   }
-  for (const problem of report.problems) out.push(`! ${problem.path}: ${problem.message}`);
+  for (const problem of report.problems) out.push(`! ${visible(problem.path)}: ${visible(problem.message)}`);
   const orphans = report.orphanedMeta ?? [];
   if (orphans.length > 0)
     out.push(
-      `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${orphans[0]!.path}`,
+      `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${visible(orphans[0]!.path)}`,
     );
   const warned = summary.sessionsWithWarnings;
   out.push(
@@ -183,7 +184,7 @@ export async function runScan(
     process.env,
     configured,
   );
-  for (const note of notes) io.stderr(`note: ${note}`);
+  for (const note of notes) io.stderr(`note: ${visible(note)}`);
   const report = await scanStores({
     roots,
     folderStores,

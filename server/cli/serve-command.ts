@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { DataSource } from "../../shared/api.js";
+import { visible } from "../../shared/visible-text.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { newToken } from "../http/guard.js";
@@ -108,8 +109,8 @@ export async function runServe(
     { roots: values.root, stores: values.store },
     loadConfig(configOptionsInUse),
   );
-  for (const note of notes) io.stderr(`note: ${note}`);
-  if (source.note) io.stdout(source.note);
+  for (const note of notes) io.stderr(`note: ${visible(note)}`);
+  if (source.note) io.stdout(visible(source.note));
   const service = createDashboardService({ roots, folderStores, source, config: configOptionsInUse });
   const { getSummary } = service;
   await getSummary(); // warm the cache before the first page load

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
+import { visible } from "../../shared/visible-text.js";
 import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
@@ -46,7 +47,8 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
   }
   const engine = { actor: "cli" as const };
   const home = homedir();
-  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  // Paths as shown: home as ~, and visible.
+  const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
 
   switch (action) {
     case "list": {
@@ -64,7 +66,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
           `${inTrash.length} in the trash, ${formatBytes(inTrash.reduce((t, e) => t + e.sizeBytes, 0))}.`,
         );
       for (const conflict of shown.filter((e) => e.state === "conflict"))
-        io.stdout(`! conflict: ${short(conflict.originalPath)} — ${conflict.reason}`);
+        io.stdout(`! conflict: ${short(conflict.originalPath)} — ${visible(conflict.reason ?? "")}`);
       if (unreadableLines > 0) io.stderr(`note: ${unreadableLines} unreadable line(s) in the trash ledger`);
       return 0;
     }
@@ -134,13 +136,13 @@ function renderList(entries: readonly TrashEntry[], short: (path: string) => str
 
 function report(result: TrashActionResult, verb: string, io: CliIo, short: (path: string) => string): number {
   for (const r of result.recovered ?? [])
-    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${visible(r.detail)}`);
   if (result.refused) {
-    io.stderr(`session-retention: ${result.refused}`);
+    io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
   for (const d of result.done) io.stdout(`${verb} ${short(d.path)} (${formatBytes(d.bytes)})`);
-  for (const s of result.skipped) io.stdout(`skipped ${s.ref} — ${s.reason}`);
+  for (const s of result.skipped) io.stdout(`skipped ${visible(s.ref)} — ${visible(s.reason)}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
   io.stdout(
     `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,

@@ -2,6 +2,7 @@
 // command line. Pruning asks for the same typed DELETE as `clean` (or --yes without a terminal).
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
+import { visible } from "../../shared/visible-text.js";
 import { parseStoreFlag } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
@@ -82,7 +83,7 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
     });
     const bytes = preview.candidates.reduce((t, c) => t + c.bytes, 0);
     io.stdout(
-      `${workspaceRoot}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
+      `${visible(workspaceRoot)}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
     );
     if (values["dry-run"] || preview.candidates.length === 0) continue;
     const stop = await confirmMove(io, {
@@ -112,7 +113,7 @@ export async function runTouch(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const metadata = touchSession(positionals[0]!);
-  io.stdout(`${positionals[0]}: updated_at ${metadata.updated_at}`);
+  io.stdout(`${visible(positionals[0]!)}: updated_at ${metadata.updated_at}`);
   return 0;
 }
 
@@ -131,10 +132,11 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const result = repairSessionMetadata(positionals[0]!, { dryRun: values["dry-run"] });
+  const dir = visible(positionals[0]!);
   io.stdout(
     result.status === "ok"
-      ? `${positionals[0]}: metadata is valid; left alone`
-      : `${positionals[0]}: ${result.status === "repaired" ? "repaired" : "would repair"} (${result.problem}) → created_at ${result.metadata.created_at}, updated_at ${result.metadata.updated_at}`,
+      ? `${dir}: metadata is valid; left alone`
+      : `${dir}: ${result.status === "repaired" ? "repaired" : "would repair"} (${result.problem}) → created_at ${result.metadata.created_at}, updated_at ${result.metadata.updated_at}`,
   );
   return 0;
 }

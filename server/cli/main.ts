@@ -106,8 +106,8 @@ function visibleIo(io: CliIo): CliIo {
 }
 
 /** Runs one command and returns its exit status (0 ok, 2 unusable input). */
-export async function runCli(argv: string[], anyIo: CliIo = processIo): Promise<number> {
-  const io = visibleIo(anyIo);
+export async function runCli(argv: string[], given: CliIo = processIo): Promise<number> {
+  const io = visibleIo(given);
   const [command, ...args] = argv;
   try {
     switch (command) {

@@ -20,7 +20,7 @@ export const CLEAN_HELP = `Usage: session-retention clean [options]
 
 Moves the retention policy's candidates — or the sessions given with --ids — to the trash (the
 desktop's, or the quarantine folder), after a preview and a typed DELETE. Nothing is hard-deleted:
-\`session-retention trash restore\` brings any of them back.
+\`session-retention trash restore OPERATION\` (the operation it prints) brings them all back.
 
 Options:
   --dry-run         show what would be moved, and move nothing
@@ -33,8 +33,10 @@ Options:
   -h, --help        this help
 
 Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;
-a session that changed since the preview is skipped. Exit status: 0 all moved (or a dry run),
-1 some skipped or cancelled, 2 refused (invalid config, no confirmation, would empty a store).`;
+a session that changed since the preview is skipped; if the output's reader is gone before the
+move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped, cancelled, or the output
+closed before anything moved, 2 refused (invalid config, no confirmation, would empty a store),
+130 Ctrl-C or Ctrl-D at the prompt.`;
 
 interface Target {
   record: SessionRecord;

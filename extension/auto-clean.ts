@@ -11,6 +11,7 @@ import type { Config } from "../shared/config.js";
 import { formatBytes } from "../shared/format.js";
 import type { Plan } from "../shared/plan.js";
 import type { SoftDeleteResult } from "../shared/trash.js";
+import { visible } from "../shared/visible-text.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
 import { writeFileAtomic } from "../server/state/atomic-write.js";
@@ -130,7 +131,7 @@ export async function autoClean(
   const config = inputs.config.config;
   const decision = claimToday(config, inputs.config.path, env, now);
   if (!decision.run) return { decision };
-  if (plan.refusal) return { decision, message: `Auto-clean did not run: ${plan.refusal.message}` };
+  if (plan.refusal) return { decision, message: `Auto-clean did not run: ${visible(plan.refusal.message)}` };
 
   const max = config.retention.autoCleanMaxDeletesPerRun;
   const chosen = plan.candidates.slice(0, max);
@@ -164,12 +165,12 @@ function describe(
   const bytes = result.moved.reduce((total, m) => total + m.bytes, 0);
   const more = planned > result.moved.length + result.skipped.length ? ` (${planned} are candidates)` : "";
   const short = (path: string) =>
-    home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+    visible(home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const named = [
     ...result.moved.slice(0, 5).map((m) => `\n  ${formatBytes(m.bytes).padStart(8)}  ${short(m.path)}`),
     ...(result.moved.length > 5 ? [`\n  …and ${result.moved.length - 5} more`] : []),
   ].join("");
-  if (result.refused) return `Auto-clean refused: ${result.refused}`;
+  if (result.refused) return `Auto-clean refused: ${visible(result.refused)}`;
   if (decision.dryRun) {
     const would = `${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}`;
     switch (decision.why) {
@@ -182,6 +183,6 @@ function describe(
     }
   }
   if (result.moved.length === 0)
-    return `Auto-clean moved nothing: ${result.skipped.map((s) => s.reason).join("; ")}`;
+    return `Auto-clean moved nothing: ${result.skipped.map((s) => visible(s.reason)).join("; ")}`;
   return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more}. Undo with /${COMMAND} undo.${named}`;
 }

@@ -4,7 +4,6 @@
 // last use or size, and switchable to every session the policy lets go, (4) the bytes and the 5
 // riskiest, then a typed DELETE, (5) soft delete and the result, with the way back. Executes only
 // what it showed: each session goes with the fingerprint the preview saw.
-import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import { formatBytes, formatRelativeTime } from "../shared/format.js";
 import { type Plan, RULE_LABELS } from "../shared/plan.js";
 import { riskiest } from "../shared/policy.js";
@@ -12,7 +11,9 @@ import { describeQuota } from "../shared/quota.js";
 import { compareSessions } from "../shared/sort.js";
 import type { Config } from "../shared/config.js";
 import type { SoftDeleteResult } from "../shared/trash.js";
+import { visible } from "../shared/visible-text.js";
 import type { SoftDeleteRequest } from "../server/delete/deletion-engine.js";
+import type { Dialogs } from "./tell.js";
 import { COMMAND } from "./words.js";
 
 /** A session the wizard may offer: a policy candidate, or one the policy keeps but does not need to. */
@@ -28,10 +29,13 @@ interface Choice {
   why: string;
 }
 
-/** A row's name for a session: its namespace and file, the file's middle cut (pi's are 70 characters). */
+/**
+ * A row's name for a session: its namespace and file, the file's middle cut (pi's are 70
+ * characters); visible, so that rows are told apart by what they show.
+ */
 function rowName(c: Choice, short: (path: string) => string): string {
-  const file = c.path.slice(c.path.lastIndexOf("/") + 1);
-  return `${short(c.namespace)} › ${file.length > 40 ? `${file.slice(0, 19)}…${file.slice(-16)}` : file}`;
+  const file = visible(c.path.slice(c.path.lastIndexOf("/") + 1));
+  return `${visible(short(c.namespace))} › ${file.length > 40 ? `${file.slice(0, 19)}…${file.slice(-16)}` : file}`;
 }
 
 /** Longest list one select shows; the rest is said to be there (the dashboard handles thousands). */
@@ -44,10 +48,10 @@ export type WizardOutcome =
 
 /**
  * Runs the wizard over a plan; `execute` does the soft delete (the command runs it off pi's
- * thread) and is called only after the typed confirmation.
+ * thread) and is called only after the typed confirmation. `ui`: pi's dialogs, made visible.
  */
 export async function cleanWizard(
-  ui: ExtensionUIContext,
+  ui: Dialogs,
   plan: Plan,
   config: Config,
   execute: (items: SoftDeleteRequest["items"], via: "policy" | "selection") => Promise<SoftDeleteResult>,
@@ -128,7 +132,7 @@ export async function cleanWizard(
   const risky = riskiest(picked)
     .map(
       (c) =>
-        `  ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${short(c.path)}`,
+        `  ${formatBytes(c.sizeBytes).padStart(8)} · used ${formatRelativeTime(c.lastUsedAt, now)} · ${visible(short(c.path))}`,
     )
     .join("\n");
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
@@ -148,11 +152,12 @@ export async function cleanWizard(
 }
 
 export function describeResult(result: SoftDeleteResult, short: (path: string) => string = (p) => p): string {
-  if (result.refused) return `Nothing moved: ${result.refused}`;
+  if (result.refused) return `Nothing moved: ${visible(result.refused)}`;
   const lines = [
     `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"} to the trash, freed ${formatBytes(result.bytesFreed)}.` +
       (result.moved.length > 0 ? ` Undo with /${COMMAND} undo.` : ""),
   ];
-  for (const s of result.skipped) lines.push(`skipped ${s.path ? short(s.path) : s.id}: ${s.reason}`);
+  for (const s of result.skipped)
+    lines.push(`skipped ${visible(s.path ? short(s.path) : s.id)}: ${visible(s.reason)}`);
   return lines.join("\n");
 }

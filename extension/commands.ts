@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { formatBytes } from "../shared/format.js";
+import { visible } from "../shared/visible-text.js";
 import { runningInstance } from "../server/http/instance.js";
 import { applyOverride, loadConfig, saveConfig } from "../server/state/config-file.js";
 import { readRawConfig } from "../server/state/configured-root.js";
@@ -15,7 +16,7 @@ import { statePaths } from "../server/state/state-dir.js";
 import { cleanWizard } from "./clean-wizard.js";
 import type { Look } from "./look.js";
 import { offThread } from "./off-thread.js";
-import { tell } from "./tell.js";
+import { tell, visibleUi } from "./tell.js";
 import { SUBCOMMANDS } from "./subcommands.js";
 import { COMMAND, overviewText } from "./words.js";
 
@@ -68,11 +69,11 @@ export async function runCommand(
       case "dashboard":
         return await dashboard(ctx, hooks);
       default:
-        return say(ctx, hooks, `Unknown: "${sub}".\n${USAGE}`, "warning");
+        return say(ctx, hooks, `Unknown: "${visible(sub)}".\n${USAGE}`, "warning");
     }
   } catch (error) {
     // A command never takes pi down: say what went wrong and leave everything as it was.
-    say(ctx, hooks, `session-retention ${sub}: ${(error as Error).message}`, "error");
+    say(ctx, hooks, `session-retention ${visible(sub)}: ${visible((error as Error).message)}`, "error");
   }
 }
 
@@ -105,7 +106,7 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
     return say(
       ctx,
       hooks,
-      `Read-only: the config ${prepared.configPath} is invalid. See /${COMMAND} policy.`,
+      `Read-only: the config ${visible(prepared.configPath)} is invalid. See /${COMMAND} policy.`,
       "warning",
     );
   const { plan, config, stores } = prepared;
@@ -116,7 +117,7 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
       hooks,
       `The policy suggests ${plan.candidates.length} session${plan.candidates.length === 1 ? "" : "s"} (${formatBytes(plan.bytesToFree)}). Nothing was moved: cleaning asks for a typed DELETE, which needs pi's interactive UI (or \`session-retention clean\` in a terminal).`,
     );
-  const outcome = await cleanWizard(ctx.ui, plan, config, (items, via) =>
+  const outcome = await cleanWizard(visibleUi(ctx.ui), plan, config, (items, via) =>
     offThread("delete", { items, ...stores, via }),
   );
   if (outcome.kind === "cancelled") return say(ctx, hooks, "Cancelled: nothing was moved.");
@@ -128,6 +129,10 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   );
   if (outcome.kind === "done") await freshLook(hooks);
 }
+
+/** A config's problems, one line each: keys and values quoted from the file may hold any character. */
+const problemLines = (problems: ReadonlyArray<{ path: string; message: string }>) =>
+  problems.map((p) => `  ${visible(p.path)}: ${visible(p.message)}`).join("\n");
 
 /** The effective config as `key = value` lines, one per setting (arrays as JSON). */
 export function settings(config: object, prefix = ""): Array<[string, unknown]> {
@@ -150,25 +155,30 @@ async function policy(rest: string[], ctx: ExtensionCommandContext, hooks: Comma
     return say(
       ctx,
       hooks,
-      `Invalid config ${status.path} (read-only until fixed):\n${status.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\nSet a value with /${COMMAND} policy KEY VALUE.`,
+      `Invalid config ${visible(status.path)} (read-only until fixed):\n${problemLines(status.problems)}\nSet a value with /${COMMAND} policy KEY VALUE.`,
       "warning",
     );
   const lines = settings(status.config)
     .filter(([key]) => !assignment || key === assignment)
     .map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
-  if (assignment && lines.length === 0) return say(ctx, hooks, `No setting "${assignment}".`, "warning");
-  const source = status.source === "defaults" ? `${status.path} (absent: the defaults apply)` : status.path;
-  if (!ctx.hasUI) return say(ctx, hooks, [`Policy ${source}:`, ...lines].join("\n"));
+  if (assignment && lines.length === 0)
+    return say(ctx, hooks, `No setting "${visible(assignment)}".`, "warning");
+  const path = visible(status.path);
+  const source = status.source === "defaults" ? `${path} (absent: the defaults apply)` : path;
+  // Each line is one value: a string value with a line feed in it must not read as two settings.
+  if (!ctx.hasUI) return say(ctx, hooks, [`Policy ${source}:`, ...lines.map(visible)].join("\n"));
+  const ui = visibleUi(ctx.ui);
   const close = "Close";
-  const picked = await ctx.ui.select(`Policy ${source} — pick a setting to change:`, [...lines, close]);
+  const picked = await ui.select(`Policy ${source} — pick a setting to change:`, [...lines, close]);
   if (picked === undefined || picked === close) return;
   const key = picked.slice(0, picked.indexOf(" = "));
   const current = picked.slice(picked.indexOf(" = ") + 3);
-  const value = await ctx.ui.input(
-    `New value for ${key}, now ${current} (JSON or plain text; empty keeps it):`,
+  const value = await ui.input(
+    `New value for ${visible(key)}, now ${visible(current)} (JSON or plain text; empty keeps it):`,
     current,
   );
-  if (value === undefined || value.trim() === "") return say(ctx, hooks, `Unchanged: ${key} = ${current}`);
+  if (value === undefined || value.trim() === "")
+    return say(ctx, hooks, `Unchanged: ${visible(key)} = ${visible(current)}`);
   await setting(`${key}=${value}`, ctx, hooks);
 }
 
@@ -177,17 +187,17 @@ async function setting(assignment: string, ctx: ExtensionCommandContext, hooks: 
   const path = loadConfig().path;
   const read = readRawConfig(path, false);
   if (read.kind === "unusable")
-    return say(ctx, hooks, `Cannot change ${path}: it ${read.message}. Fix the file by hand first.`, "error");
-  const raw = applyOverride(read.kind === "parsed" ? read.raw : {}, assignment);
-  const saved = saveConfig(path, raw, "extension");
-  if (!saved.ok)
     return say(
       ctx,
       hooks,
-      `Not saved — ${assignment}:\n${saved.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`,
+      `Cannot change ${visible(path)}: it ${visible(read.message)}. Fix the file by hand first.`,
       "error",
     );
-  say(ctx, hooks, `Saved ${assignment} in ${path}.`);
+  const raw = applyOverride(read.kind === "parsed" ? read.raw : {}, assignment);
+  const saved = saveConfig(path, raw, "extension");
+  if (!saved.ok)
+    return say(ctx, hooks, `Not saved — ${visible(assignment)}:\n${problemLines(saved.problems)}`, "error");
+  say(ctx, hooks, `Saved ${visible(assignment)} in ${visible(path)}.`);
   await freshLook(hooks);
 }
 
@@ -224,8 +234,8 @@ async function protect(
     ctx,
     hooks,
     done.changed
-      ? `${action === "protect" ? "Protected" : "Unprotected"} ${done.path}`
-      : `Already ${action}ed: ${done.path}`,
+      ? `${action === "protect" ? "Protected" : "Unprotected"} ${visible(done.path)}`
+      : `Already ${action}ed: ${visible(done.path)}`,
   );
 }
 
@@ -235,7 +245,7 @@ async function undo(operation: string | undefined, ctx: ExtensionCommandContext,
     return say(
       ctx,
       hooks,
-      op ? `Nothing of operation ${op} is in the trash.` : "Nothing is in the trash.",
+      op ? `Nothing of operation ${visible(op)} is in the trash.` : "Nothing is in the trash.",
       "warning",
     );
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
@@ -243,8 +253,8 @@ async function undo(operation: string | undefined, ctx: ExtensionCommandContext,
     ctx,
     hooks,
     [
-      `Restored ${result.done.length} session${result.done.length === 1 ? "" : "s"} (${formatBytes(bytes)}) of operation ${op}.`,
-      ...result.skipped.map((s) => `not restored ${s.ref}: ${s.reason}`),
+      `Restored ${result.done.length} session${result.done.length === 1 ? "" : "s"} (${formatBytes(bytes)}) of operation ${visible(op!)}.`,
+      ...result.skipped.map((s) => `not restored ${visible(s.ref)}: ${visible(s.reason)}`),
     ].join("\n"),
     result.skipped.length > 0 ? "warning" : "info",
   );

@@ -1,9 +1,10 @@
 // The extension inside pi's real runtime (test-support/pi-runtime.ts): pi loads it from this
 // package's "pi" manifest, its AgentSession emits the events and runs the commands, a scripted UI
 // answers the dialogs, and the stores are written by pi's own SessionManager.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { visible } from "../shared/visible-text.js";
 import { listTrash } from "../server/delete/deletion-engine.js";
 import { runningInstance } from "../server/http/instance.js";
 import { writeActiveMarker } from "../server/state/active-marker.js";
@@ -519,6 +520,46 @@ describe("auto-clean", () => {
     await start(off);
     expect(off.notes).toEqual([]);
     expect(files.every((f) => existsSync(f))).toBe(true);
+  });
+});
+
+describe("control characters in sessions", () => {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  it("are shown escaped in notices and dialogs, never raw", async () => {
+    writeStore(3, 0);
+    // Old sessions whose cwd, and whose file name, would clear pi's screen, reverse text, forge a line.
+    const cwd = "/work/x\u001b[2J\u001b[H\r\u202eevil\nforged";
+    const inCwd = writeSession(store(), cwd, 3).getSessionFile()!;
+    const plain = writeSession(store(), project(), 3).getSessionFile()!;
+    const named = join(namespaceDir(), basename(plain).replace("_", "_\u001b]0;title\u0007_"));
+    renameSync(plain, named);
+    for (const file of [inCwd, named]) setModified(file, new Date(Date.now() - 300 * DAY));
+    writeConfig({ retention: { ...retention, keepLastPerNamespace: 0 } });
+    const ui = scriptedUi();
+    const { pi } = await start(ui);
+
+    await command(pi, "/session-retention");
+    const overview = ui.notes.at(-1)!.text;
+    expect(overview).toContain(visible(piFolder(cwd)));
+    expect(overview).toContain(visible(basename(named)));
+
+    ui.answers.push({ select: (options) => options[0] }, { input: "DELETE" });
+    await command(pi, "/session-retention clean");
+    expect(ui.dialogs[0]!.options!.join("\n")).toContain(visible(cwd));
+    expect(ui.dialogs[1]!.title).toContain(visible(piFolder(cwd)));
+    expect(ui.notes.at(-1)!.text).toMatch(/^Moved 2 sessions/);
+    expect(existsSync(inCwd) || existsSync(named)).toBe(false);
+
+    await command(pi, "/session-retention undo");
+    await pi.runtime.session.prompt(`/session-retention protect ${named}`);
+    expect(ui.notes.at(-1)!.text).toBe(`Protected ${visible(named)}`);
+    for (const shown of [
+      ...ui.notes.map((n) => n.text),
+      ...ui.dialogs.flatMap((d) => [d.title, ...(d.options ?? [])]),
+    ])
+      expect(shown).not.toMatch(RAW);
   });
 });
 

@@ -6,7 +6,7 @@ import { type Forecast, forecast } from "../shared/growth.js";
 import type { Candidate, Plan } from "../shared/plan.js";
 import { type QuotaState, quotaState } from "../shared/quota.js";
 import { gatherPlanInputs, type PlanInputs, planFor } from "../server/plan/plan-inputs.js";
-import { describeInvalidConfig } from "../server/state/config-file.js";
+import { invalidConfigText } from "../server/cli/config-command.js";
 import { growthFile, readGrowth } from "../server/state/growth-store.js";
 import { statePaths } from "../server/state/state-dir.js";
 
@@ -66,7 +66,7 @@ export async function lookAtStores(options: LookOptions = {}): Promise<LookResul
   const look: Look = {
     lookedAt: now.toISOString(),
     enabled: config.ok ? config.config.enabled : true,
-    ...(config.ok ? {} : { invalidConfig: describeInvalidConfig(config) }),
+    ...(config.ok ? {} : { invalidConfig: invalidConfigText(config) }),
     configPath: config.path,
     mode: config.ok ? config.config.mode : "warn-only",
     quota,

@@ -4,7 +4,7 @@
 // milliseconds that pi's own thread — its terminal UI — must not spend.
 import type { Config } from "../shared/config.js";
 import type { Plan } from "../shared/plan.js";
-import type { SoftDeleteResult, TrashActionResult } from "../shared/trash.js";
+import { operationOf, type SoftDeleteResult, type TrashActionResult } from "../shared/trash.js";
 import { findSession } from "../server/plan/find-session.js";
 import { listTrash, restore, type SoftDeleteRequest, softDelete } from "../server/delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores } from "../server/plan/plan-inputs.js";
@@ -48,7 +48,6 @@ export const tasks = {
   /** Restores what one operation (default: the latest) moved and is still in the trash. */
   async undo(input: { operation?: string }): Promise<{ operation?: string; result?: TrashActionResult }> {
     const inTrash = listTrash(ACTOR).entries.filter((e) => e.state === "in-trash");
-    const operationOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
     const latest = inTrash.reduce<(typeof inTrash)[number] | undefined>(
       (a, e) => (!a || e.deletedAt > a.deletedAt ? e : a),
       undefined,

@@ -2,6 +2,7 @@
 // overview. Kept apart from pi's API so each sentence is tested for every quota level and mode.
 import { formatBytes } from "../shared/format.js";
 import { describeQuota, type QuotaState } from "../shared/quota.js";
+import { visible } from "../shared/visible-text.js";
 import type { Look } from "./look.js";
 
 export const COMMAND = "session-retention";
@@ -33,7 +34,7 @@ function wayOut(look: Look): string {
     return `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) to move to the trash: /${COMMAND} clean.`;
   if (look.removable > 0)
     return `Pick sessions to move to the trash with /${COMMAND} clean (the policy suggests none), or raise the quota with /${COMMAND} policy.`;
-  const why = look.warnings[0] ? ` (${look.warnings[0]})` : "";
+  const why = look.warnings[0] ? ` (${visible(look.warnings[0])})` : "";
   return `Nothing can be moved: the policy keeps every session${why}. Raise the quota or keep fewer recent sessions with /${COMMAND} policy.`;
 }
 
@@ -122,16 +123,18 @@ export function overviewText(look: Look, dashboard: string | undefined): string 
       lines.push(
         `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) — /${COMMAND} clean:`,
       );
-      for (const c of first) lines.push(`  ${formatBytes(c.sizeBytes).padStart(8)}  ${c.detail}  ${c.path}`);
+      for (const c of first)
+        lines.push(`  ${formatBytes(c.sizeBytes).padStart(8)}  ${visible(c.detail)}  ${visible(c.path)}`);
       if (count > first.length) lines.push(`  …and ${count - first.length} more`);
     }
   }
-  for (const note of look.notes) lines.push(`note: ${note}`);
+  for (const note of look.notes) lines.push(`note: ${visible(note)}`);
   lines.push(
     dashboard
       ? `Dashboard: ${dashboard}`
       : `Dashboard: /${COMMAND} dashboard (or \`session-retention serve\`)`,
   );
-  if (!look.enabled) lines.push(`The extension is disabled ("enabled": false in ${look.configPath}).`);
+  if (!look.enabled)
+    lines.push(`The extension is disabled ("enabled": false in ${visible(look.configPath)}).`);
   return lines.join("\n");
 }

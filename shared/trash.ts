@@ -120,3 +120,65 @@ export const TrashListSchema = z.object({
   unreadableLines: z.number().int().nonnegative(),
 });
 export type TrashList = z.infer<typeof TrashListSchema>;
+
+/** The operation an entry id (`<operation>:<n>`) belongs to. */
+export const operationOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
+
+/** Shortest start of a name that may stand for the whole of it. */
+export const MIN_REF_PREFIX = 8;
+
+/**
+ * What `trash restore` and `trash purge` act on. A ref is an entry id (`<operation>:<n>`, in any
+ * state, so that restoring a restored entry says so), an operation id (every entry of it still in
+ * the trash: the undo `clean` prints), a session id (its entry in the trash, if it has just one),
+ * or the start — at least 8 characters — of exactly one such name among what is in the trash.
+ * Every ref is resolved before anything is done, so a typo never leaves half a restore behind.
+ */
+export function resolveTrashRefs(
+  entries: readonly TrashEntry[],
+  refs: readonly string[],
+): { entries: TrashEntry[]; problems: string[] } {
+  const named: TrashEntry[] = [];
+  const problems: string[] = [];
+  for (const ref of refs) {
+    const found = byName(entries, ref) ?? byPrefix(entries, ref);
+    if (typeof found === "string") problems.push(found);
+    else for (const entry of found) if (!named.includes(entry)) named.push(entry);
+  }
+  return { entries: named, problems };
+}
+
+const inTrash = (entry: TrashEntry) => entry.state === "in-trash";
+
+function byName(entries: readonly TrashEntry[], name: string): TrashEntry[] | string | undefined {
+  const entry = entries.find((e) => e.entryId === name);
+  if (entry) return [entry];
+  const operation = entries.filter((e) => operationOf(e.entryId) === name);
+  if (operation.length > 0) {
+    const left = operation.filter(inTrash);
+    return left.length > 0 ? left : `nothing of operation ${name} is in the trash any more`;
+  }
+  const session = entries.filter((e) => e.id === name).filter(inTrash);
+  if (session.length === 1) return session;
+  if (session.length > 1)
+    return `session ${name} is in the trash ${session.length} times; name the entry (${session.map((e) => e.entryId).join(", ")})`;
+  return undefined;
+}
+
+function byPrefix(entries: readonly TrashEntry[], ref: string): TrashEntry[] | string {
+  const names = new Set<string>();
+  if (ref.length >= MIN_REF_PREFIX)
+    for (const entry of entries.filter(inTrash)) {
+      const operation = operationOf(entry.entryId);
+      // An entry id starts with its operation's: a start that ends inside it names the operation.
+      if (entry.entryId.startsWith(ref) && ref.length > operation.length) names.add(entry.entryId);
+      if (operation.startsWith(ref)) names.add(operation);
+      if (entry.id.startsWith(ref)) names.add(entry.id);
+    }
+  if (names.size === 1) return byName(entries, [...names][0]!)!;
+  if (names.size > 1) {
+    const shown = [...names].slice(0, 5);
+    return `"${ref}" starts ${names.size} names in the trash: ${shown.join(", ")}${names.size > shown.length ? ", …" : ""}; give more of it`;
+  }
+  return `nothing in the trash is called ${ref} (give an operation id, an entry id, a session id, or at least ${MIN_REF_PREFIX} characters of one)`;
+}

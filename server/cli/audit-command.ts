@@ -1,6 +1,7 @@
 // `session-retention audit`: the append-only log of every change, newest first.
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
+import { visible } from "../../shared/visible-text.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { parseDuration } from "./duration.js";
@@ -45,11 +46,11 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       `${e.time}  ${e.actor}  ${e.action}${e.mode ? ` (${e.mode})` : ""}  ${e.result}` +
         (e.bytes !== undefined ? `  ${formatBytes(e.bytes)}` : "") +
-        (e.detail ? `  — ${e.detail}` : ""),
+        (e.detail ? `  — ${visible(e.detail)}` : ""),
     );
     for (const item of e.items)
       io.stdout(
-        `    ${item.result}  ${item.path || item.id}${item.destination ? ` → ${item.destination}` : ""}${item.reason ? `  (${item.reason})` : ""}`,
+        `    ${item.result}  ${visible(item.path || item.id)}${item.destination ? ` → ${visible(item.destination)}` : ""}${item.reason ? `  (${visible(item.reason)})` : ""}`,
       );
   }
   if (unreadableLines > 0) io.stderr(`note: ${unreadableLines} unreadable line(s) in the audit log`);

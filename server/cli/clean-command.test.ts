@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -191,6 +192,57 @@ describe("session-retention trash and audit", () => {
     };
     expect(audit.entries.slice(0, 3).map((e) => e.action)).toEqual(["purge", "restore", "soft-delete"]);
     expect((await run(["audit"])).stdout).toMatch(/cli {2}purge \(hard\) {2}ok/);
+  });
+
+  it("the undo command clean prints works exactly as printed: everything of that clean comes back", async () => {
+    const s = await store();
+    const before = s.paths.map((p) => readFileSync(p));
+    const cleaned = await run(["clean", "--yes", ...s.args]);
+    const undo = /undo with `session-retention (trash restore [^`]+)`/.exec(cleaned.stdout)?.[1];
+    expect(undo, cleaned.stdout).toMatch(/^trash restore \d{8}T\d{6}Z-[0-9a-f]{6}$/);
+    expect(s.paths.filter((p) => !existsSync(p))).toHaveLength(3);
+
+    const restored = await run(undo!.split(" "));
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain("3 restored");
+    s.paths.forEach((p, i) => expect(readFileSync(p).equals(before[i]!), p).toBe(true));
+  });
+
+  it("restore and purge take operation ids, and 8+ characters of a name; a ref naming nothing, or several, changes nothing", async () => {
+    // Only this test's operations in the trash (earlier tests leave theirs), so that a start of 8
+    // characters names exactly what the test means.
+    rmSync(join(statePaths().dir, "trash"), { recursive: true, force: true });
+    const s = await store();
+    const opOf = (stdout: string) => /operation (\S+);/.exec(stdout)![1]!;
+    const first = opOf((await run(["clean", "--yes", ...s.args])).stdout); // paths 0–2; the newest is kept
+    const inPlace = () => s.paths.map((p) => existsSync(p));
+
+    const nothing = await run(["trash", "restore", first, "no-such-entry"]);
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toContain("nothing in the trash is called no-such-entry");
+    expect(inPlace()).toEqual([false, false, false, true]);
+
+    const last = s.idOf(s.paths[3]!);
+    const allowEmpty = ["--set", "retention.allowEmptyStore=true", "--set", "retention.minKeepRecentCount=0"];
+    const second = opOf((await run(["clean", "--yes", "--ids", last, ...allowEmpty, ...s.args])).stdout);
+    const both = first.slice(0, 8); // the date both operations share
+    const ambiguous = await run(["trash", "restore", both]);
+    expect(ambiguous.status).toBe(2);
+    expect(ambiguous.stderr).toContain(`"${both}" starts 2 names in the trash: `);
+    for (const operation of [first, second]) expect(ambiguous.stderr).toContain(operation);
+    expect(inPlace()).toEqual([false, false, false, false]);
+
+    const ask = await run(["trash", "purge", first]);
+    expect(ask).toMatchObject({ status: 2, stdout: expect.stringContaining("--confirm 3:") });
+
+    // A session id's start, and the operation it is part of: its entry is restored once.
+    const restored = await run(["trash", "restore", s.idOf(s.paths[0]!).slice(0, -1), first]);
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain("3 restored");
+    expect(inPlace()).toEqual([true, true, true, false]);
+    // Now only the second operation is in the trash: 8 characters name it.
+    expect((await run(["trash", "restore", both])).status).toBe(0);
+    expect(inPlace()).toEqual([true, true, true, true]);
   });
 
   it("trash empty purges only what is older than the duration, with the same confirmation", async () => {

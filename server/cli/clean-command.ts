@@ -8,8 +8,9 @@ import type { Fingerprint, SessionRecord } from "../../shared/session-record.js"
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
-import { describeInvalidConfig } from "../state/config-file.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { visible } from "../../shared/visible-text.js";
+import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
+import { confirmMove } from "./confirm-move.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
@@ -19,7 +20,7 @@ export const CLEAN_HELP = `Usage: session-retention clean [options]
 
 Moves the retention policy's candidates — or the sessions given with --ids — to the trash (the
 desktop's, or the quarantine folder), after a preview and a typed DELETE. Nothing is hard-deleted:
-\`session-retention trash restore\` brings any of them back.
+\`session-retention trash restore OPERATION\` (the operation it prints) brings them all back.
 
 Options:
   --dry-run         show what would be moved, and move nothing
@@ -32,8 +33,10 @@ Options:
   -h, --help        this help
 
 Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;
-a session that changed since the preview is skipped. Exit status: 0 all moved (or a dry run),
-1 some skipped or cancelled, 2 refused (invalid config, no confirmation, would empty a store).`;
+a session that changed since the preview is skipped; if the output's reader is gone before the
+move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped, cancelled, or the output
+closed before anything moved, 2 refused (invalid config, no confirmation, would empty a store),
+130 Ctrl-C or Ctrl-D at the prompt.`;
 
 interface Target {
   record: SessionRecord;
@@ -71,9 +74,9 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     flagRoots: values.root,
     flagStores: values.store,
   });
-  for (const note of inputs.notes) io.stderr(`note: ${note}`);
+  for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   if (!inputs.config.ok) {
-    io.stderr(describeInvalidConfig(inputs.config));
+    io.stderr(invalidConfigText(inputs.config));
     return 2;
   }
   const config = inputs.config.config;
@@ -88,7 +91,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     for (const ref of refs) {
       const record = findSession(ref, sessions);
       const why = exempt.get(record.id);
-      if (why) io.stderr(`kept: ${record.path} — ${why.reason}: ${why.detail}`);
+      if (why) io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
       else if (!targets.some((t) => t.record.id === record.id))
         targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
     }
@@ -98,13 +101,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       config.retention.allowEmptyStore,
     );
     if (refusal) {
-      io.stderr(`session-retention: ${refusal.message}`);
+      io.stderr(`session-retention: ${visible(refusal.message)}`);
       return 2;
     }
   } else {
     const plan = planFor({ ...inputs, config: inputs.config }, now);
     if (plan.refusal) {
-      io.stderr(`session-retention: ${plan.refusal.message}`);
+      io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
@@ -121,7 +124,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const home = homedir();
-  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  // Paths as shown: home as ~, and visible.
+  const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
   io.stdout(
@@ -171,24 +175,15 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     io.stdout("Dry run: nothing was moved.");
     return 0;
   }
-  if (!values.yes) {
-    if (!io.ask) {
-      io.stderr(
-        "session-retention: refusing to move sessions without a confirmation: there is no terminal to ask on; pass --yes",
-      );
-      return 2;
-    }
-    const answer = await io.ask(
-      `Type DELETE to move ${targets.length} session${targets.length === 1 ? "" : "s"} (${formatBytes(bytes)}) to ${where}: `,
-    );
-    if (answer.trim() !== "DELETE") {
-      io.stdout("Cancelled: nothing was moved.");
-      return 1;
-    }
-  }
+  const stop = await confirmMove(io, {
+    yes: values.yes,
+    question: `Type DELETE to move ${targets.length} session${targets.length === 1 ? "" : "s"} (${formatBytes(bytes)}) to ${where}: `,
+    refusal: "move sessions",
+  });
+  if (stop !== undefined) return stop;
   const result = await softDelete(request, engine);
   if (result.refused) {
-    io.stderr(`session-retention: ${result.refused}`);
+    io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
   report(result, io, short);
@@ -197,13 +192,14 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
 
 function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {
   for (const r of result.recovered ?? [])
-    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${visible(r.detail)}`);
   if (!result.dryRun)
     io.stdout(
       `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, freed ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes)` +
         (result.operationId
-          ? ` — operation ${result.operationId}; undo with \`session-retention trash restore\``
+          ? ` — operation ${result.operationId}; undo with \`session-retention trash restore ${result.operationId}\``
           : ""),
     );
-  for (const s of result.skipped) io.stdout(`skipped: ${s.path ? short(s.path) : s.id} — ${s.reason}`);
+  for (const s of result.skipped)
+    io.stdout(`skipped: ${s.path ? short(s.path) : visible(s.id)} — ${visible(s.reason)}`);
 }

@@ -2,7 +2,8 @@
 // the effective settings with every default filled in.
 import { parseArgs } from "node:util";
 import { configJsonSchema } from "../../shared/config.js";
-import { describeInvalidConfig, loadConfig } from "../state/config-file.js";
+import { visible } from "../../shared/visible-text.js";
+import { type ConfigStatus, describeInvalidConfig, loadConfig } from "../state/config-file.js";
 import type { CliIo } from "./main.js";
 import { UsageError } from "./errors.js";
 
@@ -16,6 +17,15 @@ Options:
   --config FILE   use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE override one setting, e.g. --set quota.maxSessionCount=500 (repeatable)
   -h, --help      this help`;
+
+/** The invalid-config message, with what it quotes from the file made visible: a key may hold any character. */
+export function invalidConfigText(status: Extract<ConfigStatus, { ok: false }>): string {
+  return describeInvalidConfig({
+    ...status,
+    path: visible(status.path),
+    problems: status.problems.map((p) => ({ path: visible(p.path), message: visible(p.message) })),
+  });
+}
 
 /** Parses the options every policy-reading command shares. */
 export function configOptions(values: { config?: string | undefined; set?: string[] | undefined }) {
@@ -49,15 +59,15 @@ export async function runConfig(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`config: unknown action "${action}" (schema, check or show)`);
   const status = loadConfig(configOptions(values));
   if (!status.ok) {
-    io.stderr(describeInvalidConfig(status));
+    io.stderr(invalidConfigText(status));
     return 2;
   }
   if (action === "show") io.stdout(JSON.stringify(status.config, null, 2));
   else
     io.stdout(
       status.source === "defaults"
-        ? `no config file at ${status.path}: the defaults apply (valid)`
-        : `${status.path}: valid`,
+        ? `no config file at ${visible(status.path)}: the defaults apply (valid)`
+        : `${visible(status.path)}: valid`,
     );
   return 0;
 }

@@ -5,3 +5,8 @@ import { UserError } from "../errors.js";
 export class UsageError extends UserError {
   override name = "UsageError";
 }
+
+/** Ctrl-C or Ctrl-D at a prompt: the user's "no", said before anything was done. */
+export class CancelledError extends UserError {
+  override name = "CancelledError";
+}

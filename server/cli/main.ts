@@ -1,6 +1,7 @@
 // The command line: one sub-command per capability, each with --help; errors are one line on stderr.
+import { visible, visibleLines } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
-import { UsageError } from "./errors.js";
+import { CancelledError, UsageError } from "./errors.js";
 
 export const MAIN_HELP = `Usage: session-retention <command> [options]
 
@@ -27,8 +28,16 @@ Run \`session-retention <command> --help\` for a command's options.`;
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Asks on the terminal and returns the answer; absent when there is no terminal to ask on. */
+  /**
+   * Asks on the terminal and returns the answer; throws `CancelledError` on Ctrl-C or Ctrl-D.
+   * Absent when there is no terminal to ask on.
+   */
   ask?: (question: string) => Promise<string>;
+  /**
+   * Resolves once what was written to stdout so far has reached its reader: false when the reader
+   * is gone (`… | head`). Absent where output cannot be lost (tests capture it).
+   */
+  delivered?: () => Promise<boolean>;
 }
 
 async function askOnTerminal(question: string): Promise<string> {
@@ -36,25 +45,69 @@ async function askOnTerminal(question: string): Promise<string> {
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return await terminal.question(question);
+  } catch (error) {
+    // readline rejects the question with an AbortError on Ctrl-C and on Ctrl-D (end of input).
+    if ((error as NodeJS.ErrnoException).code !== "ABORT_ERR") throw error;
+    process.stderr.write("\n"); // the prompt's line was left open
+    throw new CancelledError("cancelled at the prompt");
   } finally {
     terminal.close();
   }
 }
 
-// `session-retention scan --json | head` closes the pipe early: that is the reader's choice, not an error.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
+/**
+ * Lines to a standard stream. A reader that goes away (`scan --json | head`) is the reader's
+ * choice, not an error: from then on lines are dropped and the command runs to its normal end.
+ * Exiting there instead would stop work midway — a clean reported as done before it was, its lock
+ * left behind.
+ */
+function lineWriter(stream: NodeJS.WriteStream) {
+  let gone = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    gone = true;
+  });
+  return {
+    write: (text: string) => {
+      if (!gone) stream.write(`${text}\n`);
+    },
+    delivered: () =>
+      new Promise<boolean>((resolve) => {
+        if (gone) return resolve(false);
+        // An empty write's callback runs once every earlier write is through or has failed; a
+        // failure's error event follows within the same turn of the event loop.
+        stream.write("", () => setImmediate(() => resolve(!gone)));
+      }),
+  };
+}
 
+const stdout = lineWriter(process.stdout);
+const stderr = lineWriter(process.stderr);
 const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
+  stdout: stdout.write,
+  stderr: stderr.write,
+  delivered: stdout.delivered,
   ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
 };
 
+/**
+ * Every line a command writes or asks, made safe for a terminal: no control character from a
+ * session's name, cwd or file name can act on it (shared/visible-text.ts). Line feeds stay, so a
+ * value that could hold one is made `visible` where it is written. A JSON document stays valid.
+ */
+function visibleIo(io: CliIo): CliIo {
+  const { ask } = io;
+  return {
+    ...io,
+    stdout: (text) => io.stdout(visibleLines(text)),
+    stderr: (text) => io.stderr(visibleLines(text)),
+    ...(ask ? { ask: (question: string) => ask(visibleLines(question)) } : {}),
+  };
+}
+
 /** Runs one command and returns its exit status (0 ok, 2 unusable input). */
-export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(argv: string[], given: CliIo = processIo): Promise<number> {
+  const io = visibleIo(given);
   const [command, ...args] = argv;
   try {
     switch (command) {
@@ -99,7 +152,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
   } catch (error) {
     if (error instanceof UserError || isParseArgsError(error)) {
-      io.stderr(`session-retention: ${(error as Error).message}`);
+      // One line: a message may quote a path or an argument, and a line feed in it would forge another.
+      io.stderr(`session-retention: ${visible((error as Error).message)}`);
       return 2;
     }
     throw error;

@@ -6,8 +6,8 @@ import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { KEEP_REASONS, type Plan, PlanSchema } from "../../shared/plan.js";
 import { describeQuota } from "../../shared/quota.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
-import { describeInvalidConfig } from "../state/config-file.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { visible } from "../../shared/visible-text.js";
+import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
 
@@ -44,7 +44,8 @@ export function renderPlan(
   now: Date,
 ): string {
   const home = context.home ?? homedir();
-  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  // Paths as shown: home as ~, and visible.
+  const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const out: string[] = [];
   out.push(
     `Policy: ${context.configSource === "defaults" ? `defaults (no file at ${short(context.configPath)})` : short(context.configPath)} · mode ${plan.mode} · eviction ${plan.eviction}`,
@@ -57,7 +58,7 @@ export function renderPlan(
   );
   for (const ns of plan.namespaceQuotas)
     out.push(
-      `        ${ns.namespace} (pattern "${ns.pattern}"): ${describeQuota(ns.before)} → ${ns.before.level}; after: ${ns.after.level}`,
+      `        ${visible(ns.namespace)} (pattern "${visible(ns.pattern)}"): ${describeQuota(ns.before)} → ${ns.before.level}; after: ${ns.after.level}`,
     );
   out.push("");
 
@@ -125,8 +126,8 @@ export function renderPlan(
     out.push(
       `Orphaned session-index files: ${orphans.length} (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), their sessions are gone — \`clean\` moves them too.`,
     );
-  for (const warning of plan.warnings) out.push(`! ${warning.message}`);
-  if (plan.refusal) out.push(`REFUSED — ${plan.refusal.message}`);
+  for (const warning of plan.warnings) out.push(`! ${visible(warning.message)}`);
+  if (plan.refusal) out.push(`REFUSED — ${visible(plan.refusal.message)}`);
   out.push("");
   out.push("This is a preview: `plan` deletes nothing.");
   return out.join("\n");
@@ -154,11 +155,11 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     flagRoots: values.root,
     flagStores: values.store,
   });
-  for (const note of inputs.notes) io.stderr(`note: ${note}`);
+  for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   const { config } = inputs;
   if (!config.ok) {
     // Read-only: there is no policy to plan with, and the defaults might be harsher than intended.
-    io.stderr(describeInvalidConfig(config));
+    io.stderr(invalidConfigText(config));
     return 2;
   }
   const plan = planFor({ ...inputs, config });

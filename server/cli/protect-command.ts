@@ -1,6 +1,7 @@
 // `session-retention protect|unprotect <id|path>…`: manual pins, by session id, audited. All or
 // nothing: if one argument names no session, nothing changes.
 import { parseArgs } from "node:util";
+import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
@@ -53,7 +54,7 @@ export async function runProtect(
     io.stdout(
       pins.length === 0
         ? "No pinned sessions."
-        : pins.map((pin) => `${pin.id}  ${pin.path}  (pinned ${pin.pinnedAt})`).join("\n"),
+        : pins.map((pin) => `${visible(pin.id)}  ${visible(pin.path)}  (pinned ${pin.pinnedAt})`).join("\n"),
     );
     return 0;
   }
@@ -82,8 +83,10 @@ export async function runProtect(
 
   const { changed, unchanged } = setProtection(targets, action === "protect", "cli", paths);
   for (const t of changed)
-    io.stdout(`${action === "protect" ? "protected" : "unprotected"} ${t.id}  ${t.path}`);
+    io.stdout(`${action === "protect" ? "protected" : "unprotected"} ${visible(t.id)}  ${visible(t.path)}`);
   for (const t of unchanged)
-    io.stdout(`${action === "protect" ? "already protected" : "was not protected"}: ${t.id}  ${t.path}`);
+    io.stdout(
+      `${action === "protect" ? "already protected" : "was not protected"}: ${visible(t.id)}  ${visible(t.path)}`,
+    );
   return 0;
 }

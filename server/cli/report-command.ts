@@ -5,9 +5,9 @@ import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { readAudit } from "../state/audit-log.js";
-import { describeInvalidConfig } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { visible } from "../../shared/visible-text.js";
+import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -62,7 +62,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
       flagStores: values.store,
     });
     if (!inputs.config.ok) {
-      io.stderr(describeInvalidConfig(inputs.config));
+      io.stderr(invalidConfigText(inputs.config));
       return 2;
     }
     const plan = planFor({ ...inputs, config: inputs.config }, now);
@@ -70,7 +70,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
   }
   if (values.out) {
     writeFileAtomic(values.out, text, 0o644);
-    io.stdout(`report written to ${values.out}`);
+    io.stdout(`report written to ${visible(values.out)}`);
   } else io.stdout(text.trimEnd());
   return 0;
 }

@@ -5,6 +5,7 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
+import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
@@ -99,7 +100,7 @@ export function renderScanReport(
   const { summary } = report;
   const out: string[] = [];
   out.push(
-    `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${s.root}`).join(", ")}`,
+    `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${visible(s.root)}`).join(", ")}`,
   );
   out.push("");
   const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
@@ -137,13 +138,13 @@ export function renderScanReport(
   }
   for (const finding of storeFindings(report)) {
     const sentence = describeFinding(finding, formatBytes);
-    if (sentence) out.push(`! ${sentence}`);
+    if (sentence) out.push(`! ${visible(sentence)}`);
   }
   // Things that are not sessions can be many (a root pointed at the wrong folder): the first few.
   let notSessions = 0;
   for (const problem of report.problems)
     if (problem.code !== "not-a-session" || ++notSessions <= LISTED_NOT_SESSIONS)
-      out.push(`! ${problem.path}: ${problem.message}`);
+      out.push(`! ${visible(problem.path)}: ${visible(problem.message)}`);
   if (notSessions > LISTED_NOT_SESSIONS)
     out.push(
       `! …and ${notSessions - LISTED_NOT_SESSIONS} more that are not sessions (--json lists them all)`,
@@ -151,7 +152,7 @@ export function renderScanReport(
   const orphans = report.orphanedMeta ?? [];
   if (orphans.length > 0)
     out.push(
-      `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${orphans[0]!.path}`,
+      `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${visible(orphans[0]!.path)}`,
     );
   const warned = summary.sessionsWithWarnings;
   out.push(
@@ -199,7 +200,7 @@ export async function runScan(
     process.env,
     configured,
   );
-  for (const note of notes) io.stderr(`note: ${note}`);
+  for (const note of notes) io.stderr(`note: ${visible(note)}`);
   const report = await scanStores({
     roots,
     folderStores,

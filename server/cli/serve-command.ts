@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { DataSource } from "../../shared/api.js";
 import { recover } from "../delete/deletion-engine.js";
+import { visible } from "../../shared/visible-text.js";
 import { ensureDemoStore } from "../demo/demo-store.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { newToken } from "../http/guard.js";
@@ -108,7 +109,7 @@ export async function runServe(
   // What a killed run left half done is settled before the first page shows the trash.
   try {
     for (const r of recover({ actor: "ui" }))
-      io.stderr(`recovered an interrupted operation: ${r.path} — ${r.result}: ${r.detail}`);
+      io.stderr(`recovered an interrupted operation: ${visible(r.path)} — ${r.result}: ${visible(r.detail)}`);
   } catch (error) {
     if (!(error instanceof LockedError)) throw error;
     io.stderr(`note: not recovering now: ${error.message}`);
@@ -118,8 +119,8 @@ export async function runServe(
     { roots: values.root, stores: values.store },
     loadConfig(configOptionsInUse),
   );
-  for (const note of notes) io.stderr(`note: ${note}`);
-  if (source.note) io.stdout(source.note);
+  for (const note of notes) io.stderr(`note: ${visible(note)}`);
+  if (source.note) io.stdout(visible(source.note));
   const service = createDashboardService({ roots, folderStores, source, config: configOptionsInUse });
   const { getSummary } = service;
   await getSummary(); // warm the cache before the first page load

@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
+import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
@@ -35,7 +36,7 @@ export async function runStatus(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Exit 2 means critical here, so every error — bad arguments included — is "unknown".
     if (error instanceof UserError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.stderr(`session-retention: ${(error as Error).message}`);
+      io.stderr(`session-retention: ${visible((error as Error).message)}`);
       return UNKNOWN;
     }
     throw error;
@@ -63,7 +64,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       values.json
         ? JSON.stringify({ level: "unknown", problems: config.problems })
-        : `unknown · invalid config ${config.path} (session-retention config check)`,
+        : `unknown · invalid config ${visible(config.path)} (session-retention config check)`,
     );
     return UNKNOWN;
   }

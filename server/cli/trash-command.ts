@@ -4,9 +4,10 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import type { TrashEntry } from "../../shared/trash.js";
+import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
+import { visible } from "../../shared/visible-text.js";
 import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
-import type { TrashActionResult } from "../../shared/trash.js";
+import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -15,20 +16,27 @@ import { renderTable } from "./table.js";
 export const TRASH_HELP = `Usage: session-retention trash <list|restore|purge|empty> [options]
 
   list [--json] [--all]                what is in the trash (--all: also restored, purged, not moved)
-  restore REF…                         put sessions back where they were (REF: entry or session id)
+  restore REF…                         put sessions back where they were
   purge REF… --confirm COUNT:BYTES     delete soft-deleted sessions for good
   empty --older-than 30d --confirm COUNT:BYTES
                                        purge everything deleted longer ago than that
 
+REF: an operation id (everything of that \`clean\` still in the trash), an entry id (operation:n),
+a session id, or the first 8 or more characters of one of these.
 A purge must be confirmed with the count and bytes of exactly what it removes; run it without
---confirm to see them. Restoring never overwrites: if the original path exists again, both are kept.`;
+--confirm to see them. It is refused while the config is invalid, and it skips any entry whose copy
+in the trash is no longer the one session-retention put there. Restoring never overwrites: if the
+original path exists again, both are kept.
 
-const ACTIVE_STATES = new Set(["in-trash", "moving", "restoring", "purging", "conflict"]);
+Options: --config FILE, --set KEY=VALUE (the config a purge checks), --json, --all, -h/--help.`;
+
+const ACTIVE_STATES = new Set(["in-trash", "moving", "restoring", "purging", "conflict", "gone"]);
 
 export async function runTrash(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
+      ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
       all: { type: "boolean", default: false },
       confirm: { type: "string" },
@@ -43,9 +51,11 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
     io.stdout(TRASH_HELP);
     return values.help ? 0 : 2;
   }
-  const engine = { actor: "cli" as const };
+  // A purge reads this config under the lock, and is refused while it is invalid.
+  const engine = { actor: "cli" as const, config: configOptions(values) };
   const home = homedir();
-  const short = (path: string) => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  // Paths as shown: home as ~, and visible.
+  const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
 
   switch (action) {
     case "list": {
@@ -62,14 +72,23 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         io.stdout(
           `${inTrash.length} in the trash, ${formatBytes(inTrash.reduce((t, e) => t + e.sizeBytes, 0))}.`,
         );
-      for (const conflict of shown.filter((e) => e.state === "conflict"))
-        io.stdout(`! conflict: ${short(conflict.originalPath)} — ${conflict.reason}`);
+      for (const odd of shown.filter((e) => e.state === "conflict" || e.state === "gone"))
+        io.stdout(
+          `! ${odd.state === "gone" ? "gone from the trash" : "conflict"}: ${short(odd.originalPath)} — ${visible(odd.reason ?? "")}`,
+        );
       if (unreadableLines > 0) io.stderr(`note: ${unreadableLines} unreadable line(s) in the trash ledger`);
       return 0;
     }
     case "restore": {
-      if (refs.length === 0) throw new UsageError("trash restore wants at least one entry or session id");
-      const result = await restore(refs, engine);
+      if (refs.length === 0)
+        throw new UsageError("trash restore wants at least one operation, entry or session id");
+      // All refs are resolved first: one that names nothing stops the restore before anything moves.
+      const { entries, problems } = resolveTrashRefs(listTrash(engine).entries, refs);
+      if (problems.length > 0) throw new UsageError(problems.join("; "));
+      const result = await restore(
+        entries.map((e) => e.entryId),
+        engine,
+      );
       return report(result, "restored", io, short);
     }
     case "purge":
@@ -87,7 +106,8 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
           return 0;
         }
       } else {
-        if (refs.length === 0) throw new UsageError("trash purge wants at least one entry or session id");
+        if (refs.length === 0)
+          throw new UsageError("trash purge wants at least one operation, entry or session id");
         selection = refs;
       }
       const { selected, problems, count, bytes } = purgeSelection(selection, engine);
@@ -125,13 +145,13 @@ function renderList(entries: readonly TrashEntry[], short: (path: string) => str
 
 function report(result: TrashActionResult, verb: string, io: CliIo, short: (path: string) => string): number {
   for (const r of result.recovered ?? [])
-    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${r.detail}`);
+    io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${visible(r.detail)}`);
   if (result.refused) {
-    io.stderr(`session-retention: ${result.refused}`);
+    io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
   for (const d of result.done) io.stdout(`${verb} ${short(d.path)} (${formatBytes(d.bytes)})`);
-  for (const s of result.skipped) io.stdout(`skipped ${s.ref} — ${s.reason}`);
+  for (const s of result.skipped) io.stdout(`skipped ${visible(s.ref)} — ${visible(s.reason)}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
   io.stdout(
     `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,

@@ -2,10 +2,12 @@
 // command line. Pruning asks for the same typed DELETE as `clean` (or --yes without a terminal).
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
+import { visible } from "../../shared/visible-text.js";
 import { parseStoreFlag } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -81,24 +83,15 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
     });
     const bytes = preview.candidates.reduce((t, c) => t + c.bytes, 0);
     io.stdout(
-      `${workspaceRoot}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
+      `${visible(workspaceRoot)}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
     );
     if (values["dry-run"] || preview.candidates.length === 0) continue;
-    if (!values.yes) {
-      if (!io.ask) {
-        io.stderr(
-          "session-retention: refusing to prune without a confirmation: there is no terminal to ask on; pass --yes",
-        );
-        return 2;
-      }
-      const answer = await io.ask(
-        `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
-      );
-      if (answer.trim() !== "DELETE") {
-        io.stdout("Cancelled: nothing was moved.");
-        return 1;
-      }
-    }
+    const stop = await confirmMove(io, {
+      yes: values.yes,
+      question: `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
+      refusal: "prune",
+    });
+    if (stop !== undefined) return stop;
     const result = await pruneSessions({ olderThanHours, workspaceRoot, config, log, actor: "cli" });
     io.stdout(
       `Pruned ${result.deleted.length} workspace${result.deleted.length === 1 ? "" : "s"}, ${formatBytes(result.bytesReclaimed)} reclaimed; ${result.skipped.length} skipped.`,
@@ -120,7 +113,7 @@ export async function runTouch(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const metadata = touchSession(positionals[0]!);
-  io.stdout(`${positionals[0]}: updated_at ${metadata.updated_at}`);
+  io.stdout(`${visible(positionals[0]!)}: updated_at ${metadata.updated_at}`);
   return 0;
 }
 
@@ -139,10 +132,11 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const result = repairSessionMetadata(positionals[0]!, { dryRun: values["dry-run"] });
+  const dir = visible(positionals[0]!);
   io.stdout(
     result.status === "ok"
-      ? `${positionals[0]}: metadata is valid; left alone`
-      : `${positionals[0]}: ${result.status === "repaired" ? "repaired" : "would repair"} (${result.problem}) → created_at ${result.metadata.created_at}, updated_at ${result.metadata.updated_at}`,
+      ? `${dir}: metadata is valid; left alone`
+      : `${dir}: ${result.status === "repaired" ? "repaired" : "would repair"} (${result.problem}) → created_at ${result.metadata.created_at}, updated_at ${result.metadata.updated_at}`,
   );
   return 0;
 }

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import { isFolderStore } from "../../shared/session-record.js";
-import type { TrashActionResult, TrashEntry } from "../../shared/trash.js";
+import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
 import { moveFile, pathExists } from "./movers.js";
@@ -44,26 +44,19 @@ function onDisk(entry: TrashEntry): TrashEntry {
   return entry;
 }
 
-/** An entry by entry id, or by session id when exactly one entry of that session is in the trash. */
-function pick(entries: readonly TrashEntry[], ref: string): TrashEntry | string {
-  const byEntry = entries.find((e) => e.entryId === ref);
-  if (byEntry) return byEntry;
-  const inTrash = entries.filter((e) => e.id === ref && e.state === "in-trash");
-  if (inTrash.length === 1) return inTrash[0]!;
-  if (inTrash.length > 1)
-    return `session ${ref} is in the trash ${inTrash.length} times; name the entry (${inTrash.map((e) => e.entryId).join(", ")})`;
-  return `nothing in the trash is called ${ref}`;
-}
-
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
   return exclusive(options, recoverLocked, async (state) => {
     const { entries } = listTrash(options);
     const result: TrashActionResult = { done: [], skipped: [] };
+    // A ref may name several entries (an operation: what one clean moved); each is restored on its own.
+    const named: Array<{ ref: string; entry: TrashEntry }> = [];
     for (const ref of refs) {
-      const entry = pick(entries, ref);
-      if (typeof entry === "string") result.skipped.push({ ref, reason: entry });
-      else if (entry.state === "gone")
-        result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
+      const { entries: found, problems } = resolveTrashRefs(entries, [ref]);
+      for (const reason of problems) result.skipped.push({ ref, reason });
+      for (const entry of found) named.push({ ref: found.length > 1 ? entry.entryId : ref, entry });
+    }
+    for (const { ref, entry } of named) {
+      if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
       else if (entry.state !== "in-trash")
         result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
       else if (pathExists(entry.originalPath))
@@ -129,15 +122,14 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
 
 /** What exactly a purge of these refs would remove, for the confirmation that must echo it. */
 export function purgeSelection(refs: readonly string[], options: EngineOptions) {
-  const { entries } = listTrash(options);
-  const selected: TrashEntry[] = [];
-  const problems: string[] = [];
-  for (const ref of refs) {
-    const entry = pick(entries, ref);
-    if (typeof entry === "string") problems.push(entry);
-    else if (entry.state !== "in-trash") problems.push(`${ref} is ${entry.state}, not in the trash`);
-    else if (!selected.includes(entry)) selected.push(entry);
-  }
+  const named = resolveTrashRefs(listTrash(options).entries, refs);
+  const selected = named.entries.filter((e) => e.state === "in-trash");
+  const problems = [
+    ...named.problems,
+    ...named.entries
+      .filter((e) => e.state !== "in-trash")
+      .map((e) => `${e.entryId} is ${e.state}, not in the trash`),
+  ];
   return { selected, problems, count: selected.length, bytes: selected.reduce((t, e) => t + e.sizeBytes, 0) };
 }
 

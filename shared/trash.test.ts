@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { resolveTrashRefs, type TrashEntry, type TrashState } from "./trash.js";
+
+const OP1 = "20261122T170102Z-3f9a1c";
+const OP2 = "20261122T170736Z-3064be";
+const OP3 = "20261123T090000Z-aaaaaa"; // fully restored
+const S1 = "019a0000-1111-7000-8000-000000000001";
+const S2 = "019a0000-2222-7000-8000-000000000002";
+const S3 = "019b0000-3333-7000-8000-000000000003";
+
+function entry(entryId: string, id: string, state: TrashState = "in-trash"): TrashEntry {
+  return {
+    entryId,
+    id,
+    state,
+    originalPath: `/store/--p--/${id}.jsonl`,
+    namespace: "/p",
+    storeRoot: "/store",
+    storeKind: "pi",
+    sizeBytes: 100,
+    fingerprint: { dev: 1, ino: 1, size: 100, mtimeNs: "1" },
+    target: "quarantine",
+    sidecars: [],
+    deletedAt: "2026-11-22T17:01:02.000Z",
+    updatedAt: "2026-11-22T17:01:02.000Z",
+  };
+}
+
+// OP1 moved S1 and S2; OP2 moved S1 again (after a restore) and S3, whose move did not happen;
+// OP3's only entry was restored. meta:… is an orphaned index file's entry.
+const ENTRIES = [
+  entry(`${OP1}:1`, S1, "restored"),
+  entry(`${OP1}:2`, S2),
+  entry(`${OP2}:1`, S1),
+  entry(`${OP2}:2`, S3, "not-moved"),
+  entry(`${OP2}:3`, "meta:0190cccc-0000-7000-8000-000000000009"),
+  entry(`${OP3}:1`, "019c0000-4444-7000-8000-000000000004", "restored"),
+];
+
+const resolve = (...refs: string[]) => {
+  const { entries, problems } = resolveTrashRefs(ENTRIES, refs);
+  return { entries: entries.map((e) => e.entryId), problems };
+};
+
+describe("resolveTrashRefs", () => {
+  it.each<[string, string[], string[]]>([
+    ["an entry id", [`${OP1}:2`], [`${OP1}:2`]],
+    ["an entry id of a restored entry (the caller says it is not in the trash)", [`${OP1}:1`], [`${OP1}:1`]],
+    ["an operation id: every entry of it still in the trash", [OP2], [`${OP2}:1`, `${OP2}:3`]],
+    ["a session id: its one entry in the trash, not the restored one", [S1], [`${OP2}:1`]],
+    [
+      "a session id with a colon (an orphaned index file)",
+      ["meta:0190cccc-0000-7000-8000-000000000009"],
+      [`${OP2}:3`],
+    ],
+    ["the start of an operation id", ["20261122T170736"], [`${OP2}:1`, `${OP2}:3`]],
+    ["the start of an entry id, past its operation", [`${OP1}:`], [`${OP1}:2`]],
+    ["the start of a session id, 8 characters", ["019a0000-2"], [`${OP1}:2`]],
+    [
+      "several refs naming the same entries: each once, in order",
+      [OP2, S1, `${OP1}:2`],
+      [`${OP2}:1`, `${OP2}:3`, `${OP1}:2`],
+    ],
+  ])("%s", (_case, refs, named) => {
+    expect(resolve(...refs)).toEqual({ entries: named, problems: [] });
+  });
+
+  it.each<[string, string, RegExp]>([
+    [
+      "a name of nothing",
+      "no-such-thing",
+      /^nothing in the trash is called no-such-thing \(give an operation id/,
+    ],
+    ["a start shorter than 8 characters", "019a000", /^nothing in the trash is called 019a000/],
+    ["a start of names only restored or never moved", "019b0000", /^nothing in the trash is called 019b0000/],
+    [
+      "an operation with nothing left in the trash",
+      OP3,
+      /^nothing of operation 20261123T090000Z-aaaaaa is in the trash any more$/,
+    ],
+    [
+      "a start of two operation ids",
+      "20261122T170",
+      /^"20261122T170" starts 2 names in the trash: 20261122T170102Z-3f9a1c, 20261122T170736Z-3064be; give more of it$/,
+    ],
+    [
+      "a start of two session ids",
+      "019a0000",
+      /^"019a0000" starts 2 names in the trash: 019a0000-2222-.*, 019a0000-1111-.*; give more of it$/,
+    ],
+  ])("%s is a problem, and names nothing", (_case, ref, problem) => {
+    const { entries, problems } = resolve(ref);
+    expect(entries).toEqual([]);
+    expect(problems).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it("a session in the trash twice must be named by its entry", () => {
+    const twice = [...ENTRIES, entry(`${OP3}:2`, S2)];
+    expect(resolveTrashRefs(twice, [S2]).problems).toEqual([
+      `session ${S2} is in the trash 2 times; name the entry (${OP1}:2, ${OP3}:2)`,
+    ]);
+  });
+
+  it("reports every ref that names nothing, beside what the others name", () => {
+    expect(resolve(OP2, "nope", `${OP1}:2`, "also-nope")).toEqual({
+      entries: [`${OP2}:1`, `${OP2}:3`, `${OP1}:2`],
+      problems: [expect.stringMatching(/called nope /), expect.stringMatching(/called also-nope /)],
+    });
+  });
+});

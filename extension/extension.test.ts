@@ -11,6 +11,7 @@ import { readAudit } from "../server/state/audit-log.js";
 import { readPins } from "../server/state/protection-list.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { mkfifo, withFifoRescuer } from "../test-support/fifo.js";
 import { type PiUnderTest, scriptedUi, SessionManager, startPi } from "../test-support/pi-runtime.js";
 import {
   assistantMessage,
@@ -115,6 +116,23 @@ describe("status line", () => {
     expect(ui.status.get("session-retention")).toMatch(/invalid config, read-only/);
     await pi.runtime.session.prompt("hello");
     expect(pi.passed).toEqual(["hello"]);
+  });
+
+  it("a FIFO as the config: says what is wrong with it at once (read-only), never hangs pi", async () => {
+    writeStore(3, 0);
+    const fifo = mkfifo(statePaths().configFile);
+    const ui = scriptedUi();
+    const problem = `invalid config ${fifo}:\n  (file): is a named pipe (FIFO), not a regular file`;
+    await withFifoRescuer(fifo, async () => {
+      pi = await startPi({ cwd: project(), sessionManager: currentSession(), ui: ui.ui, waitForLook: false });
+      // The stores the file may name cannot be trusted, so there is no look: the warning says why.
+      await vi.waitFor(() => expect(ui.notes[0]?.text).toContain(problem), { timeout: 10_000 });
+      expect(ui.notes[0]!.text).toMatch(/^session-retention: could not look at the session stores: /);
+      await pi.runtime.session.prompt("/session-retention policy");
+      expect(ui.notes.at(-1)!.text).toContain(
+        `Invalid config ${fifo} (read-only until fixed):\n  (file): is a named pipe (FIFO), not a regular file`,
+      );
+    });
   });
 });
 

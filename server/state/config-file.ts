@@ -125,6 +125,20 @@ export function describeInvalidConfig(status: Extract<ConfigStatus, { ok: false 
 }
 
 /**
+ * Runs `work` (finding the stores to look at) and, when it fails while the config is invalid, puts
+ * the config's problems first: they are usually the cause ("the stores named in it cannot be
+ * trusted"), and without them the user would not learn that the file is a FIFO or not UTF-8.
+ */
+export function withConfigProblems<T>(status: ConfigStatus, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (status.ok || !(error instanceof UserError)) throw error;
+    throw new UserError(`${describeInvalidConfig(status)}\n${error.message}`);
+  }
+}
+
+/**
  * Saves the config file's own JSON (`raw`, not the defaults-filled config: the file keeps only what
  * the user set) after validating it, atomically, and audits the change. An invalid config is
  * refused with every problem and nothing is written.

@@ -1,34 +1,18 @@
 // readSmallTextFile against the real things a path can name: a FIFO (which would block a plain
 // read forever), a character device, a socket, a folder, symlinks, an oversize file, a /proc file
 // that is longer than its reported size, and bytes that are not UTF-8.
-import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, withFifoRescuer } from "../../test-support/fifo.js";
 import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "sr-small-"));
 const options = { maxBytes: 1024, what: "test file" };
 
-function fifo(): string {
-  const path = join(dir(), "fifo");
-  const made = spawnSync("mkfifo", [path]);
-  if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
-  return path;
-}
-
-/**
- * If a regression made us block opening a FIFO, this child opens its writing end after 2 s and so
- * unblocks us: the test then fails on its timing instead of hanging the whole suite.
- */
-function rescueAfter2s(path: string) {
-  return spawn(process.execPath, [
-    "-e",
-    `setTimeout(() => { try { const fs = require("fs"); fs.closeSync(fs.openSync(${JSON.stringify(path)}, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {} }, 2000)`,
-  ]);
-}
+const fifo = () => mkfifo(join(dir(), "fifo"));
 
 /** The error readSmallTextFile throws for `path` (it must throw one). */
 function failure(path: string, opts = options): UnreadableFileError {
@@ -80,14 +64,8 @@ describe("readSmallTextFile: only a regular file is read", () => {
     ],
   ])("%s is an error naming what it is, at once (no hang)", (_what, make, kind) => {
     const path = make();
-    const rescuer = rescueAfter2s(path);
     const started = Date.now();
-    let error: UnreadableFileError;
-    try {
-      error = failure(path);
-    } finally {
-      rescuer.kill();
-    }
+    const error = withFifoRescuer(path, () => failure(path));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error.message).toBe(
       `test file ${path} is ${kind}, not a regular file; only a regular file (or a symlink to one) is read`,

@@ -5,7 +5,7 @@
 // marker is written first), pins, protected and recent sessions are kept even if the plan is stale.
 // After any change to the config file, the next run only reports too: a new policy is shown
 // before it acts.
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../shared/config.js";
 import { formatBytes } from "../shared/format.js";
@@ -15,6 +15,7 @@ import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
 import { writeFileAtomic } from "../server/state/atomic-write.js";
 import { LockedError, withLock } from "../server/state/lock-file.js";
+import { readSmallTextFile } from "../server/state/read-small-file.js";
 import { statePaths } from "../server/state/state-dir.js";
 import { COMMAND } from "./words.js";
 
@@ -66,7 +67,8 @@ const stateFile = (env: NodeJS.ProcessEnv) => join(statePaths(env).dir, "auto-cl
 
 function readState(file: string): AutoCleanState {
   try {
-    const raw = JSON.parse(readFileSync(file, "utf8")) as AutoCleanState;
+    const text = readSmallTextFile(file, { maxBytes: 64 * 1024, what: "auto-clean state" });
+    const raw = JSON.parse(text) as AutoCleanState;
     const iso = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? v : undefined);
     const lastRunAt = iso(raw?.lastRunAt);
     const warnedAt = iso(raw?.warnedAt);

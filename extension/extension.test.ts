@@ -11,7 +11,7 @@ import { readAudit } from "../server/state/audit-log.js";
 import { readPins } from "../server/state/protection-list.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
-import { mkfifo, withFifoRescuer } from "../test-support/fifo.js";
+import { mkfifo, neverBlockedBy } from "../test-support/fifo.js";
 import { type PiUnderTest, scriptedUi, SessionManager, startPi } from "../test-support/pi-runtime.js";
 import {
   assistantMessage,
@@ -123,7 +123,7 @@ describe("status line", () => {
     const fifo = mkfifo(statePaths().configFile);
     const ui = scriptedUi();
     const problem = `invalid config ${fifo}:\n  (file): is a named pipe (FIFO), not a regular file`;
-    await withFifoRescuer(fifo, async () => {
+    await neverBlockedBy(fifo, async () => {
       pi = await startPi({ cwd: project(), sessionManager: currentSession(), ui: ui.ui, waitForLook: false });
       // The stores the file may name cannot be trusted, so there is no look: the warning says why.
       await vi.waitFor(() => expect(ui.notes[0]?.text).toContain(problem), { timeout: 10_000 });
@@ -537,6 +537,16 @@ describe("auto-clean", () => {
     await start(off);
     expect(off.notes).toEqual([]);
     expect(files.every((f) => existsSync(f))).toBe(true);
+  });
+
+  it("a FIFO as its state file counts as no state (a report-only run), at once", async () => {
+    writeStore(6, 3);
+    writeConfig({ retention: { ...retention, autoClean: true } });
+    mkdirSync(statePaths().dir, { recursive: true });
+    const fifo = mkfifo(stateFile());
+    const ui = scriptedUi();
+    await neverBlockedBy(fifo, () => start(ui));
+    expect(ui.notes.at(-1)!.text).toMatch(/^Auto-clean \(dry run\): would move 3 sessions/);
   });
 });
 

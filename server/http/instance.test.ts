@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import { forgetInstance, recordInstance, runningInstance, writeRedirectFile } from "./instance.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "sr-instance-"));
@@ -17,6 +18,13 @@ describe("one dashboard per state dir", () => {
     expect(statSync(join(state, "server.json")).mode & 0o777).toBe(0o600);
     recordInstance(state, { pid: deadPid(), port: 4178, url: "x" });
     expect(runningInstance(state)).toBeUndefined();
+  });
+
+  it("a FIFO as the record means none, at once (a new dashboard starts)", () => {
+    const state = dir();
+    const fifo = mkfifo(join(state, "server.json"));
+    expect(neverBlockedBy(fifo, () => runningInstance(state))).toBeUndefined();
+    neverBlockedBy(fifo, () => forgetInstance(state));
   });
 
   it("forgets only its own record", () => {

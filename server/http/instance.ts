@@ -3,10 +3,11 @@
 // browser is opened through a 0600 redirect file, so the token never appears on a command line
 // (where any user's `ps` could read it).
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { isProcessAlive } from "../state/lock-file.js";
+import { readSmallTextFile } from "../state/read-small-file.js";
 
 export interface RunningInstance {
   pid: number;
@@ -17,10 +18,16 @@ export interface RunningInstance {
 
 const instanceFile = (stateDir: string) => join(stateDir, "server.json");
 
+/** The record as written, or an error (none, unreadable, not JSON). */
+const readInstance = (stateDir: string) =>
+  JSON.parse(
+    readSmallTextFile(instanceFile(stateDir), { maxBytes: 64 * 1024, what: "dashboard record" }),
+  ) as RunningInstance;
+
 /** The dashboard already serving this state dir, if its process is alive. */
 export function runningInstance(stateDir: string): RunningInstance | undefined {
   try {
-    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
+    const instance = readInstance(stateDir);
     if (Number.isInteger(instance.pid) && instance.pid !== process.pid && isProcessAlive(instance.pid))
       return instance;
   } catch {
@@ -35,7 +42,7 @@ export function recordInstance(stateDir: string, instance: RunningInstance): voi
 
 export function forgetInstance(stateDir: string): void {
   try {
-    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
+    const instance = readInstance(stateDir);
     if (instance.pid === process.pid) rmSync(instanceFile(stateDir), { force: true });
   } catch {
     // already gone

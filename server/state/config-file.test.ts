@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../shared/config.js";
-import { mkfifo, withFifoRescuer } from "../../test-support/fifo.js";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import { applyOverride, ConfigOverrideError, describeInvalidConfig, loadConfig } from "./config-file.js";
 
 function configFile(content: string) {
@@ -103,7 +103,7 @@ describe("loadConfig: files that are not a usable config are unusable (read-only
     const agentDir = mkdtempSync(join(tmpdir(), "sr-agent-"));
     const file = join(agentDir, "session-retention.json");
     make(file);
-    const [byDefault, explicit] = withFifoRescuer(file, () => [
+    const [byDefault, explicit] = neverBlockedBy(file, () => [
       loadConfig({ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } }),
       loadConfig({ file }),
     ]);

@@ -1,7 +1,6 @@
 // Manual pins (`session-retention protect`): session ids in <stateDir>/protected.json. By id, so a pin
 // survives a rename or a move of the file. Changes are atomic and serialised by a lock, so two
 // processes pinning at once both land.
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AuditEntry } from "../../shared/audit.js";
 import { UserError } from "../errors.js";
@@ -9,6 +8,10 @@ import { appendAudit } from "./audit-log.js";
 import { type StatePaths, statePaths } from "./state-dir.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { withLock } from "./lock-file.js";
+import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+
+/** ~250 bytes a pin: room for some 250,000 pins, and a bound on what a broken file can cost. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 const PinSchema = z.object({
   id: z.string().min(1),
@@ -31,10 +34,11 @@ export class ProtectionListError extends UserError {
 export function readPins(file: string): Pin[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readSmallTextFile(file, { maxBytes: MAX_BYTES, what: "protection list" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new ProtectionListError(`cannot read ${file}: ${(error as Error).message}`);
+    if (!(error instanceof UnreadableFileError)) throw error;
+    if (error.code === "ENOENT") return [];
+    throw new ProtectionListError(`${error.message}; fix or remove it`);
   }
   let raw: unknown;
   try {

@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mkfifo, withFifoRescuer } from "../../test-support/fifo.js";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "sr-small-"));
@@ -65,7 +65,7 @@ describe("readSmallTextFile: only a regular file is read", () => {
   ])("%s is an error naming what it is, at once (no hang)", (_what, make, kind) => {
     const path = make();
     const started = Date.now();
-    const error = withFifoRescuer(path, () => failure(path));
+    const error = neverBlockedBy(path, () => failure(path));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error.message).toBe(
       `test file ${path} is ${kind}, not a regular file; only a regular file (or a symlink to one) is read`,

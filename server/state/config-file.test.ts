@@ -1,10 +1,25 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../shared/config.js";
 import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
-import { applyOverride, ConfigOverrideError, describeInvalidConfig, loadConfig } from "./config-file.js";
+import {
+  applyOverride,
+  ConfigOverrideError,
+  describeInvalidConfig,
+  loadConfig,
+  saveConfig,
+} from "./config-file.js";
 
 function configFile(content: string) {
   const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
@@ -158,6 +173,46 @@ describe("loadConfig: files that are not a usable config are unusable (read-only
     symlinkSync(join(dir, "real.json"), join(dir, "session-retention.json"));
     const status = loadConfig({ file: join(dir, "session-retention.json") });
     expect(status.ok && status.config.mode).toBe("off");
+  });
+});
+
+describe("saveConfig", () => {
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+  /** Runs `work` under the usual umask 022, which would turn a 0664 file into 0644. */
+  function withUmask022<T>(work: () => T): T {
+    const before = process.umask(0o022);
+    try {
+      return work();
+    } finally {
+      process.umask(before);
+    }
+  }
+
+  it("creates a new file private (0600)", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "sr-save-")), "session-retention.json");
+    expect(saveConfig(file, { mode: "off" }, "cli")).toEqual({ ok: true });
+    expect(modeOf(file)).toBe(0o600);
+  });
+
+  it("keeps the mode a file has, exactly (the umask does not narrow it)", () => {
+    const file = configFile(JSON.stringify({ mode: "off" }));
+    chmodSync(file, 0o664);
+    withUmask022(() => saveConfig(file, { mode: "warn-only" }, "cli"));
+    expect(modeOf(file)).toBe(0o664);
+    expect(loadConfig({ file })).toMatchObject({ ok: true, config: { mode: "warn-only" } });
+  });
+
+  it("writes through a symlink: the link stays a link, its target gets the change and keeps its mode", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sr-save-"));
+    const target = join(dir, "dotfiles-config.json");
+    writeFileSync(target, JSON.stringify({ mode: "off" }));
+    chmodSync(target, 0o640);
+    const link = join(dir, "session-retention.json");
+    symlinkSync(target, link);
+    withUmask022(() => saveConfig(link, { mode: "hard-block" }, "cli"));
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ mode: "hard-block" });
+    expect(modeOf(target)).toBe(0o640);
   });
 });
 

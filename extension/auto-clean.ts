@@ -13,10 +13,9 @@ import type { Plan } from "../shared/plan.js";
 import type { SoftDeleteResult } from "../shared/trash.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
-import { writeFileAtomic } from "../server/state/atomic-write.js";
 import { LockedError, withLock } from "../server/state/lock-file.js";
 import { readSmallTextFile } from "../server/state/read-small-file.js";
-import { statePaths } from "../server/state/state-dir.js";
+import { statePaths, writeStateFile } from "../server/state/state-dir.js";
 import { COMMAND } from "./words.js";
 
 /** `<stateDir>/auto-clean.json`: when it last ran, and whether the first-run warning was given. */
@@ -111,7 +110,7 @@ function claimToday(
       const decision = decideAutoClean(config, before, now, changedAt(configPath));
       const after = nextState(before, decision, now);
       if (JSON.stringify(after) !== JSON.stringify(before))
-        writeFileAtomic(file, `${JSON.stringify(after)}\n`);
+        writeStateFile(file, `${JSON.stringify(after)}\n`);
       return decision;
     });
   } catch (error) {

@@ -1,6 +1,9 @@
 // `session-retention serve` as a real child process, for tests of what only a real process shows:
 // its start-up, its signals and the files it leaves (or removes) when it stops.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../bin/session-retention.js", import.meta.url));
@@ -57,4 +60,19 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = proces
       await exited;
     },
   };
+}
+
+/**
+ * `env` with a PATH whose `xdg-open` and `open` do nothing but write the file they were given to
+ * `opened` (so `serve` without --no-open writes its redirect file, and no real browser opens).
+ */
+export function withStubBrowser(env: NodeJS.ProcessEnv = process.env): {
+  env: NodeJS.ProcessEnv;
+  opened: string;
+} {
+  const bin = mkdtempSync(join(tmpdir(), "sr-stub-browser-"));
+  const opened = join(bin, "opened");
+  for (const name of ["xdg-open", "open"])
+    writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+  return { env: { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ""}` }, opened };
 }

@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../state/atomic-write.js";
 import { isProcessAlive } from "../state/lock-file.js";
 import { readSmallTextFile } from "../state/read-small-file.js";
+import { writeStateFile } from "../state/state-dir.js";
 
 export interface RunningInstance {
   pid: number;
@@ -37,7 +37,7 @@ export function runningInstance(stateDir: string): RunningInstance | undefined {
 }
 
 export function recordInstance(stateDir: string, instance: RunningInstance): void {
-  writeFileAtomic(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
+  writeStateFile(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
 }
 
 export function forgetInstance(stateDir: string): void {
@@ -53,7 +53,7 @@ export function forgetInstance(stateDir: string): void {
 export function writeRedirectFile(stateDir: string, url: string): string {
   const file = join(stateDir, "open-dashboard.html");
   const escaped = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
-  writeFileAtomic(
+  writeStateFile(
     file,
     `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${escaped}"><title>session-retention</title>\n`,
   );

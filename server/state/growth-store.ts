@@ -5,8 +5,8 @@ import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { addGrowthPoint, backfillGrowth, type GrowthPoint } from "../../shared/growth.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { writeFileAtomic } from "./atomic-write.js";
 import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+import { writeStateFile } from "./state-dir.js";
 
 /** 400 daily points with a namespace breakdown stay far below this even for thousands of namespaces. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -54,6 +54,6 @@ export function recordGrowth(
     { bytes: report.summary.totalBytes, count: report.summary.sessionCount, ns },
     now,
   );
-  writeFileAtomic(file, JSON.stringify({ version: 1, points }));
+  writeStateFile(file, JSON.stringify({ version: 1, points }));
   return points;
 }

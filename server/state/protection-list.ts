@@ -5,8 +5,7 @@ import { z } from "zod";
 import type { AuditEntry } from "../../shared/audit.js";
 import { UserError } from "../errors.js";
 import { appendAudit } from "./audit-log.js";
-import { type StatePaths, statePaths } from "./state-dir.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { type StatePaths, statePaths, writeStateFile } from "./state-dir.js";
 import { withLock } from "./lock-file.js";
 import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 
@@ -62,7 +61,7 @@ function update<T>(file: string, change: (pins: Pin[]) => T): T {
   return withLock(`${file}.lock`, () => {
     const pins = readPins(file);
     const result = change(pins);
-    writeFileAtomic(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
+    writeStateFile(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
     return result;
   });
 }

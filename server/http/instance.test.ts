@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,19 @@ describe("one dashboard per state dir", () => {
     recordInstance(state, { pid: process.pid, port: 1, url: "x" });
     forgetInstance(state);
     expect(() => readFileSync(join(state, "server.json"))).toThrow();
+  });
+
+  it("forgets its redirect file with its record (both hold its token); another process's stay", () => {
+    const state = dir();
+    recordInstance(state, { pid: process.ppid, port: 1, url: "x" });
+    const redirect = writeRedirectFile(state, "http://127.0.0.1:1/#token=theirs");
+    forgetInstance(state);
+    expect(existsSync(redirect)).toBe(true);
+    recordInstance(state, { pid: process.pid, port: 1, url: "x" });
+    writeRedirectFile(state, "http://127.0.0.1:1/#token=ours");
+    forgetInstance(state);
+    expect(existsSync(redirect)).toBe(false);
+    expect(existsSync(join(state, "server.json"))).toBe(false);
   });
 
   it("the redirect file carries the token privately (0600), escaped", () => {

@@ -1,7 +1,7 @@
 // One dashboard per state dir: the running one is recorded in <stateDir>/server.json (0600, with
 // its address and token), so a second `serve` points there instead of starting another. And the
 // browser is opened through a 0600 redirect file, so the token never appears on a command line
-// (where any user's `ps` could read it).
+// (where any user's `ps` could read it). Both go when the dashboard stops.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ export interface RunningInstance {
 }
 
 const instanceFile = (stateDir: string) => join(stateDir, "server.json");
+const redirectFile = (stateDir: string) => join(stateDir, "open-dashboard.html");
 
 /** The record as written, or an error (none, unreadable, not JSON). */
 const readInstance = (stateDir: string) =>
@@ -40,18 +41,23 @@ export function recordInstance(stateDir: string, instance: RunningInstance): voi
   writeStateFile(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
 }
 
+/**
+ * Removes what this process's dashboard leaves in the state dir — its record and the redirect file
+ * the browser was opened through — when it stops: both hold its token. Another process's stay.
+ */
 export function forgetInstance(stateDir: string): void {
   try {
-    const instance = readInstance(stateDir);
-    if (instance.pid === process.pid) rmSync(instanceFile(stateDir), { force: true });
+    if (readInstance(stateDir).pid !== process.pid) return;
   } catch {
-    // already gone
+    return; // no record, or not one we can read: not ours to clean up
   }
+  rmSync(instanceFile(stateDir), { force: true });
+  rmSync(redirectFile(stateDir), { force: true });
 }
 
 /** An HTML file that sends the browser on to `url`; only its path goes on the opener's command line. */
 export function writeRedirectFile(stateDir: string, url: string): string {
-  const file = join(stateDir, "open-dashboard.html");
+  const file = redirectFile(stateDir);
   const escaped = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
   writeStateFile(
     file,

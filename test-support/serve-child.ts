@@ -43,7 +43,8 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = proces
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    void exited.then(() => {
+    // "close", not "exit": its output is all read by then (a second serve prints the first's address and exits).
+    child.once("close", () => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${child.exitCode ?? child.signalCode}:\n${output}`));
     });

@@ -6,7 +6,9 @@ export default defineConfig({
   root: "web",
   base: "./",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
-  build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: nothing a user needs, and they would publish the app's source and
+  // comments. The dev server (`npm run dev`) maps as always; this only concerns `vite build`.
+  build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: false },
   // The proxied requests must look same-origin to the server's cross-site guard.
   server: {
     proxy: {

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { decodeSessionRows, SessionsResponseSchema } from "../shared/api.js";
 import { PlanSchema } from "../shared/plan.js";
 import { SoftDeleteResultSchema } from "../shared/trash.js";
+import { writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -143,5 +144,5 @@ const table = [
   ),
 ];
 const report = `# API delete benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1. Each delete takes its own fresh scan of the store under the deletion lock (reusing the server's last look for files unchanged since) and reads the config file anew.\n\n${table.join("\n")}\n`;
-if (!quick) writeFileSync(join(repo, "bench", "api-delete-results.md"), report);
+if (!quick) await writeResults(join(repo, "bench", "api-delete-results.md"), report);
 console.log(report);

@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Command, median, Runner } from "./measure.js";
+import { type Command, median, Runner, writeResults } from "./measure.js";
 
 const SESSIONS = 1000;
 const RUNS = 3;
@@ -117,5 +117,5 @@ const lines = [
   }),
 ];
 const report = `# Delete benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${SESSIONS} sessions of ~8 KB, same file system, whole processes (start-up, scan, lock, recovery check, journal, audit included).\n\n${lines.join("\n")}\n`;
-writeFileSync(join(repo, "bench", "delete-results.md"), report);
+await writeResults(join(repo, "bench", "delete-results.md"), report);
 console.log(report);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { median } from "./measure.js";
+import { median, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -123,5 +123,5 @@ const rows = [
   `| first look in, warm (median of ${RUNS}, in the background) | ${ms(median(withExt.map((r) => r.lookMs!)))} | | info |`,
 ];
 const report = `# Extension benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store A of the scan benchmark) in pi's default store, pi ${piVersion}'s real runtime in this process (no model call).\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
-if (!quick) writeFileSync(join(repo, "bench", "extension-results.md"), report);
+if (!quick) await writeResults(join(repo, "bench", "extension-results.md"), report);
 console.log(report);

@@ -3,7 +3,7 @@
 // and reports its getrusage), else a preload module in the child that writes its
 // `process.resourceUsage().maxRSS` when it exits (Node children only).
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface Command {
@@ -98,4 +98,14 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Writes a results file as Prettier would (the repository's lint checks every Markdown file), so a
+ * benchmark run leaves the tree as clean as it found it.
+ */
+export async function writeResults(file: string, markdown: string): Promise<void> {
+  const prettier = await import("prettier");
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(markdown, { ...options, filepath: file }));
 }

@@ -31,7 +31,7 @@ import { cpus, freemem, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type Command, haveTime, type Measurement, median, Runner } from "./measure.js";
+import { type Command, haveTime, type Measurement, median, Runner, writeResults } from "./measure.js";
 import {
   FULL_STORES,
   GENERATOR_VERSION,
@@ -488,7 +488,7 @@ async function main() {
 
     process.stdout.write(`\n${table}\n\n`);
     if (outFile) {
-      writeFileSync(outFile, markdown);
+      await writeResults(outFile, markdown);
       log(`written to ${outFile}`);
     }
   } finally {

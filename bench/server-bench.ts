@@ -4,12 +4,12 @@
 // dashboard left open does). Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS (both).
 // `node dist/bench/server-bench.js [--quick]`; run by `npm run bench`.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { median } from "./measure.js";
+import { median, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -118,5 +118,5 @@ const rows = [
   rssRow(`server peak RSS after ${RESCANS} background rescans (5 s apart, then the table)`, rescanPeakRssKiB),
 ];
 const report = `# Server benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
-if (!quick) writeFileSync(join(repo, "bench", "server-results.md"), report);
+if (!quick) await writeResults(join(repo, "bench", "server-results.md"), report);
 console.log(report);

@@ -4,13 +4,13 @@
 // ≤ 200 ms, ≤ 200 rows, ≤ 250 KB, ≤ 1.5 s.
 // `npm run bench:ui [-- --quick]` (1/20 of the sessions with --quick).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { median } from "./measure.js";
+import { median, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -167,5 +167,5 @@ const rows = [
   `| sessions page: navigation until all ${spec.sessions.toLocaleString("en")} rows can be filtered, sorted, selected (median of ${RUNS}, info) | ${median(completeMs).toFixed(0)} ms | | info |`,
 ];
 const report = `# Dashboard benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, Chromium headless, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
-if (!quick) writeFileSync(join(repo, "bench", "ui-results.md"), report);
+if (!quick) await writeResults(join(repo, "bench", "ui-results.md"), report);
 console.log(report);

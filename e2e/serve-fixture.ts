@@ -1,10 +1,10 @@
 // Starts the real CLI (`session-retention serve --port 0`) on a temporary home and store, and gives
 // each test its URL. The server is reached only through the browser and HTTP.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
+import { startServe } from "../test-support/serve-child.js";
 
 export interface RunningServer {
   url: string;
@@ -30,50 +30,14 @@ async function startServer(
   extraArgs: string[] = [],
 ): Promise<RunningServer & { stop: () => Promise<void> }> {
   const agentDir = join(home, ".pi", "agent");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["bin/session-retention.js", "serve", "--port", "0", "--no-open", ...extraArgs],
-    {
-      env: {
-        ...process.env,
-        HOME: home,
-        PI_CODING_AGENT_DIR: agentDir,
-        XDG_DATA_HOME: join(home, ".local", "share"),
-        PI_CODING_AGENT_SESSION_DIR: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
+  const server = await startServe(["--no-open", ...extraArgs], {
+    ...process.env,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    PI_CODING_AGENT_SESSION_DIR: "",
   });
-  return {
-    url,
-    home,
-    agentDir,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return; // ended already (a signal leaves exitCode null)
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  return { url: server.url, home, agentDir, output: server.output, stop: () => server.stop() };
 }
 
 export const test = base.extend<{

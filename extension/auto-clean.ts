@@ -5,7 +5,7 @@
 // marker is written first), pins, protected and recent sessions are kept even if the plan is stale.
 // After any change to the config file, the next run only reports too: a new policy is shown
 // before it acts.
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../shared/config.js";
 import { formatBytes } from "../shared/format.js";
@@ -14,9 +14,9 @@ import type { SoftDeleteResult } from "../shared/trash.js";
 import { visible } from "../shared/visible-text.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
-import { writeFileAtomic } from "../server/state/atomic-write.js";
 import { LockedError, withLock } from "../server/state/lock-file.js";
-import { statePaths } from "../server/state/state-dir.js";
+import { readSmallTextFile } from "../server/state/read-small-file.js";
+import { statePaths, writeStateFile } from "../server/state/state-dir.js";
 import { COMMAND } from "./words.js";
 
 /** `<stateDir>/auto-clean.json`: when it last ran, and whether the first-run warning was given. */
@@ -67,7 +67,8 @@ const stateFile = (env: NodeJS.ProcessEnv) => join(statePaths(env).dir, "auto-cl
 
 function readState(file: string): AutoCleanState {
   try {
-    const raw = JSON.parse(readFileSync(file, "utf8")) as AutoCleanState;
+    const text = readSmallTextFile(file, { maxBytes: 64 * 1024, what: "auto-clean state" });
+    const raw = JSON.parse(text) as AutoCleanState;
     const iso = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? v : undefined);
     const lastRunAt = iso(raw?.lastRunAt);
     const warnedAt = iso(raw?.warnedAt);
@@ -110,7 +111,7 @@ function claimToday(
       const decision = decideAutoClean(config, before, now, changedAt(configPath));
       const after = nextState(before, decision, now);
       if (JSON.stringify(after) !== JSON.stringify(before))
-        writeFileAtomic(file, `${JSON.stringify(after)}\n`);
+        writeStateFile(file, `${JSON.stringify(after)}\n`);
       return decision;
     });
   } catch (error) {

@@ -3,7 +3,7 @@
 // (tasks.ts), so pi's terminal stays responsive on a large store. Every answer goes through `tell`:
 // pi's UI when there is one, stderr in print and JSON modes — where nothing ever prompts.
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
@@ -12,7 +12,7 @@ import { visible } from "../shared/visible-text.js";
 import { runningInstance } from "../server/http/instance.js";
 import { applyOverride, loadConfig, saveConfig } from "../server/state/config-file.js";
 import { readRawConfig } from "../server/state/configured-root.js";
-import { statePaths } from "../server/state/state-dir.js";
+import { ensureStateDir, statePaths } from "../server/state/state-dir.js";
 import { cleanWizard } from "./clean-wizard.js";
 import type { Look } from "./look.js";
 import { offThread } from "./off-thread.js";
@@ -73,7 +73,7 @@ export async function runCommand(
     }
   } catch (error) {
     // A command never takes pi down: say what went wrong and leave everything as it was.
-    say(ctx, hooks, `session-retention ${visible(sub)}: ${visible((error as Error).message)}`, "error");
+    say(ctx, hooks, `session-retention ${visible(sub)}: ${(error as Error).message}`, "error");
   }
 }
 
@@ -268,7 +268,7 @@ async function dashboard(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   if (running) return say(ctx, hooks, `The dashboard is running: ${running.url}`);
   const bin = fileURLToPath(new URL("../../bin/session-retention.js", import.meta.url));
   // Its output goes to a log file, not a pipe: a pipe would break when pi exits.
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  ensureStateDir(stateDir);
   const log = openSync(join(stateDir, "dashboard.log"), "a", 0o600);
   // Any free port: the address carries a per-launch token anyway, so a fixed port buys nothing and
   // could be taken by another program.

@@ -12,6 +12,7 @@ import { readAudit } from "../server/state/audit-log.js";
 import { readPins } from "../server/state/protection-list.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { mkfifo, neverBlockedBy } from "../test-support/fifo.js";
 import { type PiUnderTest, scriptedUi, SessionManager, startPi } from "../test-support/pi-runtime.js";
 import {
   assistantMessage,
@@ -116,6 +117,23 @@ describe("status line", () => {
     expect(ui.status.get("session-retention")).toMatch(/invalid config, read-only/);
     await pi.runtime.session.prompt("hello");
     expect(pi.passed).toEqual(["hello"]);
+  });
+
+  it("a FIFO as the config: says what is wrong with it at once (read-only), never hangs pi", async () => {
+    writeStore(3, 0);
+    const fifo = mkfifo(statePaths().configFile);
+    const ui = scriptedUi();
+    const problem = `invalid config ${fifo}:\n  (file): is a named pipe (FIFO), not a regular file`;
+    await neverBlockedBy(fifo, async () => {
+      pi = await startPi({ cwd: project(), sessionManager: currentSession(), ui: ui.ui, waitForLook: false });
+      // The stores the file may name cannot be trusted, so there is no look: the warning says why.
+      await vi.waitFor(() => expect(ui.notes[0]?.text).toContain(problem), { timeout: 10_000 });
+      expect(ui.notes[0]!.text).toMatch(/^session-retention: could not look at the session stores: /);
+      await pi.runtime.session.prompt("/session-retention policy");
+      expect(ui.notes.at(-1)!.text).toContain(
+        `Invalid config ${fifo} (read-only until fixed):\n  (file): is a named pipe (FIFO), not a regular file`,
+      );
+    });
   });
 });
 
@@ -520,6 +538,16 @@ describe("auto-clean", () => {
     await start(off);
     expect(off.notes).toEqual([]);
     expect(files.every((f) => existsSync(f))).toBe(true);
+  });
+
+  it("a FIFO as its state file counts as no state (a report-only run), at once", async () => {
+    writeStore(6, 3);
+    writeConfig({ retention: { ...retention, autoClean: true } });
+    mkdirSync(statePaths().dir, { recursive: true });
+    const fifo = mkfifo(stateFile());
+    const ui = scriptedUi();
+    await neverBlockedBy(fifo, () => start(ui));
+    expect(ui.notes.at(-1)!.text).toMatch(/^Auto-clean \(dry run\): would move 3 sessions/);
   });
 });
 

@@ -7,7 +7,6 @@
 // pi's own thread until the user asks for something.
 import { resolve } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { visible } from "../shared/visible-text.js";
 import { removeActiveMarker, writeActiveMarker } from "../server/state/active-marker.js";
 import { statePaths } from "../server/state/state-dir.js";
 import type { Look } from "./look.js";
@@ -65,7 +64,7 @@ export default function sessionRetention(pi: ExtensionAPI) {
       if (live)
         tell(
           ctx,
-          `session-retention: could not look at the session stores: ${visible((error as Error).message)}`,
+          `session-retention: could not look at the session stores: ${(error as Error).message}`,
           "warning",
         );
       return;

@@ -99,7 +99,8 @@ export interface PiUnderTest {
 /**
  * Starts pi's runtime on `sessionManager` with the extension loaded from this package (through its
  * "pi" manifest), in the agent dir the environment names (the test's own), binding `ui` — or none,
- * which is pi's print-mode behaviour. Resolves once the extension's first look is in.
+ * which is pi's print-mode behaviour. Resolves once the extension's first look is in, or at once
+ * with `waitForLook: false` (for a look that cannot be made).
  */
 export async function startPi(options: {
   cwd: string;
@@ -107,6 +108,7 @@ export async function startPi(options: {
   ui?: ExtensionUIContext;
   /** Another extension, loaded after ours (it sees the state ours leaves at each event). */
   extra?: ExtensionFactory;
+  waitForLook?: boolean;
 }): Promise<PiUnderTest> {
   const agentDir = process.env.PI_CODING_AGENT_DIR!;
   const eventBus = createEventBus();
@@ -162,7 +164,7 @@ export async function startPi(options: {
   runtime.setRebindSession((session) => session.bindExtensions(bindings));
   const first = nextLook();
   await runtime.session.bindExtensions(bindings);
-  await first;
+  if (options.waitForLook !== false) await first;
   return { runtime, passed, nextLook, looks };
 }
 

@@ -1,5 +1,5 @@
 // The command line: one sub-command per capability, each with --help; errors are one line on stderr.
-import { visible, visibleLines } from "../../shared/visible-text.js";
+import { visibleLines } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { CancelledError, UsageError } from "./errors.js";
 
@@ -152,8 +152,10 @@ export async function runCli(argv: string[], given: CliIo = processIo): Promise<
     }
   } catch (error) {
     if (error instanceof UserError || isParseArgsError(error)) {
-      // One line: a message may quote a path or an argument, and a line feed in it would forge another.
-      io.stderr(`session-retention: ${visible((error as Error).message)}`);
+      // Made visible like every line we print (io is wrapped). A message may have lines of its own
+      // (an invalid config lists its problems); the values errors quote come from the user's own
+      // arguments and config, never from a session's contents.
+      io.stderr(`session-retention: ${(error as Error).message}`);
       return 2;
     }
     throw error;

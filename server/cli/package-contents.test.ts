@@ -1,14 +1,17 @@
 // What `npm publish` would ship: the command, the server, the web app and the pi extension, and
-// none of the compiled tests, benchmarks or tool configs that `tsc -b` also writes to dist/.
+// none of the compiled tests, benchmarks or tool configs that `tsc -b` also writes to dist/ — nor
+// any source map (tsc keeps writing them for stack traces in development; the web build writes none).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("the published package", () => {
-  it("holds what runs and nothing that only tests or measures it", () => {
+  it("holds what runs and nothing that only tests or measures it, and no source map", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: repo,
       encoding: "utf8",
@@ -25,5 +28,30 @@ describe("the published package", () => {
     expect(
       files.filter((f) => /\.test\.|^dist\/(bench|e2e|test-support|\.tsbuildinfo)\/|\.config\./.test(f)),
     ).toEqual([]);
+    // tsc -b has written dist/server/cli/main.js.map: the package leaves it out.
+    expect(readdirSync(join(repo, "dist", "server", "cli"))).toContain("main.js.map");
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  });
+
+  it("the production web build (vite build) emits no source maps", () => {
+    const outDir = mkdtempSync(join(tmpdir(), "sr-web-build-"));
+    execFileSync(
+      process.execPath,
+      [
+        join(repo, "node_modules", "vite", "bin", "vite.js"),
+        "build",
+        "--outDir",
+        outDir,
+        "--emptyOutDir",
+        "--logLevel",
+        "error",
+      ],
+      { cwd: repo, encoding: "utf8" },
+    );
+    const built = readdirSync(outDir, { recursive: true }).map(String);
+    expect(built.some((f) => f.endsWith(".js"))).toBe(true);
+    expect(built.filter((f) => f.endsWith(".map"))).toEqual([]);
+    for (const js of built.filter((f) => f.endsWith(".js")))
+      expect(readFileSync(join(outDir, js), "utf8")).not.toContain("sourceMappingURL");
   });
 });

@@ -19,7 +19,7 @@ import {
 } from "../http/instance.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
-import { type ConfigStatus, loadConfig, rootOf } from "../state/config-file.js";
+import { type ConfigStatus, loadConfig, rootOf, withConfigProblems } from "../state/config-file.js";
 import { LockedError } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -56,7 +56,10 @@ async function chooseSource(
     configured.sessionDir !== undefined ||
     configured.stores
   )
-    return { ...resolveStores(flags, process.env, configured), source: { kind: "pi" } };
+    return {
+      ...withConfigProblems(config, () => resolveStores(flags, process.env, configured)),
+      source: { kind: "pi" },
+    };
   try {
     return { ...resolveStores(flags, process.env, configured), source: { kind: "pi" } };
   } catch (error) {

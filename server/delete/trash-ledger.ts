@@ -2,12 +2,13 @@
 // is an event for one item (by its number in the operation): the intent before a move, the outcome
 // after it. The ledger is both the crash journal — an intent without an outcome is resolved by
 // recovery on the next start — and the index of what is in the trash.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
 import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
 import { fsyncDir } from "../state/atomic-write.js";
+import { ensureStateDir } from "../state/state-dir.js";
 
 const at = z.string();
 export const LedgerEventSchema = z.discriminatedUnion("event", [
@@ -73,7 +74,7 @@ export class Ledger {
 
   /** A new operation's ledger, created exclusively and made durable with its folder. */
   static create(dir: string, operationId: string, write: LedgerWrite = writeSync): Ledger {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureStateDir(dir);
     const file = join(dir, `${operationId}.jsonl`);
     const fd = openSync(file, "wx", 0o600);
     fsyncSync(fd);

@@ -37,14 +37,14 @@ export function writeSessionFile(
   const folderPath = join(root, folder);
   if (!existsSync(folderPath)) {
     beforeCreate(folder);
-    mkdirSync(folderPath);
+    mkdirSync(folderPath, { mode: 0o700 }); // inside the state dir: private like the rest of it
   }
   const fileName = piFileName(startMs, id);
   const path = join(folderPath, fileName);
   beforeCreate(`${folder}/${fileName}`);
   const content = `${lines.join("\n")}\n`;
   // "wx": never overwrite a file that is already there, whoever wrote it.
-  writeFileSync(path, content, { flag: "wx" });
+  writeFileSync(path, content, { flag: "wx", mode: 0o600 });
   // "Last used" is the file's mtime: make it the time of the last entry, as if pi had just written it.
   // In seconds, half a millisecond in: the conversion to nanoseconds truncates, and `lastMs` exactly
   // could come out one millisecond early.

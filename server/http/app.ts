@@ -26,8 +26,10 @@ export interface AppOptions {
 export function createApp(options: AppOptions) {
   const app = new Hono();
   // Registered globally, before any route: path-scoped guards have been bypassed in past advisories.
-  app.use("*", hostGuard(options.port));
+  // The headers come first, outside everything else: a guard's refusal, notFound and onError all
+  // answer inside it, so no response — 421, 401, 404, 500 — can leave without them.
   app.use("*", securityHeaders());
+  app.use("*", hostGuard(options.port));
   app.use("*", crossSiteGuard(options.port));
   app.use(
     "*",
@@ -50,6 +52,9 @@ export function createApp(options: AppOptions) {
   });
 
   if (options.webRoot) {
+    // No source maps, even if one is in webRoot (the production build emits none): they would hand
+    // out the app's whole source, comments and all, for nothing a user needs.
+    app.use("/*", async (c, next) => (/\.map$/i.test(c.req.path) ? c.notFound() : next()));
     app.use("/*", serveStatic({ root: options.webRoot }));
     app.get("*", serveStatic({ root: options.webRoot, path: "index.html" }));
   }

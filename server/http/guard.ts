@@ -22,6 +22,10 @@ export function hostGuard(port: () => number): MiddlewareHandler {
   };
 }
 
+/** Paths that need the token: the API and the metrics. The page and its assets carry no data. */
+const needsToken = (path: string) => path === "/api" || path.startsWith("/api/") || path === "/metrics";
+
+/** Strict CSP, nosniff, no-referrer, no framing on every response; no-store on every one that needs the token. */
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
@@ -32,7 +36,8 @@ export function securityHeaders(): MiddlewareHandler {
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "no-referrer");
     c.header("X-Frame-Options", "DENY");
-    if (c.req.path.startsWith("/api/")) c.header("Cache-Control", "no-store");
+    // Its errors too: a cached 401 or 500 of the API is as much the user's business as its data.
+    if (needsToken(c.req.path)) c.header("Cache-Control", "no-store");
   };
 }
 
@@ -46,9 +51,6 @@ export function tokenMatches(given: string, token: string): boolean {
   const digest = (text: string) => createHash("sha256").update(text).digest();
   return timingSafeEqual(digest(given), digest(token));
 }
-
-/** Paths that need the token: the API and the metrics. The page and its assets carry no data. */
-const needsToken = (path: string) => path === "/api" || path.startsWith("/api/") || path === "/metrics";
 
 /**
  * `Authorization: Bearer <token>` on every API request — never from the query string, where it

@@ -1,12 +1,13 @@
 // One dashboard per state dir: the running one is recorded in <stateDir>/server.json (0600, with
 // its address and token), so a second `serve` points there instead of starting another. And the
 // browser is opened through a 0600 redirect file, so the token never appears on a command line
-// (where any user's `ps` could read it).
+// (where any user's `ps` could read it). Both go when the dashboard stops.
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../state/atomic-write.js";
 import { isProcessAlive } from "../state/lock-file.js";
+import { readSmallTextFile } from "../state/read-small-file.js";
+import { writeStateFile } from "../state/state-dir.js";
 
 export interface RunningInstance {
   pid: number;
@@ -16,11 +17,18 @@ export interface RunningInstance {
 }
 
 const instanceFile = (stateDir: string) => join(stateDir, "server.json");
+const redirectFile = (stateDir: string) => join(stateDir, "open-dashboard.html");
+
+/** The record as written, or an error (none, unreadable, not JSON). */
+const readInstance = (stateDir: string) =>
+  JSON.parse(
+    readSmallTextFile(instanceFile(stateDir), { maxBytes: 64 * 1024, what: "dashboard record" }),
+  ) as RunningInstance;
 
 /** The dashboard already serving this state dir, if its process is alive. */
 export function runningInstance(stateDir: string): RunningInstance | undefined {
   try {
-    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
+    const instance = readInstance(stateDir);
     if (Number.isInteger(instance.pid) && instance.pid !== process.pid && isProcessAlive(instance.pid))
       return instance;
   } catch {
@@ -30,23 +38,28 @@ export function runningInstance(stateDir: string): RunningInstance | undefined {
 }
 
 export function recordInstance(stateDir: string, instance: RunningInstance): void {
-  writeFileAtomic(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
+  writeStateFile(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
 }
 
+/**
+ * Removes what this process's dashboard leaves in the state dir — its record and the redirect file
+ * the browser was opened through — when it stops: both hold its token. Another process's stay.
+ */
 export function forgetInstance(stateDir: string): void {
   try {
-    const instance = JSON.parse(readFileSync(instanceFile(stateDir), "utf8")) as RunningInstance;
-    if (instance.pid === process.pid) rmSync(instanceFile(stateDir), { force: true });
+    if (readInstance(stateDir).pid !== process.pid) return;
   } catch {
-    // already gone
+    return; // no record, or not one we can read: not ours to clean up
   }
+  rmSync(instanceFile(stateDir), { force: true });
+  rmSync(redirectFile(stateDir), { force: true });
 }
 
 /** An HTML file that sends the browser on to `url`; only its path goes on the opener's command line. */
 export function writeRedirectFile(stateDir: string, url: string): string {
-  const file = join(stateDir, "open-dashboard.html");
+  const file = redirectFile(stateDir);
   const escaped = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
-  writeFileAtomic(
+  writeStateFile(
     file,
     `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${escaped}"><title>session-retention</title>\n`,
   );

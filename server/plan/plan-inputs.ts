@@ -11,7 +11,13 @@ import { isFolderStore } from "../../shared/session-record.js";
 import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
-import { type ConfigStatus, type LoadConfigOptions, loadConfig, rootOf } from "../state/config-file.js";
+import {
+  type ConfigStatus,
+  type LoadConfigOptions,
+  loadConfig,
+  rootOf,
+  withConfigProblems,
+} from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 
@@ -44,10 +50,8 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const env = options.env ?? process.env;
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
-  const { roots, folderStores, notes } = resolveStores(
-    { roots: options.flagRoots ?? [], stores: options.flagStores ?? [] },
-    env,
-    rootOf(config),
+  const { roots, folderStores, notes } = withConfigProblems(config, () =>
+    resolveStores({ roots: options.flagRoots ?? [], stores: options.flagStores ?? [] }, env, rootOf(config)),
   );
   const pins = readPins(paths.protectedList);
   const report = await scanStores({

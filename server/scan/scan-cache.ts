@@ -5,8 +5,9 @@
 // time loading this file, and arrays parse about 3× faster than the same data as keyed objects.
 // The file is a header line, then lines of up to 250 entries, read and written in chunks: at
 // 100,000 sessions one JSON document cost ~160 MB more peak memory, per-entry lines ~10% more time.
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { ensureStateDir } from "../state/state-dir.js";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
 const CACHE_VERSION = 4;
@@ -283,8 +284,8 @@ export class ScanCacheWriter {
   private flush(always = false) {
     if (this.batch.length === 0 && !always) return;
     if (this.fd === undefined) {
-      mkdirSync(dirname(this.file), { recursive: true });
-      this.fd = openSync(this.temp, "w");
+      ensureStateDir(dirname(this.file));
+      this.fd = openSync(this.temp, "w", 0o600); // every session's path, cwd and name: private
       writeSync(this.fd, `${HEADER_LINE}\n`);
     }
     if (this.batch.length > 0) writeSync(this.fd, `${JSON.stringify(this.batch)}\n`);

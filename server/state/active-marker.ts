@@ -4,7 +4,7 @@
 // reader, which must not trust the file, validates it with `ActiveMarkerSchema` (active-sessions.ts).
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeStateFile } from "./state-dir.js";
 
 export interface ActiveMarker {
   pid: number;
@@ -20,7 +20,7 @@ export const markerFile = (markersDir: string, pid: number) => join(markersDir, 
 export function writeActiveMarker(markersDir: string, marker: ActiveMarker): string {
   const file = markerFile(markersDir, marker.pid);
   const { pid, sessionFile, startedAt } = marker;
-  writeFileAtomic(file, `${JSON.stringify({ pid, sessionFile, startedAt })}\n`);
+  writeStateFile(file, `${JSON.stringify({ pid, sessionFile, startedAt })}\n`);
   return file;
 }
 

@@ -15,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import {
   ActiveMarkerSchema,
   activePaths,
@@ -109,6 +110,17 @@ describe("active-session markers", () => {
     expect(detection.problems.join("\n")).toContain(`process ${process.pid} is alive`);
     expect(detection.problems.join("\n")).toContain("sessionFile: must be an absolute path");
     expect(existsSync(file)).toBe(true);
+  });
+
+  it("a FIFO as a marker is reported as one, at once: the scan goes on", () => {
+    const markers = fresh();
+    const fifo = mkfifo(join(markers, `${process.pid}.json`));
+    const detection = neverBlockedBy(fifo, () =>
+      detectActiveSessions({ markersDir: markers, roots: [], isPidAlive: () => true }),
+    );
+    expect(detection.problems).toEqual([
+      `active-session marker ${fifo} is unreadable: process ${process.pid} is alive, but which session it uses cannot be told (is a named pipe (FIFO), not a regular file; only a regular file (or a symlink to one) is read)`,
+    ]);
   });
 
   it("no markers folder means no markers; other files in it are ignored", () => {

@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { z } from "zod";
 import type { ActiveMarker } from "./active-marker.js";
 import { isProcessAlive } from "./lock-file.js";
+import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 
 export { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 
@@ -49,6 +50,8 @@ export interface DetectActiveOptions {
 }
 
 const MARKER_NAME = /^(\d+)\.json$/;
+/** A marker is ~200 bytes; anything much bigger is not one. */
+const MARKER_MAX_BYTES = 64 * 1024;
 
 /** The real path of a file, or of its folder when the file does not exist (yet). */
 function realPath(path: string): string {
@@ -85,7 +88,8 @@ function readMarkers(dir: string, alive: (pid: number) => boolean, result: Activ
     const namedPid = Number(match[1]);
     let marker: ActiveMarker;
     try {
-      marker = ActiveMarkerSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+      const text = readSmallTextFile(file, { maxBytes: MARKER_MAX_BYTES, what: "active-session marker" });
+      marker = ActiveMarkerSchema.parse(JSON.parse(text));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // removed while we looked
       result.problems.push(
@@ -93,7 +97,7 @@ function readMarkers(dir: string, alive: (pid: number) => boolean, result: Activ
           (alive(namedPid)
             ? `: process ${namedPid} is alive, but which session it uses cannot be told`
             : "") +
-          ` (${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : (error as Error).message})`,
+          ` (${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : error instanceof UnreadableFileError ? error.problem : (error as Error).message})`,
       );
       continue;
     }

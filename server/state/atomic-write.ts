@@ -1,16 +1,29 @@
 // Replace a small state file so that a reader — or a crash — sees the old content or the new, never
 // half of either: write a temporary file beside it, fsync it, rename it over, fsync the folder.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 
-/** Writes `data` to `path` atomically; the file gets `mode` (default 0600: it is the user's business). */
-export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
+/**
+ * Writes `data` to `path` atomically; the file gets `mode` (default 0600: it is the user's
+ * business), narrowed by the umask — or exactly, with `exactMode`, to keep the mode a file had.
+ */
+export function writeFileAtomic(path: string, data: string, mode = 0o600, { exactMode = false } = {}): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
   const fd = openSync(temp, "wx", mode);
   try {
+    if (exactMode) fchmodSync(fd, mode);
     writeSync(fd, data);
     fsyncSync(fd);
   } catch (error) {

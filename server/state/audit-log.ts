@@ -1,12 +1,13 @@
 // The append-only audit log: one JSON line per change, written with O_APPEND and fsynced, so entries
 // from several processes interleave whole and survive a crash once the change is reported done.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { type AuditEntry, AuditEntrySchema } from "../../shared/audit.js";
+import { ensureStateDir } from "./state-dir.js";
 
 export function appendAudit(file: string, entry: AuditEntry): void {
   const line = `${JSON.stringify(AuditEntrySchema.parse(entry))}\n`;
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  ensureStateDir(dirname(file));
   const fd = openSync(file, "a", 0o600);
   try {
     writeSync(fd, line);

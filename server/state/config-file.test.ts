@@ -1,9 +1,25 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../shared/config.js";
-import { applyOverride, ConfigOverrideError, describeInvalidConfig, loadConfig } from "./config-file.js";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
+import {
+  applyOverride,
+  ConfigOverrideError,
+  describeInvalidConfig,
+  loadConfig,
+  saveConfig,
+} from "./config-file.js";
 
 function configFile(content: string) {
   const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
@@ -45,12 +61,12 @@ describe("loadConfig", () => {
     expect(status.sessionDir).toBe("unknown");
   });
 
-  it("a folder instead of a file cannot be read", () => {
+  it("a folder instead of a file is unusable, and says so", () => {
     const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
     const status = loadConfig({ file: dir });
     expect(status).toMatchObject({
       ok: false,
-      problems: [{ message: expect.stringContaining("cannot be read") }],
+      problems: [{ path: "(file)", message: expect.stringMatching(/^is a folder, not a regular file/) }],
     });
   });
 
@@ -93,6 +109,110 @@ describe("loadConfig", () => {
     ).toEqual([90, "off", null]);
     const bad = loadConfig({ file, sets: ["retention.maxAgeDays=-1"] });
     expect(bad).toMatchObject({ ok: false, problems: [{ path: "retention.maxAgeDays" }] });
+  });
+});
+
+describe("loadConfig: files that are not a usable config are unusable (read-only), never a hang or a guess", () => {
+  /** The one problem of an unusable config, at the default path and as `--config`. */
+  function problemOf(make: (file: string) => void): string {
+    const agentDir = mkdtempSync(join(tmpdir(), "sr-agent-"));
+    const file = join(agentDir, "session-retention.json");
+    make(file);
+    const [byDefault, explicit] = neverBlockedBy(file, () => [
+      loadConfig({ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } }),
+      loadConfig({ file }),
+    ]);
+    for (const status of [byDefault, explicit]) {
+      expect(status.ok).toBe(false);
+      if (status.ok) continue;
+      expect([status.sessionDir, status.stores]).toEqual(["unknown", "unknown"]);
+      expect(describeInvalidConfig(status)).toContain("Running read-only");
+    }
+    expect(byDefault).toEqual(explicit);
+    return (explicit as Extract<typeof explicit, { ok: false }>).problems
+      .map((p) => `${p.path}: ${p.message}`)
+      .join("\n");
+  }
+
+  it("a FIFO: unusable at once, not a hang", () => {
+    const problem = problemOf(mkfifo);
+    expect(problem).toMatch(/^\(file\): is a named pipe \(FIFO\), not a regular file/);
+  });
+
+  it("over 1 MB: names the size and the cap", () => {
+    const problem = problemOf((file) =>
+      writeFileSync(file, JSON.stringify({ mode: "off", pad: "x".repeat(1024 * 1024) })),
+    );
+    expect(problem).toBe("(file): is 1.00 MB (1048599 bytes), over the limit of 1.00 MB (1048576 bytes)");
+  });
+
+  it("invalid UTF-8 in a protected pattern: names the offset; nothing of the file is used", () => {
+    const problem = problemOf((file) =>
+      writeFileSync(
+        file,
+        Buffer.concat([
+          Buffer.from('{\n  "sessionDir": "/srv/sessions",\n  "protection": { "protectedPatterns": ["*incid'),
+          Buffer.from([0xe9]), // "é" in Latin-1: the file was saved in the wrong encoding
+          Buffer.from('nt*"] }\n}\n'),
+        ]),
+      ),
+    );
+    expect(problem).toBe(
+      "(file): is not valid UTF-8: byte 0xe9 at offset 82 (line 3, column 48); save it as UTF-8",
+    );
+  });
+
+  it("a UTF-8 byte order mark: says so, and how to fix it", () => {
+    const problem = problemOf((file) => writeFileSync(file, '\uFEFF{ "mode": "off" }'));
+    expect(problem).toContain("(file): starts with a byte order mark (BOM); save it as UTF-8 without a BOM");
+  });
+
+  it("a symlink to a regular file is read (dotfile managers)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sr-config-"));
+    writeFileSync(join(dir, "real.json"), JSON.stringify({ mode: "off" }));
+    symlinkSync(join(dir, "real.json"), join(dir, "session-retention.json"));
+    const status = loadConfig({ file: join(dir, "session-retention.json") });
+    expect(status.ok && status.config.mode).toBe("off");
+  });
+});
+
+describe("saveConfig", () => {
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+  /** Runs `work` under the usual umask 022, which would turn a 0664 file into 0644. */
+  function withUmask022<T>(work: () => T): T {
+    const before = process.umask(0o022);
+    try {
+      return work();
+    } finally {
+      process.umask(before);
+    }
+  }
+
+  it("creates a new file private (0600)", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "sr-save-")), "session-retention.json");
+    expect(saveConfig(file, { mode: "off" }, "cli")).toEqual({ ok: true });
+    expect(modeOf(file)).toBe(0o600);
+  });
+
+  it("keeps the mode a file has, exactly (the umask does not narrow it)", () => {
+    const file = configFile(JSON.stringify({ mode: "off" }));
+    chmodSync(file, 0o664);
+    withUmask022(() => saveConfig(file, { mode: "warn-only" }, "cli"));
+    expect(modeOf(file)).toBe(0o664);
+    expect(loadConfig({ file })).toMatchObject({ ok: true, config: { mode: "warn-only" } });
+  });
+
+  it("writes through a symlink: the link stays a link, its target gets the change and keeps its mode", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sr-save-"));
+    const target = join(dir, "dotfiles-config.json");
+    writeFileSync(target, JSON.stringify({ mode: "off" }));
+    chmodSync(target, 0o640);
+    const link = join(dir, "session-retention.json");
+    symlinkSync(target, link);
+    withUmask022(() => saveConfig(link, { mode: "hard-block" }, "cli"));
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ mode: "hard-block" });
+    expect(modeOf(target)).toBe(0o640);
   });
 });
 

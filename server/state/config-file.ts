@@ -1,6 +1,7 @@
 // Loads the config file: defaults when there is none, every problem at once when it is invalid.
 // An invalid config puts the program in read-only mode — it can scan and show, never delete — and
 // it never guesses a broader root or a harsher policy in its place.
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import type { AuditEntry } from "../../shared/audit.js";
 import {
@@ -169,6 +170,35 @@ export function describeInvalidConfig(status: Extract<ConfigStatus, { ok: false 
 }
 
 /**
+ * Runs `work` (finding the stores to look at) and, when it fails while the config is invalid, puts
+ * the config's problems first: they are usually the cause ("the stores named in it cannot be
+ * trusted"), and without them the user would not learn that the file is a FIFO or not UTF-8.
+ */
+export function withConfigProblems<T>(status: ConfigStatus, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (status.ok || !(error instanceof UserError)) throw error;
+    throw new UserError(`${describeInvalidConfig(status)}\n${error.message}`);
+  }
+}
+
+/**
+ * What a save replaces: through a symlink, its target (dotfile managers link configs, and the link
+ * must stay one), keeping the mode the file has — the user may share it on purpose. A new file is
+ * private (0600), like everything else of ours.
+ */
+function rewriteTarget(path: string): { file: string; mode?: number } {
+  let file: string;
+  try {
+    file = realpathSync(path);
+  } catch {
+    return { file: path }; // none yet (or a dangling link, replaced by the file)
+  }
+  return { file, mode: statSync(file).mode & 0o777 };
+}
+
+/**
  * Saves the config file's own JSON (`raw`, not the defaults-filled config: the file keeps only what
  * the user set) after validating it, atomically, and audits the change. An invalid config is
  * refused with every problem and nothing is written.
@@ -181,7 +211,10 @@ export function saveConfig(
 ): { ok: true } | { ok: false; problems: ConfigProblem[] } {
   const checked = checkConfig(raw, env);
   if (!checked.ok) return { ok: false, problems: checked.problems };
-  writeFileAtomic(path, `${JSON.stringify(raw, null, 2)}\n`, 0o644);
+  const { file, mode } = rewriteTarget(path);
+  writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`, mode ?? 0o600, {
+    exactMode: mode !== undefined,
+  });
   appendAudit(statePaths(env).auditLog, {
     time: new Date().toISOString(),
     actor,

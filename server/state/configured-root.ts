@@ -1,25 +1,28 @@
 // Reading the config file's text, and the one key every command needs — the store root — without
 // validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { sessionDirProblem } from "../../shared/places.js";
 import { expandTilde } from "../stores/pi/locations.js";
+import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 import { statePaths } from "./state-dir.js";
 
 export type RawConfig =
   /** No file at the default path: the defaults apply. */
   { kind: "absent" } | { kind: "parsed"; raw: unknown } | { kind: "unusable"; message: string };
 
-/** Reads and parses the file; an explicit `--config` that does not exist is unusable, not absent. */
+/**
+ * Reads and parses the file; an explicit `--config` that does not exist is unusable, not absent.
+ * A FIFO, a device, a file over 1 MB or one that is not UTF-8 is unusable too: never a hang, never
+ * a guess at what was meant.
+ */
 export function readRawConfig(path: string, explicit: boolean): RawConfig {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readSmallTextFile(path, { maxBytes: CONFIG_MAX_BYTES, what: "config file" });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT")
-      return explicit ? { kind: "unusable", message: "does not exist" } : { kind: "absent" };
-    return { kind: "unusable", message: `cannot be read: ${(error as Error).message}` };
+    if (!(error instanceof UnreadableFileError)) throw error;
+    if (error.code === "ENOENT" && !explicit) return { kind: "absent" };
+    return { kind: "unusable", message: error.problem };
   }
   try {
     return { kind: "parsed", raw: JSON.parse(text) };

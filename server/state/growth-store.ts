@@ -1,11 +1,15 @@
 // Growth snapshots on disk: one small JSON file per set of stores (a scan of another --root must
 // not mix into the history of the usual stores), updated after every scan, coalesced per hour.
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { addGrowthPoint, backfillGrowth, type GrowthPoint } from "../../shared/growth.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+import { writeStateFile } from "./state-dir.js";
+
+/** 400 daily points with a namespace breakdown stay far below this even for thousands of namespaces. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 /** The growth file of a set of stores, in the state dir. */
 export function growthFile(stateDir: string, stores: ReadonlyArray<{ kind: string; root: string }>): string {
@@ -16,19 +20,20 @@ export function growthFile(stateDir: string, stores: ReadonlyArray<{ kind: strin
   return join(stateDir, "growth", `${createHash("sha256").update(key).digest("hex").slice(0, 16)}.json`);
 }
 
-/** The points, oldest first; a missing file has none, a corrupt one is set aside (never fatal). */
+/**
+ * The points, oldest first; a missing or unreadable file has none, a corrupt one — or one that is
+ * not a small UTF-8 file (a FIFO, too big, bad bytes) — is set aside (never fatal, never overwritten).
+ */
 export function readGrowth(file: string): GrowthPoint[] {
-  let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
-  try {
-    const parsed = JSON.parse(text) as { version?: number; points?: GrowthPoint[] };
+    const parsed = JSON.parse(readSmallTextFile(file, { maxBytes: MAX_BYTES, what: "growth file" })) as {
+      version?: number;
+      points?: GrowthPoint[];
+    };
     if (parsed.version === 1 && Array.isArray(parsed.points)) return parsed.points;
-  } catch {
-    // fall through
+  } catch (error) {
+    // A system error (none yet, no permission) is not the file's fault: there is nothing to set aside.
+    if (error instanceof UnreadableFileError && error.code !== undefined) return [];
   }
   renameSync(file, `${file}.corrupt-${Date.now()}`);
   return [];
@@ -49,6 +54,6 @@ export function recordGrowth(
     { bytes: report.summary.totalBytes, count: report.summary.sessionCount, ns },
     now,
   );
-  writeFileAtomic(file, JSON.stringify({ version: 1, points }));
+  writeStateFile(file, JSON.stringify({ version: 1, points }));
   return points;
 }

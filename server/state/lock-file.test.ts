@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { threadId, Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import { acquireLock, LockedError, withLock } from "./lock-file.js";
 
 const lockPath = () => join(mkdtempSync(join(tmpdir(), "sr-lock-")), "x.lock");
@@ -30,6 +31,11 @@ describe("lock file", () => {
     expect(() => acquireLock(path)).toThrow(LockedError);
     release();
     acquireLock(path)();
+  });
+
+  it("a FIFO where the lock goes is a lock of no one yet, refused at once — never a hang", () => {
+    const path = mkfifo(lockPath());
+    expect(() => neverBlockedBy(path, () => acquireLock(path))).toThrow(LockedError);
   });
 
   it("refuses a lock held by another live process", () => {

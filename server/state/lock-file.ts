@@ -2,10 +2,12 @@
 // behind by a process that is gone (kill -9, power loss) is taken over instead of blocking forever.
 // The thread matters because the pi extension runs its tasks on worker threads of pi's process:
 // two of them share a pid, and each must still wait for the other.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
 import { UserError } from "../errors.js";
+import { readSmallTextFile } from "./read-small-file.js";
+import { ensureStateDir } from "./state-dir.js";
 
 /** Locks this thread holds: one naming our pid and thread but not in here is from an earlier run. */
 const held = new Set<string>();
@@ -43,7 +45,10 @@ interface Owner {
 
 function ownerOf(path: string): Owner | undefined {
   try {
-    const [pid, thread] = readFileSync(path, "utf8").trim().split(" ").map(Number);
+    const [pid, thread] = readSmallTextFile(path, { maxBytes: 1024, what: "lock file" })
+      .trim()
+      .split(" ")
+      .map(Number);
     if (!Number.isInteger(pid) || pid! <= 0) return undefined;
     return Number.isInteger(thread) ? { pid: pid!, thread: thread! } : { pid: pid! };
   } catch {
@@ -77,7 +82,7 @@ function isFresh(path: string): boolean {
 
 /** Takes the lock or throws `LockedError`; returns the function that releases it. */
 export function acquireLock(path: string): () => void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensureStateDir(dirname(path));
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(path, `${process.pid} ${threadId}\n`, { flag: "wx", mode: 0o600 });

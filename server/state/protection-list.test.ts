@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
 import { addPins, ProtectionListError, readPins, removePins } from "./protection-list.js";
 
 const listPath = () => join(mkdtempSync(join(tmpdir(), "sr-pins-")), "state", "protected.json");
@@ -45,5 +46,27 @@ describe("protection list", () => {
     expect(() => readPins(file)).toThrow(ProtectionListError);
     expect(() => addPins(file, [b])).toThrow(ProtectionListError);
     expect(readFileSync(file, "utf8")).toBe(content);
+  });
+
+  it("a FIFO as the list is an error naming it, at once — never 'no pins', never a hang", () => {
+    const file = listPath();
+    addPins(file, [a]);
+    rmSync(file);
+    mkfifo(file);
+    expect(() => neverBlockedBy(file, () => readPins(file))).toThrow(
+      new ProtectionListError(
+        `protection list ${file} is a named pipe (FIFO), not a regular file; only a regular file (or a symlink to one) is read; fix or remove it`,
+      ),
+    );
+  });
+
+  it("bytes that are not UTF-8 are an error naming the offset, never a pin with U+FFFD in its id", () => {
+    const file = listPath();
+    addPins(file, [a]);
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf("aaaa");
+    bytes[at] = 0xe1; // a lead byte whose continuation bytes are missing
+    writeFileSync(file, bytes);
+    expect(() => readPins(file)).toThrow(`is not valid UTF-8: byte 0xe1 at offset ${at} `);
   });
 });

@@ -1,14 +1,16 @@
 // Manual pins (`session-retention protect`): session ids in <stateDir>/protected.json. By id, so a pin
 // survives a rename or a move of the file. Changes are atomic and serialised by a lock, so two
 // processes pinning at once both land.
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AuditEntry } from "../../shared/audit.js";
 import { UserError } from "../errors.js";
 import { appendAudit } from "./audit-log.js";
-import { type StatePaths, statePaths } from "./state-dir.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { type StatePaths, statePaths, writeStateFile } from "./state-dir.js";
 import { withLock } from "./lock-file.js";
+import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+
+/** ~250 bytes a pin: room for some 250,000 pins, and a bound on what a broken file can cost. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 const PinSchema = z.object({
   id: z.string().min(1),
@@ -31,10 +33,11 @@ export class ProtectionListError extends UserError {
 export function readPins(file: string): Pin[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readSmallTextFile(file, { maxBytes: MAX_BYTES, what: "protection list" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new ProtectionListError(`cannot read ${file}: ${(error as Error).message}`);
+    if (!(error instanceof UnreadableFileError)) throw error;
+    if (error.code === "ENOENT") return [];
+    throw new ProtectionListError(`${error.message}; fix or remove it`);
   }
   let raw: unknown;
   try {
@@ -58,7 +61,7 @@ function update<T>(file: string, change: (pins: Pin[]) => T): T {
   return withLock(`${file}.lock`, () => {
     const pins = readPins(file);
     const result = change(pins);
-    writeFileAtomic(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
+    writeStateFile(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
     return result;
   });
 }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../../test-support/fifo.js";
 import {
   discoverPiRoots,
   expandTilde,
@@ -61,6 +62,16 @@ describe("discoverPiRoots", () => {
     const found = discoverPiRoots({ HOME: home, PI_CODING_AGENT_DIR: agentDir });
     expect(found.roots).toHaveLength(1);
     expect(found.notes[0]).toMatch(/could not read .*settings\.json/);
+  });
+
+  it("a FIFO as settings.json: a note naming it, at once, and the default store", () => {
+    const { home, agentDir } = agentWithSettings(undefined);
+    const fifo = mkfifo(join(agentDir, "settings.json"));
+    const found = neverBlockedBy(fifo, () => discoverPiRoots({ HOME: home, PI_CODING_AGENT_DIR: agentDir }));
+    expect(found.roots.map((r) => r.origin)).toEqual(["default"]);
+    expect(found.notes).toEqual([
+      `pi's settings file ${fifo} is a named pipe (FIFO), not a regular file; only a regular file (or a symlink to one) is read`,
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Where pi keeps its sessions: the agent dir, the default store, and pi's custom session dirs.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../../state/read-small-file.js";
 
 /** Expands a leading `~` the way pi does (`~` and `~/…` only). */
 export function expandTilde(path: string, home = homedir()): string {
@@ -50,13 +50,14 @@ export function discoverPiRoots(env: NodeJS.ProcessEnv = process.env): PiRootDis
   if (env.PI_CODING_AGENT_SESSION_DIR) add(env.PI_CODING_AGENT_SESSION_DIR, "env");
   const settingsPath = join(agentDir, "settings.json");
   try {
-    const settings: unknown = JSON.parse(readFileSync(settingsPath, "utf8"));
+    const text = readSmallTextFile(settingsPath, { maxBytes: CONFIG_MAX_BYTES, what: "pi's settings file" });
+    const settings: unknown = JSON.parse(text);
     const sessionDir = (settings as { sessionDir?: unknown } | null)?.sessionDir;
     if (typeof sessionDir === "string" && sessionDir) add(sessionDir, "settings");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      notes.push(`could not read ${settingsPath}: ${(error as Error).message}`);
-    }
+    if (error instanceof UnreadableFileError) {
+      if (error.code !== "ENOENT") notes.push(error.message);
+    } else notes.push(`could not read ${settingsPath}: ${(error as Error).message}`);
   }
   return { roots, notes };
 }

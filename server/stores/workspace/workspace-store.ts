@@ -2,7 +2,7 @@
 // `{ "created_at", "updated_at" }`. Age comes from the metadata (updated on every execution), not
 // from file times; a workspace whose metadata is missing or corrupt is listed with a warning and is
 // never a pruning candidate — its age is unknown.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { readSmallTextFile, type UnreadableFileError } from "../../state/read-small-file.js";
 import { basename, join } from "node:path";
 import { z } from "zod";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
@@ -26,32 +26,18 @@ export type MetadataRead =
 /** Far more than two timestamps and a few counters: a bigger file is not metadata we wrote. */
 const METADATA_MAX_BYTES = 64 * 1024;
 
-/** The metadata file's text: a regular file (never through a link, never a FIFO) of a sane size. */
-function readMetadataText(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error("not a regular file");
-    if (stat.size > METADATA_MAX_BYTES) throw new Error(`${stat.size} bytes, more than metadata can be`);
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export function readWorkspaceMetadata(dir: string): MetadataRead {
   const path = join(dir, METADATA_FILE);
   let text: string;
   try {
-    text = readMetadataText(path);
+    // Never through a link out of the workspace, never blocked by a FIFO, never a huge file.
+    text = readSmallTextFile(path, { maxBytes: METADATA_MAX_BYTES, what: METADATA_FILE, noFollow: true });
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    const missing = (error as UnreadableFileError).code === "ENOENT";
     return {
       ok: false,
       code: missing ? "missing-metadata" : "corrupt-metadata",
-      message: missing
-        ? `no ${METADATA_FILE}: age unknown, never pruned`
-        : `${path}: ${(error as Error).message}`,
+      message: missing ? `no ${METADATA_FILE}: age unknown, never pruned` : `${(error as Error).message}`,
     };
   }
   let raw: unknown;

@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules, plus the module boundaries of ARCHITECTURE.md
+// Lint: typescript-eslint's recommended rules, plus the module boundaries (shared/ ← server/ ← extension/, shared/ ← web/)
 // (tsc -b enforces them too; the lint rule gives the clearer message).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";

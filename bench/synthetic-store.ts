@@ -4,7 +4,7 @@
 // templates and slices of pre-built text and base64 pools, and every file goes out through one
 // reused 8 MiB buffer (one `write` per file unless the file is larger than that).
 //
-// Store A is sized like the FACTS.md baselines (20,000 sessions, ~2 GB, ~2.7 M lines, ~50 `--cwd--`
+// Store A is sized like the baselines measured for this project (20,000 sessions, ~2 GB, ~2.7 M lines, ~50 `--cwd--`
 // folders): many small sessions, a long tail of big ones, and the biggest carry base64 screenshots
 // (single lines of 80 kB – 2.5 MB). Store B is 100,000 small sessions (3–12 lines).
 import { closeSync, futimesSync, mkdirSync, openSync, writeSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The audit log's entries (SAFETY.md rule 8): every change to what is kept or where it is — who did
+// The audit log's entries (docs/safety.md G10): every change to what is kept or where it is — who did
 // it, how, to which sessions, how many bytes, and how each item ended. Shared: the dashboard pages it.
 import { z } from "zod";
 

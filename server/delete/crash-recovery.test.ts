@@ -1,4 +1,4 @@
-// Crash injection (SAFETY.md rule 5): a bulk soft delete of 200 sessions runs in a child process
+// Crash injection (docs/safety.md G9): a bulk soft delete of 200 sessions runs in a child process
 // and is SIGKILLed — at a chosen crash point of the engine (after the intents are written, after a
 // move, after its outcome is recorded) or from outside at a random moment. Recovery then runs, and
 // every session must exist exactly once, byte-identical: in place, or in the trash with a record

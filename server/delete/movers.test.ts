@@ -1,4 +1,4 @@
-// The `trash` package's traps (SAFETY.md rule 7) and the cross-file-system move, on real files.
+// The `trash` package's traps (docs/safety.md G6) and the cross-file-system move, on real files.
 import {
   existsSync,
   lstatSync,

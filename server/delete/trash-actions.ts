@@ -6,7 +6,12 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import { isFolderStore } from "../../shared/session-record.js";
-import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
+import {
+  resolveTrashRefs,
+  type TrashActionResult,
+  type TrashEntry,
+  trashRefResolver,
+} from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
 import { moveFile, pathExists } from "./movers.js";
@@ -50,10 +55,11 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     const result: TrashActionResult = { done: [], skipped: [] };
     // A ref may name several entries (an operation: what one clean moved); each is restored on its own.
     const named: Array<{ ref: string; entry: TrashEntry }> = [];
+    const resolve = trashRefResolver(entries);
     for (const ref of refs) {
-      const { entries: found, problems } = resolveTrashRefs(entries, [ref]);
-      for (const reason of problems) result.skipped.push({ ref, reason });
-      for (const entry of found) named.push({ ref: found.length > 1 ? entry.entryId : ref, entry });
+      const found = resolve(ref);
+      if (typeof found === "string") result.skipped.push({ ref, reason: found });
+      else for (const entry of found) named.push({ ref: found.length > 1 ? entry.entryId : ref, entry });
     }
     for (const { ref, entry } of named) {
       if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });

@@ -1,6 +1,5 @@
-// The local server against what any web page the user visits can make a browser send (SAFETY.md,
-// "The local server is an attack surface"): each hostile request gets its status, and nothing on
-// disk changes. The app runs on a real store through app.request(), without a socket.
+// The local server against what any web page the user visits can make a browser send (docs/safety.md
+// G14): each hostile request gets its status, and nothing on disk changes. The app runs on a real store through app.request(), without a socket.
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

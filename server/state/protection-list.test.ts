@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
-import { addPins, ProtectionListError, readPins, removePins } from "./protection-list.js";
+import { acquireLock, LockedError } from "./lock-file.js";
+import { addPins, ProtectionListError, readPins, removePins, setProtection } from "./protection-list.js";
 
 const listPath = () => join(mkdtempSync(join(tmpdir(), "sr-pins-")), "state", "protected.json");
 const a = { id: "aaaa-1111", path: "/s/a.jsonl" };
@@ -68,5 +69,24 @@ describe("protection list", () => {
     bytes[at] = 0xe1; // a lead byte whose continuation bytes are missing
     writeFileSync(file, bytes);
     expect(() => readPins(file)).toThrow(`is not valid UTF-8: byte 0xe1 at offset ${at} `);
+  });
+});
+
+describe("setProtection", () => {
+  it("waits its turn behind a deletion: while the deletion lock is held it changes nothing (LockedError)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sr-pins-lock-"));
+    const paths = {
+      protectedList: join(dir, "protected.json"),
+      auditLog: join(dir, "audit.jsonl"),
+      deletionLock: join(dir, "deletion.lock"),
+    };
+    const release = acquireLock(paths.deletionLock); // a deletion is running
+    try {
+      expect(() => setProtection([{ id: "a", path: "/s/a.jsonl" }], true, "ui", paths)).toThrow(LockedError);
+      expect(readPins(paths.protectedList)).toEqual([]);
+    } finally {
+      release();
+    }
+    expect(setProtection([{ id: "a", path: "/s/a.jsonl" }], true, "ui", paths).changed).toHaveLength(1);
   });
 });

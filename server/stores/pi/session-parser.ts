@@ -1,7 +1,7 @@
 // Streaming reader of pi session files: counts entries by type and role without ever holding a whole
 // file (or a whole 50 MB line) in memory, and can resume where it stopped when a file is appended to.
 //
-// Reading is the expensive part of a scan (FACTS.md: stat is cheap, reading is not), so lines are
+// Reading is the expensive part of a scan (stat is cheap, reading is not: a 20,000-file store stats in ~0.16 s and reads in ~3 s), so lines are
 // judged by their shape: pi writes `{"type":"<type>","id":…` with the message's `"role"` at a fixed
 // offset (its ids and timestamps have fixed lengths), and comparing those few bytes is enough to count
 // the line — a 50 MB tool result costs no more than a short one. Only the header, `session_info`

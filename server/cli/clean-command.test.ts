@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
@@ -43,13 +44,12 @@ async function store(n = 4) {
     setModified(path, new Date(Date.UTC(2025, 0, 1 + i)));
     paths.push(path);
   }
-  const config = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = writeConfigFile(
+    {
       retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
       deletion: { target: "quarantine" },
-    }),
+    },
+    join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json"),
   );
   const { sessions } = await scanStores({ roots: [root] });
   const idOf = (path: string) => sessions.find((s) => s.path === path)!.id;

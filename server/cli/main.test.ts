@@ -1,9 +1,10 @@
 // The command line as a process among others: the built CLI under a real pseudo-terminal (Ctrl-C and
 // Ctrl-D at the DELETE prompt) and at the head of a shell pipeline whose reader leaves early.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { statePaths } from "../state/state-dir.js";
@@ -16,13 +17,12 @@ function store(root: string, count: number) {
     setModified(path, new Date(Date.UTC(2025, 0, 1, 0, i)));
     return path;
   });
-  const config = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = writeConfigFile(
+    {
       retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
       deletion: { target: "quarantine" },
-    }),
+    },
+    join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json"),
   );
   return { paths, args: `--root '${root}' --config '${config}'` };
 }

@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { visible } from "../../shared/visible-text.js";
 import { piFolder, setModified, writeSession } from "../../test-support/pi-store.js";
@@ -56,13 +57,12 @@ function store() {
     setModified(path, new Date(Date.UTC(2025, 0, 1 + i))),
   );
   setModified(kept, new Date(Date.UTC(2025, 1, 1)));
-  const config = join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = writeConfigFile(
+    {
       retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
       deletion: { target: "quarantine" },
-    }),
+    },
+    join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json"),
   );
   return { id, inCwd, fileName, args: ["--root", root, "--config", config] };
 }

@@ -115,12 +115,7 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();
     removeEmptiedFolders(entry);
-    result.done.push({
-      entryId: entry.entryId,
-      id: entry.id,
-      path: entry.originalPath,
-      bytes: entry.sizeBytes,
-    });
+    result.done.push(doneItem(entry));
   } finally {
     ledger.close();
   }
@@ -177,12 +172,7 @@ export async function purge(
         ledger.append([{ seq, event: "purged" }]);
         ledger.sync();
         removeEmptiedFolders(entry);
-        result.done.push({
-          entryId: entry.entryId,
-          id: entry.id,
-          path: entry.originalPath,
-          bytes: entry.sizeBytes,
-        });
+        result.done.push(doneItem(entry));
       } catch (error) {
         result.skipped.push({ ref: entry.entryId, reason: `purge failed: ${(error as Error).message}` });
       } finally {
@@ -193,6 +183,14 @@ export async function purge(
     return result;
   });
 }
+
+/** What a restore or purge reports for an entry it acted on. */
+const doneItem = (entry: TrashEntry) => ({
+  entryId: entry.entryId,
+  id: entry.id,
+  path: entry.originalPath,
+  bytes: entry.sizeBytes,
+});
 
 function trashAudit(
   state: EngineState,

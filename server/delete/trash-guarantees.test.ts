@@ -19,6 +19,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ConfigInput } from "../../shared/config.js";
+import type { SessionRecord } from "../../shared/session-record.js";
+import type { TrashItem } from "../../shared/trash.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
@@ -178,27 +180,10 @@ describe("nothing wedges", () => {
     const path = writeSession(root, "/work/x", 1).getSessionFile()!;
     const { sessions } = await scanStores({ roots: [root] });
     const s = sessions[0]!;
-    const ledger = Ledger.create(join(statePaths().dir, "trash"), "20990102T000000Z-cccccc");
-    ledger.append([
-      {
-        seq: 1,
-        event: "intent",
-        item: {
-          id: s.id,
-          originalPath: path,
-          namespace: s.namespace,
-          storeRoot: root,
-          storeKind: "pi",
-          sizeBytes: s.sizeBytes,
-          fingerprint: s.fingerprint,
-          target: "quarantine",
-          location: join(root, "..", "nowhere.jsonl"),
-          sidecars: [],
-          deletedAt: new Date().toISOString(),
-        },
-      },
-    ]);
-    ledger.close();
+    openIntent("20990102T000000Z-cccccc", s, {
+      target: "quarantine",
+      location: join(root, "..", "nowhere.jsonl"),
+    });
     rmSync(path); // removed by someone else, and no trashed copy exists
     expect(recover(engine)).toMatchObject([{ result: "gone" }]);
     expect(listed("20990102T000000Z-cccccc:1")?.state).toBe("gone");
@@ -209,26 +194,7 @@ describe("nothing wedges", () => {
     const path = writeSession(root, "/work/o", 1).getSessionFile()!;
     const { sessions } = await scanStores({ roots: [root] });
     const s = sessions[0]!;
-    const ledger = Ledger.create(join(statePaths().dir, "trash"), "20990103T000000Z-dddddd");
-    ledger.append([
-      {
-        seq: 1,
-        event: "intent",
-        item: {
-          id: s.id,
-          originalPath: path,
-          namespace: s.namespace,
-          storeRoot: root,
-          storeKind: "pi",
-          sizeBytes: s.sizeBytes,
-          fingerprint: s.fingerprint,
-          target: "system-trash",
-          sidecars: [],
-          deletedAt: new Date().toISOString(),
-        },
-      },
-    ]);
-    ledger.close();
+    openIntent("20990103T000000Z-dddddd", s, { target: "system-trash" });
     // What the `trash` package leaves when killed between creating its .trashinfo and writing it.
     mkdirSync(join(homeTrashDir(), "info"), { recursive: true });
     const orphan = join(homeTrashDir(), "info", "0b0e8f52-6a36-4d7c-9a38-3e5c1e0e8c11.trashinfo");
@@ -340,6 +306,34 @@ describe("fresh config, read under the lock", () => {
     for (const s of sessions) expect(existsSync(s.path)).toBe(true);
   });
 });
+
+/** A ledger with one intent left open (what a crash leaves), for the session `s`. */
+function openIntent(
+  operationId: string,
+  s: SessionRecord,
+  where: Pick<TrashItem, "target"> & Partial<Pick<TrashItem, "location">>,
+) {
+  const ledger = Ledger.create(join(statePaths().dir, "trash"), operationId);
+  ledger.append([
+    {
+      seq: 1,
+      event: "intent",
+      item: {
+        id: s.id,
+        originalPath: s.path,
+        namespace: s.namespace,
+        storeRoot: s.store.root,
+        storeKind: "pi",
+        sizeBytes: s.sizeBytes,
+        fingerprint: s.fingerprint,
+        sidecars: [],
+        deletedAt: new Date().toISOString(),
+        ...where,
+      },
+    },
+  ]);
+  ledger.close();
+}
 
 /** Entries of a fresh soft delete, by the operation id their entry ids carry. */
 async function trashedEntries(n: number, target: "quarantine" | "trash" = "quarantine") {

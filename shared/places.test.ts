@@ -69,7 +69,8 @@ describe("emptyPathProblem", () => {
   it.each(["", " ", ".", "./", "././"])("%j is refused", (raw) => {
     expect(emptyPathProblem(raw, "--root")?.rule).toBe("empty-path");
   });
-  it.each(["./sessions", "..", "/x", "sessions"])("%j is a path", (raw) => {
+  // `/` is no empty path: it must reach the filesystem-root rule, which names it for what it is.
+  it.each(["./sessions", "..", "/x", "sessions", "/", "//", "/."])("%j is a path", (raw) => {
     expect(emptyPathProblem(raw, "--root")).toBeUndefined();
   });
 });

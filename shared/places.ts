@@ -116,10 +116,13 @@ export const isWithin = (inner: string, outer: string) =>
 export const expandHome = (raw: string, home: string) =>
   raw === "~" ? home : raw.startsWith("~/") ? `${home}/${raw.slice(2)}` : raw;
 
-/** `""`, `.` and `./` name the current folder without saying so: refused before anything resolves them. */
+/**
+ * `""`, `.` and `./` name the current folder without saying so: refused before anything resolves
+ * them. `/` (and `//`, `/.`) is absolute: it is judged as the file system's root it names.
+ */
 export function emptyPathProblem(raw: string, what: string): PlaceProblem | undefined {
   if (raw.trim() === "") return { rule: "empty-path", message: `${what} is empty; give the folder's path` };
-  if (raw.split("/").every((part) => part === "." || part === ""))
+  if (!raw.startsWith("/") && raw.split("/").every((part) => part === "." || part === ""))
     return {
       rule: "empty-path",
       message: `${what} "${raw}" names the current folder only implicitly; give the folder's path`,

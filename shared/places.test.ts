@@ -116,6 +116,20 @@ describe("configPlaceProblems", () => {
     ).toEqual([{ path: "deletion.quarantineDir", message: expect.stringContaining("quarantine-in-store") }]);
   });
 
+  it.each([
+    ["/", "filesystem-root"],
+    ["~", "home"],
+    ["/home", "above-home"],
+  ])("reports a quarantine at %s once, for itself, not every store as inside it", (quarantineDir, rule) => {
+    const problems = configPlaceProblems(
+      { sessionDir: "~/.pi/agent/sessions", deletion: { quarantineDir } },
+      environment,
+    );
+    expect(problems).toEqual([
+      { path: "deletion.quarantineDir", message: expect.stringContaining(`(rule ${rule})`) },
+    ]);
+  });
+
   it("names the real path when the written one resolves elsewhere (a symlink)", () => {
     const problems = configPlaceProblems(
       { sessionDir: "~/link" },

@@ -171,7 +171,12 @@ export function placeProblem(path: string, role: PlaceRole, context: PlaceContex
           "store-in-store",
           `${path === store.path ? "is also" : "is inside"} the store ${store.path} (${store.label})`,
         );
-    const quarantine = context.quarantine;
+    // Nor is a quarantine refused for itself (`/`, home): every store would be "inside" it, and
+    // the quarantine's own check names the real problem.
+    const quarantine =
+      context.quarantine && !ownProblem(context.quarantine.path, context.homes)
+        ? context.quarantine
+        : undefined;
     if (quarantine && (quarantine.configured ? isWithin(path, quarantine.path) : overlap(quarantine.path)))
       return refuse("store-in-trash", `${relation(quarantine.path)} the quarantine ${quarantine.path}`);
     if (context.trash !== undefined && overlap(context.trash))

@@ -169,17 +169,20 @@ export function hostileSandbox(): HostileSandbox {
 }
 
 /**
- * The default config file with a policy that removes everything it may (no age to speak of, no
- * session kept for being recent, an emptied store allowed) plus `extra`: a broken gate would
+ * A config with a policy that removes everything it may (no age to speak of, no session kept for
+ * being recent, an emptied store allowed, into the quarantine) plus `extra`: a broken gate would
  * have every old session it finds moved.
  */
-export function writeBaitConfig(extra: Record<string, unknown> = {}): string {
-  return writeConfigFile({
+export function baitConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
     retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
     ...extra,
     deletion: { target: "quarantine", ...(extra.deletion as object | undefined) },
-  });
+  };
 }
+
+/** Writes `baitConfig(extra)` as the default config file. */
+export const writeBaitConfig = (extra: Record<string, unknown> = {}) => writeConfigFile(baitConfig(extra));
 
 /** What a refusal must name: the rule, and the real path it judged (none for `""` and `.`). */
 export interface Refusal {
@@ -371,11 +374,15 @@ export function expectNamed(text: string, refusal: Refusal, written: "flag" | "c
     expect(text).toContain(`(rule ${refusal.rule})`);
     expect(text).toContain(`${refusal.resolved} `);
   } else if (written === "config") expect(text).toMatch(/must be an absolute path or start with ~\//);
-  else expect(text).toMatch(/store root is empty|names the current folder only implicitly/);
+  else expect(text).toMatch(/is empty; give the folder's path|names the current folder only implicitly/);
 }
 
+/** Cases as `[name, case]` rows for `it.each(…)("… %s …")`: `$name` would quote and shorten the name. */
+export const byName = <T extends { name: string }>(cases: readonly T[]) =>
+  cases.map((c) => [c.name, c] as const);
+
 /** Runs `attempt` and asserts that nothing under the sandbox changed: no file moved, written or made. */
-export async function unchangedBy<T>(box: HostileSandbox, attempt: () => Promise<T>): Promise<T> {
+export async function unchangedBy<T>(box: HostileSandbox, attempt: () => T | Promise<T>): Promise<T> {
   const before = box.snapshot();
   const result = await attempt();
   expect(treeChanges(before, box.snapshot())).toEqual([]);

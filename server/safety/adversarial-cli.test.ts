@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BAIT_SESSION,
+  byName,
   configOf,
   expectNamed,
   hostileConfigs,
@@ -94,7 +95,7 @@ const KNOWN_DEFECTS: Record<string, string> = {
     "a root inside another passes, and the old cache/ inside the workspace in use is moved",
 };
 
-describe.each(commands)("$name", (command) => {
+describe.each(byName(commands))("%s", (_, command) => {
   for (const { name, attempt } of hostileStoreAttempts(box)) {
     const defect = KNOWN_DEFECTS[`${command.name} × ${name}`];
     (defect ? it.fails : it)(
@@ -117,7 +118,7 @@ describe("the config file", () => {
   const cases = hostileConfigs(box);
   afterAll(() => writeBaitConfig());
 
-  it.each(cases)("config check: $name → exit 2, nothing changes", async (c) => {
+  it.each(byName(cases))("config check: %s → exit 2, nothing changes", async (_, c) => {
     writeBaitConfig(configOf(c));
     const { status, stdout, stderr } = await unchangedBy(box, () => cli(["config", "check"]));
     expect(status).toBe(2);

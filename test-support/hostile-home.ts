@@ -16,6 +16,8 @@ import { snapshotTree, treeChanges, type TreeSnapshot } from "./tree-snapshot.js
 export const LONG_AGO = new Date("2025-01-01T00:00:00.000Z");
 
 const BAIT_ID = "0b5e55ed-0000-4000-8000-000000000001";
+/** The ids the bait would have as records, wherever it is found: its pi session, its two folders. */
+export const BAIT_IDS = [BAIT_ID, "agentsh:proxy", "workspace:sandbox-ws"];
 /** The bait's pi session, named as pi names its files. */
 export const BAIT_SESSION = `2025-01-01T00-00-00-000Z_${BAIT_ID}.jsonl`;
 

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BAIT_IDS,
   baitConfig,
   byName,
   configOf,
@@ -15,6 +16,7 @@ import {
   type StoreAttempt,
   unchangedBy,
 } from "../../test-support/hostile-home.js";
+import { softDelete } from "../delete/deletion-engine.js";
 import { createApp } from "../http/app.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { scanStores } from "../scan/scanner.js";
@@ -106,6 +108,16 @@ describe("the library API", () => {
     const tried = attempt("agentsh");
     const folderStores = tried.roots.map((root) => ({ kind: "agentsh" as const, root }));
     expectRefused(await refusal(() => scanStores({ roots: [], folderStores })), tried);
+  });
+
+  // The engine resolves ids against its own scan of the roots it is given: with the bait's ids, a
+  // broken gate would move the bait.
+  it.each(attempts)("softDelete({ roots: [%s], items: the bait }) rejects", async (_, { attempt }) => {
+    const tried = attempt("pi");
+    const items = BAIT_IDS.map((id) => ({ id }));
+    const remove = () =>
+      softDelete({ items, roots: tried.roots, via: "selection", dryRun: tried.system }, { actor: "cli" });
+    expectRefused(await refusal(remove), tried);
   });
 
   // One root per call: the nested pair does not apply.

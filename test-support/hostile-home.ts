@@ -4,7 +4,7 @@
 // place a broken gate could reach holds bait it would move: old pi sessions, a folder holding
 // `llm-requests.jsonl`, a workspace with old metadata — next to `~/.ssh` and `~/Documents`.
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { PlaceRule } from "../shared/places.js";
@@ -190,6 +190,8 @@ export const writeBaitConfig = (extra: Record<string, unknown> = {}) => writeCon
 export interface Refusal {
   rule: PlaceRule;
   resolved?: string;
+  /** Written relative (`""`, `.`, `../x`): the config refuses it for that alone. */
+  relative?: boolean;
 }
 
 /** A path the tool must refuse as a store root, as given to it. */
@@ -198,29 +200,72 @@ export interface HostilePlace extends Refusal {
   given: string;
   /** Outside the sandbox: destructive commands run with --dry-run only, so a broken gate moves nothing of this machine. */
   system: boolean;
+  /** A symlink: its text is harmless, only its real path is refused. */
+  linked?: boolean;
 }
 
-/** The places no store root may be; the first five are outside the sandbox. */
+/** The account's own home folder when it is not the sandbox's `$HOME` (it stays off limits), else none. */
+function accountHome(): string | undefined {
+  try {
+    const home = realpathSync(userInfo().homedir);
+    return home === "/" ? undefined : home;
+  } catch {
+    return undefined; // no passwd entry (a container's arbitrary uid)
+  }
+}
+
+/** The places no store root may be; those marked `system` are outside the sandbox. */
 export function hostileStorePlaces(box: HostileSandbox): HostilePlace[] {
-  const place = (name: string, given: string, rule: PlaceRule, resolved?: string, system = false) => ({
-    name,
-    given,
-    rule,
-    ...(resolved !== undefined ? { resolved } : {}),
-    system,
-  });
+  const place = (
+    name: string,
+    given: string,
+    refusal: Refusal,
+    options: { system?: boolean; linked?: boolean } = {},
+  ): HostilePlace => ({ name, given, ...refusal, system: !!options.system, linked: !!options.linked });
+  const account = accountHome();
   return [
-    place("/", "/", "filesystem-root", "/", true),
-    place("/etc", "/etc", "system-folder", "/etc", true),
-    place("/usr", "/usr", "system-folder", "/usr", true),
-    place("a symlink to /", box.links.root, "filesystem-root", "/", true),
-    place("a symlink to /etc", box.links.etc, "system-folder", "/etc", true),
-    place("home", box.home, "home", box.home),
-    place("an ancestor of home", box.ancestor, "above-home", box.ancestor),
-    place("a symlink to home", box.links.home, "home", box.home),
-    place("a symlink to an ancestor of home", box.links.ancestor, "above-home", box.ancestor),
-    place('""', "", "empty-path"),
-    place('"." (the current folder, full of bait)', ".", "empty-path"),
+    place("/", "/", { rule: "filesystem-root", resolved: "/" }, { system: true }),
+    place("/etc", "/etc", { rule: "system-folder", resolved: "/etc" }, { system: true }),
+    place("/usr", "/usr", { rule: "system-folder", resolved: "/usr" }, { system: true }),
+    ...(account
+      ? [
+          place(
+            "the account's own home (not $HOME)",
+            account,
+            { rule: "home", resolved: account },
+            { system: true },
+          ),
+        ]
+      : []),
+    place(
+      "a symlink to /",
+      box.links.root,
+      { rule: "filesystem-root", resolved: "/" },
+      { system: true, linked: true },
+    ),
+    place(
+      "a symlink to /etc",
+      box.links.etc,
+      { rule: "system-folder", resolved: "/etc" },
+      { system: true, linked: true },
+    ),
+    place("home", box.home, { rule: "home", resolved: box.home }),
+    place("home, spelled ~/code/..", `${box.home}/code/..`, { rule: "home", resolved: box.home }),
+    place("an ancestor of home", box.ancestor, { rule: "above-home", resolved: box.ancestor }),
+    place("../a/home, relative to the current folder", "../a/home", {
+      rule: "home",
+      resolved: box.home,
+      relative: true,
+    }),
+    place("a symlink to home", box.links.home, { rule: "home", resolved: box.home }, { linked: true }),
+    place(
+      "a symlink to an ancestor of home",
+      box.links.ancestor,
+      { rule: "above-home", resolved: box.ancestor },
+      { linked: true },
+    ),
+    place('""', "", { rule: "empty-path", relative: true }),
+    place('"." (the current folder, full of bait)', ".", { rule: "empty-path", relative: true }),
   ];
 }
 
@@ -251,7 +296,7 @@ export function hostileStoreAttempts(box: HostileSandbox) {
     system: false,
   });
   return [
-    ...hostileStorePlaces(box).map(({ name, given, ...refusal }) => ({
+    ...hostileStorePlaces(box).map(({ name, given, linked: _, ...refusal }) => ({
       name,
       attempt: (): StoreAttempt => ({ roots: [given], ...refusal }),
     })),
@@ -368,15 +413,18 @@ export function hostileConfigs(box: HostileSandbox): HostileConfig[] {
 }
 
 /**
- * The refusal names the rule and the real path it judged. `""` and `.` are refused as written: as
- * a flag for naming the current folder implicitly, in the config for not being absolute.
+ * The refusal names the rule and the real path it judged. In the config a relative path is refused
+ * as written (it must be absolute); as a flag, `""` and `.` are, for naming the current folder implicitly.
  */
 export function expectNamed(text: string, refusal: Refusal, written: "flag" | "config") {
-  if (refusal.rule !== "empty-path") {
+  if (written === "config" && refusal.relative)
+    expect(text).toMatch(/must be an absolute path or start with ~\//);
+  else if (refusal.rule === "empty-path")
+    expect(text).toMatch(/is empty; give the folder's path|names the current folder only implicitly/);
+  else {
     expect(text).toContain(`(rule ${refusal.rule})`);
     expect(text).toContain(`${refusal.resolved} `);
-  } else if (written === "config") expect(text).toMatch(/must be an absolute path or start with ~\//);
-  else expect(text).toMatch(/is empty; give the folder's path|names the current folder only implicitly/);
+  }
 }
 
 /** Cases as `[name, case]` rows for `it.each(…)("… %s …")`: `$name` would quote and shorten the name. */

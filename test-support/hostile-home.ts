@@ -201,7 +201,7 @@ export interface HostilePlace extends Refusal {
   /** Outside the sandbox: destructive commands run with --dry-run only, so a broken gate moves nothing of this machine. */
   system: boolean;
   /** A symlink: its text is harmless, only its real path is refused. */
-  linked?: boolean;
+  linked: boolean;
 }
 
 /** The account's own home folder when it is not the sandbox's `$HOME` (it stays off limits), else none. */
@@ -214,60 +214,46 @@ function accountHome(): string | undefined {
   }
 }
 
-/** The places no store root may be; those marked `system` are outside the sandbox. */
+/** How a place is special: outside the sandbox, a symlink, written relative. */
+type Trait = "system" | "linked" | "relative";
+/** A place: its name, its path as given, the rule and the real path it is judged as, its traits. */
+type Row = [string, string, PlaceRule, string | undefined, ...Trait[]];
+
+/** The places no store root may be. */
 export function hostileStorePlaces(box: HostileSandbox): HostilePlace[] {
-  const place = (
-    name: string,
-    given: string,
-    refusal: Refusal,
-    options: { system?: boolean; linked?: boolean } = {},
-  ): HostilePlace => ({ name, given, ...refusal, system: !!options.system, linked: !!options.linked });
+  const { home, ancestor, links } = box;
   const account = accountHome();
-  return [
-    place("/", "/", { rule: "filesystem-root", resolved: "/" }, { system: true }),
-    place("/etc", "/etc", { rule: "system-folder", resolved: "/etc" }, { system: true }),
-    place("/usr", "/usr", { rule: "system-folder", resolved: "/usr" }, { system: true }),
-    ...(account
-      ? [
-          place(
-            "the account's own home (not $HOME)",
-            account,
-            { rule: "home", resolved: account },
-            { system: true },
-          ),
-        ]
-      : []),
-    place(
-      "a symlink to /",
-      box.links.root,
-      { rule: "filesystem-root", resolved: "/" },
-      { system: true, linked: true },
-    ),
-    place(
-      "a symlink to /etc",
-      box.links.etc,
-      { rule: "system-folder", resolved: "/etc" },
-      { system: true, linked: true },
-    ),
-    place("home", box.home, { rule: "home", resolved: box.home }),
-    place("home, spelled ~/code/..", `${box.home}/code/..`, { rule: "home", resolved: box.home }),
-    place("an ancestor of home", box.ancestor, { rule: "above-home", resolved: box.ancestor }),
-    place("../a/home, relative to the current folder", "../a/home", {
-      rule: "home",
-      resolved: box.home,
-      relative: true,
-    }),
-    place("a symlink to home", box.links.home, { rule: "home", resolved: box.home }, { linked: true }),
-    place(
-      "a symlink to an ancestor of home",
-      box.links.ancestor,
-      { rule: "above-home", resolved: box.ancestor },
-      { linked: true },
-    ),
-    place('""', "", { rule: "empty-path", relative: true }),
-    place('"." (the current folder, full of bait)', ".", { rule: "empty-path", relative: true }),
+  const accountRow: Row[] = account
+    ? [["the account's own home (not $HOME)", account, "home", account, "system"]]
+    : [];
+  const rows: Row[] = [
+    ["/", "/", "filesystem-root", "/", "system"],
+    ["/etc", "/etc", "system-folder", "/etc", "system"],
+    ["/usr", "/usr", "system-folder", "/usr", "system"],
+    ...accountRow,
+    ["a symlink to /", links.root, "filesystem-root", "/", "system", "linked"],
+    ["a symlink to /etc", links.etc, "system-folder", "/etc", "system", "linked"],
+    ["home", home, "home", home],
+    ["home, spelled ~/code/..", `${home}/code/..`, "home", home],
+    ["an ancestor of home", ancestor, "above-home", ancestor],
+    ["../a/home, relative to the current folder", "../a/home", "home", home, "relative"],
+    ["a symlink to home", links.home, "home", home, "linked"],
+    ["a symlink to an ancestor of home", links.ancestor, "above-home", ancestor, "linked"],
+    ['""', "", "empty-path", undefined, "relative"],
+    ['"." (the current folder, full of bait)', ".", "empty-path", undefined, "relative"],
   ];
+  return rows.map(place);
 }
+
+const place = ([name, given, rule, resolved, ...traits]: Row): HostilePlace => ({
+  name,
+  given,
+  rule,
+  ...(resolved !== undefined ? { resolved } : {}),
+  system: traits.includes("system"),
+  linked: traits.includes("linked"),
+  relative: traits.includes("relative"),
+});
 
 export type StoreKind = "pi" | "agentsh" | "workspace";
 
@@ -348,24 +334,27 @@ export function hostileConfigs(box: HostileSandbox): HostileConfig[] {
     at: string,
     value: (root: string) => unknown,
   ) =>
-    places.map(({ name, given, ...refusal }): HostileConfig => ({
+    places.map(({ name, given, linked, ...refusal }): HostileConfig => ({
       name: `${label}: ${name}`,
       key,
       value: value(given),
       at,
       ...refusal,
-      textRefused: !name.startsWith("a symlink"),
+      textRefused: !linked,
     }));
-  const quarantine = (name: string, given: string, rule: PlaceRule, resolved: string, system = false) => ({
-    name: `deletion.quarantineDir: ${name}`,
-    key: "deletion.quarantineDir" as const,
-    value: given,
-    at: "deletion.quarantineDir",
-    rule,
-    resolved,
-    system,
-    textRefused: false,
-  });
+  const { home, ancestor, links, piStore, trash } = box;
+  const quarantines: Row[] = [
+    ["/", "/", "filesystem-root", "/", "system"],
+    ["/etc", "/etc", "system-folder", "/etc", "system"],
+    ["a symlink to /", links.root, "filesystem-root", "/", "system", "linked"],
+    ["home", home, "home", home],
+    ["~/", "~/", "home", home],
+    ["a symlink to home", links.home, "home", home, "linked"],
+    ["an ancestor of home", ancestor, "above-home", ancestor],
+    ["~/Documents (the top of home)", "~/Documents", "quarantine-in-home", join(home, "Documents")],
+    ["inside the pi store", join(piStore, "q"), "quarantine-in-store", join(piStore, "q")],
+    ["inside the desktop trash", join(trash, "q"), "quarantine-in-trash", join(trash, "q")],
+  ];
   return [
     ...stores("sessionDir", "sessionDir", "sessionDir", (root) => root),
     ...stores("stores", "stores (agentsh)", "stores[0].root", (root) => [{ kind: "agentsh", root }]),
@@ -389,26 +378,14 @@ export function hostileConfigs(box: HostileSandbox): HostileConfig[] {
       system: false,
       textRefused: false,
     },
-    quarantine("/", "/", "filesystem-root", "/", true),
-    quarantine("/etc", "/etc", "system-folder", "/etc", true),
-    quarantine("a symlink to /", box.links.root, "filesystem-root", "/", true),
-    quarantine("home", box.home, "home", box.home),
-    quarantine("~/", "~/", "home", box.home),
-    quarantine("a symlink to home", box.links.home, "home", box.home),
-    quarantine("an ancestor of home", box.ancestor, "above-home", box.ancestor),
-    quarantine(
-      "~/Documents (the top of home)",
-      "~/Documents",
-      "quarantine-in-home",
-      join(box.home, "Documents"),
-    ),
-    quarantine("inside the pi store", join(box.piStore, "q"), "quarantine-in-store", join(box.piStore, "q")),
-    quarantine(
-      "inside the desktop trash",
-      join(box.trash, "quarantine"),
-      "quarantine-in-trash",
-      join(box.trash, "quarantine"),
-    ),
+    ...quarantines.map(place).map(({ name, given, linked: _, ...refusal }): HostileConfig => ({
+      name: `deletion.quarantineDir: ${name}`,
+      key: "deletion.quarantineDir",
+      value: given,
+      at: "deletion.quarantineDir",
+      ...refusal,
+      textRefused: false,
+    })),
   ];
 }
 

@@ -1,12 +1,15 @@
 // The command line against hostile places (test-support/hostile-home.ts): every store-root flag of
-// every command, and every folder the config file names, pointed at `/`, system folders, home, an
-// ancestor of it, symlinks to them, `""`, `.`, a root inside another, inside the quarantine or the
-// desktop trash, and quarantines at home, at `/` or inside a store. Each attempt must be refused
-// with the rule it breaks and the real path it was judged as, and must leave every file of the
-// sandbox — home, stores, quarantine, desktop trash — exactly as it was.
+// every command (scan, plan, clean --root and --store, prune, serve), and every folder the config
+// names — in the file or as --set — through config check, clean and serve, pointed at `/`, system
+// folders, the account's home, home itself (also spelled through `..`, relative, or via a symlink),
+// an ancestor of it, `""`, `.`, a root inside another, inside the quarantine or the desktop trash,
+// and quarantines at `/`, home, its top level or inside a store. Each attempt must be refused with
+// the rule it breaks and the real path it was judged as (exit 2; serve before it listens), and
+// must leave every file of the sandbox — home, stores, quarantine, desktop trash — as it was.
 //
-// Safety for the machine the tests run on: places outside the sandbox (`/`, `/etc`, `/usr`, links to
-// them) are tried with --dry-run only, so even a broken gate would move nothing of this machine.
+// Safety for the machine the tests run on: places outside the sandbox (`/`, `/etc`, `/usr`, the
+// account's home, links to them) are tried with --dry-run only, so even a broken gate would move
+// nothing of this machine.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,11 +181,12 @@ describe("a root in which nothing is recognised", () => {
   it.fails("scan --root ~/code says plainly that nothing there is a session of a pi store", async () => {
     const root = `${box.home}/code`;
     const { status, stdout } = await cli(["scan", "--root", root, "--no-cache"]);
+    const where = root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     expect(status).toBe(0);
     expect(stdout).toMatch(/Total: 0 sessions/);
     expect(stdout).toMatch(
       new RegExp(
-        `(nothing|no file or folder) in ${root} is a (pi )?session|no pi sessions? (found )?in ${root}`,
+        `(nothing|no file or folder) in ${where} is a (pi )?session|no pi sessions? (found )?in ${where}`,
         "i",
       ),
     );

@@ -93,9 +93,9 @@ describe("the library API", () => {
     expect(error).toBeInstanceOf(RefusedPlaceError);
     return error as RefusedPlaceError;
   }
-  const expectRefused = (error: RefusedPlaceError, { rule, ...expected }: StoreAttempt) => {
-    expect(error.rule).toBe(rule);
-    expectNamed(error.message, { rule, ...expected }, "flag");
+  const expectRefused = (error: RefusedPlaceError, tried: StoreAttempt) => {
+    expect(error.rule).toBe(tried.rule);
+    expectNamed(error.message, tried, "flag");
   };
   const attempts = byName(hostileStoreAttempts(box));
 

@@ -129,8 +129,9 @@ export const DeletionConfigSchema = z.strictObject({
    */
   quarantineDir: z
     .string()
-    .refine((dir) => dir.startsWith("/") || dir.startsWith("~/"), {
-      error: "must be an absolute path or start with ~/",
+    // "~" itself passes here so that the place rules refuse it by name (rule home).
+    .refine((dir) => dir === "~" || dir.startsWith("/") || dir.startsWith("~/"), {
+      error: "must be an absolute path or start with ~/ (rule relative-path)",
     })
     .nullable()
     .default(null),

@@ -69,7 +69,8 @@ describe("emptyPathProblem", () => {
   it.each(["", " ", ".", "./", "././"])("%j is refused", (raw) => {
     expect(emptyPathProblem(raw, "--root")?.rule).toBe("empty-path");
   });
-  it.each(["./sessions", "..", "/x", "sessions"])("%j is a path", (raw) => {
+  // `/` is no empty path: it must reach the filesystem-root rule, which names it for what it is.
+  it.each(["./sessions", "..", "/x", "sessions", "/", "//", "/."])("%j is a path", (raw) => {
     expect(emptyPathProblem(raw, "--root")).toBeUndefined();
   });
 });
@@ -115,6 +116,20 @@ describe("configPlaceProblems", () => {
     ).toEqual([{ path: "deletion.quarantineDir", message: expect.stringContaining("quarantine-in-store") }]);
   });
 
+  it.each([
+    ["/", "filesystem-root"],
+    ["~", "home"],
+    ["/home", "above-home"],
+  ])("reports a quarantine at %s once, for itself, not every store as inside it", (quarantineDir, rule) => {
+    const problems = configPlaceProblems(
+      { sessionDir: "~/.pi/agent/sessions", deletion: { quarantineDir } },
+      environment,
+    );
+    expect(problems).toEqual([
+      { path: "deletion.quarantineDir", message: expect.stringContaining(`(rule ${rule})`) },
+    ]);
+  });
+
   it("names the real path when the written one resolves elsewhere (a symlink)", () => {
     const problems = configPlaceProblems(
       { sessionDir: "~/link" },
@@ -130,7 +145,10 @@ describe("configPlaceProblems", () => {
 
   it("asks for an absolute path", () => {
     expect(configPlaceProblems({ stores: [{ kind: "pi", root: "rel" }] }, environment)).toEqual([
-      { path: "stores[0].root", message: 'must be an absolute path or start with ~/, got "rel"' },
+      {
+        path: "stores[0].root",
+        message: 'must be an absolute path or start with ~/, got "rel" (rule relative-path)',
+      },
     ]);
   });
 });

@@ -116,10 +116,13 @@ export const isWithin = (inner: string, outer: string) =>
 export const expandHome = (raw: string, home: string) =>
   raw === "~" ? home : raw.startsWith("~/") ? `${home}/${raw.slice(2)}` : raw;
 
-/** `""`, `.` and `./` name the current folder without saying so: refused before anything resolves them. */
+/**
+ * `""`, `.` and `./` name the current folder without saying so: refused before anything resolves
+ * them. `/` (and `//`, `/.`) is absolute: it is judged as the file system's root it names.
+ */
 export function emptyPathProblem(raw: string, what: string): PlaceProblem | undefined {
   if (raw.trim() === "") return { rule: "empty-path", message: `${what} is empty; give the folder's path` };
-  if (raw.split("/").every((part) => part === "." || part === ""))
+  if (!raw.startsWith("/") && raw.split("/").every((part) => part === "." || part === ""))
     return {
       rule: "empty-path",
       message: `${what} "${raw}" names the current folder only implicitly; give the folder's path`,
@@ -168,7 +171,12 @@ export function placeProblem(path: string, role: PlaceRole, context: PlaceContex
           "store-in-store",
           `${path === store.path ? "is also" : "is inside"} the store ${store.path} (${store.label})`,
         );
-    const quarantine = context.quarantine;
+    // Nor is a quarantine refused for itself (`/`, home): every store would be "inside" it, and
+    // the quarantine's own check names the real problem.
+    const quarantine =
+      context.quarantine && !ownProblem(context.quarantine.path, context.homes)
+        ? context.quarantine
+        : undefined;
     if (quarantine && (quarantine.configured ? isWithin(path, quarantine.path) : overlap(quarantine.path)))
       return refuse("store-in-trash", `${relation(quarantine.path)} the quarantine ${quarantine.path}`);
     if (context.trash !== undefined && overlap(context.trash))
@@ -189,13 +197,17 @@ export function placeProblem(path: string, role: PlaceRole, context: PlaceContex
   return undefined;
 }
 
+/** A folder in the config must not depend on where a command happens to run. */
+const relativeProblem = (raw: string) =>
+  `must be an absolute path or start with ~/, got "${raw}" (rule relative-path)`;
+
 /**
  * Why a configured store root (`sessionDir`, `stores[].root`, written `/abs` or `~/…`) is not a safe
  * place on its own, judged on the text alone (the server judges the real path again before using it).
  */
 export function sessionDirProblem(raw: string, home: string): string | undefined {
   const expanded = expandHome(raw, home);
-  if (!expanded.startsWith("/")) return `must be an absolute path or start with ~/, got "${raw}"`;
+  if (!expanded.startsWith("/")) return relativeProblem(raw);
   return placeProblem(normalizePosix(expanded), "store", { homes: [normalizePosix(home)] })?.message;
 }
 
@@ -226,7 +238,7 @@ export function configPlaceProblems(
     if (typeof raw !== "string") return undefined; // the schema reports the type
     const expanded = expandHome(raw, environment.home);
     if (!expanded.startsWith("/")) {
-      problems.push({ path: label, message: `must be an absolute path or start with ~/, got "${raw}"` });
+      problems.push({ path: label, message: relativeProblem(raw) });
       return undefined;
     }
     return { raw, label, path: resolve(expanded) };

@@ -109,6 +109,11 @@ export async function runServe(
     return 0;
   }
   limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
+  const configOptionsInUse = configOptions(values);
+  const { roots, folderStores, source, notes } = await chooseSource(
+    { roots: values.root, stores: values.store },
+    loadConfig(configOptionsInUse),
+  );
   // What a killed run left half done is settled before the first page shows the trash.
   try {
     for (const r of recover({ actor: "ui" }))
@@ -117,11 +122,6 @@ export async function runServe(
     if (!(error instanceof LockedError)) throw error;
     io.stderr(`note: not recovering now: ${error.message}`);
   }
-  const configOptionsInUse = configOptions(values);
-  const { roots, folderStores, source, notes } = await chooseSource(
-    { roots: values.root, stores: values.store },
-    loadConfig(configOptionsInUse),
-  );
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   if (source.note) io.stdout(visible(source.note));
   const service = createDashboardService({ roots, folderStores, source, config: configOptionsInUse });

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
-import { parseStoreFlag } from "../scan/resolve-roots.js";
+import { parseStoreFlag, resolveStores } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -38,16 +38,24 @@ function workspaceRoots(flagStores: string[], file: string | undefined): string[
   const fromFlags = flagStores.map(parseStoreFlag);
   const wrong = fromFlags.find((s) => s.kind !== "workspace");
   if (wrong) throw new UsageError(`prune works on workspace stores, got --store ${wrong.kind}:${wrong.root}`);
-  if (fromFlags.length > 0) return fromFlags.map((s) => s.root);
-  const configured = configuredRoot(file !== undefined ? { file } : {}).stores;
-  const roots = Array.isArray(configured)
-    ? configured.filter((s) => s.kind === "workspace").map((s) => s.root)
-    : [];
+  const configured = configuredRoot(file !== undefined ? { file } : {});
+  const roots =
+    fromFlags.length > 0
+      ? fromFlags.map((s) => s.root)
+      : Array.isArray(configured.stores)
+        ? configured.stores.filter((s) => s.kind === "workspace").map((s) => s.root)
+        : [];
   if (roots.length === 0)
     throw new UsageError(
       "no workspace store: pass --store workspace:DIR (or list one in the config's stores)",
     );
-  return roots;
+  // All of them through the place gate together: one root inside another would let a prune of
+  // the outer one move folders out of a workspace of the inner one.
+  return resolveStores(
+    { roots: [], stores: roots.map((root) => `workspace:${root}`) },
+    process.env,
+    configured,
+  ).folderStores.map((s) => s.root);
 }
 
 export async function runPrune(args: string[], io: CliIo): Promise<number> {

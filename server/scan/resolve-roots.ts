@@ -97,7 +97,10 @@ export function resolveStores(
   ];
   for (const { quiet, ...candidate } of candidates) {
     try {
-      gated([...found, candidate], env, quarantine);
+      // Judged without the quarantine: a store is skipped for its own sake only. A configured
+      // quarantine that is refused (`/`, home, inside this store) stops the command below with its
+      // reason; skipping every store for it ended in a wrong "does not exist".
+      gated([...found, candidate], env);
       found.push(candidate);
     } catch (error) {
       if (!(error instanceof UnusableRootError || error instanceof RefusedPlaceError)) throw error;

@@ -80,7 +80,7 @@ export function trustedStores(raw: unknown, home: string): ConfiguredStores {
  */
 export function trustedQuarantineDir(raw: unknown, home: string): string | undefined {
   const value = (raw as { deletion?: { quarantineDir?: unknown } } | null)?.deletion?.quarantineDir;
-  return typeof value === "string" && (value.startsWith("/") || value.startsWith("~/"))
+  return typeof value === "string" && (value === "~" || value.startsWith("/") || value.startsWith("~/"))
     ? expandTilde(value, home)
     : undefined;
 }

@@ -1,0 +1,194 @@
+// The command line against hostile places (test-support/hostile-home.ts): every store-root flag of
+// every command (scan, plan, clean --root and --store, prune, serve), and every folder the config
+// names — in the file or as --set — through config check, clean and serve, pointed at `/`, system
+// folders, the account's home, home itself (also spelled through `..`, relative, or via a symlink),
+// an ancestor of it, `""`, `.`, a root inside another, inside the quarantine or the desktop trash,
+// and quarantines at `/`, home, its top level or inside a store. Each attempt must be refused with
+// the rule it breaks and the real path it was judged as (exit 2; serve before it listens), and
+// must leave every file of the sandbox — home, stores, quarantine, desktop trash — as it was.
+//
+// Safety for the machine the tests run on: places outside the sandbox (`/`, `/etc`, `/usr`, the
+// account's home, links to them) are tried with --dry-run only, so even a broken gate would move
+// nothing of this machine.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BAIT_SESSION,
+  byName,
+  configOf,
+  type HostileConfig,
+  expectNamed,
+  hostileConfigs,
+  hostileSandbox,
+  hostileStoreAttempts,
+  type StoreKind,
+  unchangedBy,
+  writeBaitConfig,
+} from "../../test-support/hostile-home.js";
+import { runCli } from "../cli/main.js";
+import { runningInstance } from "../http/instance.js";
+import { statePaths } from "../state/state-dir.js";
+
+const box = hostileSandbox();
+
+// `.` must name a folder full of bait: the current folder is the sandbox's `work`.
+let cwd: string;
+beforeAll(() => {
+  cwd = process.cwd();
+  process.chdir(box.work);
+});
+afterAll(() => process.chdir(cwd));
+
+/** Runs one command in this process; a serve that got past the gate is stopped and reported. */
+async function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const run = runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+  let timer: NodeJS.Timeout | undefined;
+  const listening = new Promise<"listening">((resolve) => (timer = setTimeout(resolve, 10_000, "listening")));
+  const status = await Promise.race([run, listening]);
+  clearTimeout(timer);
+  if (status === "listening") {
+    process.emit("SIGTERM"); // serve's own handler closes the server
+    await run;
+  }
+  return { status, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+const roots = (roots: string[]) => roots.flatMap((root) => ["--root", root]);
+const stores = (kind: StoreKind, roots: string[]) => roots.flatMap((root) => ["--store", `${kind}:${root}`]);
+const confirm = (dry: boolean) => (dry ? "--dry-run" : "--yes");
+
+/** A command that takes store roots of one kind; `dry` asks a destructive one for --dry-run instead of --yes. */
+interface Command {
+  name: string;
+  kind: StoreKind;
+  argv: (given: string[], dry: boolean) => string[];
+}
+
+const commands: Command[] = [
+  { name: "scan --root X", kind: "pi", argv: (given) => ["scan", ...roots(given)] },
+  { name: "plan --root X", kind: "pi", argv: (given) => ["plan", ...roots(given)] },
+  {
+    name: "clean --root X --yes",
+    kind: "pi",
+    argv: (given, dry) => ["clean", ...roots(given), confirm(dry)],
+  },
+  {
+    name: "clean --store agentsh:X --yes",
+    kind: "agentsh",
+    argv: (given, dry) => ["clean", ...stores("agentsh", given), confirm(dry)],
+  },
+  {
+    name: "prune --store workspace:X --older-than 1h --yes",
+    kind: "workspace",
+    argv: (given, dry) => ["prune", ...stores("workspace", given), "--older-than", "1h", confirm(dry)],
+  },
+  {
+    name: "serve --root X --port 0 --no-open",
+    kind: "pi",
+    argv: (given) => ["serve", ...roots(given), "--port", "0", "--no-open"],
+  },
+];
+
+describe.each(byName(commands))("%s", (_, command) => {
+  for (const { name, attempt } of hostileStoreAttempts(box)) {
+    it(`refuses ${name}; nothing changes`, async () => {
+      const { roots: given, system, ...refusal } = attempt(command.kind);
+      const { status, stdout, stderr } = await unchangedBy(box, () => cli(command.argv(given, system)));
+      expect(status).toBe(2);
+      expectNamed(stderr, refusal, "flag");
+      if (command.name.startsWith("serve")) {
+        expect(stdout).not.toContain("dashboard:");
+        expect(runningInstance(statePaths().dir)).toBeUndefined();
+      }
+    });
+  }
+});
+
+/** How a hostile folder reaches the config: in the file, or as `--set KEY=VALUE` over a harmless file. */
+const channels = [
+  { name: "in the config file", file: configOf, sets: () => [] },
+  {
+    name: "--set",
+    file: () => ({}),
+    sets: (c: HostileConfig) => ["--set", `${c.key}=${JSON.stringify(c.value)}`],
+  },
+];
+
+/** Every command that reads the config's folders; `dry` asks clean for --dry-run instead of --yes. */
+const configCommands = [
+  { name: "config check", argv: () => ["config", "check"] },
+  { name: "clean", argv: (dry: boolean) => ["clean", confirm(dry)] },
+  { name: "serve", argv: () => ["serve", "--port", "0", "--no-open"] },
+];
+
+describe.each(byName(channels))("a hostile folder %s", (_, channel) => {
+  afterAll(() => writeBaitConfig());
+  describe.each(byName(configCommands))("%s", (_, command) => {
+    for (const c of hostileConfigs(box)) {
+      // config check reports every problem itself; the others name the file's problems first.
+      it(`${c.name} → exit 2 naming it, nothing changes`, async () => {
+        writeBaitConfig(channel.file(c));
+        const { status, stdout, stderr } = await unchangedBy(box, () =>
+          cli([...command.argv(c.system), ...channel.sets(c)]),
+        );
+        expect(status).toBe(2);
+        expect(stdout).not.toContain("dashboard:");
+        if (command.name !== "config check") return expectNamed(stderr, c, "config");
+        const line = stderr.split("\n").find((l) => l.trimStart().startsWith(`${c.at}: `));
+        expect(line, stderr).toBeDefined();
+        expectNamed(line!, c, "config");
+      });
+    }
+  });
+});
+
+describe("a root in which nothing is recognised", () => {
+  it("scan --root ~/code exits 0 and lists no session; each entry there is said to be no session", async () => {
+    const { status, stdout } = await cli(["scan", "--root", `${box.home}/code`, "--no-cache", "--json"]);
+    expect(status).toBe(0);
+    const report = JSON.parse(stdout) as {
+      sessions: unknown[];
+      problems: Array<{ code: string; path: string }>;
+    };
+    expect(report.sessions).toEqual([]);
+    expect(report.problems.map((p) => [p.code, p.path]).sort()).toEqual([
+      ["not-a-session", `${box.home}/code/app`],
+      ["not-a-session", `${box.home}/code/sandbox`],
+    ]);
+  });
+
+  it("scan --root ~/code says plainly that nothing there is a session of a pi store", async () => {
+    const root = `${box.home}/code`;
+    const { status, stdout } = await cli(["scan", "--root", root, "--no-cache"]);
+    const where = root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/Total: 0 sessions/);
+    expect(stdout).toMatch(
+      new RegExp(
+        `(nothing|no file or folder) in ${where} is a (pi )?session|no pi sessions? (found )?in ${where}`,
+        "i",
+      ),
+    );
+  });
+});
+
+// Last, as it moves things: without it, every refusal above could pass because there was nothing
+// a command would have moved anyway.
+describe("the bait is real", () => {
+  it.each<[string, (root: string) => string[], string]>([
+    ["clean --root", (root) => ["clean", "--root", root, "--yes"], BAIT_SESSION],
+    ["clean --store agentsh:", (root) => ["clean", "--store", `agentsh:${root}`, "--yes"], "proxy"],
+    [
+      "prune --store workspace:",
+      (root) => ["prune", "--store", `workspace:${root}`, "--older-than", "1h", "--yes"],
+      "sandbox-ws",
+    ],
+  ])("%s at an ordinary folder holding the same bait moves it", async (_, argv, bait) => {
+    const { status, stderr } = await cli(argv(box.work));
+    expect(status, stderr).toBe(0);
+    expect(existsSync(join(box.work, bait))).toBe(false);
+  });
+});

@@ -4,7 +4,13 @@ import { AuditEntrySchema } from "./audit.js";
 import { ConfigSchema, QUOTA_MODES } from "./config.js";
 import { QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
-import { FingerprintSchema, SessionRecordSchema, StoreRefSchema } from "./session-record.js";
+import {
+  FingerprintSchema,
+  SessionRecordSchema,
+  type StoreKind,
+  StoreKindSchema,
+  StoreRefSchema,
+} from "./session-record.js";
 import { SessionFilterSchema } from "./session-filter.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
@@ -87,7 +93,7 @@ export type ProtectResponse = z.infer<typeof ProtectResponseSchema>;
 export const SessionsQuerySchema = z.strictObject({
   sort: z.enum(["lru", "size", "created"]).default("lru"),
   namespace: z.string().max(4096).optional(),
-  store: z.enum(["pi", "agentsh", "workspace"]).optional(),
+  store: StoreKindSchema.optional(),
   tag: z.string().max(256).optional(),
   /** Case-insensitive text in the path, name, summary or namespace. */
   text: z.string().max(256).optional(),
@@ -100,7 +106,7 @@ export type SessionsQuery = z.infer<typeof SessionsQuerySchema>;
 export interface SessionRow {
   id: string;
   path: string;
-  store: "pi" | "agentsh" | "workspace";
+  store: StoreKind;
   namespace: string;
   sizeBytes: number;
   /** Epoch seconds: what the table sorts on (cheap to compare, nothing to allocate). */

@@ -3,6 +3,7 @@
 // Shared so the dashboard's policy editor validates exactly as the CLI does.
 import { z } from "zod";
 import { globProblem } from "./glob.js";
+import { StoreKindSchema } from "./session-record.js";
 import { configPlaceProblems, normalizePosix, type PlaceEnvironment, sessionDirProblem } from "./places.js";
 
 export { sessionDirProblem };
@@ -144,7 +145,7 @@ export const ActivityConfigSchema = z.strictObject({
 
 /** One store to look at; `kind` says how a session is found in it. */
 export const StoreConfigSchema = z.strictObject({
-  kind: z.enum(["pi", "agentsh", "workspace"]),
+  kind: StoreKindSchema,
   /** Absolute or `~/…`; not `/`, your home folder or a folder above it. */
   root: z.string(),
 });

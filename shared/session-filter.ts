@@ -2,6 +2,7 @@
 // server evaluates "all sessions matching the filter" with it for a clean, so the two cannot
 // disagree about which sessions a filter means.
 import { z } from "zod";
+import { STORE_KINDS } from "./session-record.js";
 
 /** The filter fields of the sessions page; every field is optional on the wire ("" = any). */
 export const SessionFilterSchema = z.strictObject({
@@ -9,7 +10,7 @@ export const SessionFilterSchema = z.strictObject({
   text: z.string().max(256).default(""),
   /** Exactly this namespace. */
   namespace: z.string().max(4096).default(""),
-  store: z.enum(["", "pi", "agentsh", "workspace"]).default(""),
+  store: z.enum(["", ...STORE_KINDS]).default(""),
   /** "deletable": may be cleaned; "kept": kept for some reason (active, pinned, protected…). */
   status: z.enum(["", "deletable", "kept"]).default(""),
   /** Only sessions with parse warnings. */

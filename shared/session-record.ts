@@ -2,14 +2,19 @@
 import { z } from "zod";
 
 /**
- * Which kind of store a session lives in. pi sessions are files; agentsh sessions and sandbox
+ * Which kind of store a session lives in — which agent wrote it. pi and Claude Code sessions are
+ * files (a Claude session with the side folders of its bundle); agentsh sessions and sandbox
  * workspaces are folders, measured by what is inside and moved as one unit.
  */
-export const STORE_KINDS = ["pi", "agentsh", "workspace"] as const;
+export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
 export const StoreKindSchema = z.enum(STORE_KINDS);
 
 /** Whether a store's sessions are folders (moved as one unit) rather than files. */
-export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) => kind !== "pi";
+export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) => kind === "agentsh" || kind === "workspace";
+
+/** Whether a session (or a trash item, which may predate `folder`) is a folder moved as one unit. */
+export const isFolderSession = (s: { folder?: boolean; storeKind?: StoreKind; store?: { kind: StoreKind } }) =>
+  s.folder ?? isFolderStore(s.storeKind ?? s.store!.kind);
 export type StoreKind = z.infer<typeof StoreKindSchema>;
 
 export const StoreRefSchema = z.object({
@@ -101,6 +106,16 @@ export const SessionRecordSchema = z.object({
   tags: z.array(z.string()).optional(),
   /** The session-index file that belongs to this session: it moves with it on delete and restore. */
   metaFile: z.string().optional(),
+  /**
+   * The other files and folders of the session's bundle (a Claude session's subagents, tool
+   * results, file history, env, todos, tasks, debug log): counted in `sizeBytes`, moved and
+   * restored with it, all or nothing.
+   */
+  bundle: z.array(z.string()).optional(),
+  /** Its `path` is a folder moved as one unit (agentsh, workspaces, a Claude bundle without a transcript). */
+  folder: z.literal(true).optional(),
+  /** Ids of forks that read their history from this session's file: it is kept while they exist. */
+  neededBy: z.array(z.string()).optional(),
   /** Header `parentSession` (else the index's `parentSessionFile`): the session this one was forked from. */
   parentSession: z.string().optional(),
   /** Ids of the sessions forked from this one (their `parentSession` is this session's file). */

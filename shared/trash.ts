@@ -28,6 +28,8 @@ export const TrashItemSchema = z.object({
   storeRoot: z.string(),
   /** pi sessions are files; agentsh sessions and workspaces are folders, moved as one unit. */
   storeKind: StoreKindSchema,
+  /** The session's path is a folder (absent in entries written before it was recorded: see isFolderSession). */
+  folder: z.boolean().optional(),
   sizeBytes: z.number().int().nonnegative(),
   fingerprint: FingerprintSchema,
   /** "system-trash": the freedesktop trash; "quarantine": our own folder. */

@@ -30,12 +30,12 @@ export async function runMetrics(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const config = configOptions(values);
-  const { roots, folderStores } = resolveStores(
+  const { roots, adapterStores } = resolveStores(
     { roots: values.root, stores: values.store },
     process.env,
     rootOf(loadConfig(config)),
   );
-  const text = await collectMetrics({ roots, folderStores, config });
+  const text = await collectMetrics({ roots, adapterStores, config });
   if (values.textfile) writeFileAtomic(values.textfile, text, 0o644);
   else io.stdout(text.trimEnd());
   return 0;

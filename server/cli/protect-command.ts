@@ -61,14 +61,14 @@ export async function runProtect(
   if (positionals.length === 0) throw new UsageError(`${action} wants at least one session id or path`);
 
   // Pinning only needs the store root, so it works while the rest of the config is invalid.
-  const { roots, folderStores } = resolveStores(
+  const { roots, adapterStores } = resolveStores(
     { roots: values.root, stores: values.store },
     process.env,
     configuredRoot(configOptions(values)),
   );
   const { sessions } = await scanStores({
     roots,
-    folderStores,
+    adapterStores,
     cacheFile: paths.scanCache,
     metaDir: paths.sessionsMeta,
     topN: 0,

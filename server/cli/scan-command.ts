@@ -195,7 +195,7 @@ export async function runScan(
     return 0;
   }
   const configured = configuredRoot(flags.config !== undefined ? { file: flags.config } : {});
-  const { roots, folderStores, notes } = resolveStores(
+  const { roots, adapterStores, notes } = resolveStores(
     { roots: flags.roots, stores: flags.stores },
     process.env,
     configured,
@@ -203,7 +203,7 @@ export async function runScan(
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   const report = await scanStores({
     roots,
-    folderStores,
+    adapterStores,
     ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
     metaDir: statePaths().sessionsMeta,
     growthDir: statePaths().dir,

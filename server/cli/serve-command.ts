@@ -24,7 +24,7 @@ import { LockedError } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
+import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
 
@@ -47,7 +47,7 @@ const DEFAULT_PORT = 4178;
 async function chooseSource(
   flags: { roots: string[]; stores: string[] },
   config: ConfigStatus,
-): Promise<{ roots: string[]; folderStores: FolderStore[]; source: DataSource; notes: string[] }> {
+): Promise<{ roots: string[]; adapterStores: AdapterStore[]; source: DataSource; notes: string[] }> {
   const configured = rootOf(config);
   // A store the user named — by flag or in the config — must be used or refused, never swapped for a demo.
   if (
@@ -68,7 +68,7 @@ async function chooseSource(
     await ensureDemoStore(demo);
     return {
       roots: [checkRoot(demo)],
-      folderStores: [],
+      adapterStores: [],
       notes: [],
       source: {
         kind: "demo",
@@ -110,7 +110,7 @@ export async function runServe(
   }
   limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
   const configOptionsInUse = configOptions(values);
-  const { roots, folderStores, source, notes } = await chooseSource(
+  const { roots, adapterStores, source, notes } = await chooseSource(
     { roots: values.root, stores: values.store },
     loadConfig(configOptionsInUse),
   );
@@ -124,7 +124,7 @@ export async function runServe(
   }
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   if (source.note) io.stdout(visible(source.note));
-  const service = createDashboardService({ roots, folderStores, source, config: configOptionsInUse });
+  const service = createDashboardService({ roots, adapterStores, source, config: configOptionsInUse });
   const { getSummary } = service;
   await getSummary(); // warm the cache before the first page load
 

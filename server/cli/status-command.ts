@@ -69,12 +69,12 @@ async function status(args: string[], io: CliIo): Promise<number> {
     return UNKNOWN;
   }
   const { quota, mode } = config.config;
-  const { roots, folderStores } = resolveStores(
+  const { roots, adapterStores } = resolveStores(
     { roots: values.root, stores: values.store },
     process.env,
     rootOf(config),
   );
-  const { summary } = await scanStores({ roots, folderStores, cacheFile: statePaths().scanCache, topN: 0 });
+  const { summary } = await scanStores({ roots, adapterStores, cacheFile: statePaths().scanCache, topN: 0 });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
   if (values.json)
     io.stdout(

@@ -55,7 +55,7 @@ function workspaceRoots(flagStores: string[], file: string | undefined): string[
     { roots: [], stores: roots.map((root) => `workspace:${root}`) },
     process.env,
     configured,
-  ).folderStores.map((s) => s.root);
+  ).adapterStores.map((s) => s.root);
 }
 
 export async function runPrune(args: string[], io: CliIo): Promise<number> {

@@ -9,11 +9,11 @@ import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import { emptiesStore } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { type Fingerprint, isFolderStore, type SessionRecord } from "../../shared/session-record.js";
+import { type Fingerprint, isFolderSession, type SessionRecord } from "../../shared/session-record.js";
 import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
-import type { FolderStore } from "../scan/resolve-roots.js";
+import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
 import { PI_CWD_FOLDER } from "../scan/walker.js";
@@ -32,7 +32,23 @@ import { identityAfterMove, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "./trash-ledger.js";
 
 /** What the engine needs to know about something it moves: a session, or an orphaned index file. */
-type MoveTarget = Pick<SessionRecord, "id" | "path" | "namespace" | "store" | "sizeBytes" | "metaFile">;
+type MoveTarget = Pick<
+  SessionRecord,
+  "id" | "path" | "namespace" | "store" | "sizeBytes" | "metaFile" | "bundle" | "folder"
+>;
+
+/**
+ * The files that move with a session, and where each goes in its operation's quarantine folder:
+ * pi's session-index file, and the rest of a bundle (kept by their path below the store root, so
+ * two side folders both named after the session never collide).
+ */
+function sidecarsOf(record: MoveTarget, folder: string): TrashItem["sidecars"] {
+  const paths = [...(record.metaFile ? [record.metaFile] : []), ...(record.bundle ?? [])];
+  const root = `${record.store.root}/`;
+  return paths
+    .filter((path) => pathExists(path))
+    .map((from) => ({ from, to: join(folder, from.startsWith(root) ? from.slice(root.length) : basename(from)) }));
+}
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
@@ -42,7 +58,7 @@ export interface SoftDeleteRequest {
   items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
   /** The stores the ids were found in: pi roots, and stores whose sessions are folders. */
   roots: readonly string[];
-  folderStores?: readonly FolderStore[];
+  adapterStores?: readonly AdapterStore[];
   dryRun?: boolean;
   /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
   orphanedMeta?: readonly string[];
@@ -88,11 +104,11 @@ export async function softDelete(
 ): Promise<SoftDeleteResult> {
   return exclusive(options, recoverLocked, async (state) => {
     const now = state.now();
-    if (request.roots.length === 0 && (request.folderStores ?? []).length === 0)
+    if (request.roots.length === 0 && (request.adapterStores ?? []).length === 0)
       throw new UserError("no store to delete from");
     const inputs = await gatherPlanInputs({
       flagRoots: [...request.roots],
-      flagStores: (request.folderStores ?? []).map((s) => `${s.kind}:${s.root}`),
+      flagStores: (request.adapterStores ?? []).map((s) => `${s.kind}:${s.root}`),
       env: state.env,
       ...(options.config ? { config: options.config } : {}),
       ...(request.previous ? { previous: request.previous } : {}),
@@ -208,8 +224,6 @@ export async function softDelete(
           .slice(start, start + BATCH)
           .map(({ record, fingerprint }, i): TrashItem & { seq: number } => {
             const seq = start + i + 1;
-            // The session's pi session-index file, found by the scan's join.
-            const sidecar = record.metaFile;
             return {
               seq,
               id: record.id,
@@ -217,6 +231,7 @@ export async function softDelete(
               namespace: record.namespace,
               storeRoot: record.store.root,
               storeKind: record.store.kind,
+              ...(record.folder ? { folder: true } : {}),
               sizeBytes: record.sizeBytes,
               fingerprint,
               ...(config.deletion.target === "quarantine"
@@ -225,10 +240,7 @@ export async function softDelete(
                     location: join(quarantine, `${seq}-${basename(record.path)}`),
                   }
                 : { target: "system-trash" as const }),
-              sidecars:
-                sidecar && pathExists(sidecar)
-                  ? [{ from: sidecar, to: join(quarantine, `${seq}.sidecars`, basename(sidecar)) }]
-                  : [],
+              sidecars: sidecarsOf(record, join(quarantine, `${seq}.sidecars`)),
               deletedAt: now.toISOString(),
             };
           });
@@ -253,8 +265,9 @@ export async function softDelete(
         const outcomes = await moveToSystemTrash(
           toTrash.map((item) => ({
             path: item.originalPath,
-            sizeBytes: item.sizeBytes,
-            folder: isFolderStore(item.storeKind),
+            // The session's own file or folder: a bundle's other parts move as sidecars.
+            sizeBytes: item.fingerprint.size,
+            folder: isFolderSession(item),
           })),
           state.env,
         );
@@ -287,7 +300,7 @@ function readyToMove(
   };
   if (!item.id.startsWith("meta:") && !atSessionPlace(record))
     return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
-  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, isFolderStore(item.storeKind))))
+  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, isFolderSession(item))))
     return skip("changed since preview");
   return true;
 }
@@ -327,7 +340,7 @@ function settle(
     }
     state.crash("moved");
     const identity = identityAfterMove(location, item, copiedHash);
-    if (identity.identity?.size !== item.sizeBytes)
+    if (identity.identity?.size !== item.fingerprint.size)
       throw new Error(`the moved copy at ${location} has the wrong size`);
     for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
     ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...identity }]);

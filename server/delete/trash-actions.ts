@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
-import { isFolderStore } from "../../shared/session-record.js";
+import { isFolderSession } from "../../shared/session-record.js";
 import {
   resolveTrashRefs,
   type TrashActionResult,
@@ -166,7 +166,7 @@ export async function purge(
         ledger.append([{ seq, event: "purge-intent" }]);
         ledger.sync();
         // Hard delete of what is already in the trash; a folder session goes as a whole.
-        rmSync(entry.location!, { force: true, recursive: isFolderStore(entry.storeKind) });
+        rmSync(entry.location!, { force: true, recursive: isFolderSession(entry) });
         removeSidecars(entry);
         if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
         ledger.append([{ seq, event: "purged" }]);

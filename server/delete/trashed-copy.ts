@@ -4,7 +4,7 @@
 // became a symlink.
 import { lstatSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { isFolderStore } from "../../shared/session-record.js";
+import { isFolderSession } from "../../shared/session-record.js";
 import type { TrashEntry, TrashItem } from "../../shared/trash.js";
 
 type TrashedIdentity = NonNullable<TrashItem["trashedIdentity"]>;
@@ -22,10 +22,10 @@ const ctimeNsOf = (path: string) =>
 /** The trashed copy as it is just after a move: what later purges and restores compare with. */
 export function identityAfterMove(
   location: string,
-  item: Pick<TrashItem, "storeKind" | "fingerprint">,
+  item: Pick<TrashItem, "storeKind" | "folder" | "fingerprint">,
   copiedHash?: string,
 ): { identity?: TrashedIdentity; sha256?: string } {
-  const folder = isFolderStore(item.storeKind);
+  const folder = isFolderSession(item);
   const fingerprint = currentFingerprint(location, folder);
   const ctimeNs = ctimeNsOf(location);
   if (!fingerprint || !ctimeNs) return {};
@@ -55,7 +55,7 @@ export function trashedCopy(entry: TrashEntry, forPurge = false): TrashedCopy {
     reason: `the file at ${location} is not the one session-retention put there (${what}); nothing was done to it`,
   });
   if (!realFolder(dirname(location))) return notOurs("its folder is now reached through a symlink");
-  const folder = isFolderStore(entry.storeKind);
+  const folder = isFolderSession(entry);
   const now = currentFingerprint(location, folder);
   if (!now) return notOurs(folder ? "it is not a folder" : "it is not a regular file, or a symlink");
   if (entry.trashedIdentity) {
@@ -66,7 +66,7 @@ export function trashedCopy(entry: TrashEntry, forPurge = false): TrashedCopy {
   } else {
     // Written before identities were recorded: the size, and for a file the time (a move keeps it).
     const sameTime = folder || now.mtimeNs.slice(0, -6) === entry.fingerprint.mtimeNs.slice(0, -6);
-    if (now.size !== entry.sizeBytes || !sameTime) return notOurs("its size or time differ");
+    if (now.size !== entry.fingerprint.size || !sameTime) return notOurs("its size or time differ");
   }
   if (entry.sha256 && !folder && sha256(location) !== entry.sha256) return notOurs("its content differs");
   return { state: "ours" };
@@ -89,22 +89,26 @@ export function moveSidecars(item: TrashItem, direction: "away" | "back") {
   }
 }
 
+/** Removes a purged entry's sidecars from our quarantine: a bundle's side folders go as a whole. */
 export function removeSidecars(item: TrashItem) {
-  for (const sidecar of item.sidecars) rmSync(sidecar.to, { force: true });
+  for (const sidecar of item.sidecars) rmSync(sidecar.to, { force: true, recursive: true });
 }
 
 /**
- * After a restore or a purge: the quarantine folders that held only this item go (its sidecar
- * folder, then its operation's folder once it holds nothing else). rmdir removes only an empty
- * folder, so anything still there stays.
+ * After a restore or a purge: the quarantine folders that held only this item go — the folders of
+ * its sidecars up to its `<n>.sidecars` folder, then its operation's folder once it holds nothing
+ * else. rmdir removes only an empty folder, so anything still there stays.
  */
 export function removeEmptiedFolders(item: TrashItem) {
-  const sidecarFolders = item.sidecars.map((s) => dirname(s.to));
-  const operationFolders = [
-    ...(item.target === "quarantine" && item.location ? [dirname(item.location)] : []),
-    ...sidecarFolders.map((folder) => dirname(folder)),
-  ];
-  for (const folder of new Set([...sidecarFolders, ...operationFolders])) {
+  const folders = new Set<string>();
+  for (const { to } of item.sidecars) {
+    const base = /^(.*\/\d+\.sidecars)\//.exec(to)?.[1] ?? dirname(to);
+    for (let folder = dirname(to); folder.length >= base.length; folder = dirname(folder)) folders.add(folder);
+    folders.add(dirname(base));
+  }
+  if (item.target === "quarantine" && item.location) folders.add(dirname(item.location));
+  // Deepest first, so a folder is empty by the time its parent is tried.
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     try {
       rmdirSync(folder);
     } catch {

@@ -50,7 +50,7 @@ beforeEach(() => {
   );
   const api = createDashboardService({
     roots: [root],
-    folderStores: [],
+    adapterStores: [],
     source: { kind: "pi" },
     config: { file: configFile },
   });

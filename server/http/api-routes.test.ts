@@ -54,7 +54,7 @@ beforeEach(() => {
   );
   const service = createDashboardService({
     roots: [root],
-    folderStores: [],
+    adapterStores: [],
     source: { kind: "pi" },
     config: { file: configFile },
   });
@@ -373,7 +373,7 @@ describe("freshness of what reads see", () => {
   it("a stale look answers at once while a new one is taken; a change makes reads wait for a new look", async () => {
     const service = createDashboardService({
       roots: [root],
-      folderStores: [],
+      adapterStores: [],
       source: { kind: "pi" },
       config: { file: configFile },
       freshMs: 0,

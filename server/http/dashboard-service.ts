@@ -28,7 +28,7 @@ import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine
 import { exemptionsOf, gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
-import type { FolderStore } from "../scan/resolve-roots.js";
+import type { AdapterStore } from "../scan/resolve-roots.js";
 import { readAudit } from "../state/audit-log.js";
 import {
   checkConfig,
@@ -54,7 +54,7 @@ const FRESH_MS = 5000;
 
 export interface DashboardStores {
   roots: readonly string[];
-  folderStores: readonly FolderStore[];
+  adapterStores: readonly AdapterStore[];
   source: DataSource;
   config: LoadConfigOptions;
   /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
@@ -131,7 +131,7 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const flagStores = stores.folderStores.map((s) => `${s.kind}:${s.root}`);
+  const flagStores = stores.adapterStores.map((s) => `${s.kind}:${s.root}`);
   /**
    * Every read — summary, table, plan, detail — shares one look at the stores (a 100,000-session
    * table must answer in well under a second, and one scan at a time keeps memory down). A look
@@ -346,7 +346,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           {
             ...chosen,
             roots: stores.roots,
-            folderStores: stores.folderStores,
+            adapterStores: stores.adapterStores,
             dryRun: request.dryRun,
             ...(look ? { previous: look.inputs.report } : {}),
           },

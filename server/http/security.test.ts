@@ -24,7 +24,7 @@ beforeAll(async () => {
   writeSession(root, "/work/app", 1);
   const service = createDashboardService({
     roots: [root],
-    folderStores: [],
+    adapterStores: [],
     source: { kind: "pi" },
     config: {},
   });

@@ -8,7 +8,7 @@ import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderStore } from "../../shared/session-record.js";
-import { type FolderStore, resolveStores } from "../scan/resolve-roots.js";
+import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import {
@@ -50,13 +50,13 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const env = options.env ?? process.env;
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
-  const { roots, folderStores, notes } = withConfigProblems(config, () =>
+  const { roots, adapterStores, notes } = withConfigProblems(config, () =>
     resolveStores({ roots: options.flagRoots ?? [], stores: options.flagStores ?? [] }, env, rootOf(config)),
   );
   const pins = readPins(paths.protectedList);
   const report = await scanStores({
     roots,
-    folderStores,
+    adapterStores,
     ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
     metaDir: paths.sessionsMeta,
     growthDir: paths.dir,
@@ -65,7 +65,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   });
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,
-    roots: [...roots, ...folderStores.map((s) => s.root)],
+    roots: [...roots, ...adapterStores.map((s) => s.root)],
   });
   const byPath = activePaths(detection);
   const activeIds = new Map<string, string>();
@@ -99,10 +99,10 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
 }
 
 /** The stores a scan looked at, as a deletion request names them (pi roots, folder stores). */
-export function scannedStores(report: ScanReport): { roots: string[]; folderStores: FolderStore[] } {
+export function scannedStores(report: ScanReport): { roots: string[]; adapterStores: AdapterStore[] } {
   return {
     roots: report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    folderStores: report.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
+    adapterStores: report.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
   };
 }
 

@@ -67,7 +67,7 @@ describe("metrics endpoints", () => {
     writeSession(root, "/work/app", 2);
     const service = createDashboardService({
       roots: [root],
-      folderStores: [],
+      adapterStores: [],
       source: { kind: "pi" },
       config: {},
     });

@@ -3,7 +3,7 @@
 import type { AuditEntry } from "../../shared/audit.js";
 import { QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
 import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
-import type { FolderStore } from "../scan/resolve-roots.js";
+import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
@@ -84,13 +84,13 @@ export function renderMetrics(input: MetricsInput): string {
 /** Scans the stores and renders their metrics (the same for the server and the CLI). */
 export async function collectMetrics(stores: {
   roots: readonly string[];
-  folderStores: readonly FolderStore[];
+  adapterStores: readonly AdapterStore[];
   config: LoadConfigOptions;
 }): Promise<string> {
   const paths = statePaths();
   const report = await scanStores({
     roots: stores.roots,
-    folderStores: stores.folderStores,
+    adapterStores: stores.adapterStores,
     cacheFile: paths.scanCache,
     topN: 0,
   });

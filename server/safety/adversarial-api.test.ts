@@ -41,7 +41,7 @@ describe("the dashboard: PUT /api/policy and POST /api/plan/preview", () => {
   beforeAll(async () => {
     const service = createDashboardService({
       roots: [box.piStore],
-      folderStores: [],
+      adapterStores: [],
       source: { kind: "pi" },
       config: {},
     });
@@ -104,10 +104,10 @@ describe("the library API", () => {
     expectRefused(await refusal(() => scanStores({ roots: tried.roots })), tried);
   });
 
-  it.each(attempts)("scanStores({ folderStores: [agentsh at %s] }) rejects", async (_, { attempt }) => {
+  it.each(attempts)("scanStores({ adapterStores: [agentsh at %s] }) rejects", async (_, { attempt }) => {
     const tried = attempt("agentsh");
-    const folderStores = tried.roots.map((root) => ({ kind: "agentsh" as const, root }));
-    expectRefused(await refusal(() => scanStores({ roots: [], folderStores })), tried);
+    const adapterStores = tried.roots.map((root) => ({ kind: "agentsh" as const, root }));
+    expectRefused(await refusal(() => scanStores({ roots: [], adapterStores })), tried);
   });
 
   // The engine resolves ids against its own scan of the roots it is given: with the bait's ids, a

@@ -401,7 +401,7 @@ describe("recognition", () => {
           {
             items: [...records.map((r) => ({ id: r.id })), ...bogus.map((id) => ({ id }))],
             roots: [roots.pi],
-            folderStores: [
+            adapterStores: [
               { kind: "agentsh", root: roots.agentsh },
               { kind: "workspace", root: roots.workspace },
             ],

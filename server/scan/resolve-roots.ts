@@ -4,6 +4,7 @@
 // may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
 import { existsSync } from "node:fs";
+import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../state/configured-root.js";
@@ -11,28 +12,28 @@ import { agentshDefaultRoot } from "../stores/agentsh/location.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
 
-/** A store whose sessions are folders. */
-export interface FolderStore {
-  kind: "agentsh" | "workspace";
+/** A store of any kind but pi's, scanned by its adapter (server/stores/store-adapter.ts). */
+export interface AdapterStore {
+  kind: Exclude<StoreKind, "pi">;
   root: string;
 }
 
 export interface ResolvedStores {
   /** Real, readable pi store roots. */
   roots: string[];
-  folderStores: FolderStore[];
+  adapterStores: AdapterStore[];
   /** Configured locations we skipped, said plainly. */
   notes: string[];
 }
 
-const STORE_FLAG = /^(pi|agentsh|workspace):(.*)$/s;
+const STORE_FLAG = new RegExp(`^(${STORE_KINDS.join("|")}):(.*)$`, "s");
 
 /** `--store agentsh:~/.agentsh/sessions` → its kind and folder. */
-export function parseStoreFlag(value: string): { kind: "pi" | "agentsh" | "workspace"; root: string } {
+export function parseStoreFlag(value: string): { kind: StoreKind; root: string } {
   const match = STORE_FLAG.exec(value);
   if (!match)
-    throw new UserError(`--store wants KIND:DIR with KIND pi, agentsh or workspace, got "${value}"`);
-  return { kind: match[1] as "pi" | "agentsh" | "workspace", root: match[2]! };
+    throw new UserError(`--store wants KIND:DIR with KIND ${STORE_KINDS.join(", ")}, got "${value}"`);
+  return { kind: match[1] as StoreKind, root: match[2]! };
 }
 
 /** The named stores, each usable (an existing, readable folder) and all of them through the gate together. */
@@ -41,7 +42,7 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
   const checked = checkPlaces(usable, { env, ...(quarantine !== undefined ? { quarantine } : {}) });
   return {
     roots: checked.stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    folderStores: checked.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
+    adapterStores: checked.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
     notes: [],
   };
 }

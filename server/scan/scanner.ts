@@ -8,10 +8,10 @@ import { buildPiRecord, isPiSession, type PiRecordInput, pathDerivedId } from ".
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
-import { folderStoreAdapter } from "../stores/store-adapter.js";
+import { storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
 import { type CacheEntry, loadScanCache, type ScanCache, ScanCacheWriter } from "./scan-cache.js";
-import type { FolderStore } from "./resolve-roots.js";
+import type { AdapterStore } from "./resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { type FoundFile, type FoundFiles, walkPiRoot } from "./walker.js";
 
@@ -19,7 +19,7 @@ export interface ScanOptions {
   /** Absolute paths of pi store roots (`resolveStores` finds them; they go through the place gate here too). */
   roots: readonly string[];
   /** Stores whose sessions are folders (agentsh, sandbox workspaces), checked the same way. */
-  folderStores?: readonly FolderStore[];
+  adapterStores?: readonly AdapterStore[];
   /** Where the incremental cache lives; without it every file is read. */
   cacheFile?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
@@ -138,18 +138,18 @@ function linkForks(records: SessionRecord[], own: Own) {
 function gatedStores(options: ScanOptions) {
   const { stores } = checkPlaces([
     ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
-    ...(options.folderStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
+    ...(options.adapterStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
   ]);
   return {
     roots: stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    folderStores: stores.flatMap((s): FolderStore[] =>
+    adapterStores: stores.flatMap((s): AdapterStore[] =>
       s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
     ),
   };
 }
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
-  const { roots, folderStores } = gatedStores(options);
+  const { roots, adapterStores } = gatedStores(options);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
@@ -334,8 +334,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     }
     found.length = 0; // every file is read
 
-    for (const store of options.folderStores ?? []) {
-      const scanned = (await folderStoreAdapter(store.kind)).scan(store.root);
+    for (const store of options.adapterStores ?? []) {
+      const scanned = (await storeAdapter(store.kind)).scan(store.root);
       records.push(...scanned.records);
       problems.push(...scanned.problems);
     }
@@ -379,7 +379,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     scannedAt: now().toISOString(),
     stores: [
       ...roots.map((root): StoreRef => ({ kind: "pi", root })),
-      ...folderStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
+      ...adapterStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
     ],
     summary,
     namespaces,

@@ -2,6 +2,7 @@
 // validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
 import { homedir } from "node:os";
 import { sessionDirProblem } from "../../shared/places.js";
+import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
 import { statePaths } from "./state-dir.js";
@@ -57,19 +58,19 @@ export function trustedSessionDir(raw: unknown, home: string): ConfiguredSession
 
 /** Stores named by the config's `stores` (trusted each on its own), or "unknown" when unusable. */
 export type ConfiguredStores =
-  Array<{ kind: "pi" | "agentsh" | "workspace"; root: string }> | undefined | "unknown";
+  Array<{ kind: StoreKind; root: string }> | undefined | "unknown";
 
 export function trustedStores(raw: unknown, home: string): ConfiguredStores {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "unknown";
   const value = (raw as { stores?: unknown }).stores;
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) return "unknown";
-  const stores: Array<{ kind: "pi" | "agentsh" | "workspace"; root: string }> = [];
+  const stores: Array<{ kind: StoreKind; root: string }> = [];
   for (const store of value) {
     const { kind, root } = (store ?? {}) as { kind?: unknown; root?: unknown };
-    if (kind !== "pi" && kind !== "agentsh" && kind !== "workspace") return "unknown";
+    if (!(STORE_KINDS as readonly unknown[]).includes(kind)) return "unknown";
     if (typeof root !== "string" || sessionDirProblem(root, home)) return "unknown";
-    stores.push({ kind, root: expandTilde(root, home) });
+    stores.push({ kind: kind as StoreKind, root: expandTilde(root, home) });
   }
   return stores;
 }

@@ -97,7 +97,7 @@ const hashes = (dir: string): Record<string, string> =>
 describe("agentsh store", () => {
   it("measures a session by what is inside: size of regular files, newest mtime, log lines; links not followed", async () => {
     const s = agentshStore();
-    const { sessions } = await scanStores({ roots: [], folderStores: [{ kind: "agentsh", root: s.root }] });
+    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "agentsh", root: s.root }] });
     const old = sessions.find((r) => r.path === s.old)!;
     expect(old).toMatchObject({
       id: "agentsh:sess-old",
@@ -118,7 +118,7 @@ describe("agentsh store", () => {
     symlinkSync(s.old, join(s.root, "link-to-old"));
     const { sessions, problems } = await scanStores({
       roots: [],
-      folderStores: [{ kind: "agentsh", root: s.root }],
+      adapterStores: [{ kind: "agentsh", root: s.root }],
     });
     expect(sessions.map((r) => r.path).sort()).toEqual([s.live, s.old].sort());
     expect(problems).toEqual(
@@ -147,8 +147,8 @@ describe("agentsh store", () => {
 describe("workspace store", () => {
   it("takes age from .metadata.json; without valid metadata a folder is not a session and never a candidate", async () => {
     const w = workspaceStore();
-    const folderStores = [{ kind: "workspace" as const, root: w.root }];
-    const { sessions, problems } = await scanStores({ roots: [], folderStores });
+    const adapterStores = [{ kind: "workspace" as const, root: w.root }];
+    const { sessions, problems } = await scanStores({ roots: [], adapterStores });
     const byPath = new Map(sessions.map((r) => [r.path, r]));
     expect(Date.parse(byPath.get(w.stale)!.lastUsedAt)).toBeCloseTo(at(40).getTime(), -4);
     expect([...byPath.keys()].sort()).toEqual([w.fresh, w.stale].sort());
@@ -175,15 +175,15 @@ describe("folder sessions: soft delete and restore as one unit", () => {
   it.each(["quarantine", "trash"] as const)("byte-identical for every file inside (%s)", async (target) => {
     const s = agentshStore();
     const before = hashes(s.old);
-    const folderStores = [{ kind: "agentsh" as const, root: s.root }];
-    const { sessions } = await scanStores({ roots: [], folderStores });
+    const adapterStores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ roots: [], adapterStores });
     const old = sessions.find((r) => r.path === s.old)!;
     writeConfigFile({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 }, deletion: { target } });
     const result = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
         roots: [],
-        folderStores,
+        adapterStores,
         via: "selection",
       },
       { actor: "cli" },
@@ -198,8 +198,8 @@ describe("folder sessions: soft delete and restore as one unit", () => {
 
   it("a folder written to after the preview is skipped: changed since preview", async () => {
     const s = agentshStore();
-    const folderStores = [{ kind: "agentsh" as const, root: s.root }];
-    const { sessions } = await scanStores({ roots: [], folderStores });
+    const adapterStores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ roots: [], adapterStores });
     const old = sessions.find((r) => r.path === s.old)!;
     appendFileSync(join(s.old, "llm-requests.jsonl"), '\n{"req":4}');
     touchTree(join(s.old, "llm-requests.jsonl"), at(100));
@@ -208,7 +208,7 @@ describe("folder sessions: soft delete and restore as one unit", () => {
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
         roots: [],
-        folderStores,
+        adapterStores,
         via: "selection",
       },
       { actor: "cli" },

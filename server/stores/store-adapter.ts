@@ -1,9 +1,9 @@
 // The one interface every store kind's adapter implements: given a root, find the session units and
-// describe each as a SessionRecord (size, times, message count, namespace, warnings, sidecars).
-// pi's adapter is the incremental file scanner (server/scan/scanner.ts), because its files are read;
-// folder stores only need their tree measured, so they plug in here.
+// describe each as a SessionRecord (size, times, message count, namespace, warnings, bundle).
+// pi's adapter is the incremental file scanner (server/scan/scanner.ts), built for stores of
+// 100,000 files; every other kind plugs in here.
 import type { ScanProblem } from "../../shared/scan-report.js";
-import type { SessionRecord } from "../../shared/session-record.js";
+import type { SessionRecord, StoreKind } from "../../shared/session-record.js";
 
 export interface StoreScan {
   records: SessionRecord[];
@@ -11,17 +11,21 @@ export interface StoreScan {
   problems: ScanProblem[];
 }
 
-export interface FolderStoreAdapter {
-  kind: "agentsh" | "workspace";
+export interface StoreAdapter {
+  kind: Exclude<StoreKind, "pi">;
   /** How a session unit is found and measured under `root`. */
   scan(root: string): StoreScan;
 }
 
 /** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
-export async function folderStoreAdapter(kind: FolderStoreAdapter["kind"]): Promise<FolderStoreAdapter> {
+export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAdapter> {
   if (kind === "agentsh") {
     const { scanAgentshRoot } = await import("./agentsh/agentsh-store.js");
     return { kind, scan: scanAgentshRoot };
+  }
+  if (kind === "claude") {
+    const { scanClaudeRoot } = await import("./claude/claude-store.js");
+    return { kind, scan: scanClaudeRoot };
   }
   const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
   return { kind, scan: scanWorkspaceRoot };

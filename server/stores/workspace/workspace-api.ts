@@ -136,7 +136,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
   const log = options.log ?? defaultLog;
   const now = options.now ?? new Date();
   const root = checkRoot(options.workspaceRoot);
-  const folderStores = [{ kind: "workspace" as const, root }];
+  const adapterStores = [{ kind: "workspace" as const, root }];
   const inputs = await gatherPlanInputs({
     ...(options.config ? { config: options.config } : {}),
     flagStores: [`workspace:${root}`],
@@ -206,7 +206,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
       {
         items: chosen.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
         roots: [],
-        folderStores,
+        adapterStores,
         via: "prune",
         previous: inputs.report,
       },

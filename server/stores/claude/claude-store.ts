@@ -1,0 +1,295 @@
+// Claude Code's store (`$CLAUDE_CONFIG_DIR` or `~/.claude`): one session is a transcript
+// `projects/<cwd folder>/<sessionId>.jsonl` and its bundle — the session's folder beside it
+// (subagents, tool results, workflows), `file-history/<id>/`, `session-env/<id>/`, `tasks/<id>/`,
+// `todos/<id>-agent-*.json`, `debug/<id>.txt` and, from older versions, `agent-*.jsonl` siblings
+// naming it — counted and moved together. Never part of a session: a project's `memory/` and
+// `.session-aliases`, `history.jsonl`, `~/.claude.json`. Side files whose transcript is gone are
+// an orphaned bundle, listed as an item of its own. A fork (Claude Code ≥ 2.1.118) reads its
+// history from its parent's file, so the parent is kept while the fork exists.
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import type { Fingerprint, SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
+import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
+import { measureFolder } from "../folder-session.js";
+import type { StoreScan } from "../store-adapter.js";
+import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
+/** Left alone, never part of a session and never reported: Claude's own per-project files. */
+const PROJECT_OWN = new Set(["memory", ".session-aliases"]);
+
+/**
+ * A server rescans every few seconds: a transcript unchanged since (same path and identity) is
+ * not read again. Per process; the CLI reads each once.
+ */
+const factsCache = new Map<string, { identity: FileIdentity; facts: ClaudeFacts }>();
+
+function transcriptFacts(path: string) {
+  const cached = factsCache.get(path);
+  const stat = lstatSync(path, { bigint: true });
+  if (cached && sameIdentity(cached.identity, fingerprintOf(stat))) return cached;
+  const read = readClaudeTranscript(path);
+  factsCache.set(path, read);
+  return read;
+}
+
+const fingerprintOf = (stat: import("node:fs").BigIntStats): Fingerprint => ({
+  dev: Number(stat.dev),
+  ino: Number(stat.ino),
+  size: Number(stat.size),
+  mtimeNs: stat.mtimeNs.toString(),
+});
+
+const names = (folder: string): string[] => {
+  try {
+    return readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+};
+
+/** A file or folder of a bundle: its size (a folder: the regular files inside) and newest mtime. */
+function measure(
+  path: string,
+): { bytes: number; mtimeMs: number; folder: boolean; fingerprint: Fingerprint } | undefined {
+  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stat || stat.isSymbolicLink()) return undefined;
+  if (stat.isDirectory()) {
+    const facts = measureFolder(path);
+    return {
+      bytes: facts.fingerprint.size,
+      mtimeMs: facts.newestMtimeMs,
+      folder: true,
+      fingerprint: facts.fingerprint,
+    };
+  }
+  if (!stat.isFile()) return undefined;
+  return {
+    bytes: Number(stat.size),
+    mtimeMs: Number(stat.mtimeNs / 1_000_000n),
+    folder: false,
+    fingerprint: fingerprintOf(stat),
+  };
+}
+
+/** Side files of each session id, outside `projects/`: where Claude Code keeps them. */
+function sideFiles(root: string): Map<string, string[]> {
+  const byId = new Map<string, string[]>();
+  const add = (id: string, path: string) => byId.set(id, [...(byId.get(id) ?? []), path]);
+  for (const folder of ["file-history", "session-env", "tasks"])
+    for (const name of names(join(root, folder))) if (UUID.test(name)) add(name, join(root, folder, name));
+  for (const name of names(join(root, "debug"))) {
+    const id = name.endsWith(".txt") ? name.slice(0, -".txt".length) : "";
+    if (UUID.test(id)) add(id, join(root, "debug", name));
+  }
+  for (const name of names(join(root, "todos"))) {
+    const id = name.slice(0, 36);
+    if (UUID.test(id) && name.endsWith(".json") && (name.length === 41 || name.startsWith(`${id}-agent-`)))
+      add(id, join(root, "todos", name));
+  }
+  return byId;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function scanClaudeRoot(root: string): StoreScan {
+  const store: StoreRef = { kind: "claude", root };
+  const problems: ScanProblem[] = [];
+  const records: SessionRecord[] = [];
+  const side = sideFiles(root);
+  /** Session id → its record, to join bundles and forks. */
+  const byId = new Map<string, SessionRecord>();
+  /** Parts of a bundle found in `projects/`: the session's folder, legacy `agent-*.jsonl`. */
+  const projectParts = new Map<string, string[]>();
+  const addPart = (id: string, path: string) => projectParts.set(id, [...(projectParts.get(id) ?? []), path]);
+
+  const projects = join(root, "projects");
+  for (const project of names(projects)) {
+    const folder = join(projects, project);
+    const stat = lstatSync(folder, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) {
+      if (stat)
+        problems.push({
+          code: stat.isSymbolicLink() ? "symlink" : "not-a-session",
+          path: folder,
+          message: stat.isSymbolicLink() ? "symlink in a claude store; not followed" : "not a project folder",
+          ...(stat.isFile() ? { bytes: stat.size } : {}),
+        });
+      continue;
+    }
+    for (const name of names(folder)) {
+      if (PROJECT_OWN.has(name)) continue;
+      const path = join(folder, name);
+      const entry = lstatSync(path, { throwIfNoEntry: false });
+      if (!entry) continue;
+      const transcript = TRANSCRIPT.exec(name);
+      if (entry.isSymbolicLink())
+        problems.push({ code: "symlink", path, message: "symlink in a claude store; not followed" });
+      else if (transcript && entry.isFile()) {
+        const record = transcriptRecord(store, path, project, transcript[1]!, problems);
+        if (record) {
+          records.push(record);
+          byId.set(transcript[1]!, record);
+        }
+      } else if (entry.isDirectory() && UUID.test(name)) addPart(name, path);
+      else if (entry.isFile() && /^agent-.+\.jsonl$/.test(name)) {
+        // An older version's subagent transcript, beside its parent's: it names the parent inside.
+        const parent = safeFacts(path)?.sessionId;
+        if (parent && UUID.test(parent)) addPart(parent, path);
+        else
+          problems.push({
+            code: "not-a-session",
+            path,
+            message: "a subagent transcript that names no session",
+            bytes: entry.size,
+          });
+      } else
+        problems.push({
+          code: entry.isFile() || entry.isDirectory() ? "not-a-session" : "not-regular",
+          path,
+          message: "not a Claude Code session file",
+          ...(entry.isFile() ? { bytes: entry.size } : {}),
+        });
+    }
+  }
+
+  for (const [id, parts] of projectParts)
+    for (const part of parts) side.set(id, [part, ...(side.get(id) ?? [])]);
+  for (const [id, paths] of side) {
+    const record = byId.get(id);
+    if (record) addBundle(record, paths);
+    else {
+      const orphan = orphanRecord(store, id, paths);
+      if (orphan) records.push(orphan);
+    }
+  }
+  // A fork reads its history from its parent's file: the parent stays while the fork does.
+  for (const record of records) {
+    const forkOf = forkParents.get(record);
+    const parent = forkOf ? byId.get(forkOf) : undefined;
+    if (!parent || parent === record) continue;
+    record.parentSession = parent.path;
+    (parent.neededBy ??= []).push(record.id);
+  }
+  return { records, problems };
+}
+
+/** The fork parent each record names, kept beside the records until they are linked. */
+const forkParents = new WeakMap<SessionRecord, string>();
+
+function safeFacts(path: string): ClaudeFacts | undefined {
+  try {
+    return transcriptFacts(path).facts;
+  } catch {
+    return undefined;
+  }
+}
+
+function transcriptRecord(
+  store: StoreRef,
+  path: string,
+  project: string,
+  id: string,
+  problems: ScanProblem[],
+): SessionRecord | undefined {
+  let read;
+  try {
+    read = transcriptFacts(path);
+  } catch (error) {
+    problems.push({ code: "unreadable", path, message: (error as Error).message });
+    return undefined;
+  }
+  const { facts, identity } = read;
+  const warnings: SessionWarning[] = [];
+  if (identity.size === 0) warnings.push({ code: "empty-file", message: "empty transcript" });
+  if (facts.corruptLines > 0)
+    warnings.push({
+      code: "corrupt-line",
+      message: `${facts.corruptLines} line(s) are not JSON objects`,
+      count: facts.corruptLines,
+    });
+  if (facts.longLines > 0)
+    warnings.push({
+      code: "line-too-long",
+      message: `${facts.longLines} line(s) too long to parse; counted only`,
+      count: facts.longLines,
+    });
+  if (facts.sessionId !== undefined && facts.sessionId !== id)
+    warnings.push({
+      code: "duplicate-id",
+      message: `its lines name session ${facts.sessionId}, its file name ${id}`,
+    });
+  const namespace = facts.cwd ?? `(unknown: ${project})`;
+  if (facts.cwd === undefined)
+    warnings.push({
+      code: "namespace-from-folder",
+      message: `no line carries a cwd: the folder name "${project}" is all there is (Claude's folder names are lossy)`,
+    });
+  const modifiedAt = iso(identity.mtimeMs);
+  const record: SessionRecord = {
+    id: `claude:${id}`,
+    store,
+    path,
+    namespace,
+    sizeBytes: identity.size,
+    createdAt: facts.firstAt ? new Date(facts.firstAt).toISOString() : modifiedAt,
+    modifiedAt,
+    // What the user last did, from the transcript: its mtime is what Claude's own sweep looks at,
+    // and refreshing it to keep a session from that sweep must not make it look recently used.
+    lastUsedAt: facts.lastAt ? new Date(facts.lastAt).toISOString() : modifiedAt,
+    fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
+    messageCount: facts.lines,
+    messageCounts: {
+      user: facts.counts.user,
+      assistant: facts.counts.assistant,
+      toolResult: 0,
+      other: facts.counts.other,
+    },
+    ...(facts.title ? { name: facts.title } : {}),
+    warnings,
+  };
+  if (facts.forkOf) forkParents.set(record, facts.forkOf);
+  return record;
+}
+
+/** Adds the side files to a session: its bundle, in its size and its last change. */
+function addBundle(record: SessionRecord, paths: readonly string[]) {
+  const bundle: string[] = [];
+  for (const path of paths) {
+    const measured = measure(path);
+    if (!measured) continue;
+    bundle.push(path);
+    record.sizeBytes += measured.bytes;
+  }
+  if (bundle.length > 0) record.bundle = bundle;
+}
+
+/** Side files whose transcript is gone: one item, named after the session they belonged to. */
+function orphanRecord(store: StoreRef, id: string, paths: readonly string[]): SessionRecord | undefined {
+  const parts = paths.flatMap((path) => {
+    const measured = measure(path);
+    return measured ? [{ path, ...measured }] : [];
+  });
+  const [primary, ...rest] = parts;
+  if (!primary) return undefined;
+  const newest = Math.max(...parts.map((p) => p.mtimeMs));
+  const oldest = Math.min(...parts.map((p) => p.mtimeMs));
+  return {
+    id: `claude-orphan:${id}`,
+    store,
+    path: primary.path,
+    namespace: "(orphaned Claude Code side files)",
+    sizeBytes: parts.reduce((total, p) => total + p.bytes, 0),
+    createdAt: iso(oldest),
+    modifiedAt: iso(newest),
+    lastUsedAt: iso(newest),
+    fingerprint: primary.fingerprint,
+    messageCount: 0,
+    messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
+    ...(primary.folder ? { folder: true as const } : {}),
+    ...(rest.length > 0 ? { bundle: rest.map((p) => p.path) } : {}),
+    warnings: [],
+  };
+}

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AuditEntrySchema } from "./audit.js";
 import { ConfigSchema, QUOTA_MODES } from "./config.js";
-import { QuotaStateSchema } from "./plan.js";
+import { ExternalSweepSchema, QuotaStateSchema } from "./plan.js";
 import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
 import {
   FingerprintSchema,
@@ -53,6 +53,8 @@ export const SummaryResponseSchema = z.object({
       notSessionBytes: z.number().int().nonnegative(),
     }),
   ),
+  /** What agents' own retention (Claude Code's cleanup) will delete next, whatever our policy says. */
+  externalSweeps: z.array(ExternalSweepSchema).optional(),
   /** "100% in N days at the 7-day rate", when there is enough history. */
   forecast: z.lazy(() => ForecastSchema).optional(),
 });
@@ -88,6 +90,16 @@ export const ProtectResponseSchema = z.object({
   unchanged: z.array(z.string()),
 });
 export type ProtectResponse = z.infer<typeof ProtectResponseSchema>;
+
+/** `POST /api/keep`: keep Claude Code sessions from Claude's own cleanup (their file time becomes now). */
+export const KeepRequestSchema = z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(10_000) });
+export type KeepRequest = z.infer<typeof KeepRequestSchema>;
+
+export const KeepResponseSchema = z.object({
+  /** Each session kept, with the file time it had before. */
+  kept: z.array(z.object({ id: z.string(), path: z.string(), before: z.string() })),
+});
+export type KeepResponse = z.infer<typeof KeepResponseSchema>;
 
 /** `GET /api/sessions`: sort, filter, search and page the sessions. */
 export const SessionsQuerySchema = z.strictObject({

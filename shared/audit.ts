@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   "config",
   "auto-clean",
   "recover",
+  // A session kept from its agent's own sweep (its time refreshed).
+  "keep",
 ] as const;
 
 export const AuditItemSchema = z.object({

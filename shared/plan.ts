@@ -34,6 +34,7 @@ export const KEEP_REASONS = [
   "active",
   "pinned",
   "protected",
+  "fork-parent",
   "recent",
   "last-in-namespace",
   "within-policy",
@@ -85,6 +86,26 @@ export const PlanWarningSchema = z.object({
 });
 export type PlanWarning = z.infer<typeof PlanWarningSchema>;
 
+/**
+ * An agent's own retention, which deletes for good whatever our policy says (Claude Code's
+ * `cleanupPeriodDays`): shown beside our plan, never silently overridden.
+ */
+export const ExternalSweepSchema = z.object({
+  agent: z.literal("claude"),
+  storeRoot: z.string(),
+  /** The setting and where it comes from: "cleanupPeriodDays = 30 (Claude Code's default)". */
+  setting: z.string(),
+  days: z.number().positive(),
+  /** The sessions it deletes at its next run (a transcript's mtime older than `days`), oldest first. */
+  ids: z.array(z.string()),
+  bytes: z.number().int().nonnegative(),
+  /** How many of them you pinned or protected: Claude knows nothing of that. */
+  keptByYou: z.number().int().nonnegative(),
+  /** The sentence to show. */
+  message: z.string(),
+});
+export type ExternalSweep = z.infer<typeof ExternalSweepSchema>;
+
 const TotalsSchema = z.object({
   sessionCount: z.number().int().nonnegative(),
   totalBytes: z.number().int().nonnegative(),
@@ -120,6 +141,8 @@ export const PlanSchema = z.object({
   orphanedMeta: z.array(OrphanedMetaSchema).optional(),
   /** Set when the plan must not be executed as it stands (e.g. it would empty a store). */
   refusal: z.object({ code: z.literal("empties-store"), message: z.string() }).optional(),
+  /** Agents' own retention that will delete sessions regardless of this plan. */
+  externalSweeps: z.array(ExternalSweepSchema).optional(),
   /** The dashboard's handle on this very plan: `POST /api/delete {previewId}` executes exactly it. */
   previewId: z.string().optional(),
 });

@@ -38,6 +38,7 @@ export type PolicySession = Pick<
   | "lastUsedAt"
   | "messageCounts"
   | "name"
+  | "neededBy"
 > &
   Partial<Pick<SessionRecord, "fingerprint" | "warnings">>;
 
@@ -104,8 +105,9 @@ export interface Exemption {
 }
 
 /**
- * The sessions no rule and no selection may remove — active, pinned, protected, among the most
- * recent, last in their namespace — each with the strongest reason. The deletion engine asks this
+ * The sessions no rule and no selection may remove — active, pinned, protected, the parent a fork
+ * reads its history from, among the most recent, last in their namespace — each with the strongest
+ * reason. The deletion engine asks this
  * again, on fresh data, just before it moves anything.
  */
 export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exemption> {
@@ -134,6 +136,12 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
     else {
       const match = protectedMatch(session, patterns);
       if (match) keep(session, "protected", `protected by pattern "${match.pattern}" (${match.field})`);
+      else if (session.neededBy?.length)
+        keep(
+          session,
+          "fork-parent",
+          `${session.neededBy.length} fork${session.neededBy.length === 1 ? " reads its" : "s read their"} history from this session's file`,
+        );
     }
   }
   const byRecent = [...sessions].sort(byRecency);

@@ -10,11 +10,15 @@ export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
 export const StoreKindSchema = z.enum(STORE_KINDS);
 
 /** Whether a store's sessions are folders (moved as one unit) rather than files. */
-export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) => kind === "agentsh" || kind === "workspace";
+export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) =>
+  kind === "agentsh" || kind === "workspace";
 
 /** Whether a session (or a trash item, which may predate `folder`) is a folder moved as one unit. */
-export const isFolderSession = (s: { folder?: boolean; storeKind?: StoreKind; store?: { kind: StoreKind } }) =>
-  s.folder ?? isFolderStore(s.storeKind ?? s.store!.kind);
+export const isFolderSession = (s: {
+  folder?: boolean;
+  storeKind?: StoreKind;
+  store?: { kind: StoreKind };
+}) => s.folder ?? isFolderStore(s.storeKind ?? s.store!.kind);
 export type StoreKind = z.infer<typeof StoreKindSchema>;
 
 export const StoreRefSchema = z.object({

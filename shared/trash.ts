@@ -113,6 +113,11 @@ export const TrashActionResultSchema = z.object({
   ),
   refused: z.string().optional(),
   recovered: z.array(RecoverySchema).optional(),
+  /**
+   * Restored sessions their agent's own cleanup will delete again at its next start (a Claude
+   * transcript keeps its old time): say so, and offer to keep them.
+   */
+  sweptAgain: z.array(z.object({ id: z.string(), path: z.string(), message: z.string() })).optional(),
 });
 export type TrashActionResult = z.infer<typeof TrashActionResultSchema>;
 

@@ -20,6 +20,7 @@ Commands:
   report     a cleanup report (Markdown or JSON) of the plan, or of the cleanups since a date
   metrics    Prometheus metrics (printed, or --textfile for node_exporter)
   protect    pin sessions so no policy removes them; unprotect removes the pin
+  keep       keep Claude Code sessions from Claude's own cleanup (cleanupPeriodDays)
   config     the config file: schema, check, show
   serve      run the local dashboard on 127.0.0.1
 
@@ -121,6 +122,8 @@ export async function runCli(argv: string[], given: CliIo = processIo): Promise<
       case "protect":
       case "unprotect":
         return await (await import("./protect-command.js")).runProtect(args, io, command);
+      case "keep":
+        return await (await import("./keep-command.js")).runKeep(args, io);
       case "clean":
         return await (await import("./clean-command.js")).runClean(args, io);
       case "trash":

@@ -31,6 +31,7 @@ const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   active: "active",
   pinned: "pinned",
   protected: "protected",
+  "fork-parent": "fork parent",
   recent: "recent",
   "last-in-namespace": "last in namespace",
   "within-policy": "within policy",
@@ -127,6 +128,8 @@ export function renderPlan(
       `Orphaned session-index files: ${orphans.length} (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), their sessions are gone — \`clean\` moves them too.`,
     );
   for (const warning of plan.warnings) out.push(`! ${visible(warning.message)}`);
+  for (const sweep of plan.externalSweeps ?? [])
+    out.push(`! ${visible(sweep.message)} Keep them: session-retention keep --swept`);
   if (plan.refusal) out.push(`REFUSED — ${visible(plan.refusal.message)}`);
   out.push("");
   out.push("This is a preview: `plan` deletes nothing.");

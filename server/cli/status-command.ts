@@ -7,6 +7,7 @@ import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
+import { claudeSweep } from "../stores/claude/claude-sweep.js";
 import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -74,8 +75,19 @@ async function status(args: string[], io: CliIo): Promise<number> {
     process.env,
     rootOf(config),
   );
-  const { summary } = await scanStores({ roots, adapterStores, cacheFile: statePaths().scanCache, topN: 0 });
+  const { summary, sessions } = await scanStores({
+    roots,
+    adapterStores,
+    cacheFile: statePaths().scanCache,
+    topN: 0,
+  });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
+  // What Claude Code's own sweep will delete next, whatever the level says.
+  const sweeps = adapterStores.flatMap((store) => {
+    const sweep =
+      store.kind === "claude" ? claudeSweep(store.root, sessions, new Set(), new Date()) : undefined;
+    return sweep ? [sweep] : [];
+  });
   if (values.json)
     io.stdout(
       JSON.stringify({
@@ -84,11 +96,18 @@ async function status(args: string[], io: CliIo): Promise<number> {
         quota: state,
         totalBytes: summary.totalBytes,
         sessionCount: summary.sessionCount,
+        ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       }),
     );
   else
     io.stdout(
-      `${state.level} · ${state.size || state.count ? describeQuota(state) : `${formatBytes(summary.totalBytes)} in ${summary.sessionCount} sessions, no limits set`} · mode ${mode}`,
+      `${state.level} · ${state.size || state.count ? describeQuota(state) : `${formatBytes(summary.totalBytes)} in ${summary.sessionCount} sessions, no limits set`} · mode ${mode}` +
+        sweeps
+          .map(
+            (s) =>
+              ` · Claude Code will delete ${s.ids.length} session${s.ids.length === 1 ? "" : "s"} (${formatBytes(s.bytes)}) the next time it runs`,
+          )
+          .join(""),
     );
   return mode === "off" ? 0 : EXIT[state.level];
 }

@@ -3,7 +3,7 @@
 // the stores (ids are resolved against it, never taken as paths), the pins and the live sessions
 // as they are now, and the places the gate allows now. Just before each move the file must still be
 // the one the preview showed; every move is journaled before it happens and verified after.
-import { rmSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
@@ -47,7 +47,10 @@ function sidecarsOf(record: MoveTarget, folder: string): TrashItem["sidecars"] {
   const root = `${record.store.root}/`;
   return paths
     .filter((path) => pathExists(path))
-    .map((from) => ({ from, to: join(folder, from.startsWith(root) ? from.slice(root.length) : basename(from)) }));
+    .map((from) => ({
+      from,
+      to: join(folder, from.startsWith(root) ? from.slice(root.length) : basename(from)),
+    }));
 }
 
 /** How many intents are made durable with one fsync before their files move. */
@@ -259,7 +262,9 @@ export async function softDelete(
           );
         }
         state.crash("intents-synced");
-        const ready = batch.filter((item, i) => readyToMove(item, chosen[start + i]!.record, ledger, result));
+        const ready = batch.filter((item, i) =>
+          readyToMove(item, chosen[start + i]!.record, quarantine, ledger, result),
+        );
         // The desktop trash takes the batch in one call; the quarantine, one rename each.
         const toTrash = ready.filter((item) => item.target === "system-trash");
         const outcomes = await moveToSystemTrash(
@@ -290,6 +295,7 @@ export async function softDelete(
 function readyToMove(
   item: TrashItem & { seq: number },
   record: MoveTarget,
+  quarantine: string,
   ledger: Ledger,
   result: SoftDeleteResult,
 ): boolean {
@@ -302,6 +308,14 @@ function readyToMove(
     return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
   if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, isFolderSession(item))))
     return skip("changed since preview");
+  // A bundle's side folders move by one rename each (never copied and deleted in place), so they
+  // must be on the quarantine's file system: otherwise the session would leave half its bundle.
+  const device = deviceOf(quarantine);
+  const away = item.sidecars.find((s) => isFolder(s.from) && deviceOf(s.from) !== device);
+  if (away)
+    return skip(
+      `its bundle's folder ${away.from} is on another file system than the quarantine; set deletion.quarantineDir to a folder on the same file system`,
+    );
   return true;
 }
 
@@ -362,6 +376,17 @@ function settle(
   });
   result.bytesFreed += item.sizeBytes;
 }
+
+/** The device of a path, or of its nearest existing folder (a quarantine is made on first use). */
+function deviceOf(path: string): number | undefined {
+  for (let at = path; ; at = dirname(at)) {
+    const stat = lstatSync(at, { throwIfNoEntry: false });
+    if (stat) return stat.dev;
+    if (at === dirname(at)) return undefined;
+  }
+}
+
+const isFolder = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 const withoutSeq = ({ seq: _seq, ...item }: TrashItem & { seq: number }): TrashItem => item;
 

@@ -2,7 +2,7 @@
 // already in it, confirmed by their exact count and bytes, and only while the config is valid.
 // Both act on an entry only when its copy is still the very one we put there, and every intent they
 // write ends in a definite state, even when the move fails.
-import { rmSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import { isFolderSession } from "../../shared/session-record.js";
@@ -13,6 +13,7 @@ import {
   trashRefResolver,
 } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
+import { claudeCleanupPeriod } from "../stores/claude/claude-sweep.js";
 import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
 import { moveFile, pathExists } from "./movers.js";
 import { recoverLocked, resolveOpen } from "./recovery.js";
@@ -79,7 +80,11 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
       else restoreOne(entry, ref, state, result);
     }
     trashAudit(state, options, "restore", result);
-    return result;
+    const restored = new Set(result.done.map((d) => d.entryId));
+    const sweptAgain = named.flatMap(({ entry }) =>
+      restored.has(entry.entryId) ? (sweptAgainAfterRestore(entry, state.now()) ?? []) : [],
+    );
+    return sweptAgain.length > 0 ? { ...result, sweptAgain } : result;
   });
 }
 
@@ -182,6 +187,22 @@ export async function purge(
     trashAudit(state, options, "purge", result);
     return result;
   });
+}
+
+/**
+ * A restored Claude transcript keeps its time, so Claude Code's cleanup may delete it again at its
+ * next run: the restore says so (and `keep` or the dashboard keeps it).
+ */
+function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
+  if (entry.storeKind !== "claude" || !entry.id.startsWith("claude:")) return undefined;
+  const { days, setting } = claudeCleanupPeriod(entry.storeRoot, [entry.namespace]);
+  const mtime = lstatSync(entry.originalPath, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtime === undefined || now.getTime() - mtime < days * 86_400_000) return undefined;
+  return {
+    id: entry.id,
+    path: entry.originalPath,
+    message: `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``,
+  };
 }
 
 /** What a restore or purge reports for an entry it acted on. */

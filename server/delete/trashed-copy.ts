@@ -103,7 +103,8 @@ export function removeEmptiedFolders(item: TrashItem) {
   const folders = new Set<string>();
   for (const { to } of item.sidecars) {
     const base = /^(.*\/\d+\.sidecars)\//.exec(to)?.[1] ?? dirname(to);
-    for (let folder = dirname(to); folder.length >= base.length; folder = dirname(folder)) folders.add(folder);
+    for (let folder = dirname(to); folder.length >= base.length; folder = dirname(folder))
+      folders.add(folder);
     folders.add(dirname(base));
   }
   if (item.target === "quarantine" && item.location) folders.add(dirname(item.location));

@@ -7,6 +7,8 @@ import type {
   AuditQuery,
   DeleteRequest,
   GrowthResponse,
+  KeepRequest,
+  KeepResponse,
   PolicyResponse,
   PolicyStatus,
   PlanSelectionRequest,
@@ -25,7 +27,14 @@ import { storeFindings } from "../../shared/scan-summary.js";
 import { quotaState } from "../../shared/quota.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
-import { exemptionsOf, gatherPlanInputs, type PlanInputs, planFor } from "../plan/plan-inputs.js";
+import {
+  exemptionsOf,
+  externalSweeps,
+  gatherPlanInputs,
+  type PlanInputs,
+  planFor,
+} from "../plan/plan-inputs.js";
+import { keepFromClaudeSweep } from "../stores/claude/claude-sweep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
@@ -65,6 +74,8 @@ export interface DashboardStores {
 export interface DashboardApi {
   getSummary: () => Promise<SummaryResponse>;
   protect?: (request: ProtectRequest) => Promise<ProtectResponse>;
+  /** Keeps Claude Code sessions from Claude's own cleanup: their transcript's time becomes now. */
+  keep?: (request: KeepRequest) => Promise<KeepResponse>;
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   /** The same answer as JSON bytes, serialized once per look (what the route sends). */
   sessionsJson?: (query: SessionsQuery) => Promise<ReturnType<SessionsTable["json"]>>;
@@ -199,9 +210,26 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     return table;
   };
 
+  /**
+   * What Claude Code's own cleanup deletes next, and how much of it you pinned or protected: once
+   * per look, and only where there is a Claude store (the exemptions cost ~150 ms at 100,000).
+   */
+  const sweepsByLook = new WeakMap<PlanInputs, ReturnType<typeof externalSweeps>>();
+  const sweepsOf = (inputs: PlanInputs) => {
+    let found = sweepsByLook.get(inputs);
+    if (found) return found;
+    const keptByUs = new Set<string>();
+    if (inputs.config.ok && inputs.report.stores.some((s) => s.kind === "claude"))
+      for (const [id, why] of exemptionsOf(inputs, inputs.config.config))
+        if (why.reason === "pinned" || why.reason === "protected") keptByUs.add(id);
+    sweepsByLook.set(inputs, (found = externalSweeps(inputs, keptByUs)));
+    return found;
+  };
+
   const getSummary = async (): Promise<SummaryResponse> => {
-    const { report } = await gather();
-    const { scannedAt, stores: scanned, summary, namespaces, problems } = report;
+    const inputs = await gather();
+    const { scannedAt, stores: scanned, summary, namespaces, problems } = inputs.report;
+    const sweeps = sweepsOf(inputs);
     // Read every time, so an edit to the file shows on the next refresh.
     const config = loadConfig(stores.config);
     const ahead = forecast(
@@ -217,7 +245,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       summary,
       namespaces,
       problems,
-      findings: storeFindings(report),
+      findings: storeFindings(inputs.report),
+      ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
     };
   };
@@ -240,6 +269,19 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const result = setProtection(targets, on, "ui", paths);
       changed();
       return { changed: result.changed.map((t) => t.id), unchanged: result.unchanged.map((t) => t.id) };
+    },
+
+    /** All or nothing: every id must name a Claude Code session of the look. */
+    async keep({ ids }) {
+      const byId = new Map((await gather()).report.sessions.map((s) => [s.id, s]));
+      const unknown = ids.filter((id) => !byId.has(id));
+      if (unknown.length > 0) throw new UnknownIdsError(unknown);
+      const kept = keepFromClaudeSweep(
+        ids.map((id) => byId.get(id)!),
+        "ui",
+      );
+      changed();
+      return { kept };
     },
 
     async sessions(query) {

@@ -2,12 +2,12 @@
 // the incremental scan), the manual pins and the sessions live processes are using. The plan itself
 // is the pure `evaluatePolicy` of shared/; this module is the edge that feeds it.
 import { formatBytes } from "../../shared/format.js";
-import type { Plan } from "../../shared/plan.js";
+import type { ExternalSweep, Plan } from "../../shared/plan.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { isFolderStore } from "../../shared/session-record.js";
+import { isFolderSession } from "../../shared/session-record.js";
 import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
@@ -20,6 +20,7 @@ import {
 } from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
+import { claudeSweep } from "../stores/claude/claude-sweep.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
@@ -68,15 +69,23 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     roots: [...roots, ...adapterStores.map((s) => s.root)],
   });
   const byPath = activePaths(detection);
+  // Claude Code shows its live sessions in its own registry, not as open files.
   const activeIds = new Map<string, string>();
+  for (const store of adapterStores)
+    if (store.kind === "claude")
+      for (const [id, how] of (await import("../stores/claude/claude-live.js")).claudeLiveSessions(
+        store.root,
+        report.sessions,
+      ))
+        activeIds.set(id, how);
   for (const session of report.sessions) {
     // A folder session is in use when anything inside it is.
     const how =
       byPath.get(session.path) ??
-      (isFolderStore(session.store.kind)
+      (isFolderSession(session)
         ? [...byPath].find(([path]) => path.startsWith(`${session.path}/`))?.[1]
         : undefined);
-    if (how !== undefined) activeIds.set(session.id, how);
+    if (how !== undefined && !activeIds.has(session.id)) activeIds.set(session.id, how);
   }
   // A store holding things that are not its sessions (or nothing but) is said plainly.
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
@@ -95,7 +104,31 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
     now,
   });
   const orphans = inputs.report.orphanedMeta ?? [];
-  return orphans.length > 0 ? { ...plan, orphanedMeta: orphans } : plan;
+  const keptByUs = new Set(
+    plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),
+  );
+  const sweeps = externalSweeps(inputs, keptByUs, now);
+  return {
+    ...plan,
+    ...(orphans.length > 0 ? { orphanedMeta: orphans } : {}),
+    ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
+  };
+}
+
+/**
+ * What agents' own retention (Claude Code's sweep) will delete regardless of our plan; `keptByUs`
+ * are the sessions our policy pins or protects (the sweep knows nothing of them).
+ */
+export function externalSweeps(
+  inputs: PlanInputs,
+  keptByUs: ReadonlySet<string>,
+  now = new Date(),
+): ExternalSweep[] {
+  return inputs.report.stores.flatMap((store) => {
+    if (store.kind !== "claude") return [];
+    const sweep = claudeSweep(store.root, inputs.report.sessions, keptByUs, now);
+    return sweep ? [sweep] : [];
+  });
 }
 
 /** The stores a scan looked at, as a deletion request names them (pi roots, folder stores). */

@@ -19,6 +19,7 @@ import type { StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { statePaths } from "../state/state-dir.js";
 import { agentshDefaultRoot } from "../stores/agentsh/location.js";
+import { claudeDefaultRoot } from "../stores/claude/location.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
@@ -101,6 +102,7 @@ export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): Pl
   const defaultStores = [
     ...discoverPiRoots(env).roots.map((r) => ({ path: r.path, label: `pi's ${r.origin} session dir` })),
     { path: agentshDefaultRoot(env), label: "agentsh's store" },
+    { path: claudeDefaultRoot(env), label: "Claude Code's store" },
   ].map((s) => ({ ...s, path: environment.resolve(s.path) }));
   return { ...environment, defaultStores };
 }

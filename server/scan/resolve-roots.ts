@@ -8,7 +8,9 @@ import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../state/configured-root.js";
+import { join } from "node:path";
 import { agentshDefaultRoot } from "../stores/agentsh/location.js";
+import { claudeDefaultRoot } from "../stores/claude/location.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
 
@@ -50,7 +52,8 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
 /**
  * Every store a command looks at. Flags (`--root`, `--store`) replace everything else; else the
  * config's `stores` list is exactly what is used; else its `sessionDir`; else pi's default store
- * and its custom session dirs where they exist, plus agentsh's `~/.agentsh/sessions` when it exists.
+ * and its custom session dirs where they exist, plus agentsh's `~/.agentsh/sessions` and Claude
+ * Code's folder (`$CLAUDE_CONFIG_DIR` or `~/.claude`, once it has `projects/`) when they exist.
  * A store the user named must be usable and pass the gate, or the command stops with the reason;
  * one we found on our own is skipped with a note.
  */
@@ -94,6 +97,17 @@ export function resolveStores(
     })),
     ...(existsSync(agentshDefaultRoot(env))
       ? [{ kind: "agentsh" as const, root: agentshDefaultRoot(env), label: "agentsh's store", quiet: false }]
+      : []),
+    // Claude Code's folder holds much more than sessions: it is a store once it has projects.
+    ...(existsSync(join(claudeDefaultRoot(env), "projects"))
+      ? [
+          {
+            kind: "claude" as const,
+            root: claudeDefaultRoot(env),
+            label: "Claude Code's store",
+            quiet: false,
+          },
+        ]
       : []),
   ];
   for (const { quiet, ...candidate } of candidates) {

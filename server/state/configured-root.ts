@@ -57,8 +57,7 @@ export function trustedSessionDir(raw: unknown, home: string): ConfiguredSession
 }
 
 /** Stores named by the config's `stores` (trusted each on its own), or "unknown" when unusable. */
-export type ConfiguredStores =
-  Array<{ kind: StoreKind; root: string }> | undefined | "unknown";
+export type ConfiguredStores = Array<{ kind: StoreKind; root: string }> | undefined | "unknown";
 
 export function trustedStores(raw: unknown, home: string): ConfiguredStores {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "unknown";

@@ -10,6 +10,8 @@ import {
   DeleteRequestSchema,
   GrowthQuerySchema,
   GrowthResponseSchema,
+  KeepRequestSchema,
+  KeepResponseSchema,
   PlanSelectionRequestSchema,
   PolicyResponseSchema,
   ProtectRequestSchema,
@@ -65,6 +67,11 @@ export function apiRoutes(api: DashboardApi) {
     const parsed = SessionIdSchema.safeParse(c.req.param("id"));
     if (!parsed.success) throw new HTTPException(400, { message: "not a session id" });
     return c.json(SessionDetailResponseSchema.parse(await need(api.sessionDetail)(parsed.data)));
+  });
+
+  routes.post("/keep", async (c) => {
+    const request = await jsonBody(c, KeepRequestSchema);
+    return c.json(KeepResponseSchema.parse(await need(api.keep)(request)));
   });
 
   routes.post("/protect", async (c) => {

@@ -1,11 +1,13 @@
 // Claude Code's store (`$CLAUDE_CONFIG_DIR` or `~/.claude`): one session is a transcript
 // `projects/<cwd folder>/<sessionId>.jsonl` and its bundle — the session's folder beside it
-// (subagents, tool results, workflows), `file-history/<id>/`, `session-env/<id>/`, `tasks/<id>/`,
-// `todos/<id>-agent-*.json`, `debug/<id>.txt` and, from older versions, `agent-*.jsonl` siblings
-// naming it — counted and moved together. Never part of a session: a project's `memory/` and
-// `.session-aliases`, `history.jsonl`, `~/.claude.json`. Side files whose transcript is gone are
-// an orphaned bundle, listed as an item of its own. A fork (Claude Code ≥ 2.1.118) reads its
-// history from its parent's file, so the parent is kept while the fork exists.
+// (subagents, tool results, workflows…), its `<id>.dir-sync.json`, `file-history/<id>/`,
+// `session-env/<id>/`, `tasks/<id>/`, `uploads/<id>/`, `image-cache/<id>/`, `debug/<id>.txt`,
+// legacy `todos/<id>[-agent-*].json` and, from versions before 2.1.2, `agent-*.jsonl` siblings
+// naming it — counted and moved together. Never part of a session: a project's reserved entries
+// (`memory/`, `.session-aliases`, …), `history.jsonl`, `~/.claude.json`. Side files whose
+// transcript is gone are an orphaned bundle, listed as an item of its own. A fork written as a
+// pointer (`fork-context-ref`) reads its history from another session's file, which is kept while
+// the fork exists; a `/branch` is a full copy and only records where it came from.
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
@@ -17,8 +19,16 @@ import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
-/** Left alone, never part of a session and never reported: Claude's own per-project files. */
-const PROJECT_OWN = new Set(["memory", ".session-aliases"]);
+/** Left alone, never part of a session and never reported: Claude's own per-project entries. */
+const PROJECT_OWN = new Set([
+  "memory",
+  ".session-aliases",
+  "tiny_memory",
+  "bagel",
+  "cloud-snapshots",
+  "bridge-pointer.json",
+  "sessions-index.json",
+]);
 
 /**
  * A server rescans every few seconds: a transcript unchanged since (same path and identity) is
@@ -78,7 +88,7 @@ function measure(
 function sideFiles(root: string): Map<string, string[]> {
   const byId = new Map<string, string[]>();
   const add = (id: string, path: string) => byId.set(id, [...(byId.get(id) ?? []), path]);
-  for (const folder of ["file-history", "session-env", "tasks"])
+  for (const folder of ["file-history", "session-env", "tasks", "uploads", "image-cache"])
     for (const name of names(join(root, folder))) if (UUID.test(name)) add(name, join(root, folder, name));
   for (const name of names(join(root, "debug"))) {
     const id = name.endsWith(".txt") ? name.slice(0, -".txt".length) : "";
@@ -134,6 +144,8 @@ export function scanClaudeRoot(root: string): StoreScan {
           byId.set(transcript[1]!, record);
         }
       } else if (entry.isDirectory() && UUID.test(name)) addPart(name, path);
+      else if (entry.isFile() && name.endsWith(".dir-sync.json") && UUID.test(name.slice(0, 36)))
+        addPart(name.slice(0, 36), path);
       else if (entry.isFile() && /^agent-.+\.jsonl$/.test(name)) {
         // An older version's subagent transcript, beside its parent's: it names the parent inside.
         const parent = safeFacts(path)?.sessionId;
@@ -165,19 +177,20 @@ export function scanClaudeRoot(root: string): StoreScan {
       if (orphan) records.push(orphan);
     }
   }
-  // A fork reads its history from its parent's file: the parent stays while the fork does.
+  // Lineage: a branch names where it was copied from; a fork pointer makes its parent needed.
   for (const record of records) {
-    const forkOf = forkParents.get(record);
-    const parent = forkOf ? byId.get(forkOf) : undefined;
+    const { readsFrom, branchedFrom } = origins.get(record) ?? {};
+    const reads = readsFrom ? byId.get(readsFrom) : undefined;
+    const parent = reads ?? (branchedFrom ? byId.get(branchedFrom) : undefined);
     if (!parent || parent === record) continue;
     record.parentSession = parent.path;
-    (parent.neededBy ??= []).push(record.id);
+    if (parent === reads) (parent.neededBy ??= []).push(record.id);
   }
   return { records, problems };
 }
 
-/** The fork parent each record names, kept beside the records until they are linked. */
-const forkParents = new WeakMap<SessionRecord, string>();
+/** The sessions each record came from, kept beside the records until they are linked. */
+const origins = new WeakMap<SessionRecord, Pick<ClaudeFacts, "readsFrom" | "branchedFrom">>();
 
 function safeFacts(path: string): ClaudeFacts | undefined {
   try {
@@ -250,7 +263,7 @@ function transcriptRecord(
     ...(facts.title ? { name: facts.title } : {}),
     warnings,
   };
-  if (facts.forkOf) forkParents.set(record, facts.forkOf);
+  if (facts.readsFrom || facts.branchedFrom) origins.set(record, facts);
   return record;
 }
 

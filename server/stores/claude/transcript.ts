@@ -1,9 +1,10 @@
 // Reads what the retention policy needs from a Claude Code transcript
 // (`projects/<folder>/<sessionId>.jsonl`), streaming: its session id and working directory (from the
-// first line that has them — the first line is often a summary or a file-history snapshot, not a
-// message), its first and last timestamps, its messages by role, its title, and the session it was
-// forked from. Lines are parsed up to a cap; a longer line (a file-history snapshot, a pasted image)
-// is counted without being held whole.
+// first line that has them — metadata lines such as `last-prompt`, `custom-title`, `summary` or a
+// file-history snapshot often come first), its first and last timestamps, its messages by role, its
+// title, and the sessions it came from. Lines are parsed up to a cap; a longer line (a file-history
+// snapshot, a pasted image) is counted without being held whole. The format is internal to Claude
+// Code and changes between versions: every field is optional here.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
 
@@ -18,10 +19,18 @@ export interface ClaudeFacts {
   cwd?: string;
   firstAt?: string;
   lastAt?: string;
-  /** The latest title Claude (or the user) gave it: a `summary` or `custom-title` line. */
+  /**
+   * Its title as Claude's session list shows it: the last `custom-title` (a rename), else the last
+   * `ai-title`, else the last `summary`. Claude re-appends titles as the file grows.
+   */
   title?: string;
-  /** The session whose history a fork reads (since Claude Code 2.1.118 a fork points at its parent). */
-  forkOf?: string;
+  /**
+   * A session this one reads its history from: a `fork-context-ref` line (a fork written as a
+   * pointer, not a copy). When it names another session, that one must stay while this one exists.
+   */
+  readsFrom?: string;
+  /** A session this one was copied from (`/branch`: lines carry `forkedFrom`): lineage only. */
+  branchedFrom?: string;
   lines: number;
   counts: { user: number; assistant: number; other: number };
   corruptLines: number;
@@ -38,6 +47,9 @@ function sessionRef(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The three kinds of title, each the last seen; `title` is the first that exists. */
+const titles = new WeakMap<ClaudeFacts, { custom?: string; ai?: string; summary?: string }>();
+
 function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   const { type, cwd, sessionId, timestamp } = line;
   if (facts.sessionId === undefined && typeof sessionId === "string") facts.sessionId = sessionId;
@@ -48,10 +60,20 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   }
   if (type === "user" || type === "assistant") facts.counts[type] += 1;
   else facts.counts.other += 1;
-  if (type === "summary" && typeof line.summary === "string") facts.title = line.summary;
-  if (type === "custom-title" && typeof line.customTitle === "string") facts.title = line.customTitle;
-  const fork = sessionRef(line.forkSource) ?? sessionRef(line.parentSessionId) ?? sessionRef(line.forkedFrom);
-  if (fork !== undefined && fork !== facts.sessionId) facts.forkOf ??= fork;
+  const seen = titles.get(facts) ?? {};
+  if (type === "custom-title" && typeof line.customTitle === "string") seen.custom = line.customTitle;
+  if (type === "ai-title" && typeof line.aiTitle === "string") seen.ai = line.aiTitle;
+  if (type === "summary" && typeof line.summary === "string") seen.summary = line.summary;
+  titles.set(facts, seen);
+  const title = seen.custom ?? seen.ai ?? seen.summary;
+  if (title !== undefined) facts.title = title;
+  // Parsers disagree on the pointer's field names: read both.
+  if (type === "fork-context-ref") {
+    const parent = sessionRef(line.parentSessionId) ?? sessionRef(line.forkedSessionId);
+    if (parent !== undefined) facts.readsFrom ??= parent;
+  }
+  const branched = sessionRef(line.forkedFrom);
+  if (branched !== undefined) facts.branchedFrom ??= branched;
 }
 
 const TIMESTAMP = /"timestamp":"([^"]{10,40})"/;

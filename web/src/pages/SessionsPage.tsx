@@ -43,6 +43,7 @@ const KEPT_LABELS: Record<string, string> = {
   active: "active",
   pinned: "pinned",
   protected: "protected",
+  "fork-parent": "fork parent",
   recent: "recent",
   "last-in-namespace": "last in namespace",
 };

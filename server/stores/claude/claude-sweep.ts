@@ -1,0 +1,147 @@
+// Claude Code deletes transcripts itself: at start (and later in the background) it unlinks, for
+// good, every transcript whose mtime is older than `cleanupPeriodDays` (default 30), with no trash.
+// That is a retention policy too, and a harsher one than most users know: we show what it will
+// delete next, and offer to keep those sessions by refreshing their time — the one thing the sweep
+// looks at. Our own "last used" comes from inside the transcript, so a refreshed time does not
+// make a session look recently used to our policy.
+import { lstatSync, lutimesSync } from "node:fs";
+import { join } from "node:path";
+import type { AuditEntry } from "../../../shared/audit.js";
+import { formatBytes } from "../../../shared/format.js";
+import type { ExternalSweep } from "../../../shared/plan.js";
+import type { SessionRecord } from "../../../shared/session-record.js";
+import { UserError } from "../../errors.js";
+import { appendAudit } from "../../state/audit-log.js";
+import { withLock } from "../../state/lock-file.js";
+import { readSmallTextFile } from "../../state/read-small-file.js";
+import { statePaths } from "../../state/state-dir.js";
+
+const DEFAULT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Where an administrator pins Claude Code's settings. */
+const MANAGED_SETTINGS =
+  process.platform === "darwin"
+    ? "/Library/Application Support/ClaudeCode/managed-settings.json"
+    : "/etc/claude-code/managed-settings.json";
+
+/** `cleanupPeriodDays` of one settings file, if it sets a usable one. */
+function periodIn(file: string): number | undefined {
+  try {
+    const value = (
+      JSON.parse(readSmallTextFile(file, { maxBytes: 1024 * 1024, what: "Claude settings" })) as {
+        cleanupPeriodDays?: unknown;
+      }
+    ).cleanupPeriodDays;
+    return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : undefined;
+  } catch {
+    return undefined; // no file, or one we cannot read
+  }
+}
+
+/**
+ * Claude Code's `cleanupPeriodDays` as its sweep will use it, and where it comes from. Any settings
+ * file may set it and the sweep covers every project, so the shortest wins: managed settings pin it;
+ * else the user's settings (or the default, 30) and every project settings file of the folders its
+ * sessions were in (a Claude started in that folder sweeps all projects with that value).
+ */
+export function claudeCleanupPeriod(
+  root: string,
+  cwds: Iterable<string> = [],
+): { days: number; setting: string } {
+  const managed = periodIn(MANAGED_SETTINGS);
+  if (managed !== undefined)
+    return { days: managed, setting: `cleanupPeriodDays = ${managed} (${MANAGED_SETTINGS})` };
+  const userFile = join(root, "settings.json");
+  const user = periodIn(userFile);
+  let best =
+    user !== undefined
+      ? { days: user, setting: `cleanupPeriodDays = ${user} (${userFile})` }
+      : { days: DEFAULT_DAYS, setting: `cleanupPeriodDays = ${DEFAULT_DAYS} (Claude Code's default)` };
+  for (const cwd of new Set(cwds)) {
+    if (!cwd.startsWith("/")) continue;
+    for (const name of ["settings.json", "settings.local.json"]) {
+      const file = join(cwd, ".claude", name);
+      const days = periodIn(file);
+      if (days !== undefined && days < best.days)
+        best = {
+          days,
+          setting: `cleanupPeriodDays = ${days} (${file}, used for every project when Claude runs there)`,
+        };
+    }
+  }
+  return best;
+}
+
+/**
+ * What Claude Code's own sweep will delete in the Claude store at `root`, if anything: transcripts
+ * (not orphaned side files, which it does not look for) whose mtime is older than its period.
+ * `keptByUs` are the ids our policy keeps (pinned, protected…): Claude knows nothing of those.
+ */
+export function claudeSweep(
+  root: string,
+  sessions: readonly SessionRecord[],
+  keptByUs: ReadonlySet<string>,
+  now: Date,
+): ExternalSweep | undefined {
+  const transcripts = sessions.filter(
+    (s) => s.store.kind === "claude" && s.store.root === root && s.id.startsWith("claude:"),
+  );
+  const { days, setting } = claudeCleanupPeriod(
+    root,
+    transcripts.map((s) => s.namespace),
+  );
+  const cutoff = now.getTime() - days * DAY_MS;
+  const swept = transcripts
+    .filter((s) => Date.parse(s.modifiedAt) < cutoff)
+    .sort((a, b) => Date.parse(a.modifiedAt) - Date.parse(b.modifiedAt));
+  if (swept.length === 0) return undefined;
+  const bytes = swept.reduce((total, s) => total + s.sizeBytes, 0);
+  const keptByYou = swept.filter((s) => keptByUs.has(s.id)).length;
+  const n = `${swept.length} session${swept.length === 1 ? "" : "s"}`;
+  return {
+    agent: "claude",
+    storeRoot: root,
+    setting,
+    days,
+    ids: swept.map((s) => s.id),
+    bytes,
+    keptByYou,
+    message:
+      `Claude Code will permanently delete ${n} (${formatBytes(bytes)}) the next time it runs: ${setting}, by file time, with no trash` +
+      (keptByYou > 0 ? ` — ${keptByYou} of them pinned or protected by you` : "") +
+      ".",
+  };
+}
+
+/**
+ * Keeps sessions from Claude Code's sweep: their transcript's time becomes now (its access time is
+ * left as it was), under the deletion lock, audited with the time each had before.
+ */
+export function keepFromClaudeSweep(
+  sessions: readonly SessionRecord[],
+  actor: AuditEntry["actor"],
+  env: NodeJS.ProcessEnv = process.env,
+  now = new Date(),
+): Array<{ id: string; path: string; before: string }> {
+  const notClaude = sessions.find((s) => !s.id.startsWith("claude:"));
+  if (notClaude)
+    throw new UserError(`${notClaude.id} is not a Claude Code session: only Claude sweeps by file time`);
+  const paths = statePaths(env);
+  return withLock(paths.deletionLock, () => {
+    const kept = sessions.map((s) => {
+      // lutimes: the transcript itself, never what a link put in its place points to.
+      lutimesSync(s.path, lstatSync(s.path).atime, now);
+      return { id: s.id, path: s.path, before: s.modifiedAt };
+    });
+    appendAudit(paths.auditLog, {
+      time: now.toISOString(),
+      actor,
+      action: "keep",
+      items: kept.map((k) => ({ id: k.id, path: k.path, result: "kept", reason: `time was ${k.before}` })),
+      result: "ok",
+      detail: "kept from Claude Code's cleanupPeriodDays sweep: transcript time refreshed",
+    });
+    return kept;
+  });
+}

@@ -16,7 +16,7 @@ import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js"
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
-import { PI_CWD_FOLDER } from "../scan/walker.js";
+import { isSessionPlace } from "../stores/session-place.js";
 import { ReadOnlyError } from "../state/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import {
@@ -88,17 +88,15 @@ function policyFor(via: SoftDeleteRequest["via"], config: Config): Config {
 }
 
 /**
- * Whether a record's path is where its store keeps sessions — directly in the root, or for pi in a
- * `--<cwd>--` folder of it — with no symlink on the way. The scan found it there; this holds it
- * again at the moment of the move, whatever was swapped in since.
+ * Whether a session and every part of its bundle are where their store keeps sessions, with no
+ * symlink on the way. The scan found them there; this holds it again at the moment of the move,
+ * whatever was swapped in since.
  */
 function atSessionPlace(target: MoveTarget): boolean {
-  const folder = dirname(target.path);
-  const root = target.store.root;
-  const placed =
-    folder === root ||
-    (target.store.kind === "pi" && dirname(folder) === root && PI_CWD_FOLDER.test(basename(folder)));
-  return placed && realFolder(folder);
+  const { kind, root } = target.store;
+  return [target.path, ...(target.bundle ?? [])].every(
+    (path) => isSessionPlace(kind, root, path) && realFolder(dirname(path)),
+  );
 }
 
 export async function softDelete(

@@ -4,6 +4,7 @@
 // sockets — is reported as not a session of this store, never walked into and never a candidate.
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import type { ScanProblem } from "../../shared/scan-report.js";
+import { PI_CWD_FOLDER } from "../stores/session-place.js";
 import { type FileIdentity, identityOf } from "./file-identity.js";
 
 export interface FoundFile {
@@ -141,9 +142,6 @@ export interface WalkOptions {
   /** Called after each entry; the walk waits for the promise it returns (a turn for the event loop, when due). */
   pause?: () => Promise<void> | undefined;
 }
-
-/** pi's per-cwd folder: `--<cwd with / replaced>--`. */
-export const PI_CWD_FOLDER = /^--.*--$/s;
 
 /**
  * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file directly in it or

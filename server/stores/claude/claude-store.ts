@@ -14,6 +14,7 @@ import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { Fingerprint, SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
 import { measureFolder } from "../folder-session.js";
+import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 
@@ -84,21 +85,28 @@ function measure(
   };
 }
 
+/** The session a name in one of Claude's side folders belongs to, if it is named after one. */
+function sessionOfSideName(folder: string, name: string): string | undefined {
+  if (folder === "debug")
+    return name.endsWith(".txt") && UUID.test(name.slice(0, -4)) ? name.slice(0, -4) : undefined;
+  if (folder === "todos") {
+    const id = name.slice(0, 36);
+    return UUID.test(id) &&
+      (name === `${id}.json` || (name.startsWith(`${id}-agent-`) && name.endsWith(".json")))
+      ? id
+      : undefined;
+  }
+  return UUID.test(name) ? name : undefined;
+}
+
 /** Side files of each session id, outside `projects/`: where Claude Code keeps them. */
 function sideFiles(root: string): Map<string, string[]> {
   const byId = new Map<string, string[]>();
-  const add = (id: string, path: string) => byId.set(id, [...(byId.get(id) ?? []), path]);
-  for (const folder of ["file-history", "session-env", "tasks", "uploads", "image-cache"])
-    for (const name of names(join(root, folder))) if (UUID.test(name)) add(name, join(root, folder, name));
-  for (const name of names(join(root, "debug"))) {
-    const id = name.endsWith(".txt") ? name.slice(0, -".txt".length) : "";
-    if (UUID.test(id)) add(id, join(root, "debug", name));
-  }
-  for (const name of names(join(root, "todos"))) {
-    const id = name.slice(0, 36);
-    if (UUID.test(id) && name.endsWith(".json") && (name.length === 41 || name.startsWith(`${id}-agent-`)))
-      add(id, join(root, "todos", name));
-  }
+  for (const folder of CLAUDE_SIDE_FOLDERS)
+    for (const name of names(join(root, folder))) {
+      const id = sessionOfSideName(folder, name);
+      if (id) byId.set(id, [...(byId.get(id) ?? []), join(root, folder, name)]);
+    }
   return byId;
 }
 

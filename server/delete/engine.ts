@@ -2,7 +2,6 @@
 // one lock it runs under. Under that lock an operation first recovers what a crash may have left,
 // then reads the config file from disk — never a copy a caller loaded earlier: a hand edit that
 // protects a session, or makes the file invalid, counts from the very next operation.
-import { join } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import type { Recovery } from "../../shared/trash.js";
@@ -35,7 +34,7 @@ export function engineState(options: EngineOptions) {
   return {
     env,
     paths,
-    ledgerDir: join(paths.dir, "trash"),
+    ledgerDir: paths.trashLedgers,
     lockFile: paths.deletionLock,
     now: options.now ?? (() => new Date()),
     crash: options.crashPoint ?? (() => {}),

@@ -344,3 +344,23 @@ async function trashedEntries(n: number, target: "quarantine" | "trash" = "quara
 }
 
 const listed = (entryId: string) => listTrash(engine).entries.find((e) => e.entryId === entryId);
+
+describe("a session its agent re-created at a trashed path", () => {
+  it("is in use, never a candidate, and its restore is a conflict that keeps both", async () => {
+    const { entries } = await trashedEntries(1);
+    const entry = entries[0]!;
+    // pi appends by path: writing to the moved session re-creates a headerless file where it was.
+    writeFileSync(entry.originalPath, '{"type":"message","id":"late","parentId":null}\n');
+    const { gatherPlanInputs, planFor } = await import("../plan/plan-inputs.js");
+    lenient({ retention: { maxAgeDays: 1 } });
+    const inputs = await gatherPlanInputs({ flagRoots: [entry.storeRoot] });
+    const reborn = inputs.report.sessions.find((s) => s.path === entry.originalPath)!;
+    expect(inputs.activeIds.get(reborn.id)).toContain("its agent re-created it");
+    if (!inputs.config.ok) throw new Error("config");
+    expect(planFor({ ...inputs, config: inputs.config }).candidates.map((c) => c.path)).not.toContain(
+      entry.originalPath,
+    );
+    const back = await restore([entry.entryId], engine);
+    expect(back.skipped).toEqual([expect.objectContaining({ pathTaken: true })]);
+  });
+});

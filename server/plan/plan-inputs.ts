@@ -20,6 +20,7 @@ import {
 } from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
+import { readLedgers } from "../delete/trash-ledger.js";
 import { claudeSweep } from "../stores/claude/claude-sweep.js";
 
 export interface GatherOptions {
@@ -87,6 +88,19 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
         : undefined);
     if (how !== undefined && !activeIds.has(session.id)) activeIds.set(session.id, how);
   }
+  // An agent writing to a session we moved re-creates its file at the same path (pi, Claude Code
+  // and Gemini all append by path): such a file is in use, and never cleaned in its turn.
+  const trashed = new Set(
+    readLedgers(paths.trashLedgers)
+      .entries.filter((e) => e.state === "in-trash")
+      .map((e) => e.originalPath),
+  );
+  for (const session of report.sessions)
+    if (trashed.has(session.path) && !activeIds.has(session.id))
+      activeIds.set(
+        session.id,
+        "a file appeared at the path of a session in the trash: its agent re-created it (a restore would conflict)",
+      );
   // A store holding things that are not its sessions (or nothing but) is said plainly.
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds };

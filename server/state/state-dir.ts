@@ -20,6 +20,8 @@ export interface StatePaths {
   auditLog: string;
   /** Held by every change to what may be deleted: deletions, restores, purges, pins. */
   deletionLock: string;
+  /** The trash ledger: one file per operation. */
+  trashLedgers: string;
   /** One `<pid>.json` per live pi process that has the extension loaded. */
   activeMarkers: string;
   /** pi's session index (spec 003), beside pi's sessions. */
@@ -39,6 +41,7 @@ export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
     protectedList: join(dir, "protected.json"),
     auditLog: join(dir, "audit.jsonl"),
     deletionLock: join(dir, "deletion.lock"),
+    trashLedgers: join(dir, "trash"),
     activeMarkers: join(dir, "active"),
     sessionsMeta: join(agentDir, "sessions-meta"),
     quarantine: join(agentDir, "session-trash"),

@@ -10,6 +10,12 @@ import { invalidConfigText } from "../server/cli/config-command.js";
 import { growthFile, readGrowth } from "../server/state/growth-store.js";
 import { statePaths } from "../server/state/state-dir.js";
 
+/**
+ * What pi's quota is about, unless the config names its stores: pi's own (and agentsh's, beside it
+ * since the start) — never another agent's, whose sessions pi's user did not ask to count.
+ */
+export const PI_STORES = ["pi", "agentsh"] as const;
+
 /** What a look found, small and plain (it crosses from the worker thread by structured clone). */
 export interface Look {
   lookedAt: string;
@@ -50,7 +56,7 @@ export interface LookResult {
 export async function lookAtStores(options: LookOptions = {}): Promise<LookResult> {
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
-  const inputs = await gatherPlanInputs({ env });
+  const inputs = await gatherPlanInputs({ env, discover: PI_STORES });
   const { config, report } = inputs;
   const { totalBytes, sessionCount } = report.summary;
   const plan = config.ok ? planFor({ ...inputs, config }, now) : undefined;

@@ -10,7 +10,7 @@ import { listTrash, restore, type SoftDeleteRequest, softDelete } from "../serve
 import { gatherPlanInputs, planFor, scannedStores } from "../server/plan/plan-inputs.js";
 import { setProtection } from "../server/state/protection-list.js";
 import { type AutoCleanOutcome, autoClean } from "./auto-clean.js";
-import { type Look, lookAtStores } from "./look.js";
+import { type Look, lookAtStores, PI_STORES } from "./look.js";
 
 const ACTOR = { actor: "extension" } as const;
 
@@ -31,7 +31,7 @@ export const tasks = {
     | { ok: false; configPath: string }
     | { ok: true; plan: Plan; config: Config; stores: ReturnType<typeof scannedStores> }
   > {
-    const inputs = await gatherPlanInputs();
+    const inputs = await gatherPlanInputs({ discover: PI_STORES });
     const { config } = inputs;
     if (!config.ok) return { ok: false, configPath: config.path };
     return {
@@ -60,7 +60,7 @@ export const tasks = {
 
   /** Pins or unpins the session a reference (id, part of one, path) names; throws when none does. */
   async protect(input: { ref: string; protect: boolean }): Promise<{ path: string; changed: boolean }> {
-    const { report } = await gatherPlanInputs();
+    const { report } = await gatherPlanInputs({ discover: PI_STORES });
     const session = findSession(input.ref, report.sessions);
     const { changed } = setProtection([session], input.protect, "extension");
     return { path: session.path, changed: changed.length > 0 };

@@ -7,7 +7,7 @@ import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { isFolderSession } from "../../shared/session-record.js";
+import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
 import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scanStores } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
@@ -28,6 +28,8 @@ export interface GatherOptions {
   /** `--root DIR`… and `--store KIND:DIR`… (together they replace the configured and default stores). */
   flagRoots?: readonly string[];
   flagStores?: readonly string[];
+  /** The kinds of store found on our own when neither flags nor the config name any (default: all). */
+  discover?: readonly StoreKind[];
   env?: NodeJS.ProcessEnv;
   /** Use and update the scan cache. Default true. */
   cache?: boolean;
@@ -53,7 +55,15 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
   const { roots, adapterStores, notes } = withConfigProblems(config, () =>
-    resolveStores({ roots: options.flagRoots ?? [], stores: options.flagStores ?? [] }, env, rootOf(config)),
+    resolveStores(
+      {
+        roots: options.flagRoots ?? [],
+        stores: options.flagStores ?? [],
+        ...(options.discover ? { discover: options.discover } : {}),
+      },
+      env,
+      rootOf(config),
+    ),
   );
   const pins = readPins(paths.protectedList);
   const report = await scanStores({

@@ -58,7 +58,12 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
  * one we found on our own is skipped with a note.
  */
 export function resolveStores(
-  flags: { roots: readonly string[]; stores?: readonly string[] },
+  flags: {
+    roots: readonly string[];
+    stores?: readonly string[];
+    /** The kinds found on our own when nothing names the stores (default: every kind). */
+    discover?: readonly StoreKind[];
+  },
   env: NodeJS.ProcessEnv = process.env,
   configured?: ConfiguredRoot,
 ): ResolvedStores {
@@ -110,7 +115,7 @@ export function resolveStores(
         ]
       : []),
   ];
-  for (const { quiet, ...candidate } of candidates) {
+  for (const { quiet, ...candidate } of candidates.filter((c) => flags.discover?.includes(c.kind) ?? true)) {
     try {
       // Judged without the quarantine: a store is skipped for its own sake only. A configured
       // quarantine that is refused (`/`, home, inside this store) stops the command below with its

@@ -53,6 +53,14 @@ export const SummaryResponseSchema = z.object({
       notSessionBytes: z.number().int().nonnegative(),
     }),
   ),
+  /** Sessions and bytes per agent (store kind), biggest first. */
+  agents: z.array(
+    z.object({
+      agent: StoreKindSchema,
+      sessionCount: z.number().int().nonnegative(),
+      totalBytes: z.number().int().nonnegative(),
+    }),
+  ),
   /** What agents' own retention (Claude Code's cleanup) will delete next, whatever our policy says. */
   externalSweeps: z.array(ExternalSweepSchema).optional(),
   /** "100% in N days at the 7-day rate", when there is enough history. */

@@ -1,7 +1,7 @@
 // Aggregates of a scan — totals, per-namespace usage, top-N, oldest and newest, what each store
 // holds that is not a session. Pure functions.
 import type { NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
-import type { SessionRecord, StoreRef } from "./session-record.js";
+import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { compareSessions } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
@@ -84,6 +84,20 @@ export function summarizeSessions(
     ...(oldest ? { oldest: brief(oldest) } : {}),
     ...(newest ? { newest: brief(newest) } : {}),
   };
+}
+
+/** Sessions and bytes per agent (store kind), biggest first. */
+export function summarizeAgents(
+  sessions: readonly SessionRecord[],
+): Array<{ agent: StoreKind; sessionCount: number; totalBytes: number }> {
+  const byAgent = new Map<StoreKind, { agent: StoreKind; sessionCount: number; totalBytes: number }>();
+  for (const s of sessions) {
+    const agent = byAgent.get(s.store.kind) ?? { agent: s.store.kind, sessionCount: 0, totalBytes: 0 };
+    agent.sessionCount += 1;
+    agent.totalBytes += s.sizeBytes;
+    byAgent.set(s.store.kind, agent);
+  }
+  return [...byAgent.values()].sort((a, b) => b.totalBytes - a.totalBytes || a.agent.localeCompare(b.agent));
 }
 
 /** What a scan found in one store: its sessions, and what is there but is not one. */

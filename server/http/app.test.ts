@@ -25,6 +25,7 @@ const summary: SummaryResponse = {
   namespaces: [],
   problems: [],
   findings: [],
+  agents: [],
 };
 
 function makeApp() {

@@ -23,7 +23,7 @@ import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
-import { storeFindings } from "../../shared/scan-summary.js";
+import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { quotaState } from "../../shared/quota.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
@@ -246,6 +246,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       namespaces,
       problems,
       findings: storeFindings(inputs.report),
+      agents: summarizeAgents(inputs.report.sessions),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
     };

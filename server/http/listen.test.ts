@@ -14,6 +14,7 @@ const getSummary = async () => ({
   namespaces: [],
   problems: [],
   findings: [],
+  agents: [],
 });
 
 /** Sends raw bytes and returns the status line: lets us send what fetch() never would. */

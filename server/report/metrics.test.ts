@@ -22,6 +22,22 @@ describe("renderMetrics", () => {
         },
       ],
       durationMs: 250,
+      agents: [
+        { agent: "pi", sessionCount: 2, totalBytes: 1000 },
+        { agent: "claude", sessionCount: 1, totalBytes: 500 },
+      ],
+      externalSweeps: [
+        {
+          agent: "claude",
+          storeRoot: "/home/me/.claude",
+          setting: "cleanupPeriodDays = 30 (Claude Code's default)",
+          days: 30,
+          ids: ["claude:x"],
+          bytes: 500,
+          keptByYou: 0,
+          message: "…",
+        },
+      ],
       quota: quotaState(1500, 3, { maxTotalSizeBytes: 2000, maxSessionCount: 10 }),
       audit: [
         {
@@ -52,6 +68,9 @@ describe("renderMetrics", () => {
     expect(lines).toContain('session_retention_quota_level{level="info"} 1');
     expect(lines).toContain('session_retention_namespace_bytes{namespace="/home/me/\\"q\\"\\\\x"} 1500');
     expect(lines).toContain("session_retention_scan_duration_seconds 0.25");
+    expect(lines).toContain('session_retention_agent_bytes{agent="claude"} 500');
+    expect(lines).toContain('session_retention_agent_sessions{agent="pi"} 2');
+    expect(lines).toContain('session_retention_agent_sweep_bytes{agent="claude",store="/home/me/.claude"} 500');
     expect(lines).toContain("session_retention_soft_deleted_total 1");
     expect(lines).toContain("session_retention_restored_total 1");
     expect(lines).toContain("session_retention_purged_total 0");

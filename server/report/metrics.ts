@@ -2,16 +2,23 @@
 // textfile collector (`session-retention metrics --textfile FILE`): a team can watch many machines.
 import type { AuditEntry } from "../../shared/audit.js";
 import { QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
+import type { ExternalSweep } from "../../shared/plan.js";
 import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
+import { summarizeAgents } from "../../shared/scan-summary.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
+import { claudeSweep } from "../stores/claude/claude-sweep.js";
 
 export interface MetricsInput {
   summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
   namespaces: readonly NamespaceUsage[];
+  /** Per agent (store kind). */
+  agents?: ReturnType<typeof summarizeAgents>;
+  /** What agents' own retention deletes next (Claude Code's cleanup). */
+  externalSweeps?: readonly ExternalSweep[];
   durationMs: number;
   /** Undefined while the config is invalid. */
   quota?: QuotaState;
@@ -50,6 +57,24 @@ export function renderMetrics(input: MetricsInput): string {
       [`{level="${input.quota.level}"}`, QUOTA_LEVELS.indexOf(input.quota.level)],
     ]);
   }
+  metric(
+    "session_retention_agent_bytes",
+    "Size of each agent's sessions in bytes.",
+    "gauge",
+    (input.agents ?? []).map((a) => [`{agent="${a.agent}"}`, a.totalBytes]),
+  );
+  metric(
+    "session_retention_agent_sessions",
+    "Number of sessions per agent.",
+    "gauge",
+    (input.agents ?? []).map((a) => [`{agent="${a.agent}"}`, a.sessionCount]),
+  );
+  metric(
+    "session_retention_agent_sweep_bytes",
+    "Bytes of the sessions an agent's own retention deletes for good the next time it runs (Claude Code's cleanupPeriodDays).",
+    "gauge",
+    (input.externalSweeps ?? []).map((s) => [`{agent="${s.agent}",store="${label(s.storeRoot)}"}`, s.bytes]),
+  );
   metric(
     "session_retention_namespace_bytes",
     "Size of each namespace's sessions in bytes.",
@@ -95,9 +120,16 @@ export async function collectMetrics(stores: {
     topN: 0,
   });
   const config = loadConfig(stores.config);
+  const sweeps = stores.adapterStores.flatMap((store) => {
+    const sweep =
+      store.kind === "claude" ? claudeSweep(store.root, report.sessions, new Set(), new Date()) : undefined;
+    return sweep ? [sweep] : [];
+  });
   return renderMetrics({
     summary: report.summary,
     namespaces: report.namespaces,
+    agents: summarizeAgents(report.sessions),
+    externalSweeps: sweeps,
     durationMs: report.stats.durationMs,
     ...(config.ok
       ? { quota: quotaState(report.summary.totalBytes, report.summary.sessionCount, config.config.quota) }

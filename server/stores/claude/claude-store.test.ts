@@ -5,7 +5,18 @@
 //
 // `it.fails` marks a defect found here, named in the comment above it: the test says what should
 // happen and fails until the code does it.
-import { existsSync, lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,7 +35,7 @@ import {
 import { writeConfigFile } from "../../../test-support/config-file.js";
 import { snapshotTree, treeChanges, type TreeSnapshot } from "../../../test-support/tree-snapshot.js";
 import { runCli } from "../../cli/main.js";
-import { restore, softDelete } from "../../delete/deletion-engine.js";
+import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
 
@@ -349,6 +360,68 @@ describe("soft delete and restore of Claude sessions", () => {
         expect(lstatSync(path, { throwIfNoEntry: false }), path).toBeDefined();
     },
   );
+  /** A generated store, the session with the most side folders, its record and one of its subagent transcripts. */
+  async function fullBundle() {
+    const store = claudeStore();
+    lenientConfig();
+    const full = store.sessions.reduce((a, b) => (b.bundle.length > a.bundle.length ? b : a));
+    const { sessions } = await scan(store.root);
+    const folder = full.bundle.find((part) =>
+      part.endsWith(`/projects/${full.path.split("/").at(-2)}/${full.uuid}`),
+    )!;
+    const agent = readdirSync(join(folder, "subagents")).find((n) => /^agent-.*\.jsonl$/.test(n))!;
+    const request = (fingerprint = sessions.find((r) => r.id === full.id)!.fingerprint) => ({
+      items: [{ id: full.id, fingerprint }],
+      roots: [],
+      adapterStores: storesOf(store.root),
+      via: "selection" as const,
+    });
+    return { store, full, subagent: join(folder, "subagents", agent), request };
+  }
+
+  // Defect (soft-delete.ts): "changed since preview" compares the transcript's fingerprint only; the
+  // rest of the bundle moves as sidecars unchecked, so a subagent transcript that grew after the
+  // preview is moved (and counted) without a word. (Hidden for now by the atSessionPlace defect.)
+  it.fails("a bundle written to after the preview is skipped: changed since preview", async () => {
+    const { full, subagent, request } = await fullBundle();
+    const preview = request();
+    const { mtime } = lstatSync(subagent);
+    appendFileSync(subagent, `${JSON.stringify({ type: "assistant", isSidechain: true })}\n`);
+    utimesSync(subagent, mtime, mtime); // the same time: only its size tells
+    const result = await softDelete(preview, engine);
+    expect(result.skipped.map((s) => s.reason)).toEqual(["changed since preview"]);
+    expect(existsSync(full.path) && existsSync(subagent)).toBe(true);
+  });
+
+  // Defect (claude-store.ts modifiedAt, the policy's grace window): a session is "active" by its
+  // transcript's mtime alone, while Claude may be writing only its side files — a subagent at work,
+  // or a transcript that lags (claude-code-facts.md §8, #80561). (Hidden for now by atSessionPlace.)
+  it.fails("a session whose subagent wrote within the grace window is in use", async () => {
+    const { full, subagent, request } = await fullBundle();
+    appendFileSync(subagent, `${JSON.stringify({ type: "assistant", isSidechain: true })}\n`);
+    const result = await softDelete(request(), engine);
+    expect(result.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^active/)]);
+    expect(existsSync(full.path)).toBe(true);
+  });
+
+  // Defect (trashed-copy.ts moveSidecars): a restore whose side folder exists again (Claude made a
+  // new file-history/<uuid>/) reports the session restored, and leaves that part in the trash with
+  // the entry marked "restored": nothing lists it any more, nothing can restore or purge it.
+  // (Hidden for now by atSessionPlace.)
+  it.fails("a restored entry leaves none of its parts in the trash unsaid", async () => {
+    const { full, request } = await fullBundle();
+    const moved = await softDelete(request(), engine);
+    expect(moved.moved.map((m) => m.id)).toEqual([full.id]);
+    const history = full.bundle.find((part) => part.includes("/file-history/"))!;
+    mkdirSync(history);
+    writeFileSync(join(history, "0123456789abcdef@v1"), "written by Claude since");
+    // By the operation: every generated store has the same session ids, so other tests' entries may name it too.
+    const back = await restore([moved.operationId!], engine);
+    const entry = listTrash(engine).entries.find((e) => e.entryId.startsWith(`${moved.operationId}:`))!;
+    const stranded = entry.sidecars.filter((s) => existsSync(s.to)).map((s) => s.from);
+    if (entry.state === "restored") expect(stranded).toEqual([]);
+    else expect(back.skipped).toHaveLength(1);
+  });
 });
 
 describe("sessions another depends on or a live process uses", () => {

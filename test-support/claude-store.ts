@@ -811,7 +811,7 @@ export function writeClaudeStore(home: string, options: ClaudeStoreOptions = {})
   // /srv/api: forks, and a transcript that only ever got summaries.
   const api = "/srv/api";
   b.save(b.session(api, 20).branchedFrom(screenshot.session.id).conversation(2));
-  b.save(b.session(api, 15).forkPointer(mainId).conversation(1));
+  b.save(b.session(api, 15).forkPointer(dashed.session.id).conversation(1));
   // A branch of a session that is gone: no link either way.
   b.save(b.session(api, 14).branchedFrom(uuidV4(b.random)).conversation(1));
   // Only summaries (a stub Claude left): no cwd and no time in it; the folder and the file's time

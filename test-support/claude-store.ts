@@ -374,9 +374,10 @@ const PART_ORDER = [
   "tasks",
   "debug",
   "todos",
+  "uploads",
 ] as const;
 type PartKind = (typeof PART_ORDER)[number];
-const FOLDER_PARTS = new Set<PartKind>(["project", "file-history", "session-env", "tasks"]);
+const FOLDER_PARTS = new Set<PartKind>(["project", "file-history", "session-env", "tasks", "uploads"]);
 
 // ---------------------------------------------------------------------------------------------
 // The builder: writes files, remembers their bytes and times, and keys every side file by session
@@ -523,8 +524,10 @@ export class ClaudeStoreBuilder {
     return this.part(uuid, "session-env", dir);
   }
 
+  /** `tasks/<uuid>/`: the session's task list, one file per task, and the (empty) lock Claude takes on it. */
   tasks(uuid: string, atMs: number) {
     const dir = join(this.root, "tasks", uuid);
+    this.file(join(dir, ".lock"), "", atMs);
     for (const n of [1, 2])
       this.file(
         join(dir, `${n}.json`),
@@ -532,6 +535,13 @@ export class ClaudeStoreBuilder {
         atMs + n * SECOND,
       );
     return this.part(uuid, "tasks", dir);
+  }
+
+  /** `uploads/<uuid>/`: files attached to the session (claude-code-facts.md §3); not in the model yet. */
+  uploads(uuid: string, atMs: number) {
+    const dir = join(this.root, "uploads", uuid);
+    this.file(join(dir, "spec.pdf"), Buffer.from(this.random.hex(3000), "hex"), atMs);
+    return this.part(uuid, "uploads", dir);
   }
 
   /** `debug/<uuid>.txt`, written with `--debug`. */

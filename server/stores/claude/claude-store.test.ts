@@ -512,6 +512,35 @@ describe("what the facts file adds to the model", () => {
     );
   });
 
+  // §3: files attached to a session are kept per session in uploads/<uuid>/ (and swept with it);
+  // the adapter leaves them behind when the session goes.
+  it.fails("a session's uploads/<uuid>/ is part of its bundle", async () => {
+    const b = new ClaudeStoreBuilder(newHome());
+    const t = b.session("/home/dev/shop", 30).conversation(1);
+    b.save(t);
+    b.uploads(t.session.id, CLAUDE_NOW - 30 * DAY);
+    const store = b.finish();
+    const { sessions } = await scan(store.root);
+    expect(sessions.map(asSession)).toEqual(store.sessions.map((s) => expectedSession(s, store.root)));
+  });
+
+  // §4: besides memory/ and .session-aliases, Claude reserves sessions-index.json (legacy),
+  // bridge-pointer.json, tiny_memory/, bagel and cloud-snapshots/ in a project folder. The adapter
+  // reports each as "not a session", so a plain Claude store looks like one holding strays.
+  it.fails("Claude's reserved project entries are neither sessions nor problems", async () => {
+    const b = new ClaudeStoreBuilder(newHome());
+    const t = b.session("/home/dev/shop", 30).conversation(1);
+    b.save(t);
+    const project = join(b.root, "projects", "-home-dev-shop");
+    b.keep(join(project, "sessions-index.json"), JSON.stringify({ version: 1, entries: [] }));
+    b.keep(join(project, "bridge-pointer.json"), JSON.stringify({ sessionId: t.session.id }));
+    b.keep(join(project, "tiny_memory", "notes.md"), "- prefers pnpm\n");
+    b.keep(join(project, "cloud-snapshots"));
+    const { sessions, problems } = await scan(b.finish().root);
+    expect(sessions.map((r) => r.id)).toEqual([`claude:${t.session.id}`]);
+    expect(problems).toEqual([]);
+  });
+
   // §2 (inferred there): after `--continue` Claude appends to the old file under a new session id,
   // and that id's side files (its /rewind backups) belong to the transcript being written, not to
   // a transcript that is gone.

@@ -362,7 +362,7 @@ describe("soft delete and restore of Claude sessions", () => {
         io,
       );
       expect(status, out.join("\n")).toBe(0);
-      // What a fork reads from, or a live Claude process uses, may stay (see the tests below); the rest went.
+      // What a fork reads from or a live Claude process uses may stay (see the tests below); not the rest.
       const mayStay = (s: (typeof all)[number]) =>
         s.uuid === store.registry.live.sessionId || ("neededBy" in s && s.neededBy.length > 0);
       const left = all.filter((s) => !mayStay(s) && existsSync(s.path));
@@ -415,7 +415,7 @@ describe("soft delete and restore of Claude sessions", () => {
     const history = full.bundle.find((part) => part.includes("/file-history/"))!;
     mkdirSync(history);
     writeFileSync(join(history, "0123456789abcdef@v1"), "written by Claude since");
-    // By the operation: every generated store has the same session ids, so other tests' entries may name it too.
+    // By the operation: every generated store has the same ids, so other tests' entries name them too.
     const back = await restore([moved.operationId!], engine);
     const entry = listTrash(engine).entries.find((e) => e.entryId.startsWith(`${moved.operationId}:`))!;
     const stranded = entry.sidecars.filter((s) => existsSync(s.to)).map((s) => s.from);

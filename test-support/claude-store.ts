@@ -59,8 +59,10 @@ export interface SessionContext {
  */
 export class Transcript {
   readonly lines: Line[] = [];
-  /** The session whose history this one continues (`forkedFrom`, a fork pointer), if any. */
+  /** The session whose file this one reads its history from (a fork pointer), if any. */
   forkOf?: string;
+  /** The session this one was copied from by `/branch` (`forkedFrom`): lineage, no dependency. */
+  branchOf?: string;
   /** Ids of the tool calls whose output went to the session's `tool-results/` folder. */
   readonly spilled: string[] = [];
   private last: string | null = null;
@@ -194,7 +196,7 @@ export class Transcript {
 
   /** A copy made by `/branch`: every line names the session and message it was copied from. */
   branchedFrom(parent: string) {
-    this.forkOf = parent;
+    this.branchOf = parent;
     return this.from({ forkedFrom: { sessionId: parent, messageUuid: uuidV4(this.random) } });
   }
 
@@ -372,12 +374,20 @@ const PART_ORDER = [
   "file-history",
   "session-env",
   "tasks",
+  "uploads",
+  "image-cache",
   "debug",
   "todos",
-  "uploads",
 ] as const;
 type PartKind = (typeof PART_ORDER)[number];
-const FOLDER_PARTS = new Set<PartKind>(["project", "file-history", "session-env", "tasks", "uploads"]);
+const FOLDER_PARTS = new Set<PartKind>([
+  "project",
+  "file-history",
+  "session-env",
+  "tasks",
+  "uploads",
+  "image-cache",
+]);
 
 // ---------------------------------------------------------------------------------------------
 // The builder: writes files, remembers their bytes and times, and keys every side file by session
@@ -537,11 +547,18 @@ export class ClaudeStoreBuilder {
     return this.part(uuid, "tasks", dir);
   }
 
-  /** `uploads/<uuid>/`: files attached to the session (claude-code-facts.md §3); not in the model yet. */
+  /** `uploads/<uuid>/`: files attached to the session. */
   uploads(uuid: string, atMs: number) {
     const dir = join(this.root, "uploads", uuid);
     this.file(join(dir, "spec.pdf"), Buffer.from(this.random.hex(3000), "hex"), atMs);
     return this.part(uuid, "uploads", dir);
+  }
+
+  /** `image-cache/<uuid>/`: the session's images (Claude's own cleanup empties it at any age). */
+  imageCache(uuid: string, atMs: number) {
+    const dir = join(this.root, "image-cache", uuid);
+    this.file(join(dir, "1.png"), Buffer.from(this.random.hex(4000), "hex"), atMs);
+    return this.part(uuid, "image-cache", dir);
   }
 
   /** `debug/<uuid>.txt`, written with `--debug`. */
@@ -649,11 +666,12 @@ export class ClaudeStoreBuilder {
     const sessions = [...this.transcripts.values()].map((saved) => this.expectSession(saved));
     const byUuid = new Map(sessions.map((s) => [s.uuid, s]));
     for (const session of sessions) {
-      const forkOf = this.transcripts.get(session.uuid)!.transcript.forkOf;
-      const parent = forkOf === undefined ? undefined : byUuid.get(forkOf);
+      const { forkOf, branchOf } = this.transcripts.get(session.uuid)!.transcript;
+      const reads = forkOf === undefined ? undefined : byUuid.get(forkOf);
+      const parent = reads ?? (branchOf === undefined ? undefined : byUuid.get(branchOf));
       if (!parent) continue;
       session.parentSession = parent.path;
-      parent.neededBy = [...parent.neededBy, session.id].sort();
+      if (parent === reads) parent.neededBy = [...parent.neededBy, session.id].sort();
     }
     const orphans = [...this.parts].flatMap(([uuid, parts]) =>
       this.transcripts.has(uuid) ? [] : [this.expectOrphan(uuid, parts)],
@@ -673,20 +691,22 @@ export class ClaudeStoreBuilder {
     const uuid = transcript.session.id;
     const times = lines.flatMap((l) => (typeof l.timestamp === "string" ? [l.timestamp] : []));
     // Without a single timestamp in it, a transcript's times are its file's.
-    const modifiedAt = new Date(mtimeMs).toISOString();
+    const fileTime = new Date(mtimeMs).toISOString();
+    const bundle = (this.parts.get(uuid) ?? []).map((p) => p.path).sort();
+    // The session changed when any part of it did: a subagent writes only in the session's folder.
+    const modifiedAt = new Date(Math.max(mtimeMs, ...bundle.map(newestTime))).toISOString();
     const cwd = lines.find((l) => typeof l.cwd === "string")?.cwd as string | undefined;
     const count = (type: string) => lines.filter((l) => l.type === type).length;
     const titled = lines.findLast((l) => l.type === "summary" || l.type === "custom-title");
     const name = (titled?.summary ?? titled?.customTitle) as string | undefined;
     const tooLong = lines.some((l) => Buffer.byteLength(JSON.stringify(l)) > PARSE_CAP);
-    const bundle = (this.parts.get(uuid) ?? []).map((p) => p.path).sort();
     return {
       uuid,
       id: `claude:${uuid}`,
       path,
       namespace: cwd ?? `(unknown: ${folder})`,
-      createdAt: times.length > 0 ? new Date(times[0]!).toISOString() : modifiedAt,
-      lastUsedAt: times.length > 0 ? new Date(times.at(-1)!).toISOString() : modifiedAt,
+      createdAt: times.length > 0 ? new Date(times[0]!).toISOString() : fileTime,
+      lastUsedAt: times.length > 0 ? new Date(times.at(-1)!).toISOString() : fileTime,
       modifiedAt,
       messageCount: lines.length,
       messageCounts: {
@@ -878,8 +898,7 @@ export function writeClaudeStore(home: string, options: ClaudeStoreOptions = {})
   b.keep(join(root, "backups", `.claude.json.backup.${at(3)}`), JSON.stringify({ numStartups: 41 }));
   b.keep(join(root, "plans", "checkout-refactor.md"), "# Plan\n1. split the handler\n");
   b.keep(join(root, "paste-cache", `${b.random.hex(16)}.txt`), sentence(b.random, 50));
-  // image-cache/<uuid>/ is per session in the facts (swept at any age); the model leaves it alone.
-  b.keep(join(root, "image-cache", screenshot.session.id, "1.png"), Buffer.from(b.random.hex(4000), "hex"));
+  b.imageCache(screenshot.session.id, at(3));
   b.keep(
     join(root, "shell-snapshots", `snapshot-zsh-${at(30)}-${b.random.chars(BASE62, 6)}.sh`),
     "export PATH=/usr/bin\n",

@@ -16,6 +16,7 @@ import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js"
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
+import { withBundle } from "../stores/bundle.js";
 import { isSessionPlace } from "../stores/session-place.js";
 import { ReadOnlyError } from "../state/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
@@ -260,22 +261,23 @@ export async function softDelete(
           );
         }
         state.crash("intents-synced");
-        const ready = batch.filter((item, i) =>
-          readyToMove(item, chosen[start + i]!.record, quarantine, ledger, result),
-        );
+        const ready = batch.flatMap((item, i) => {
+          const ownSize = readyToMove(item, chosen[start + i]!.record, quarantine, ledger, result);
+          return ownSize === false ? [] : [{ ...item, ownSize }];
+        });
         // The desktop trash takes the batch in one call; the quarantine, one rename each.
         const toTrash = ready.filter((item) => item.target === "system-trash");
         const outcomes = await moveToSystemTrash(
           toTrash.map((item) => ({
             path: item.originalPath,
-            // The session's own file or folder: a bundle's other parts move as sidecars.
-            sizeBytes: item.fingerprint.size,
+            sizeBytes: item.ownSize,
             folder: isFolderSession(item),
           })),
           state.env,
         );
         const trashed = new Map(toTrash.map((item, i) => [item.seq, outcomes[i]!]));
-        for (const item of ready) settle(item, trashed.get(item.seq), quarantine, ledger, result, state);
+        for (const { ownSize, ...item } of ready)
+          settle(item, ownSize, trashed.get(item.seq), quarantine, ledger, result, state);
         ledger.sync();
       }
     } finally {
@@ -288,7 +290,9 @@ export async function softDelete(
 
 /**
  * The last look before the move: the item is where its store keeps sessions, and the very file
- * (device, inode, size, mtime ns; not a symlink) the preview showed. Otherwise it stays, said why.
+ * (device, inode, size, mtime ns; not a symlink) the preview showed — with its whole bundle, if it
+ * has one. Returns the size of its own file or folder (what its move is checked against), or false
+ * when it stays, said why.
  */
 function readyToMove(
   item: TrashItem & { seq: number },
@@ -296,16 +300,17 @@ function readyToMove(
   quarantine: string,
   ledger: Ledger,
   result: SoftDeleteResult,
-): boolean {
-  const skip = (reason: string) => {
+): number | false {
+  const skip = (reason: string): false => {
     ledger.append([{ seq: item.seq, event: "not-moved", reason }]);
     result.skipped.push({ id: item.id, path: item.originalPath, reason });
     return false;
   };
   if (!item.id.startsWith("meta:") && !atSessionPlace(record))
     return skip("not where its store keeps sessions any more (a folder on its way became a symlink?)");
-  if (!unchanged(item.fingerprint, currentFingerprint(item.originalPath, isFolderSession(item))))
-    return skip("changed since preview");
+  const own = currentFingerprint(item.originalPath, isFolderSession(item));
+  const whole = own && record.bundle?.length ? withBundle(own, record.bundle) : own;
+  if (!own || !unchanged(item.fingerprint, whole)) return skip("changed since preview");
   // A bundle's side folders move by one rename each (never copied and deleted in place), so they
   // must be on the quarantine's file system: otherwise the session would leave half its bundle.
   const device = deviceOf(quarantine);
@@ -314,7 +319,7 @@ function readyToMove(
     return skip(
       `its bundle's folder ${away.from} is on another file system than the quarantine; set deletion.quarantineDir to a folder on the same file system`,
     );
-  return true;
+  return own.size;
 }
 
 /**
@@ -324,6 +329,7 @@ function readyToMove(
  */
 function settle(
   item: TrashItem & { seq: number },
+  ownSize: number,
   trashed: TrashMoveOutcome | undefined,
   quarantine: string,
   ledger: Ledger,
@@ -352,7 +358,7 @@ function settle(
     }
     state.crash("moved");
     const identity = identityAfterMove(location, item, copiedHash);
-    if (identity.identity?.size !== item.fingerprint.size)
+    if (identity.identity?.size !== ownSize)
       throw new Error(`the moved copy at ${location} has the wrong size`);
     for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
     ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...identity }]);

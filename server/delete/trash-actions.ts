@@ -66,10 +66,10 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
       if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
       else if (entry.state !== "in-trash")
         result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
-      else if (pathExists(entry.originalPath))
+      else if (takenPath(entry))
         result.skipped.push({
           ref,
-          reason: `conflict: ${entry.originalPath} exists again; kept both (the trashed copy stays)`,
+          reason: `conflict: ${takenPath(entry)} exists again; kept both (the trashed copy stays)`,
           pathTaken: true,
         });
       else if (!realFolder(dirname(entry.originalPath)))
@@ -124,6 +124,15 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
   } finally {
     ledger.close();
   }
+}
+
+/**
+ * The first of an entry's paths that something is at again — its own, or one of its bundle's
+ * (Claude may have made a new `file-history/<id>/`): a restore would overwrite or strand a part.
+ */
+function takenPath(entry: TrashEntry): string | undefined {
+  if (pathExists(entry.originalPath)) return entry.originalPath;
+  return entry.sidecars.find((s) => pathExists(s.to) && pathExists(s.from))?.from;
 }
 
 /** What exactly a purge of these refs would remove, for the confirmation that must echo it. */

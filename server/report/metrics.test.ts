@@ -70,7 +70,9 @@ describe("renderMetrics", () => {
     expect(lines).toContain("session_retention_scan_duration_seconds 0.25");
     expect(lines).toContain('session_retention_agent_bytes{agent="claude"} 500');
     expect(lines).toContain('session_retention_agent_sessions{agent="pi"} 2');
-    expect(lines).toContain('session_retention_agent_sweep_bytes{agent="claude",store="/home/me/.claude"} 500');
+    expect(lines).toContain(
+      'session_retention_agent_sweep_bytes{agent="claude",store="/home/me/.claude"} 500',
+    );
     expect(lines).toContain("session_retention_soft_deleted_total 1");
     expect(lines).toContain("session_retention_restored_total 1");
     expect(lines).toContain("session_retention_purged_total 0");

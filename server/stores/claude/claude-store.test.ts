@@ -2,9 +2,6 @@
 // formats: what a scan finds (every field, checked against the generator's own account of what it
 // wrote), what a clean moves (a session's whole bundle and nothing else of `~/.claude`), and that a
 // restore puts back every byte and every file's time.
-//
-// `it.fails` marks a defect found here, named in the comment above it: the test says what should
-// happen and fails until the code does it.
 import {
   appendFileSync,
   existsSync,
@@ -239,22 +236,19 @@ describe("scan of a Claude Code store", () => {
   // the first `"type":"…"` in its head, but an assistant line carries its message — whose own
   // `"type":"message"` — before its top-level type. A large Write (a whole file in the tool call)
   // is counted as "other", not as an assistant message.
-  it.fails(
-    "a line too long to parse is still counted by its role: a large Write is an assistant message",
-    async () => {
-      const store = oneSession((t) =>
-        t.user("add the fixture").writeFile("/home/dev/shop/big.json", "x".repeat(300 * 1024)),
-      );
-      const { sessions } = await scan(store.root);
-      expect(sessions[0]!.messageCounts).toEqual(store.sessions[0]!.messageCounts);
-    },
-  );
+  it("a line too long to parse is still counted by its role: a large Write is an assistant message", async () => {
+    const store = oneSession((t) =>
+      t.user("add the fixture").writeFile("/home/dev/shop/big.json", "x".repeat(300 * 1024)),
+    );
+    const { sessions } = await scan(store.root);
+    expect(sessions[0]!.messageCounts).toEqual(store.sessions[0]!.messageCounts);
+  });
 
   // Defect (transcript.ts, takeLongLine): of a line too long to parse only its type and a timestamp
   // in its first 4 KiB are read. Claude writes `cwd` near the start but `timestamp` at the end, so a
   // session whose only message is a pasted screenshot gets no namespace (the lossy folder name)
   // and no times (its mtime); a session ending with one loses its last use.
-  it.fails("a line too long to parse still gives its cwd and its timestamp", async () => {
+  it("a line too long to parse still gives its cwd and its timestamp", async () => {
     const store = oneSession((t) => t.snapshot(2).pastedImage(300 * 1024, "what is wrong here?"));
     const { sessions } = await scan(store.root);
     const [want] = store.sessions;
@@ -269,7 +263,7 @@ describe("scan of a Claude Code store", () => {
   // files one by one, which reverses their order; a session folder whose name sorts before
   // `agent-…` (any uuid starting 0-9 or a) ends up after a legacy agent file, which becomes the
   // orphan's path instead of the folder.
-  it.fails("an orphan with a session folder and a legacy agent-*.jsonl is named by the folder", async () => {
+  it("an orphan with a session folder and a legacy agent-*.jsonl is named by the folder", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const uuid = "0f3c2a1e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
     b.sessionFolder(uuid, "-home-dev-old", "/home/dev/old", CLAUDE_NOW - 200 * DAY);
@@ -322,17 +316,14 @@ describe("soft delete and restore of Claude sessions", () => {
   // projects/<folder>/ and an orphan in projects/<folder>/ or a side folder, so every Claude move is
   // skipped: "not where its store keeps sessions any more (a folder on its way became a symlink?)".
   for (const target of ["quarantine", "trash"] as const)
-    it.fails(
-      `a session's whole bundle leaves and comes back byte-identical, times included (${target})`,
-      async () => {
-        const store = claudeStore();
-        lenientConfig(target);
-        await roundTrip(store, twoBundles(store));
-      },
-    );
+    it(`a session's whole bundle leaves and comes back byte-identical, times included (${target})`, async () => {
+      const store = claudeStore();
+      lenientConfig(target);
+      await roundTrip(store, twoBundles(store));
+    });
 
   // Defect: soft-delete.ts atSessionPlace, as above.
-  it.fails("an orphaned bundle is one item: it leaves whole and comes back whole", async () => {
+  it("an orphaned bundle is one item: it leaves whole and comes back whole", async () => {
     const store = claudeStore();
     lenientConfig();
     const orphan = store.orphans.find((o) => o.bundle.length === 3)!;
@@ -340,43 +331,40 @@ describe("soft delete and restore of Claude sessions", () => {
   });
 
   // Defect: soft-delete.ts atSessionPlace, as above (the CLI's clean moves nothing and exits 1).
-  it.fails(
-    "cleaning every session of the store (clean --yes) leaves Claude's own files byte-identical",
-    async () => {
-      const store = claudeStore();
-      const all = [...store.sessions, ...store.orphans];
-      const moved = insideAny(all.flatMap((s) => [s.path, ...s.bundle]));
-      const before = snapshotTree([store.home]);
-      const config = join(newHome(), "config.json");
-      writeConfigFile(
-        {
-          retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
-          deletion: { target: "quarantine" },
-        },
-        config,
-      );
-      const out: string[] = [];
-      const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
-      const status = await runCli(
-        ["clean", "--yes", "--store", `claude:${store.root}`, "--config", config],
-        io,
-      );
-      expect(status, out.join("\n")).toBe(0);
-      // What a fork reads from or a live Claude process uses may stay (see the tests below); not the rest.
-      const mayStay = (s: (typeof all)[number]) =>
-        s.uuid === store.registry.live.sessionId || ("neededBy" in s && s.neededBy.length > 0);
-      const left = all.filter((s) => !mayStay(s) && existsSync(s.path));
-      expect(left.map((s) => s.id)).toEqual([]);
-      expect(treeChanges(without(before, moved), snapshotTree([store.home], moved))).toEqual([]);
-      for (const path of store.neverMoved)
-        expect(lstatSync(path, { throwIfNoEntry: false }), path).toBeDefined();
-    },
-  );
+  it("cleaning every session of the store (clean --yes) leaves Claude's own files byte-identical", async () => {
+    const store = claudeStore();
+    const all = [...store.sessions, ...store.orphans];
+    const moved = insideAny(all.flatMap((s) => [s.path, ...s.bundle]));
+    const before = snapshotTree([store.home]);
+    const config = join(newHome(), "config.json");
+    writeConfigFile(
+      {
+        retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+        deletion: { target: "quarantine" },
+      },
+      config,
+    );
+    const out: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+    const status = await runCli(
+      ["clean", "--yes", "--store", `claude:${store.root}`, "--config", config],
+      io,
+    );
+    expect(status, out.join("\n")).toBe(0);
+    // What a fork reads from or a live Claude process uses may stay (see the tests below); not the rest.
+    const mayStay = (s: (typeof all)[number]) =>
+      s.uuid === store.registry.live.sessionId || ("neededBy" in s && s.neededBy.length > 0);
+    const left = all.filter((s) => !mayStay(s) && existsSync(s.path));
+    expect(left.map((s) => s.id)).toEqual([]);
+    expect(treeChanges(without(before, moved), snapshotTree([store.home], moved))).toEqual([]);
+    for (const path of store.neverMoved)
+      expect(lstatSync(path, { throwIfNoEntry: false }), path).toBeDefined();
+  });
 
   // Defect (soft-delete.ts): "changed since preview" compares the transcript's fingerprint only; the
   // rest of the bundle moves as sidecars unchecked, so a subagent transcript that grew after the
   // preview is moved (and counted) without a word. (Hidden for now by the atSessionPlace defect.)
-  it.fails("a bundle written to after the preview is skipped: changed since preview", async () => {
+  it("a bundle written to after the preview is skipped: changed since preview", async () => {
     const store = claudeStore();
     lenientConfig();
     const { full, subagent } = fullBundle(store);
@@ -392,7 +380,7 @@ describe("soft delete and restore of Claude sessions", () => {
   // Defect (claude-store.ts modifiedAt, the policy's grace window): a session is "active" by its
   // transcript's mtime alone, while Claude may be writing only its side files — a subagent at work,
   // or a transcript that lags (claude-code-facts.md §8, #80561). (Hidden for now by atSessionPlace.)
-  it.fails("a session whose subagent wrote within the grace window is in use", async () => {
+  it("a session whose subagent wrote within the grace window is in use", async () => {
     const store = claudeStore();
     lenientConfig();
     const { full, subagent } = fullBundle(store);
@@ -406,7 +394,7 @@ describe("soft delete and restore of Claude sessions", () => {
   // new file-history/<uuid>/) reports the session restored, and leaves that part in the trash with
   // the entry marked "restored": nothing lists it any more, nothing can restore or purge it.
   // (Hidden for now by atSessionPlace.)
-  it.fails("a restored entry leaves none of its parts in the trash unsaid", async () => {
+  it("a restored entry leaves none of its parts in the trash unsaid", async () => {
     const store = claudeStore();
     lenientConfig();
     const { full } = fullBundle(store);
@@ -432,7 +420,7 @@ describe("sessions another depends on or a live process uses", () => {
   // Defect (shared/policy.ts, exemptions): `neededBy` is set by the scan but read by nothing — no
   // keep reason for it — so a parent whose fork reads its history from its file is a candidate like
   // any other session, and the engine would move it.
-  it.fails("a fork's parent is kept while the fork exists, and is a candidate once it is gone", async () => {
+  it("a fork's parent is kept while the fork exists, and is a candidate once it is gone", async () => {
     const store = claudeStore();
     const forks = store.sessions.filter((s) => s.parentSession !== undefined);
     const parents = store.sessions.filter((s) => s.neededBy.length > 0);
@@ -457,20 +445,17 @@ describe("sessions another depends on or a live process uses", () => {
   // Claude's live-process registry `sessions/<pid>.json` is not read, so the session a running
   // `claude` writes to is protected by the grace window alone — and Claude writes its transcript
   // only now and then (in batches, lazily, sometimes not until exit: claude-code-facts.md §8).
-  it.fails(
-    "a session a live claude process names in sessions/<pid>.json is in use; a dead pid's entry is not",
-    async () => {
-      const store = claudeStore();
-      const inputs = await gatherPlanInputs({ flagStores: [`claude:${store.root}`], cache: false });
-      expect(inputs.activeIds.has(`claude:${store.registry.live.sessionId}`)).toBe(true);
-      expect(inputs.activeIds.has(`claude:${store.registry.dead.sessionId}`)).toBe(false);
-    },
-  );
+  it("a session a live claude process names in sessions/<pid>.json is in use; a dead pid's entry is not", async () => {
+    const store = claudeStore();
+    const inputs = await gatherPlanInputs({ flagStores: [`claude:${store.root}`], cache: false });
+    expect(inputs.activeIds.has(`claude:${store.registry.live.sessionId}`)).toBe(true);
+    expect(inputs.activeIds.has(`claude:${store.registry.dead.sessionId}`)).toBe(false);
+  });
 
   // Defect (as above, and the orphan rule in claude-store.ts): Claude creates the transcript only
   // with the first message (claude-code-facts.md §3, #70632), so a running session can be side
   // files alone. Named by a live registry entry, they are a session in use, not an orphaned bundle.
-  it.fails("side files of a live session whose transcript is not written yet are in use", async () => {
+  it("side files of a live session whose transcript is not written yet are in use", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const uuid = "7d3c2a1e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
     b.sessionFolder(uuid, "-home-dev-shop", "/home/dev/shop", CLAUDE_NOW - 40 * DAY);
@@ -487,7 +472,7 @@ describe("sessions another depends on or a live process uses", () => {
 describe("what the facts file adds to the model", () => {
   // §2: the latest custom-title wins, next the latest ai-title, then a summary (legacy). The adapter
   // takes whichever of summary and custom-title comes last, and ignores ai-title.
-  it.fails("the name is the latest custom-title, else the latest ai-title, else a summary", async () => {
+  it("the name is the latest custom-title, else the latest ai-title, else a summary", async () => {
     const renamed = oneSession((t) => t.customTitle("Mine").conversation(1).summary("Claude's summary"));
     const titled = oneSession((t) =>
       t.summary("Old summary").conversation(1).aiTitle("Fix the checkout button"),
@@ -499,7 +484,7 @@ describe("what the facts file adds to the model", () => {
   // §5: the pointer a fork reads its history through is a `fork-context-ref` line, whose parent
   // field is `parentSessionId` in some readers and `forkedSessionId` in others ("read both
   // variants"). The adapter knows the first only.
-  it.fails("a fork-context-ref naming its parent as forkedSessionId pins the parent", async () => {
+  it("a fork-context-ref naming its parent as forkedSessionId pins the parent", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const parent = b.session("/home/dev/shop", 30).conversation(2);
     b.save(parent);
@@ -514,7 +499,7 @@ describe("what the facts file adds to the model", () => {
 
   // §3: files attached to a session are kept per session in uploads/<uuid>/ (and swept with it);
   // the adapter leaves them behind when the session goes.
-  it.fails("a session's uploads/<uuid>/ is part of its bundle", async () => {
+  it("a session's uploads/<uuid>/ is part of its bundle", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const t = b.session("/home/dev/shop", 30).conversation(1);
     b.save(t);
@@ -527,7 +512,7 @@ describe("what the facts file adds to the model", () => {
   // §4: besides memory/ and .session-aliases, Claude reserves sessions-index.json (legacy),
   // bridge-pointer.json, tiny_memory/, bagel and cloud-snapshots/ in a project folder. The adapter
   // reports each as "not a session", so a plain Claude store looks like one holding strays.
-  it.fails("Claude's reserved project entries are neither sessions nor problems", async () => {
+  it("Claude's reserved project entries are neither sessions nor problems", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const t = b.session("/home/dev/shop", 30).conversation(1);
     b.save(t);
@@ -544,21 +529,14 @@ describe("what the facts file adds to the model", () => {
   // §2 (inferred there): after `--continue` Claude appends to the old file under a new session id,
   // and that id's side files (its /rewind backups) belong to the transcript being written, not to
   // a transcript that is gone.
-  it.fails(
-    "side files named by a later session id inside a transcript (after --continue) are not an orphan",
-    async () => {
-      const b = new ClaudeStoreBuilder(newHome());
-      const continued = "5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716";
-      const t = b
-        .session("/home/dev/shop", 30)
-        .conversation(2)
-        .from({ sessionId: continued })
-        .conversation(1);
-      b.save(t);
-      const history = b.fileHistory(continued, CLAUDE_NOW - 29 * DAY);
-      const { sessions } = await scan(b.finish().root);
-      expect(sessions.map((r) => r.id)).toEqual([`claude:${t.session.id}`]);
-      expect(sessions[0]!.bundle).toEqual([history]);
-    },
-  );
+  it("side files named by a later session id inside a transcript (after --continue) are not an orphan", async () => {
+    const b = new ClaudeStoreBuilder(newHome());
+    const continued = "5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716";
+    const t = b.session("/home/dev/shop", 30).conversation(2).from({ sessionId: continued }).conversation(1);
+    b.save(t);
+    const history = b.fileHistory(continued, CLAUDE_NOW - 29 * DAY);
+    const { sessions } = await scan(b.finish().root);
+    expect(sessions.map((r) => r.id)).toEqual([`claude:${t.session.id}`]);
+    expect(sessions[0]!.bundle).toEqual([history]);
+  });
 });

@@ -9,11 +9,11 @@
 // pointer (`fork-context-ref`) reads its history from another session's file, which is kept while
 // the fork exists; a `/branch` is a full copy and only records where it came from.
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { Fingerprint, SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
-import { measureFolder } from "../folder-session.js";
+import { measurePart, withBundle } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
@@ -60,30 +60,6 @@ const names = (folder: string): string[] => {
     return [];
   }
 };
-
-/** A file or folder of a bundle: its size (a folder: the regular files inside) and newest mtime. */
-function measure(
-  path: string,
-): { bytes: number; mtimeMs: number; folder: boolean; fingerprint: Fingerprint } | undefined {
-  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  if (!stat || stat.isSymbolicLink()) return undefined;
-  if (stat.isDirectory()) {
-    const facts = measureFolder(path);
-    return {
-      bytes: facts.fingerprint.size,
-      mtimeMs: facts.newestMtimeMs,
-      folder: true,
-      fingerprint: facts.fingerprint,
-    };
-  }
-  if (!stat.isFile()) return undefined;
-  return {
-    bytes: Number(stat.size),
-    mtimeMs: Number(stat.mtimeNs / 1_000_000n),
-    folder: false,
-    fingerprint: fingerprintOf(stat),
-  };
-}
 
 /** The session a name in one of Claude's side folders belongs to, if it is named after one. */
 function sessionOfSideName(folder: string, name: string): string | undefined {
@@ -175,10 +151,19 @@ export function scanClaudeRoot(root: string): StoreScan {
     }
   }
 
-  for (const [id, parts] of projectParts)
-    for (const part of parts) side.set(id, [part, ...(side.get(id) ?? [])]);
+  // The session's folder first (it names an orphan), then its other files in projects/, then the
+  // side folders in their order.
+  for (const [id, parts] of projectParts) {
+    const ordered = [...parts].sort((a, b) => Number(basename(b) === id) - Number(basename(a) === id));
+    side.set(id, [...ordered, ...(side.get(id) ?? [])]);
+  }
+  /** After `--continue` a transcript carries a newer id too: side files of that id are its own. */
+  const continued = new Map<string, SessionRecord>();
+  for (const record of records)
+    for (const other of origins.get(record)?.otherSessionIds ?? [])
+      if (!byId.has(other) && !continued.has(other)) continued.set(other, record);
   for (const [id, paths] of side) {
-    const record = byId.get(id);
+    const record = byId.get(id) ?? continued.get(id);
     if (record) addBundle(record, paths);
     else {
       const orphan = orphanRecord(store, id, paths);
@@ -197,8 +182,11 @@ export function scanClaudeRoot(root: string): StoreScan {
   return { records, problems };
 }
 
-/** The sessions each record came from, kept beside the records until they are linked. */
-const origins = new WeakMap<SessionRecord, Pick<ClaudeFacts, "readsFrom" | "branchedFrom">>();
+/** The sessions each record came from or continued as, kept beside the records until they are linked. */
+const origins = new WeakMap<
+  SessionRecord,
+  Pick<ClaudeFacts, "readsFrom" | "branchedFrom" | "otherSessionIds">
+>();
 
 function safeFacts(path: string): ClaudeFacts | undefined {
   try {
@@ -271,42 +259,47 @@ function transcriptRecord(
     ...(facts.title ? { name: facts.title } : {}),
     warnings,
   };
-  if (facts.readsFrom || facts.branchedFrom) origins.set(record, facts);
+  if (facts.readsFrom || facts.branchedFrom || facts.otherSessionIds) origins.set(record, facts);
   return record;
 }
 
-/** Adds the side files to a session: its bundle, in its size and its last change. */
+/**
+ * Adds the side files to a session: its bundle, in its size, its fingerprint and its last change
+ * (Claude may be writing only a subagent's transcript: the session is in use all the same).
+ */
 function addBundle(record: SessionRecord, paths: readonly string[]) {
-  const bundle: string[] = [];
-  for (const path of paths) {
-    const measured = measure(path);
-    if (!measured) continue;
-    bundle.push(path);
-    record.sizeBytes += measured.bytes;
-  }
-  if (bundle.length > 0) record.bundle = bundle;
+  const bundle = paths.filter((path) => measurePart(path) !== undefined);
+  if (bundle.length === 0) return;
+  record.bundle = [...(record.bundle ?? []), ...bundle];
+  record.fingerprint = withBundle(record.fingerprint, bundle);
+  record.sizeBytes = record.fingerprint.size;
+  record.modifiedAt = iso(Number(BigInt(record.fingerprint.mtimeNs) / 1_000_000n));
 }
 
 /** Side files whose transcript is gone: one item, named after the session they belonged to. */
 function orphanRecord(store: StoreRef, id: string, paths: readonly string[]): SessionRecord | undefined {
   const parts = paths.flatMap((path) => {
-    const measured = measure(path);
-    return measured ? [{ path, ...measured }] : [];
+    const measured = measurePart(path);
+    return measured ? [{ path, ...measured, mtimeMs: Number(measured.mtimeNs / 1_000_000n) }] : [];
   });
   const [primary, ...rest] = parts;
   if (!primary) return undefined;
-  const newest = Math.max(...parts.map((p) => p.mtimeMs));
+  const fingerprint = withBundle(
+    primary.fingerprint,
+    rest.map((p) => p.path),
+  );
+  const newest = Number(BigInt(fingerprint.mtimeNs) / 1_000_000n);
   const oldest = Math.min(...parts.map((p) => p.mtimeMs));
   return {
     id: `claude-orphan:${id}`,
     store,
     path: primary.path,
     namespace: "(orphaned Claude Code side files)",
-    sizeBytes: parts.reduce((total, p) => total + p.bytes, 0),
+    sizeBytes: fingerprint.size,
     createdAt: iso(oldest),
     modifiedAt: iso(newest),
     lastUsedAt: iso(newest),
-    fingerprint: primary.fingerprint,
+    fingerprint,
     messageCount: 0,
     messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
     ...(primary.folder ? { folder: true as const } : {}),

@@ -83,6 +83,17 @@ describe("claudeSweep", () => {
       ),
     ).toBeUndefined();
   });
+
+  it("judges a transcript by its own time: a subagent writing beside an old transcript does not save it", async () => {
+    const { root, paths } = claudeStore([45]);
+    const subagents = join(paths[0]!.slice(0, -".jsonl".length), "subagents");
+    mkdirSync(subagents, { recursive: true });
+    writeFileSync(join(subagents, "agent-a1.jsonl"), "{}\n"); // written now
+    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
+    const [session] = sessions;
+    expect(Date.now() - Date.parse(session!.modifiedAt)).toBeLessThan(DAY); // the session changed today
+    expect(claudeSweep(root, sessions, new Set(), new Date())?.ids).toEqual([session!.id]);
+  });
 });
 
 describe("keep, plan and status", () => {

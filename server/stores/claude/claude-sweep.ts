@@ -92,9 +92,15 @@ export function claudeSweep(
     transcripts.map((s) => s.namespace),
   );
   const cutoff = now.getTime() - days * DAY_MS;
+  // Per file, by the transcript's own time: a session's `modifiedAt` is its bundle's newest, and
+  // a subagent still writing beside an old transcript does not save the transcript from the sweep.
   const swept = transcripts
-    .filter((s) => Date.parse(s.modifiedAt) < cutoff)
-    .sort((a, b) => Date.parse(a.modifiedAt) - Date.parse(b.modifiedAt));
+    .flatMap((s) => {
+      const mtimeMs = lstatSync(s.path, { throwIfNoEntry: false })?.mtimeMs;
+      return mtimeMs !== undefined && mtimeMs < cutoff ? [{ s, mtimeMs }] : [];
+    })
+    .sort((a, b) => a.mtimeMs - b.mtimeMs)
+    .map(({ s }) => s);
   if (swept.length === 0) return undefined;
   const bytes = swept.reduce((total, s) => total + s.sizeBytes, 0);
   const keptByYou = swept.filter((s) => keptByUs.has(s.id)).length;
@@ -131,8 +137,9 @@ export function keepFromClaudeSweep(
   return withLock(paths.deletionLock, () => {
     const kept = sessions.map((s) => {
       // lutimes: the transcript itself, never what a link put in its place points to.
-      lutimesSync(s.path, lstatSync(s.path).atime, now);
-      return { id: s.id, path: s.path, before: s.modifiedAt };
+      const { atime, mtime } = lstatSync(s.path);
+      lutimesSync(s.path, atime, now);
+      return { id: s.id, path: s.path, before: mtime.toISOString() };
     });
     appendAudit(paths.auditLog, {
       time: now.toISOString(),

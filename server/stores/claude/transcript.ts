@@ -10,9 +10,11 @@ import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
 
 /** Lines longer than this are counted, not parsed. */
 const PARSE_CAP = 256 * 1024;
-/** Of a longer line, this much of its start is kept to find its type and time. */
-const LONG_LINE_HEAD = 4096;
+/** Of a longer line, this much of each end is kept to find its type, cwd and time. */
+const LONG_LINE_END = 4096;
 const CHUNK = 256 * 1024;
+/** How many other session ids of a continued transcript are kept. */
+const MAX_OTHER_IDS = 16;
 
 export interface ClaudeFacts {
   sessionId?: string;
@@ -31,6 +33,11 @@ export interface ClaudeFacts {
   readsFrom?: string;
   /** A session this one was copied from (`/branch`: lines carry `forkedFrom`): lineage only. */
   branchedFrom?: string;
+  /**
+   * Other session ids its lines carry: after `--continue` Claude appends to the old file under a
+   * new id, and that id's side files belong to this transcript (the first few are kept).
+   */
+  otherSessionIds?: string[];
   lines: number;
   counts: { user: number; assistant: number; other: number };
   corruptLines: number;
@@ -53,6 +60,10 @@ const titles = new WeakMap<ClaudeFacts, { custom?: string; ai?: string; summary?
 function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   const { type, cwd, sessionId, timestamp } = line;
   if (facts.sessionId === undefined && typeof sessionId === "string") facts.sessionId = sessionId;
+  else if (typeof sessionId === "string" && sessionId !== facts.sessionId) {
+    const others = (facts.otherSessionIds ??= []);
+    if (!others.includes(sessionId) && others.length < MAX_OTHER_IDS) others.push(sessionId);
+  }
   if (facts.cwd === undefined && typeof cwd === "string" && cwd !== "") facts.cwd = cwd;
   if (typeof timestamp === "string" && !Number.isNaN(Date.parse(timestamp))) {
     facts.firstAt ??= timestamp;
@@ -76,16 +87,34 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   if (branched !== undefined) facts.branchedFrom ??= branched;
 }
 
-const TIMESTAMP = /"timestamp":"([^"]{10,40})"/;
-const TYPE = /"type":"([a-z_-]+)"/;
+/** The top-level type: right before `"uuid"` at a line's end (an assistant line), or before any nested object. */
+const TYPE_BEFORE_UUID = /"type":"([a-z_-]+)","uuid":"/;
+const TYPE_AT_TOP = /^\{[^{]*?"type":"([a-z_-]+)"/;
+const TIMESTAMP = /"timestamp":"([^"]{10,40})"/g;
+const CWD = /"cwd":"((?:[^"\\]|\\.)*)"/;
+const SESSION_ID = /"sessionId":"([^"]+)"/;
 
-/** A line too long to parse: its type and time from the start of it, when they are there. */
-function takeLongLine(facts: ClaudeFacts, head: string) {
+/**
+ * A line too long to parse: what its ends say. Claude writes `cwd` and `sessionId` near a line's
+ * start, and the top-level `type` (of an assistant line, after its message), `uuid` and
+ * `timestamp` at its end.
+ */
+function takeLongLine(facts: ClaudeFacts, head: string, tail: string) {
   facts.longLines += 1;
-  const type = TYPE.exec(head)?.[1];
+  const type = TYPE_BEFORE_UUID.exec(tail)?.[1] ?? TYPE_AT_TOP.exec(head)?.[1];
   if (type === "user" || type === "assistant") facts.counts[type] += 1;
   else facts.counts.other += 1;
-  const timestamp = TIMESTAMP.exec(head)?.[1];
+  const cwd = CWD.exec(head)?.[1];
+  if (facts.cwd === undefined && cwd) {
+    try {
+      facts.cwd = JSON.parse(`"${cwd}"`) as string;
+    } catch {
+      // an escape cut by the window: the next line with a cwd will do
+    }
+  }
+  const sessionId = SESSION_ID.exec(head)?.[1];
+  if (facts.sessionId === undefined && sessionId) facts.sessionId = sessionId;
+  const timestamp = [...tail.matchAll(TIMESTAMP)].at(-1)?.[1] ?? [...head.matchAll(TIMESTAMP)][0]?.[1];
   if (timestamp && !Number.isNaN(Date.parse(timestamp))) {
     facts.firstAt ??= timestamp;
     facts.lastAt = timestamp;
@@ -124,23 +153,31 @@ export function readClaudeTranscript(path: string): { facts: ClaudeFacts; identi
     if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
     const identity = identityOf(stat);
     const buffer = Buffer.allocUnsafe(CHUNK);
-    /** The pieces of the line being read; only its head once it is past the cap. */
+    /** The pieces of the line being read, while it is under the cap; past it, its two ends. */
     let pending: Buffer[] = [];
     let pendingLength = 0;
+    let head = Buffer.alloc(0);
+    let tail = Buffer.alloc(0);
     const endLine = () => {
       if (pendingLength > PARSE_CAP) {
         facts.lines += 1;
-        takeLongLine(facts, Buffer.concat(pending).toString("utf8"));
+        takeLongLine(facts, head.toString("utf8"), tail.toString("utf8"));
       } else takeText(facts, Buffer.concat(pending, pendingLength).toString("utf8"));
       pending = [];
       pendingLength = 0;
     };
     const keep = (bytes: Buffer) => {
-      if (pendingLength <= PARSE_CAP) pending.push(Buffer.from(bytes));
+      const wasLong = pendingLength > PARSE_CAP;
       pendingLength += bytes.length;
-      // Past the cap only the head is needed: drop the rest as it comes.
-      if (pendingLength > PARSE_CAP && pending.length > 1)
-        pending = [Buffer.concat(pending).subarray(0, LONG_LINE_HEAD)];
+      if (!wasLong) {
+        pending.push(Buffer.from(bytes));
+        if (pendingLength <= PARSE_CAP) return;
+        // Past the cap: keep only its two ends from now on.
+        const whole = Buffer.concat(pending);
+        head = Buffer.from(whole.subarray(0, LONG_LINE_END));
+        tail = Buffer.from(whole.subarray(-LONG_LINE_END));
+        pending = [];
+      } else tail = Buffer.from(Buffer.concat([tail, bytes]).subarray(-LONG_LINE_END));
     };
     for (let position = 0; position < identity.size;) {
       const read = readSync(fd, buffer, 0, Math.min(CHUNK, identity.size - position), position);

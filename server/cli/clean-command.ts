@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { emptiesStore, riskiest } from "../../shared/policy.js";
-import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
+import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
@@ -29,7 +29,7 @@ Options:
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
   --root DIR        use this pi store instead of the configured or default stores (repeatable)
-  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
+  --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
 Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;

@@ -10,6 +10,7 @@ import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
+import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const PLAN_HELP = `Usage: session-retention plan [options]
 
@@ -22,7 +23,7 @@ Options:
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run, e.g. --set retention.maxAgeDays=90 (repeatable)
   --root DIR        use this pi store instead of the configured or default stores (repeatable)
-  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
+  --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
 Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).`;

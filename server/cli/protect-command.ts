@@ -11,6 +11,7 @@ import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
+import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]
        session-retention unprotect <id|path>… [options]
@@ -23,7 +24,7 @@ id (any unique part of it, at least 8 characters, will do) or by its file's path
 Options:
   --list            list the pinned sessions
   --root DIR        look for sessions in this pi store (repeatable)
-  --store KIND:DIR  look for sessions in this store (KIND: pi, agentsh, workspace; repeatable)
+  --store KIND:DIR  look for sessions in this store (KIND: ${STORE_KINDS.join(", ")}; repeatable)
   --config FILE     use this config file (for its sessionDir)
   -h, --help        this help`;
 

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
-import type { SessionRecord } from "../../shared/session-record.js";
+import { STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
@@ -15,11 +15,12 @@ import { renderTable } from "./table.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
-Scans pi's session stores and reports count, size, per-namespace usage and every session.
+Scans the session stores (pi's, and Claude Code's when ~/.claude holds one) and reports count,
+size, per-namespace usage and every session.
 
 Options:
   --root DIR       scan this pi store instead of the configured or default stores (repeatable)
-  --store KIND:DIR scan this store (KIND: pi, agentsh, workspace) instead (repeatable)
+  --store KIND:DIR scan this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   --config FILE    read the store root ("sessionDir") from this config file
   --json           print one JSON document { summary, namespaces, sessions, problems, … }
   --top N          sessions listed in the table and in summary.largest (default 20)
@@ -30,7 +31,8 @@ Options:
 
 Without --root: "sessionDir" of <agentDir>/session-retention.json if set, else pi's locations:
 $PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
-$PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json.
+$PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json; and Claude Code's
+$CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder.
 Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
 
 export interface ScanFlags {

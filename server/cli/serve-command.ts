@@ -25,6 +25,7 @@ import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
+import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
 
@@ -33,7 +34,7 @@ Runs the dashboard on http://127.0.0.1 (never on other interfaces).
 Options:
   --port N       port to listen on (default 4178; 0 picks a free one)
   --root DIR     show this pi store instead of the configured or default stores (repeatable)
-  --store KIND:DIR  show this store (KIND: pi, agentsh, workspace) instead (repeatable)
+  --store KIND:DIR  show this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   --config FILE  use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
   --no-open      do not open a browser (the address, with its token, is printed either way)

@@ -12,6 +12,7 @@ import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
+import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -23,7 +24,7 @@ Options:
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
   --root DIR        use this pi store instead of the configured or default stores (repeatable)
-  --store KIND:DIR  use this store (KIND: pi, agentsh, workspace) instead (repeatable)
+  --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
 Exit status: 0 ok or info (or mode off), 1 warn, 2 critical, 3 unknown (invalid config, no store).`;

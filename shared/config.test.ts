@@ -119,6 +119,24 @@ describe("validateConfig", () => {
       "empty pattern",
     ],
     [
+      "unknown agent",
+      { quota: { agents: { codx: { maxSessionCount: 5 } } } },
+      "quota.agents.codx",
+      "unknown key (one of pi, claude, agentsh, workspace)",
+    ],
+    [
+      "agent typo",
+      { quota: { agents: { claude: { maxSessionCont: 5 } } } },
+      "quota.agents.claude.maxSessionCont",
+      'did you mean "maxSessionCount"',
+    ],
+    [
+      "agent limit of 0",
+      { quota: { agents: { claude: { maxSessionCount: 0 } } } },
+      "quota.agents.claude.maxSessionCount",
+      "use null",
+    ],
+    [
       "unknown key",
       { quota: { maxTotalSizeByte: 5 } },
       "quota.maxTotalSizeByte",

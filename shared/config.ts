@@ -48,6 +48,12 @@ export const NamespaceQuotaSchema = z.strictObject({
 });
 export type NamespaceQuota = z.infer<typeof NamespaceQuotaSchema>;
 
+/** One agent's limits (its store kind's sessions together), beside the global ones. */
+export const AgentQuotaSchema = z.strictObject({
+  maxTotalSizeBytes: limit("bytes").default(null),
+  maxSessionCount: limit("sessions").default(null),
+});
+
 export const NeverReopenedRuleSchema = z.strictObject({
   /** Only sessions created more than this many days ago. */
   olderThanDays: z.number().positive({ error: "must be greater than 0" }),
@@ -70,6 +76,8 @@ export const QuotaConfigSchema = z
     infoRatio: ratio.default(0.7),
     /** Per-namespace quotas; each namespace matching `pattern` gets these limits of its own. */
     namespaces: z.array(NamespaceQuotaSchema).default([]),
+    /** Per-agent quotas, by store kind: `{ "claude": { "maxTotalSizeBytes": 10737418240 } }`. */
+    agents: z.partialRecord(StoreKindSchema, AgentQuotaSchema).default({}),
   })
   .superRefine((quota, ctx) => {
     // Only compare two valid ratios: a wrong type is already reported at its own path.
@@ -218,10 +226,13 @@ function describeIssue(issue: z.core.$ZodIssue): ConfigProblem[] {
     const known = knownKeysAt(issue.path);
     return issue.keys.map((key) => {
       const suggestion = closestKey(key, known);
-      return {
-        path: joinPath([...issue.path, key]),
-        message: `unknown key${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`,
-      };
+      // A record's keys are few and fixed (the agents of `quota.agents`): name them all.
+      const hint = suggestion
+        ? ` (did you mean "${suggestion}"?)`
+        : known.length > 0 && known.length <= 8
+          ? ` (one of ${known.join(", ")})`
+          : "";
+      return { path: joinPath([...issue.path, key]), message: `unknown key${hint}` };
     });
   }
   if (issue.code === "invalid_type" && issue.path.length === 0)
@@ -237,9 +248,13 @@ function knownKeysAt(path: readonly PropertyKey[]): string[] {
     let def: z.core.$ZodTypeDef | undefined = schema?._zod.def;
     while (def && "innerType" in def) def = (def.innerType as z.core.$ZodType)._zod.def;
     if (!def) return [];
-    if (key === undefined)
-      return def.type === "object" ? Object.keys((def as z.core.$ZodObjectDef).shape) : [];
+    if (key === undefined) {
+      if (def.type === "object") return Object.keys((def as z.core.$ZodObjectDef).shape);
+      const keyDef = def.type === "record" ? (def as z.core.$ZodRecordDef).keyType._zod.def : undefined;
+      return keyDef?.type === "enum" ? Object.values((keyDef as z.core.$ZodEnumDef).entries).map(String) : [];
+    }
     if (def.type === "object") schema = (def as z.core.$ZodObjectDef).shape[key as string];
+    else if (def.type === "record") schema = (def as z.core.$ZodRecordDef).valueType;
     else if (def.type === "array") schema = (def as z.core.$ZodArrayDef).element;
     else return [];
   }

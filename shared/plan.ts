@@ -5,13 +5,14 @@ import { z } from "zod";
 import { ConfigSchema, EVICTION_ORDERS, QUOTA_MODES } from "./config.js";
 import { QUOTA_LEVELS } from "./quota.js";
 import { OrphanedMetaSchema } from "./scan-report.js";
-import { FingerprintSchema, StoreRefSchema } from "./session-record.js";
+import { FingerprintSchema, StoreKindSchema, StoreRefSchema } from "./session-record.js";
 
 /** The rules that make a session a candidate, in the order they are applied. */
 export const CANDIDATE_RULES = [
   "maxAgeDays",
   "neverReopened",
   "namespaceQuota",
+  "agentQuota",
   "maxTotalSizeBytes",
   "maxSessionCount",
   /** Not a rule: chosen by hand in the dashboard (exemptions still apply). */
@@ -24,6 +25,7 @@ export const RULE_LABELS: Record<CandidateRule, string> = {
   maxAgeDays: "too old",
   neverReopened: "never reopened",
   namespaceQuota: "namespace quota",
+  agentQuota: "agent quota",
   maxTotalSizeBytes: "size quota",
   maxSessionCount: "count quota",
   selected: "selected by you",
@@ -81,7 +83,7 @@ export const KeptSchema = PlanSessionSchema.extend({
 export type Kept = z.infer<typeof KeptSchema>;
 
 export const PlanWarningSchema = z.object({
-  code: z.enum(["quota-unreachable", "namespace-quota-unreachable"]),
+  code: z.enum(["quota-unreachable", "namespace-quota-unreachable", "agent-quota-unreachable"]),
   message: z.string(),
 });
 export type PlanWarning = z.infer<typeof PlanWarningSchema>;
@@ -119,6 +121,13 @@ export const NamespaceQuotaStateSchema = z.object({
   after: QuotaStateSchema,
 });
 
+export const AgentQuotaStateSchema = z.object({
+  /** The store kind whose sessions `quota.agents` limits together. */
+  agent: StoreKindSchema,
+  before: QuotaStateSchema,
+  after: QuotaStateSchema,
+});
+
 export const PlanSchema = z.object({
   evaluatedAt: z.string(),
   mode: z.enum(QUOTA_MODES),
@@ -136,6 +145,7 @@ export const PlanSchema = z.object({
   quotaBefore: QuotaStateSchema,
   quotaAfter: QuotaStateSchema,
   namespaceQuotas: z.array(NamespaceQuotaStateSchema),
+  agentQuotas: z.array(AgentQuotaStateSchema),
   warnings: z.array(PlanWarningSchema),
   /** pi session-index files whose session is gone: tiny candidates of their own kind. */
   orphanedMeta: z.array(OrphanedMetaSchema).optional(),

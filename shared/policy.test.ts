@@ -176,6 +176,47 @@ describe("rules", () => {
       ["/work/b", "/work/b", "ok", "ok"],
     ]);
   });
+
+  it("agent quotas: each agent's sessions together get its limit; other agents' sessions are not touched", () => {
+    const claude = { store: { kind: "claude" as const, root: "/home/u/.claude" } };
+    const sessions = [
+      session("c1", 30, 4 * MB, claude),
+      session("c2", 20, 4 * MB, claude),
+      session("c3", 10, 4 * MB, claude),
+      session("p1", 90, 40 * MB),
+    ];
+    const result = plan(sessions, { quota: { agents: { claude: { maxTotalSizeBytes: 9 * MB } } } });
+    expect(result.candidates.map((c) => [c.id, c.rule, c.detail])).toEqual([
+      ["c1", "agentQuota", "the claude sessions must stay below 9.00 MB"],
+    ]);
+    expect(result.agentQuotas.map((a) => [a.agent, a.before.level, a.after.level])).toEqual([
+      ["claude", "critical", "info"], // 8 MB of 9
+    ]);
+    // Only what the limit needs: without it nothing goes; a count limit counts the agent's own.
+    expect(plan(sessions).candidates).toEqual([]);
+    expect(ids(plan(sessions, { quota: { agents: { claude: { maxSessionCount: 2 } } } }).candidates)).toEqual(
+      ["c1", "c2"],
+    );
+  });
+
+  it("an agent quota that exempt sessions keep from being met is a warning, not a removal", () => {
+    const claude = { store: { kind: "claude" as const, root: "/c" } };
+    const result = plan(
+      [session("c1", 30, 4 * MB, claude)],
+      { quota: { agents: { claude: { maxSessionCount: 1 } } } },
+      {
+        pinnedIds: new Set(["c1"]),
+      },
+    );
+    expect(result.candidates).toEqual([]);
+    expect(result.warnings).toEqual([
+      {
+        code: "agent-quota-unreachable",
+        message:
+          "quota of the claude sessions cannot be met: sessions that must be kept alone use 4.00 MB in 1 session (pinned 1); it must stay below 1 sessions",
+      },
+    ]);
+  });
 });
 
 describe("never a candidate", () => {

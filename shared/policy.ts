@@ -3,7 +3,8 @@
 //
 // Order of work: first decide what is exempt (active, pinned, protected, recent, last in its
 // namespace) — those are never candidates, whatever the rules say. Then the rules, each over what
-// is left: the age rule, the never-reopened rule, namespace quotas, the size quota, the count quota.
+// is left: the age rule, the never-reopened rule, namespace quotas, agent quotas, the size quota, the
+// count quota.
 // Quotas remove sessions in the eviction order until usage is below the limit (at the limit is
 // already "critical").
 import type { Policy } from "./config.js";
@@ -19,7 +20,7 @@ import {
   type PlanWarning,
 } from "./plan.js";
 import { type QuotaState, quotaState } from "./quota.js";
-import type { SessionRecord } from "./session-record.js";
+import { STORE_KINDS, type SessionRecord, type StoreKind } from "./session-record.js";
 import { compareSessions, type SortOrder } from "./sort.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -253,23 +254,37 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     }
   };
 
-  const namespaceQuotas = namespaceQuotasOf(quota.namespaces, [...byNamespace.keys()]);
-  for (const { namespace, pattern, limits } of byRules ? namespaceQuotas : []) {
-    const members = byNamespace.get(namespace)!;
+  /** A quota over a group of sessions (a namespace's, an agent's): evicts, or warns it cannot. */
+  const groupQuota = (
+    members: readonly PolicySession[],
+    limits: Limits,
+    rule: "namespaceQuota" | "agentQuota",
+    who: string,
+    why = "",
+  ) => {
     const usage = usageOf(members);
     evict(
       [...members].sort(evictionOrder),
       usage,
       limits,
-      "namespaceQuota",
-      `${namespace} must stay ${describeLimits(limits)} (pattern "${pattern}")`,
+      rule,
+      `${who} must stay ${describeLimits(limits)}${why}`,
     );
     if (usage.over(limits))
       warnings.push({
-        code: "namespace-quota-unreachable",
-        message: `quota of ${namespace} cannot be met: ${describeKept(members, chosen, exempt)}; it must stay ${describeLimits(limits)}`,
+        code: rule === "namespaceQuota" ? "namespace-quota-unreachable" : "agent-quota-unreachable",
+        message: `quota of ${who} cannot be met: ${describeKept(members, chosen, exempt)}; it must stay ${describeLimits(limits)}`,
       });
-  }
+  };
+
+  const namespaceQuotas = namespaceQuotasOf(quota.namespaces, [...byNamespace.keys()]);
+  for (const { namespace, pattern, limits } of byRules ? namespaceQuotas : [])
+    groupQuota(byNamespace.get(namespace)!, limits, "namespaceQuota", namespace, ` (pattern "${pattern}")`);
+
+  const byAgent = groupBy(byRecent, (s) => s.store.kind);
+  const agentQuotas = agentQuotasOf(quota.agents);
+  for (const { agent, limits } of byRules ? agentQuotas : [])
+    groupQuota(byAgent.get(agent) ?? [], limits, "agentQuota", `the ${agent} sessions`);
 
   const remaining = usageOf(sessions);
   if (byRules) {
@@ -338,6 +353,14 @@ export function evaluatePolicy(input: PolicyInput): Plan {
         after: stateOf(totals(members.filter((s) => !chosen.has(s.id))), limits),
       };
     }),
+    agentQuotas: agentQuotas.map(({ agent, limits }) => {
+      const members = byAgent.get(agent) ?? [];
+      return {
+        agent,
+        before: stateOf(totals(members), limits),
+        after: stateOf(totals(members.filter((s) => !chosen.has(s.id))), limits),
+      };
+    }),
     warnings,
     ...(refusal ? { refusal } : {}),
   };
@@ -399,6 +422,16 @@ function namespaceQuotasOf(
     if (match) result.push({ namespace, pattern: match.pattern, limits: match });
   }
   return result;
+}
+
+/** Each agent with a limit in `quota.agents`, in the order of store kinds. */
+function agentQuotasOf(quotas: Policy["quota"]["agents"]): { agent: StoreKind; limits: Limits }[] {
+  return STORE_KINDS.flatMap((agent) => {
+    const limits = quotas[agent];
+    return limits && (limits.maxTotalSizeBytes !== null || limits.maxSessionCount !== null)
+      ? [{ agent, limits }]
+      : [];
+  });
 }
 
 /** "sessions that must be kept alone use 23 GB in 40 sessions (active 1, recent 30, …)". */

@@ -62,6 +62,10 @@ export function renderPlan(
     out.push(
       `        ${visible(ns.namespace)} (pattern "${visible(ns.pattern)}"): ${describeQuota(ns.before)} → ${ns.before.level}; after: ${ns.after.level}`,
     );
+  for (const agent of plan.agentQuotas)
+    out.push(
+      `        ${agent.agent} sessions: ${describeQuota(agent.before)} → ${agent.before.level}; after: ${agent.after.level}`,
+    );
   out.push("");
 
   if (plan.candidates.length === 0) out.push("Candidates: none — nothing would be removed.");

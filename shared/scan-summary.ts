@@ -1,7 +1,7 @@
-// Aggregates of a scan — totals, per-namespace usage, top-N, oldest and newest, what each store
+// Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what each store
 // holds that is not a session. Pure functions.
-import type { NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
-import type { SessionRecord, StoreRef } from "./session-record.js";
+import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
+import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { compareSessions } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
@@ -35,6 +35,38 @@ export function summarizeNamespaces(sessions: readonly SessionRecord[]): Namespa
   return [...byName.values()].sort(
     (a, b) =>
       b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
+  );
+}
+
+/**
+ * Per agent (store kind): its sessions, bytes and namespaces, biggest first. Every kind of `stores`
+ * is there, with no sessions if it has none, so a store that was found but is empty still shows.
+ */
+export function summarizeAgents(
+  stores: readonly StoreRef[],
+  sessions: readonly SessionRecord[],
+): AgentUsage[] {
+  const byKind = new Map<StoreKind, SessionRecord[]>(stores.map((s) => [s.kind, []]));
+  for (const s of sessions) {
+    const list = byKind.get(s.store.kind);
+    if (list) list.push(s);
+    else byKind.set(s.store.kind, [s]);
+  }
+  const agents = [...byKind].map(([kind, list]): AgentUsage => {
+    const namespaces = summarizeNamespaces(list);
+    let lastUsedAt: string | undefined;
+    for (const n of namespaces)
+      if (lastUsedAt === undefined || n.lastUsedAt > lastUsedAt) lastUsedAt = n.lastUsedAt;
+    return {
+      kind,
+      sessionCount: list.length,
+      totalBytes: namespaces.reduce((sum, n) => sum + n.totalBytes, 0),
+      ...(lastUsedAt !== undefined ? { lastUsedAt } : {}),
+      namespaces,
+    };
+  });
+  return agents.sort(
+    (a, b) => b.totalBytes - a.totalBytes || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
   );
 }
 

@@ -23,6 +23,7 @@ const summary: SummaryResponse = {
   stores: [{ kind: "pi", root: "/tmp/store" }],
   summary: summarizeSessions([], []),
   namespaces: [],
+  agents: [],
   problems: [],
   findings: [],
 };

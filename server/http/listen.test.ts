@@ -12,6 +12,7 @@ const getSummary = async () => ({
   stores: [],
   summary: summarizeSessions([], []),
   namespaces: [],
+  agents: [],
   problems: [],
   findings: [],
 });

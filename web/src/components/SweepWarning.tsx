@@ -124,8 +124,11 @@ function KeepDialog({
       </p>
       {swept.keptByYou !== undefined && swept.keptByYou > 0 && (
         <p data-testid="keep-kept-by-you">
-          <strong>{sessions(swept.keptByYou)} of them you pinned or protected here.</strong> Claude Code knows
-          nothing of that and deletes them anyway.
+          <strong>
+            {swept.keptByYou.toLocaleString("en-US")} of them {swept.keptByYou === 1 ? "is" : "are"} pinned or
+            protected here.
+          </strong>{" "}
+          Claude Code does not know that, and would delete {swept.keptByYou === 1 ? "it" : "them"} anyway.
         </p>
       )}
       <p>Keeping them sets each transcript's file time to now:</p>

@@ -138,12 +138,14 @@ export function TrashPage({
               Claude Code will delete {sweptAgain.items.length} of the restored sessions again the next time
               it runs:
             </strong>{" "}
-            their transcripts kept their old file time.
+            a transcript keeps its old file time when it comes back, and these are older than Claude Code's{" "}
+            <code>cleanupPeriodDays</code>.
           </p>
           <ul>
+            {/* The server's sentence for each names the setting and the CLI command: on hover only. */}
             {sweptAgain.items.map((s) => (
-              <li key={s.id} data-testid="swept-again-item" data-path={s.path}>
-                <code>{s.path}</code> — {s.message}
+              <li key={s.id} data-testid="swept-again-item" data-path={s.path} title={s.message}>
+                <code>{s.path}</code>
               </li>
             ))}
           </ul>

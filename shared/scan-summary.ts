@@ -1,5 +1,5 @@
-// Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what each store
-// holds that is not a session. Pure functions.
+// Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what
+// each store holds that is not a session. Pure functions.
 import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { compareSessions } from "./sort.js";

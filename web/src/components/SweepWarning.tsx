@@ -21,9 +21,14 @@ export interface SweptSessions {
 
 const sessions = (n: number) => `${n.toLocaleString("en-US")} session${n === 1 ? "" : "s"}`;
 
+/** Claude's period in words: "30 days", or the setting's name when the number is not known. */
+const periodOf = (days: number | undefined) => (days === undefined ? "cleanupPeriodDays" : `${days} days`);
+
 /** What a keep did, in one sentence. */
-export const keptMessage = (count: number, days?: number) =>
-  `Kept ${sessions(count)} from Claude Code's cleanup: it leaves ${count === 1 ? "it" : "them"} alone for another ${days === undefined ? "cleanupPeriodDays" : `${days} days`}.`;
+export function keptMessage(count: number, days?: number) {
+  const them = count === 1 ? "it" : "them";
+  return `Kept ${sessions(count)} from Claude Code's cleanup: it leaves ${them} alone for another ${periodOf(days)}.`;
+}
 
 /**
  * The warning box — `children` say what will be deleted — with the button at its end; once pressed,
@@ -103,7 +108,7 @@ function KeepDialog({
   onConfirm: () => void;
 }) {
   const count = swept.ids.length;
-  const period = swept.days === undefined ? "cleanupPeriodDays" : `${swept.days} days`;
+  const period = periodOf(swept.days);
   return (
     <Dialog
       class="dialog narrow"

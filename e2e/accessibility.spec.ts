@@ -1,8 +1,9 @@
 // Every page, the growth chart by namespace, and the clean wizard and drawer, checked with axe in light and dark: no serious or
-// critical violations.
+// critical violations. With two agents: the overview's agent lines, treemap level and Claude Code's
+// cleanup warning, the keep confirmation, and the sessions page's Agent column and filter.
 import AxeBuilder from "@axe-core/playwright";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 
@@ -45,5 +46,24 @@ for (const scheme of ["light", "dark"] as const) {
     await page.getByTestId("clean-selected").click();
     await expect(page.getByTestId("wizard-usage")).toBeVisible();
     expect(await seriousViolations(page), "wizard").toEqual([]);
+  });
+  test(`no serious accessibility violations with two agents (${scheme})`, async ({ page, home, serve }) => {
+    agentsHome(home);
+    await page.emulateMedia({ colorScheme: scheme });
+    const server = await serve();
+    await page.goto(server.url);
+    await expect(page.getByTestId("sweep-banner")).toBeVisible();
+    await expect(page.getByTestId("agent-table")).toBeVisible();
+    await expect(page.getByTestId("treemap-breadcrumb")).toHaveText("All agents");
+    await page.waitForLoadState("networkidle");
+    expect(await seriousViolations(page), "overview with agents").toEqual([]);
+    await page.getByTestId("keep-them").click();
+    await expect(page.getByTestId("keep-dialog")).toBeVisible();
+    expect(await seriousViolations(page), "keep dialog").toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByTestId("nav-sessions").click();
+    await page.getByTestId("filter-agent").selectOption("claude");
+    await expect(page.getByTestId("shown-count")).toHaveText("2 of 5");
+    expect(await seriousViolations(page), "sessions with agents").toEqual([]);
   });
 }

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
+import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
+import { setModified, writeSession } from "../test-support/pi-store.js";
 import { startServe } from "../test-support/serve-child.js";
 
 export interface RunningServer {
@@ -24,7 +26,41 @@ export function agentDirWith(home: string, config: object): { agentDir: string; 
   return { agentDir, root: join(agentDir, "sessions") };
 }
 
-/** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home`. */
+const DAY = 86_400_000;
+/** The Claude Code session of `agentsHome` that Claude's own 30-day cleanup would delete. */
+const SWEPT_ID = "claude:6f1c2a4e-0000-4000-8000-000000000001";
+
+/**
+ * A home where both agents have a store: pi's (three small sessions in /work/a and /work/b, under
+ * a config that keeps nothing by itself) and Claude Code's `~/.claude` (two larger transcripts in
+ * /work/app — one with a title — the untitled one 60 days old by file time, so Claude's default
+ * 30-day cleanup would delete it). The server finds both on its own, as on a real machine.
+ */
+export function agentsHome(home: string) {
+  const { root } = agentDirWith(home, KEEP_NOTHING);
+  const pi = ["/work/a", "/work/a", "/work/b"].map((cwd, i) => {
+    const path = writeSession(root, cwd, 1 + i).getSessionFile()!;
+    setModified(path, new Date(Date.now() - (10 + i) * DAY));
+    return path;
+  });
+  const claudeRoot = join(home, ".claude");
+  const swept = writeClaudeTranscript(claudeRoot, {
+    id: SWEPT_ID.slice("claude:".length),
+    cwd: "/work/app",
+    turns: 30,
+    modified: new Date(Date.now() - 60 * DAY),
+  });
+  const recent = writeClaudeTranscript(claudeRoot, {
+    id: "6f1c2a4e-0000-4000-8000-000000000002",
+    cwd: "/work/app",
+    turns: 20,
+    modified: new Date(Date.now() - DAY),
+    title: "Fix the flaky checkout test",
+  });
+  return { pi, swept, recent };
+}
+
+/** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home` (Claude's folder too). */
 async function startServer(
   home: string,
   extraArgs: string[] = [],
@@ -36,6 +72,8 @@ async function startServer(
     PI_CODING_AGENT_DIR: agentDir,
     XDG_DATA_HOME: join(home, ".local", "share"),
     PI_CODING_AGENT_SESSION_DIR: "",
+    // Claude Code's store is `~/.claude` in the temporary home, never the machine's own.
+    CLAUDE_CONFIG_DIR: "",
   });
   return { url: server.url, home, agentDir, output: server.output, stop: () => server.stop() };
 }

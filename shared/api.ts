@@ -3,7 +3,12 @@ import { z } from "zod";
 import { AuditEntrySchema } from "./audit.js";
 import { ConfigSchema, QUOTA_MODES } from "./config.js";
 import { ExternalSweepSchema, QuotaStateSchema } from "./plan.js";
-import { NamespaceUsageSchema, ScanProblemSchema, ScanSummarySchema } from "./scan-report.js";
+import {
+  AgentUsageSchema,
+  NamespaceUsageSchema,
+  ScanProblemSchema,
+  ScanSummarySchema,
+} from "./scan-report.js";
 import {
   FingerprintSchema,
   SessionRecordSchema,
@@ -43,6 +48,8 @@ export const SummaryResponseSchema = z.object({
   stores: z.array(StoreRefSchema),
   summary: ScanSummarySchema,
   namespaces: z.array(NamespaceUsageSchema),
+  /** Per agent (store kind): its sessions, bytes and namespaces, biggest first. */
+  agents: z.array(AgentUsageSchema),
   problems: z.array(ScanProblemSchema),
   /** Per store: its sessions, and how much there is not a session of it (left alone). */
   findings: z.array(
@@ -51,14 +58,6 @@ export const SummaryResponseSchema = z.object({
       sessions: z.number().int().nonnegative(),
       notSessions: z.number().int().nonnegative(),
       notSessionBytes: z.number().int().nonnegative(),
-    }),
-  ),
-  /** Sessions and bytes per agent (store kind), biggest first. */
-  agents: z.array(
-    z.object({
-      agent: StoreKindSchema,
-      sessionCount: z.number().int().nonnegative(),
-      totalBytes: z.number().int().nonnegative(),
     }),
   ),
   /** What agents' own retention (Claude Code's cleanup) will delete next, whatever our policy says. */

@@ -2,7 +2,7 @@
 // The functions that compute the aggregates are in scan-summary.ts (no zod there: the CLI's scan
 // path must not pay zod's start-up cost).
 import { z } from "zod";
-import { SessionRecordSchema, StoreRefSchema } from "./session-record.js";
+import { SessionRecordSchema, StoreKindSchema, StoreRefSchema } from "./session-record.js";
 
 /**
  * Things found in a store that are not sessions we can read: reported, never followed, never a
@@ -27,6 +27,18 @@ export const NamespaceUsageSchema = z.object({
   lastUsedAt: z.string(),
 });
 export type NamespaceUsage = z.infer<typeof NamespaceUsageSchema>;
+
+/** One agent's share: the sessions of every store of its kind, and their namespaces. */
+export const AgentUsageSchema = z.object({
+  kind: StoreKindSchema,
+  sessionCount: z.number().int().nonnegative(),
+  totalBytes: z.number().int().nonnegative(),
+  /** Most recent `lastUsedAt` of its sessions; absent when its stores hold none. */
+  lastUsedAt: z.string().optional(),
+  /** Biggest first, as `namespaces` of the whole scan. */
+  namespaces: z.array(NamespaceUsageSchema),
+});
+export type AgentUsage = z.infer<typeof AgentUsageSchema>;
 
 const SessionBriefSchema = SessionRecordSchema.pick({
   id: true,

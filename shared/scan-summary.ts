@@ -1,6 +1,6 @@
-// Aggregates of a scan — totals, per-namespace usage, top-N, oldest and newest, what each store
-// holds that is not a session. Pure functions.
-import type { NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
+// Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what
+// each store holds that is not a session. Pure functions.
+import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { compareSessions } from "./sort.js";
 
@@ -35,6 +35,38 @@ export function summarizeNamespaces(sessions: readonly SessionRecord[]): Namespa
   return [...byName.values()].sort(
     (a, b) =>
       b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
+  );
+}
+
+/**
+ * Per agent (store kind): its sessions, bytes and namespaces, biggest first. Every kind of `stores`
+ * is there, with no sessions if it has none, so a store that was found but is empty still shows.
+ */
+export function summarizeAgents(
+  stores: readonly StoreRef[],
+  sessions: readonly SessionRecord[],
+): AgentUsage[] {
+  const byKind = new Map<StoreKind, SessionRecord[]>(stores.map((s) => [s.kind, []]));
+  for (const s of sessions) {
+    const list = byKind.get(s.store.kind);
+    if (list) list.push(s);
+    else byKind.set(s.store.kind, [s]);
+  }
+  const agents = [...byKind].map(([kind, list]): AgentUsage => {
+    const namespaces = summarizeNamespaces(list);
+    let lastUsedAt: string | undefined;
+    for (const n of namespaces)
+      if (lastUsedAt === undefined || n.lastUsedAt > lastUsedAt) lastUsedAt = n.lastUsedAt;
+    return {
+      kind,
+      sessionCount: list.length,
+      totalBytes: namespaces.reduce((sum, n) => sum + n.totalBytes, 0),
+      ...(lastUsedAt !== undefined ? { lastUsedAt } : {}),
+      namespaces,
+    };
+  });
+  return agents.sort(
+    (a, b) => b.totalBytes - a.totalBytes || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
   );
 }
 
@@ -84,20 +116,6 @@ export function summarizeSessions(
     ...(oldest ? { oldest: brief(oldest) } : {}),
     ...(newest ? { newest: brief(newest) } : {}),
   };
-}
-
-/** Sessions and bytes per agent (store kind), biggest first. */
-export function summarizeAgents(
-  sessions: readonly SessionRecord[],
-): Array<{ agent: StoreKind; sessionCount: number; totalBytes: number }> {
-  const byAgent = new Map<StoreKind, { agent: StoreKind; sessionCount: number; totalBytes: number }>();
-  for (const s of sessions) {
-    const agent = byAgent.get(s.store.kind) ?? { agent: s.store.kind, sessionCount: 0, totalBytes: 0 };
-    agent.sessionCount += 1;
-    agent.totalBytes += s.sizeBytes;
-    byAgent.set(s.store.kind, agent);
-  }
-  return [...byAgent.values()].sort((a, b) => b.totalBytes - a.totalBytes || a.agent.localeCompare(b.agent));
 }
 
 /** What a scan found in one store: its sessions, and what is there but is not one. */

@@ -9,6 +9,14 @@ import { z } from "zod";
 export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
 export const StoreKindSchema = z.enum(STORE_KINDS);
 
+/** A store kind as the dashboard names it: the agent whose sessions these are. */
+export const AGENT_LABELS: Record<(typeof STORE_KINDS)[number], string> = {
+  pi: "pi",
+  claude: "Claude Code",
+  agentsh: "agentsh",
+  workspace: "workspace",
+};
+
 /** Whether a store's sessions are folders (moved as one unit) rather than files. */
 export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) =>
   kind === "agentsh" || kind === "workspace";

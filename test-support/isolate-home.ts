@@ -11,6 +11,8 @@ process.env.HOME = home;
 process.env.PI_CODING_AGENT_DIR = join(home, ".pi", "agent");
 process.env.XDG_DATA_HOME = join(home, ".local", "share");
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
+// Claude Code's folder is found from HOME, like pi's, never from the machine's own setting.
+delete process.env.CLAUDE_CONFIG_DIR;
 // os.tmpdir() reads TMPDIR on every call, so temp folders made by tests land inside `home` too.
 process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);

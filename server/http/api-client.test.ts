@@ -1,9 +1,10 @@
 // The web app's typed client against the real routes and service on a real store: every endpoint
 // once, through the same validation the dashboard uses, and the errors it turns answers into.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { filterSessions, NO_FILTER, type SessionFilter } from "../../shared/session-filter.js";
 import { ApiError, type ApiClient, createApiClient } from "../../web/src/api/client.js";
@@ -198,6 +199,52 @@ describe("the web app's API client", () => {
       await client.report({ since: firstDelete.time, operation: firstDelete.operationId! }, "json"),
     ) as { operations: { action: string }[] };
     expect(one.operations.map((o) => o.action)).toEqual(["soft-delete"]);
+  });
+
+  it("keeps the Claude Code sessions Claude's own cleanup would delete: their file time becomes now", async () => {
+    const claudeRoot = realpathSync(mkdtempSync(join(tmpdir(), "sr-client-claude-")));
+    const day = 86_400_000;
+    const old = "0b5e7c1e-0000-4000-8000-000000000001";
+    const oldPath = writeClaudeTranscript(claudeRoot, {
+      id: old,
+      cwd: "/work/app",
+      modified: new Date(Date.now() - 60 * day),
+    });
+    writeClaudeTranscript(claudeRoot, {
+      id: "0b5e7c1e-0000-4000-8000-000000000002",
+      cwd: "/work/app",
+      modified: new Date(Date.now() - day),
+    });
+    const api = createDashboardService({
+      roots: [root],
+      adapterStores: [{ kind: "claude", root: claudeRoot }],
+      source: { kind: "pi" },
+      config: { file: configFile },
+    });
+    app = createApp({ api, port: () => PORT, token: TOKEN });
+
+    const summary = await client.summary();
+    expect(summary.agents.map((a) => [a.kind, a.sessionCount])).toEqual(
+      expect.arrayContaining([
+        ["pi", 3],
+        ["claude", 2],
+      ]),
+    );
+    const [sweep] = summary.externalSweeps!;
+    expect(sweep).toMatchObject({ agent: "claude", storeRoot: claudeRoot, days: 30, ids: [`claude:${old}`] });
+
+    const { kept } = await client.keep(sweep!.ids);
+    expect(kept.map((k) => [k.id, k.path])).toEqual([[`claude:${old}`, oldPath]]);
+    expect(Date.now() - statSync(oldPath).mtimeMs).toBeLessThan(60_000);
+    expect((await client.summary()).externalSweeps).toBeUndefined();
+    expect((await client.audit({ action: "keep" })).entries.map((e) => e.items[0]!.id)).toEqual([
+      `claude:${old}`,
+    ]);
+
+    // Only Claude sessions are kept this way, and an unknown id changes nothing.
+    const piId = (await client.sessions({ store: "pi" })).rows[0]!.id;
+    expect(((await client.keep([piId]).catch((e) => e)) as ApiError).status).toBe(400);
+    expect(((await client.keep(["claude:unknown"]).catch((e) => e)) as ApiError).status).toBe(404);
   });
 
   it("protects by id and says when an id is unknown", async () => {

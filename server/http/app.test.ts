@@ -23,9 +23,9 @@ const summary: SummaryResponse = {
   stores: [{ kind: "pi", root: "/tmp/store" }],
   summary: summarizeSessions([], []),
   namespaces: [],
+  agents: [],
   problems: [],
   findings: [],
-  agents: [],
 };
 
 function makeApp() {

@@ -21,7 +21,7 @@ import type {
 } from "../../shared/api.js";
 import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
-import type { ScanProgress } from "../../shared/scan-report.js";
+import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { quotaState } from "../../shared/quota.js";
@@ -226,6 +226,15 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     return found;
   };
 
+  /** Per-agent usage: once per look (a pass over every session). */
+  const agentsByLook = new WeakMap<PlanInputs, AgentUsage[]>();
+  const agentsOf = (inputs: PlanInputs) => {
+    let found = agentsByLook.get(inputs);
+    if (!found)
+      agentsByLook.set(inputs, (found = summarizeAgents(inputs.report.stores, inputs.report.sessions)));
+    return found;
+  };
+
   const getSummary = async (): Promise<SummaryResponse> => {
     const inputs = await gather();
     const { scannedAt, stores: scanned, summary, namespaces, problems } = inputs.report;
@@ -244,9 +253,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       stores: scanned,
       summary,
       namespaces,
+      agents: agentsOf(inputs),
       problems,
       findings: storeFindings(inputs.report),
-      agents: summarizeAgents(inputs.report.sessions),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
     };

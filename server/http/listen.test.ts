@@ -12,9 +12,9 @@ const getSummary = async () => ({
   stores: [],
   summary: summarizeSessions([], []),
   namespaces: [],
+  agents: [],
   problems: [],
   findings: [],
-  agents: [],
 });
 
 /** Sends raw bytes and returns the status line: lets us send what fetch() never would. */

@@ -23,8 +23,8 @@ describe("renderMetrics", () => {
       ],
       durationMs: 250,
       agents: [
-        { agent: "pi", sessionCount: 2, totalBytes: 1000 },
-        { agent: "claude", sessionCount: 1, totalBytes: 500 },
+        { kind: "pi", sessionCount: 2, totalBytes: 1000, namespaces: [] },
+        { kind: "claude", sessionCount: 1, totalBytes: 500, namespaces: [] },
       ],
       externalSweeps: [
         {

@@ -61,13 +61,13 @@ export function renderMetrics(input: MetricsInput): string {
     "session_retention_agent_bytes",
     "Size of each agent's sessions in bytes.",
     "gauge",
-    (input.agents ?? []).map((a) => [`{agent="${a.agent}"}`, a.totalBytes]),
+    (input.agents ?? []).map((a) => [`{agent="${a.kind}"}`, a.totalBytes]),
   );
   metric(
     "session_retention_agent_sessions",
     "Number of sessions per agent.",
     "gauge",
-    (input.agents ?? []).map((a) => [`{agent="${a.agent}"}`, a.sessionCount]),
+    (input.agents ?? []).map((a) => [`{agent="${a.kind}"}`, a.sessionCount]),
   );
   metric(
     "session_retention_agent_sweep_bytes",
@@ -128,7 +128,7 @@ export async function collectMetrics(stores: {
   return renderMetrics({
     summary: report.summary,
     namespaces: report.namespaces,
-    agents: summarizeAgents(report.sessions),
+    agents: summarizeAgents(report.stores, report.sessions),
     externalSweeps: sweeps,
     durationMs: report.stats.durationMs,
     ...(config.ok

@@ -111,6 +111,7 @@ export function App({
             <OverviewPage
               api={api}
               data={data}
+              onChanged={reload}
               actions={
                 <p class="actions">
                   <button

@@ -12,6 +12,8 @@ import {
   type GrowthResponse,
   GrowthResponseSchema,
   InvalidConfigErrorSchema,
+  type KeepResponse,
+  KeepResponseSchema,
   type PlanSelectionRequest,
   type PolicyResponse,
   PolicyResponseSchema,
@@ -200,6 +202,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     protect: (ids: string[], protect: boolean): Promise<ProtectResponse> =>
       call(ProtectResponseSchema, "a protect answer", "/api/protect", { body: { ids, protect } }),
+
+    /**
+     * Keeps Claude Code sessions from Claude's own cleanup: each transcript's file time becomes now
+     * (all or nothing: an id that names no Claude session of the store changes nothing).
+     */
+    keep: (ids: string[]): Promise<KeepResponse> =>
+      call(KeepResponseSchema, "a keep answer", "/api/keep", { body: { ids } }),
 
     plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
 

@@ -3,6 +3,7 @@
 // pin/unpin. Lineage links open the related session in the same drawer.
 import { useEffect, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
+import { AGENT_LABELS } from "../../../shared/session-record.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
@@ -92,9 +93,9 @@ export function SessionDrawer({
           <dl class="facts">
             <dt>Namespace</dt>
             <dd class="path">{s.namespace}</dd>
-            <dt>Store</dt>
+            <dt>Agent</dt>
             <dd>
-              {s.store.kind} · <span class="path">{s.store.root}</span>
+              {AGENT_LABELS[s.store.kind]} · <span class="path">{s.store.root}</span>
             </dd>
             <dt>Size</dt>
             <dd>

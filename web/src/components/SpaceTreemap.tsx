@@ -1,34 +1,63 @@
-// Where the space goes: a treemap of namespaces; picking one drills into its largest sessions,
-// and the breadcrumb leads back.
+// Where the space goes: a treemap of agents when there is more than one (picking one shows its
+// namespaces), else of namespaces; picking a namespace drills into its largest sessions, and the
+// breadcrumb leads back. Agents and namespaces come aggregated with the summary: only the last
+// level asks for sessions, and only for the largest few hundred.
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
+import type { NamespaceUsage } from "../../../shared/scan-report.js";
+import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 
 /** Sessions drawn in one namespace: the largest ones; the rest are too small to see. */
 const DRILL_LIMIT = 300;
 
+const namespaceTile = (n: NamespaceUsage): Tile => ({
+  key: n.namespace,
+  // The folder's own name fits in a tile; the tooltip and the table give the full path.
+  label: n.namespace.slice(n.namespace.replace(/\/+$/, "").lastIndexOf("/") + 1) || n.namespace,
+  title: n.namespace,
+  bytes: n.totalBytes,
+  count: n.sessionCount,
+  lastUsedAt: n.lastUsedAt,
+});
+
+interface Crumb {
+  label: string;
+  testId?: string;
+  /** Back to this level (the last crumb is the level shown: no link). */
+  go?: () => void;
+}
+
 export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; data: SummaryResponse }) {
+  const byAgent = data.agents.length > 1;
+  const [picked, setPicked] = useState<StoreKind | undefined>(undefined);
   const [namespace, setNamespace] = useState<string | undefined>(undefined);
   const [sessionTiles, setSessionTiles] = useState<Tile[] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
 
-  const namespaceTiles = useMemo(
+  // The picked agent as the latest summary has it (gone after a rescan: back to every agent).
+  const agent = byAgent ? data.agents.find((a) => a.kind === picked) : undefined;
+  const atAgents = byAgent && !agent;
+  const agentTiles = useMemo(
     () =>
-      data.namespaces.map((n) => ({
-        key: n.namespace,
-        // The folder's own name fits in a tile; the tooltip and the table give the full path.
-        label: n.namespace.slice(n.namespace.replace(/\/+$/, "").lastIndexOf("/") + 1) || n.namespace,
-        title: n.namespace,
-        bytes: n.totalBytes,
-        count: n.sessionCount,
-        lastUsedAt: n.lastUsedAt,
+      data.agents.map((a) => ({
+        key: a.kind,
+        label: AGENT_LABELS[a.kind],
+        bytes: a.totalBytes,
+        count: a.sessionCount,
+        ...(a.lastUsedAt ? { lastUsedAt: a.lastUsedAt } : {}),
       })),
     [data],
   );
+  const namespaces = agent ? agent.namespaces : data.namespaces;
+  const namespaceTiles = useMemo(() => namespaces.map(namespaceTile), [namespaces]);
+
+  const shownNamespace = atAgents ? undefined : namespace;
+  const store = agent?.kind;
   useEffect(() => {
-    if (namespace === undefined) return setSessionTiles(undefined);
-    api.sessions({ namespace, sort: "size", limit: DRILL_LIMIT }).then(
+    if (shownNamespace === undefined) return setSessionTiles(undefined);
+    api.sessions({ namespace: shownNamespace, store, sort: "size", limit: DRILL_LIMIT }).then(
       (table) =>
         setSessionTiles(
           table.rows.map((r) => ({
@@ -42,38 +71,64 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
         ),
       (e: Error) => setError(e.message),
     );
-  }, [api, namespace, data]);
-  const pick = useCallback((tile: Tile) => setNamespace(tile.key), []);
+  }, [api, shownNamespace, store, data]);
+  // Stable: the chart is rebuilt when its handler changes.
+  const pickAgent = useCallback((tile: Tile) => {
+    setPicked(tile.key as StoreKind);
+    setNamespace(undefined);
+  }, []);
+  const pickNamespace = useCallback((tile: Tile) => setNamespace(tile.key), []);
+
+  const agentName = agent && AGENT_LABELS[agent.kind];
+  const crumbs: Crumb[] = [
+    {
+      label: byAgent ? "All agents" : "All namespaces",
+      testId: "treemap-back",
+      go: () => {
+        setPicked(undefined);
+        setNamespace(undefined);
+      },
+    },
+  ];
+  if (agentName)
+    crumbs.push({ label: agentName, testId: "treemap-agent", go: () => setNamespace(undefined) });
+  if (shownNamespace !== undefined) crumbs.push({ label: shownNamespace });
 
   return (
     <section aria-labelledby="space-title">
       <h2 id="space-title">Where the space goes</h2>
       <nav class="breadcrumb" aria-label="Treemap level" data-testid="treemap-breadcrumb">
-        {namespace === undefined ? (
-          <span aria-current="location">All namespaces</span>
-        ) : (
-          <>
-            <button
-              type="button"
-              class="link"
-              data-testid="treemap-back"
-              onClick={() => setNamespace(undefined)}
-            >
-              All namespaces
-            </button>{" "}
-            › <span aria-current="location">{namespace}</span>
-          </>
-        )}
+        {crumbs.map((crumb, i) => (
+          <span key={i}>
+            {i > 0 && " › "}
+            {crumb.go && i < crumbs.length - 1 ? (
+              <button type="button" class="link" data-testid={crumb.testId} onClick={crumb.go}>
+                {crumb.label}
+              </button>
+            ) : (
+              <span aria-current="location">{crumb.label}</span>
+            )}
+          </span>
+        ))}
       </nav>
       {error && (
         <div class="banner error" role="alert">
           {error}
         </div>
       )}
-      {namespace === undefined ? (
-        <Treemap tiles={namespaceTiles} label="Disk used per namespace" onPick={pick} />
+      {atAgents ? (
+        <Treemap tiles={agentTiles} label="Disk used per agent" onPick={pickAgent} />
+      ) : shownNamespace === undefined ? (
+        <Treemap
+          tiles={namespaceTiles}
+          label={agentName ? `Disk used per namespace of ${agentName}` : "Disk used per namespace"}
+          onPick={pickNamespace}
+        />
       ) : sessionTiles ? (
-        <Treemap tiles={sessionTiles} label={`Largest sessions of ${namespace}`} />
+        <Treemap
+          tiles={sessionTiles}
+          label={`Largest sessions of ${shownNamespace}${agentName ? ` (${agentName})` : ""}`}
+        />
       ) : (
         <p class="empty">Loading…</p>
       )}

@@ -1,12 +1,15 @@
-// Overview: totals, per-namespace usage and the largest sessions of the last scan.
+// Overview: what agents' own cleanup deletes next, totals, per-agent and per-namespace usage and the
+// largest sessions of the last scan.
 import type { ComponentChildren } from "preact";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
+import { AgentUsageTable } from "../components/AgentUsageTable.js";
 import { GrowthSection } from "../components/GrowthSection.js";
 import { SpaceTreemap } from "../components/SpaceTreemap.js";
 import { Bytes } from "../components/Bytes.js";
 import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SweepBanners } from "../components/SweepBanners.js";
 
 function shortPath(path: string) {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -16,17 +19,22 @@ export function OverviewPage({
   api,
   data,
   actions,
+  onChanged,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep">;
   data: SummaryResponse;
   /** What can be done about it (the clean buttons), shown under the totals. */
   actions?: ComponentChildren;
+  /** Sessions were kept from an agent's cleanup: the summary looks again. */
+  onChanged: () => void;
 }) {
   const { summary, namespaces } = data;
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
   return (
     <>
+      {/* Always there: it says what a keep did after the last sweep's banner is gone. */}
+      <SweepBanners api={api} sweeps={data.externalSweeps ?? []} onKept={onChanged} />
       <section class="cards" aria-label="Totals">
         <QuotaCard policy={data.policy} forecast={data.forecast} />
         <div class="card">
@@ -59,6 +67,10 @@ export function OverviewPage({
       </section>
 
       {actions}
+      {/* One agent: its one line would repeat the totals above. */}
+      {data.agents.length > 1 && (
+        <AgentUsageTable agents={data.agents} totalBytes={summary.totalBytes} now={now} />
+      )}
       {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
       <GrowthSection api={api} scannedAt={data.scannedAt} />
 

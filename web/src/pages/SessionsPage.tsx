@@ -10,6 +10,7 @@ import {
 } from "@tanstack/preact-table";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
+import { AGENT_LABELS, STORE_KINDS } from "../../../shared/session-record.js";
 import { Bytes } from "../components/Bytes.js";
 import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
@@ -30,6 +31,7 @@ const column = createColumnHelper<typeof features, SessionRow>();
 /** Stable across renders: TanStack recomputes what depends on the columns when they change. */
 const columns = column.columns([
   column.accessor("path", { header: "Session", sortDescFirst: false }),
+  column.accessor("store", { header: "Agent", sortDescFirst: false }),
   column.accessor("namespace", { header: "Namespace", sortDescFirst: false }),
   column.accessor("sizeBytes", { header: "Size", sortDescFirst: true }),
   column.accessor("createdAt", { header: "Created", sortDescFirst: false }),
@@ -161,16 +163,19 @@ export function SessionsPage({
           </select>
         </label>
         <label>
-          Store
+          Agent
           <select
+            data-testid="filter-agent"
             value={filters.store}
             disabled={partial}
             onChange={(e) => setFilter({ store: e.currentTarget.value as typeof filters.store })}
           >
             <option value="">all</option>
-            <option value="pi">pi</option>
-            <option value="agentsh">agentsh</option>
-            <option value="workspace">workspace</option>
+            {STORE_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {AGENT_LABELS[kind]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -238,9 +243,9 @@ export function SessionsPage({
                     <th
                       key={header.id}
                       scope="col"
-                      class={
-                        header.column.id === "sizeBytes" || header.column.id === "messageCount" ? "num" : ""
-                      }
+                      class={`col-${header.column.id}${
+                        header.column.id === "sizeBytes" || header.column.id === "messageCount" ? " num" : ""
+                      }`}
                       aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}
                     >
                       <button
@@ -304,6 +309,7 @@ export function SessionsPage({
                       </span>
                     ))}
                   </td>
+                  <td data-testid="session-agent">{AGENT_LABELS[row.store]}</td>
                   <td class="path" title={row.namespace}>
                     {row.namespace}
                   </td>

@@ -1,11 +1,14 @@
 // Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
-// confirmation that echoes the count and bytes — the server purges only if they match exactly.
+// confirmation that echoes the count and bytes — the server purges only if they match exactly. A
+// restored Claude Code session keeps its old file time, so Claude's own cleanup may delete it again:
+// the page says so and offers to keep it.
 import { useEffect, useState } from "preact/hooks";
 import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { Dialog } from "../components/Dialog.js";
+import { keptMessage, SweepWarning } from "../components/SweepWarning.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
 
@@ -23,7 +26,7 @@ export function TrashPage({
   now,
   onChanged,
 }: {
-  api: Pick<ApiClient, "trash" | "restore" | "purge">;
+  api: Pick<ApiClient, "trash" | "restore" | "purge" | "keep">;
   now: Date;
   onChanged: () => void;
 }) {
@@ -33,6 +36,8 @@ export function TrashPage({
   const [purging, setPurging] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
   const [notDone, setNotDone] = useState<NotDone[]>([]);
+  /** Restored sessions Claude Code will delete again at its next run, with their bytes. */
+  const [sweptAgain, setSweptAgain] = useState<{ items: SweptAgain[]; bytes: number } | undefined>(undefined);
 
   const load = () =>
     api.trash().then(
@@ -66,6 +71,7 @@ export function TrashPage({
           reason: s.reason,
         })),
       );
+      setSweptAgain(sweptAgainOf(result));
       setSelected(new Set());
       setPurging(false);
       onChanged();
@@ -104,7 +110,7 @@ export function TrashPage({
                 <code>{n.path}</code> —{" "}
                 {n.occupied ? (
                   <>
-                    a file is at this path again (pi may have written a new session there). Nothing was
+                    a file is at this path again (its agent may have written a new session there). Nothing was
                     overwritten: that file stays, and the trashed copy stays in the trash. Move or rename the
                     file at this path, then restore again.
                   </>
@@ -115,6 +121,35 @@ export function TrashPage({
             ))}
           </ul>
         </div>
+      )}
+      {sweptAgain && (
+        <SweepWarning
+          api={api}
+          swept={{ ids: sweptAgain.items.map((s) => s.id), bytes: sweptAgain.bytes }}
+          testId="swept-again"
+          onKept={(count) => {
+            setSweptAgain(undefined);
+            setOutcome(keptMessage(count));
+            onChanged();
+          }}
+        >
+          <p>
+            <strong>
+              Claude Code will delete {sweptAgain.items.length} of the restored sessions again the next time
+              it runs:
+            </strong>{" "}
+            a transcript keeps its old file time when it comes back, and these are older than Claude Code's{" "}
+            <code>cleanupPeriodDays</code>.
+          </p>
+          <ul>
+            {/* The server's sentence for each names the setting and the CLI command: on hover only. */}
+            {sweptAgain.items.map((s) => (
+              <li key={s.id} data-testid="swept-again-item" data-path={s.path} title={s.message}>
+                <code>{s.path}</code>
+              </li>
+            ))}
+          </ul>
+        </SweepWarning>
       )}
       {entries.length === 0 ? (
         <p class="empty" data-testid="trash-empty">
@@ -227,6 +262,16 @@ export function TrashPage({
       )}
     </section>
   );
+}
+
+type SweptAgain = NonNullable<TrashActionResult["sweptAgain"]>[number];
+
+/** A restore's sessions that Claude Code would sweep again, and their bytes (from what was restored). */
+function sweptAgainOf(result: TrashActionResult) {
+  if (!result.sweptAgain?.length) return undefined;
+  const ids = new Set(result.sweptAgain.map((s) => s.id));
+  const bytes = result.done.reduce((sum, d) => sum + (ids.has(d.id) ? d.bytes : 0), 0);
+  return { items: result.sweptAgain, bytes };
 }
 
 /** The second confirmation of a purge: echoes what goes for good; Escape or "Keep them" cancels. */

@@ -39,6 +39,15 @@ describe("sortRows", () => {
     expect(ids(sortRows(rows, [{ id: "path", desc: false }]))).toEqual(["b", "a", "c"]);
   });
 
+  it("sorts agents by the name the column shows", () => {
+    const agents = [
+      row("w", { store: "workspace" }),
+      row("p", { store: "pi" }),
+      row("c", { store: "claude" }),
+    ];
+    expect(ids(sortRows(agents, [{ id: "store", desc: false }]))).toEqual(["c", "p", "w"]);
+  });
+
   it("sorts by several columns, each in its own direction", () => {
     expect(
       ids(

@@ -3,13 +3,20 @@
 // seconds), then indexes are sorted on the keys: at 100,000 rows this is several times faster than a
 // comparator that reads (and lower-cases) values per comparison, and no row objects are built.
 import type { SessionRow } from "../../../shared/api.js";
+import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
 
 export type SortableColumn =
-  "path" | "namespace" | "sizeBytes" | "createdAt" | "modifiedAt" | "lastUsedAt" | "messageCount";
+  "path" | "store" | "namespace" | "sizeBytes" | "createdAt" | "modifiedAt" | "lastUsedAt" | "messageCount";
+
+/** Agents sort by the name the column shows ("Claude Code" among "agentsh" and "pi"), not by kind. */
+const AGENT_KEYS = Object.fromEntries(
+  Object.entries(AGENT_LABELS).map(([kind, label]) => [kind, label.toLowerCase()]),
+) as Record<StoreKind, string>;
 
 /** A column's sort key: case-insensitive text, or a number. */
 const KEYS: Record<SortableColumn, (row: SessionRow) => string | number> = {
   path: (r) => r.path.toLowerCase(),
+  store: (r) => AGENT_KEYS[r.store],
   namespace: (r) => r.namespace.toLowerCase(),
   sizeBytes: (r) => r.sizeBytes,
   createdAt: (r) => r.createdSeconds,

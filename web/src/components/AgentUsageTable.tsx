@@ -1,0 +1,69 @@
+// One line per agent: its sessions, its bytes and its share of the total, as text — the numbers
+// the treemap's agent level draws.
+import type { AgentUsage } from "../../../shared/scan-report.js";
+import { AGENT_LABELS } from "../../../shared/session-record.js";
+import { Bytes } from "./Bytes.js";
+import { RelativeTime } from "./RelativeTime.js";
+
+/** "62%", and "<1%" rather than a misleading "0%" for a small agent that has something. */
+function percent(part: number, total: number) {
+  if (total === 0) return "0%";
+  const share = (100 * part) / total;
+  return share > 0 && share < 1 ? "<1%" : `${Math.round(share)}%`;
+}
+
+export function AgentUsageTable({
+  agents,
+  totalBytes,
+  now,
+}: {
+  agents: readonly AgentUsage[];
+  totalBytes: number;
+  now: Date;
+}) {
+  return (
+    <section aria-labelledby="agents-title">
+      <h2 id="agents-title">Usage by agent</h2>
+      <table class="data" data-testid="agent-table">
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col" class="num">
+              Sessions
+            </th>
+            <th scope="col" class="num">
+              Size
+            </th>
+            <th scope="col">Share of the total</th>
+            <th scope="col">Last used</th>
+          </tr>
+        </thead>
+        <tbody>
+          {agents.map((a) => {
+            const share = percent(a.totalBytes, totalBytes);
+            return (
+              <tr key={a.kind} data-testid="agent-row" data-agent={a.kind}>
+                <th scope="row">{AGENT_LABELS[a.kind]}</th>
+                <td class="num" data-testid="agent-sessions">
+                  {a.sessionCount.toLocaleString("en-US")}
+                </td>
+                <td class="num" data-testid="agent-bytes" data-bytes={a.totalBytes}>
+                  <Bytes value={a.totalBytes} />
+                </td>
+                <td>
+                  <span class="share">
+                    <span class="bar" aria-hidden="true">
+                      <span style={{ width: totalBytes ? `${(100 * a.totalBytes) / totalBytes}%` : "0" }} />
+                    </span>
+                    <span data-testid="agent-share">{share}</span>
+                  </span>
+                </td>
+                <td>{a.lastUsedAt ? <RelativeTime iso={a.lastUsedAt} now={now} /> : "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+// What agents' own retention deletes next, whatever our policy says (Claude Code's
+// cleanupPeriodDays sweep): one warning per store, with "Keep them". Shown on the overview only:
+// it is the agent's normal setting, not a fault here, and a standing banner on every page would
+// push the sessions table down and teach people to skip banners.
+import { useState } from "preact/hooks";
+import type { ExternalSweep } from "../../../shared/plan.js";
+import type { ApiClient } from "../api/client.js";
+import { keptMessage, SweepWarning } from "./SweepWarning.js";
+
+export function SweepBanners({
+  api,
+  sweeps,
+  onKept,
+}: {
+  api: Pick<ApiClient, "keep">;
+  sweeps: readonly ExternalSweep[];
+  /** After a keep: the summary looks again (the banner goes once nothing is left to sweep). */
+  onKept: () => void;
+}) {
+  const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  return (
+    <>
+      {outcome && (
+        <div class="banner info" role="status" data-testid="keep-outcome">
+          {outcome}
+        </div>
+      )}
+      {sweeps.map((sweep) => (
+        <SweepWarning
+          key={sweep.storeRoot}
+          api={api}
+          swept={sweep}
+          class="with-action"
+          testId="sweep-banner"
+          onKept={(count) => {
+            setOutcome(keptMessage(count, sweep.days));
+            onKept();
+          }}
+        >
+          <p>{sweep.message}</p>
+        </SweepWarning>
+      ))}
+    </>
+  );
+}

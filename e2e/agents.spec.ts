@@ -4,8 +4,9 @@
 // cleanup — the warning, Keep them confirmed, the transcript's time refreshed on disk; and a
 // restored Claude session that Claude would delete again, kept from the trash page.
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import type { Page } from "@playwright/test";
-import { agentsHome, expect, test } from "./serve-fixture.js";
+import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 const DAY = 86_400_000;
 
@@ -108,6 +109,35 @@ test("overview: a line per agent with its share, and the treemap's agent level a
   await expect(breadcrumb).toHaveText("All agents › Claude Code");
   await page.getByTestId("treemap-back").click();
   await expect(breadcrumb).toHaveText("All agents");
+});
+
+test("an agent's own quota: where it stands on the overview, and the policy's clean removes that agent's oldest", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { swept } = agentsHome(home);
+  agentDirWith(home, { ...KEEP_NOTHING, quota: { agents: { claude: { maxSessionCount: 2 } } } });
+  const server = await serve();
+  await page.goto(server.url);
+
+  const claudeQuota = page
+    .locator('[data-testid="agent-row"][data-agent="claude"]')
+    .getByTestId("agent-quota");
+  await expect(claudeQuota).toHaveAttribute("data-level", "critical");
+  await expect(claudeQuota).toHaveText("critical · 2 of 2 sessions (100%)");
+  await expect(page.locator('[data-testid="agent-row"][data-agent="pi"]')).toContainText("no limit");
+
+  // The policy's only rule that applies: Claude's least recently used session goes, pi's stay.
+  await page.getByTestId("clean-policy").click();
+  const wizard = page.getByTestId("wizard");
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(1);
+  await expect(wizard.getByTestId("wizard-candidate")).toContainText("agent quota");
+  await expect(wizard.getByTestId("wizard-candidate")).toContainText(
+    "the claude sessions must stay below 2 sessions",
+  );
+  await expect(wizard.getByTestId("wizard-candidate")).toContainText(basename(swept));
 });
 
 test("Claude Code's own cleanup: the warning, Keep them confirmed, the transcript's time refreshed on disk", async ({

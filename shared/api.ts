@@ -37,6 +37,8 @@ export const PolicyStatusSchema = z.object({
   /** Absent while the config is invalid. */
   mode: z.enum(QUOTA_MODES).optional(),
   quota: QuotaStateSchema.optional(),
+  /** Where each agent with a limit in `quota.agents` stands against it. */
+  agentQuotas: z.partialRecord(StoreKindSchema, QuotaStateSchema).optional(),
   readOnly: z.boolean(),
 });
 export type PolicyStatus = z.infer<typeof PolicyStatusSchema>;

@@ -1,6 +1,7 @@
 // Quota levels of spec §5.5 and decision 4: size is the primary measure, count the secondary, and
 // the overall level is the higher of the two.
 import { formatBytes } from "./format.js";
+import type { StoreKind } from "./session-record.js";
 
 // No zod here: `session-retention status` runs this on a path where start-up time matters; payload
 // schemas can use `z.enum(QUOTA_LEVELS)`.
@@ -67,6 +68,27 @@ export function quotaState(totalBytes: number, sessionCount: number, limits: Quo
     ...(count ? { count } : {}),
     level: higherLevel(size?.level ?? "ok", count?.level ?? "ok"),
   };
+}
+
+/**
+ * Where each agent with limits of its own (`quota.agents`) stands against them, with the global
+ * thresholds. Agents without a limit are left out.
+ */
+export function agentQuotaStates(
+  agents: readonly { kind: StoreKind; totalBytes: number; sessionCount: number }[],
+  quota: Pick<QuotaLimits, "infoRatio" | "warnRatio"> & { agents: Partial<Record<StoreKind, QuotaLimits>> },
+): Partial<Record<StoreKind, QuotaState>> {
+  const states: Partial<Record<StoreKind, QuotaState>> = {};
+  for (const agent of agents) {
+    const limits = quota.agents[agent.kind];
+    if (!limits?.maxTotalSizeBytes && !limits?.maxSessionCount) continue;
+    states[agent.kind] = quotaState(agent.totalBytes, agent.sessionCount, {
+      ...limits,
+      infoRatio: quota.infoRatio,
+      warnRatio: quota.warnRatio,
+    });
+  }
+  return states;
 }
 
 const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;

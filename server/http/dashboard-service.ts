@@ -24,7 +24,7 @@ import type { Plan } from "../../shared/plan.js";
 import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
-import { quotaState } from "../../shared/quota.js";
+import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import {
@@ -114,6 +114,7 @@ export interface DashboardApi {
 export function policyStatus(
   config: ConfigStatus,
   totals: { totalBytes: number; sessionCount: number },
+  agents: readonly AgentUsage[] = [],
 ): PolicyStatus {
   if (!config.ok)
     return { configPath: config.path, source: "invalid", problems: config.problems, readOnly: true };
@@ -123,6 +124,9 @@ export function policyStatus(
     problems: [],
     mode: config.config.mode,
     quota: quotaState(totals.totalBytes, totals.sessionCount, config.config.quota),
+    ...(Object.keys(config.config.quota.agents).length > 0
+      ? { agentQuotas: agentQuotaStates(agents, config.config.quota) }
+      : {}),
     readOnly: false,
   };
 }
@@ -248,7 +252,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     );
     return {
       source: stores.source,
-      policy: policyStatus(config, summary),
+      policy: policyStatus(config, summary, agentsOf(inputs)),
       scannedAt,
       stores: scanned,
       summary,

@@ -39,6 +39,7 @@ describe("renderMetrics", () => {
         },
       ],
       quota: quotaState(1500, 3, { maxTotalSizeBytes: 2000, maxSessionCount: 10 }),
+      agentQuotas: { claude: quotaState(500, 1, { maxTotalSizeBytes: 1000 }) },
       audit: [
         {
           time: "2026-01-01T00:00:00.000Z",
@@ -73,6 +74,8 @@ describe("renderMetrics", () => {
     expect(lines).toContain(
       'session_retention_agent_sweep_bytes{agent="claude",store="/home/me/.claude"} 500',
     );
+    expect(lines).toContain('session_retention_agent_quota_ratio{agent="claude",measure="size"} 0.5');
+    expect(lines.filter((l) => l.startsWith("session_retention_agent_quota_ratio{"))).toHaveLength(1);
     expect(lines).toContain("session_retention_soft_deleted_total 1");
     expect(lines).toContain("session_retention_restored_total 1");
     expect(lines).toContain("session_retention_purged_total 0");

@@ -1,10 +1,11 @@
 // Prometheus text exposition of where the stores stand, for `GET /metrics` and for node_exporter's
 // textfile collector (`session-retention metrics --textfile FILE`): a team can watch many machines.
 import type { AuditEntry } from "../../shared/audit.js";
-import { QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
+import { agentQuotaStates, QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
+import type { StoreKind } from "../../shared/session-record.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
@@ -22,6 +23,8 @@ export interface MetricsInput {
   durationMs: number;
   /** Undefined while the config is invalid. */
   quota?: QuotaState;
+  /** Agents with a quota of their own (`quota.agents`). */
+  agentQuotas?: Partial<Record<StoreKind, QuotaState>>;
   audit: readonly AuditEntry[];
 }
 
@@ -69,6 +72,18 @@ export function renderMetrics(input: MetricsInput): string {
     "gauge",
     (input.agents ?? []).map((a) => [`{agent="${a.kind}"}`, a.sessionCount]),
   );
+  const agentMeasures = Object.entries(input.agentQuotas ?? {}).flatMap(([agent, state]) =>
+    (["size", "count"] as const).flatMap((m): Array<[string, number]> =>
+      state[m] ? [[`{agent="${agent}",measure="${m}"}`, state[m].ratio]] : [],
+    ),
+  );
+  if (agentMeasures.length > 0)
+    metric(
+      "session_retention_agent_quota_ratio",
+      "An agent's usage as a share of its own quota limit (quota.agents; 1 = at the limit).",
+      "gauge",
+      agentMeasures,
+    );
   metric(
     "session_retention_agent_sweep_bytes",
     "Bytes of the sessions an agent's own retention deletes for good the next time it runs (Claude Code's cleanupPeriodDays).",
@@ -125,14 +140,18 @@ export async function collectMetrics(stores: {
       store.kind === "claude" ? claudeSweep(store.root, report.sessions, new Set(), new Date()) : undefined;
     return sweep ? [sweep] : [];
   });
+  const agents = summarizeAgents(report.stores, report.sessions);
   return renderMetrics({
     summary: report.summary,
     namespaces: report.namespaces,
-    agents: summarizeAgents(report.stores, report.sessions),
+    agents,
     externalSweeps: sweeps,
     durationMs: report.stats.durationMs,
     ...(config.ok
-      ? { quota: quotaState(report.summary.totalBytes, report.summary.sessionCount, config.config.quota) }
+      ? {
+          quota: quotaState(report.summary.totalBytes, report.summary.sessionCount, config.config.quota),
+          agentQuotas: agentQuotaStates(agents, config.config.quota),
+        }
       : {}),
     audit: readAudit(paths.auditLog).entries,
   });

@@ -1,7 +1,9 @@
 // One line per agent: its sessions, its bytes and its share of the total, as text — the numbers
-// the treemap's agent level draws.
+// the treemap's agent level draws — and, when the policy limits agents (`quota.agents`), where
+// each stands against its own limit.
+import { describeQuota, type QuotaState } from "../../../shared/quota.js";
 import type { AgentUsage } from "../../../shared/scan-report.js";
-import { AGENT_LABELS } from "../../../shared/session-record.js";
+import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
 
@@ -15,12 +17,16 @@ function percent(part: number, total: number) {
 export function AgentUsageTable({
   agents,
   totalBytes,
+  quotas,
   now,
 }: {
   agents: readonly AgentUsage[];
   totalBytes: number;
+  /** Each limited agent's quota; the column shows only when there is one. */
+  quotas?: Partial<Record<StoreKind, QuotaState>> | undefined;
   now: Date;
 }) {
+  const limited = quotas !== undefined && Object.keys(quotas).length > 0;
   return (
     <section aria-labelledby="agents-title">
       <h2 id="agents-title">Usage by agent</h2>
@@ -36,6 +42,7 @@ export function AgentUsageTable({
             </th>
             <th scope="col">Share of the total</th>
             <th scope="col">Last used</th>
+            {limited && <th scope="col">Agent quota</th>}
           </tr>
         </thead>
         <tbody>
@@ -59,11 +66,22 @@ export function AgentUsageTable({
                   </span>
                 </td>
                 <td>{a.lastUsedAt ? <RelativeTime iso={a.lastUsedAt} now={now} /> : "—"}</td>
+                {limited && <AgentQuota state={quotas[a.kind]} />}
               </tr>
             );
           })}
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** "warn · 9.2 GB of 10.0 GB (92%)", the level in its colour; "no limit" for an agent without one. */
+function AgentQuota({ state }: { state: QuotaState | undefined }) {
+  if (!state) return <td class="empty">no limit</td>;
+  return (
+    <td data-testid="agent-quota" data-level={state.level}>
+      <span class={`level-text level-${state.level}`}>{state.level}</span> · {describeQuota(state)}
+    </td>
   );
 }

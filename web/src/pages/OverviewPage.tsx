@@ -67,9 +67,14 @@ export function OverviewPage({
       </section>
 
       {actions}
-      {/* One agent: its one line would repeat the totals above. */}
-      {data.agents.length > 1 && (
-        <AgentUsageTable agents={data.agents} totalBytes={summary.totalBytes} now={now} />
+      {/* One agent: its one line would repeat the totals above, unless it has a quota of its own. */}
+      {(data.agents.length > 1 || data.policy.agentQuotas) && (
+        <AgentUsageTable
+          agents={data.agents}
+          totalBytes={summary.totalBytes}
+          quotas={data.policy.agentQuotas}
+          now={now}
+        />
       )}
       {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
       <GrowthSection api={api} scannedAt={data.scannedAt} />

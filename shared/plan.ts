@@ -93,20 +93,33 @@ export type PlanWarning = z.infer<typeof PlanWarningSchema>;
  * `cleanupPeriodDays`): shown beside our plan, never silently overridden.
  */
 export const ExternalSweepSchema = z.object({
-  agent: z.literal("claude"),
+  agent: StoreKindSchema,
   storeRoot: z.string(),
   /** The setting and where it comes from: "cleanupPeriodDays = 30 (Claude Code's default)". */
   setting: z.string(),
   days: z.number().positive(),
-  /** The sessions it deletes at its next run (a transcript's mtime older than `days`), oldest first. */
+  /** The sessions it deletes at its next run, oldest first. */
   ids: z.array(z.string()),
   bytes: z.number().int().nonnegative(),
-  /** How many of them you pinned or protected: Claude knows nothing of that. */
+  /** How many of them you pinned or protected: the agent knows nothing of that. */
   keptByYou: z.number().int().nonnegative(),
-  /** The sentence to show. */
+  /** Whether `keep` can keep them from it (Claude's sweep looks at a file time we can refresh). */
+  keepable: z.boolean(),
+  /** What the agent will do, in a sentence; `describeSweep` adds what you pinned. */
   message: z.string(),
 });
 export type ExternalSweep = z.infer<typeof ExternalSweepSchema>;
+
+/** A sweep counted against the sessions our policy pins or protects, which the agent ignores. */
+export function withKeptByYou(sweep: ExternalSweep, keptByUs: ReadonlySet<string>): ExternalSweep {
+  return { ...sweep, keptByYou: sweep.ids.filter((id) => keptByUs.has(id)).length };
+}
+
+/** The sweep's sentence, with how many of its sessions you pinned or protected. */
+export function describeSweep(sweep: ExternalSweep): string {
+  if (sweep.keptByYou === 0) return sweep.message;
+  return `${sweep.message.replace(/\.$/, "")} — ${sweep.keptByYou} of them pinned or protected by you.`;
+}
 
 const TotalsSchema = z.object({
   sessionCount: z.number().int().nonnegative(),

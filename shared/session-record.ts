@@ -1,25 +1,9 @@
 // The one record every part of the product passes around: what we know about one session on disk.
 import { z } from "zod";
+import { STORE_KINDS, isFolderStore, type StoreKind } from "./store-kinds.js";
 
-/**
- * Which kind of store a session lives in — which agent wrote it. pi and Claude Code sessions are
- * files (a Claude session with the side folders of its bundle); agentsh sessions and sandbox
- * workspaces are folders, measured by what is inside and moved as one unit.
- */
-export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
+export { AGENT_LABELS, isFolderStore, STORE_KINDS } from "./store-kinds.js";
 export const StoreKindSchema = z.enum(STORE_KINDS);
-
-/** A store kind as the dashboard names it: the agent whose sessions these are. */
-export const AGENT_LABELS: Record<(typeof STORE_KINDS)[number], string> = {
-  pi: "pi",
-  claude: "Claude Code",
-  agentsh: "agentsh",
-  workspace: "workspace",
-};
-
-/** Whether a store's sessions are folders (moved as one unit) rather than files. */
-export const isFolderStore = (kind: (typeof STORE_KINDS)[number]) =>
-  kind === "agentsh" || kind === "workspace";
 
 /** Whether a session (or a trash item, which may predate `folder`) is a folder moved as one unit. */
 export const isFolderSession = (s: {
@@ -27,7 +11,7 @@ export const isFolderSession = (s: {
   storeKind?: StoreKind;
   store?: { kind: StoreKind };
 }) => s.folder ?? isFolderStore(s.storeKind ?? s.store!.kind);
-export type StoreKind = z.infer<typeof StoreKindSchema>;
+export type { StoreKind };
 
 export const StoreRefSchema = z.object({
   kind: StoreKindSchema,

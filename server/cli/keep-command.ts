@@ -59,7 +59,9 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
   const sessions = inputs.report.sessions;
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const chosen = values.swept
-    ? externalSweeps(inputs, new Set()).flatMap((sweep) => sweep.ids.flatMap((id) => byId.get(id) ?? []))
+    ? externalSweeps(inputs, new Set())
+        .filter((sweep) => sweep.keepable)
+        .flatMap((sweep) => sweep.ids.flatMap((id) => byId.get(id) ?? []))
     : positionals.map((ref) => findSession(ref, sessions));
   if (chosen.length === 0) {
     io.stdout("Nothing to keep: Claude Code's cleanup would delete no session now.");

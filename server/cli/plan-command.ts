@@ -3,7 +3,7 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import { KEEP_REASONS, type Plan, PlanSchema } from "../../shared/plan.js";
+import { describeSweep, KEEP_REASONS, type Plan, PlanSchema } from "../../shared/plan.js";
 import { describeQuota } from "../../shared/quota.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
@@ -134,7 +134,9 @@ export function renderPlan(
     );
   for (const warning of plan.warnings) out.push(`! ${visible(warning.message)}`);
   for (const sweep of plan.externalSweeps ?? [])
-    out.push(`! ${visible(sweep.message)} Keep them: session-retention keep --swept`);
+    out.push(
+      `! ${visible(describeSweep(sweep))}${sweep.keepable ? " Keep them: session-retention keep --swept" : ""}`,
+    );
   if (plan.refusal) out.push(`REFUSED — ${visible(plan.refusal.message)}`);
   out.push("");
   out.push("This is a preview: `plan` deletes nothing.");

@@ -2,17 +2,18 @@
 // Exit status follows the monitoring-plugin convention, so it drops into existing checks.
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
-import { describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
+import { agentQuotaStates, describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
 import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { claudeSweep } from "../stores/claude/claude-sweep.js";
+import { externalSweepsOf } from "../stores/store-adapter.js";
+import { summarizeAgents } from "../../shared/scan-summary.js";
 import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
-import { STORE_KINDS } from "../../shared/session-record.js";
+import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -76,19 +77,16 @@ async function status(args: string[], io: CliIo): Promise<number> {
     process.env,
     rootOf(config),
   );
-  const { summary, sessions } = await scanStores({
+  const { summary, sessions, stores } = await scanStores({
     roots,
     adapterStores,
     cacheFile: statePaths().scanCache,
     topN: 0,
   });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
-  // What Claude Code's own sweep will delete next, whatever the level says.
-  const sweeps = adapterStores.flatMap((store) => {
-    const sweep =
-      store.kind === "claude" ? claudeSweep(store.root, sessions, new Set(), new Date()) : undefined;
-    return sweep ? [sweep] : [];
-  });
+  // What agents' own retention (Claude Code's sweep) will delete next, whatever the level says.
+  const sweeps = await externalSweepsOf(stores, sessions);
+  const agentQuotas = agentQuotaStates(summarizeAgents(stores, sessions), quota);
   if (values.json)
     io.stdout(
       JSON.stringify({
@@ -97,16 +95,20 @@ async function status(args: string[], io: CliIo): Promise<number> {
         quota: state,
         totalBytes: summary.totalBytes,
         sessionCount: summary.sessionCount,
+        ...(Object.keys(agentQuotas).length > 0 ? { agentQuotas } : {}),
         ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       }),
     );
   else
     io.stdout(
       `${state.level} · ${state.size || state.count ? describeQuota(state) : `${formatBytes(summary.totalBytes)} in ${summary.sessionCount} sessions, no limits set`} · mode ${mode}` +
+        Object.entries(agentQuotas)
+          .map(([agent, q]) => ` · ${AGENT_LABELS[agent as StoreKind]} ${q.level} (${describeQuota(q)})`)
+          .join("") +
         sweeps
           .map(
             (s) =>
-              ` · Claude Code will delete ${s.ids.length} session${s.ids.length === 1 ? "" : "s"} (${formatBytes(s.bytes)}) the next time it runs`,
+              ` · ${AGENT_LABELS[s.agent]} will delete ${s.ids.length} session${s.ids.length === 1 ? "" : "s"} (${formatBytes(s.bytes)}) the next time it runs`,
           )
           .join(""),
     );

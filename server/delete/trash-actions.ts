@@ -2,7 +2,7 @@
 // already in it, confirmed by their exact count and bytes, and only while the config is valid.
 // Both act on an entry only when its copy is still the very one we put there, and every intent they
 // write ends in a definite state, even when the move fails.
-import { lstatSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import { isFolderSession } from "../../shared/session-record.js";
@@ -13,7 +13,7 @@ import {
   trashRefResolver,
 } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
-import { claudeCleanupPeriod } from "../stores/claude/claude-sweep.js";
+import { storeAdapter } from "../stores/store-adapter.js";
 import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
 import { moveFile, pathExists } from "./movers.js";
 import { recoverLocked, resolveOpen } from "./recovery.js";
@@ -81,9 +81,13 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     }
     trashAudit(state, options, "restore", result);
     const restored = new Set(result.done.map((d) => d.entryId));
-    const sweptAgain = named.flatMap(({ entry }) =>
-      restored.has(entry.entryId) ? (sweptAgainAfterRestore(entry, state.now()) ?? []) : [],
-    );
+    const sweptAgain = [];
+    for (const { entry } of named) {
+      const again = restored.has(entry.entryId)
+        ? await sweptAgainAfterRestore(entry, state.now())
+        : undefined;
+      if (again) sweptAgain.push(again);
+    }
     return sweptAgain.length > 0 ? { ...result, sweptAgain } : result;
   });
 }
@@ -199,19 +203,13 @@ export async function purge(
 }
 
 /**
- * A restored Claude transcript keeps its time, so Claude Code's cleanup may delete it again at its
- * next run: the restore says so (and `keep` or the dashboard keeps it).
+ * A restored session keeps its time, so its agent's own retention may delete it again (Claude Code's
+ * cleanup, at its next run): the restore says so (and `keep` or the dashboard keeps it).
  */
-function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
-  if (entry.storeKind !== "claude" || !entry.id.startsWith("claude:")) return undefined;
-  const { days, setting } = claudeCleanupPeriod(entry.storeRoot, [entry.namespace]);
-  const mtime = lstatSync(entry.originalPath, { throwIfNoEntry: false })?.mtimeMs;
-  if (mtime === undefined || now.getTime() - mtime < days * 86_400_000) return undefined;
-  return {
-    id: entry.id,
-    path: entry.originalPath,
-    message: `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``,
-  };
+async function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
+  if (entry.storeKind === "pi") return undefined;
+  const message = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
+  return message === undefined ? undefined : { id: entry.id, path: entry.originalPath, message };
 }
 
 /** What a restore or purge reports for an entry it acted on. */

@@ -51,6 +51,7 @@ function inputsOf(sessions: SessionRecord[]): PlanInputs {
     notes: [],
     pins: [],
     activeIds: new Map(),
+    sweeps: [],
   };
 }
 

@@ -2,7 +2,7 @@
 // the incremental scan), the manual pins and the sessions live processes are using. The plan itself
 // is the pure `evaluatePolicy` of shared/; this module is the edge that feeds it.
 import { formatBytes } from "../../shared/format.js";
-import type { ExternalSweep, Plan } from "../../shared/plan.js";
+import { type ExternalSweep, type Plan, withKeptByYou } from "../../shared/plan.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
@@ -21,7 +21,7 @@ import {
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { readLedgers } from "../delete/trash-ledger.js";
-import { claudeSweep } from "../stores/claude/claude-sweep.js";
+import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
@@ -47,6 +47,8 @@ export interface PlanInputs {
   pins: Pin[];
   /** Session id → how we know it is in use. */
   activeIds: Map<string, string>;
+  /** What agents' own retention deletes next, before it is counted against our pins. */
+  sweeps: ExternalSweep[];
 }
 
 /** Scans and reads the state; throws `ProtectionListError` when the pins cannot be read. */
@@ -80,15 +82,8 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     roots: [...roots, ...adapterStores.map((s) => s.root)],
   });
   const byPath = activePaths(detection);
-  // Claude Code shows its live sessions in its own registry, not as open files.
-  const activeIds = new Map<string, string>();
-  for (const store of adapterStores)
-    if (store.kind === "claude")
-      for (const [id, how] of (await import("../stores/claude/claude-live.js")).claudeLiveSessions(
-        store.root,
-        report.sessions,
-      ))
-        activeIds.set(id, how);
+  // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
+  const activeIds = await liveSessionsOf(report.stores, report.sessions);
   for (const session of report.sessions) {
     // A folder session is in use when anything inside it is.
     const how =
@@ -113,7 +108,8 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
       );
   // A store holding things that are not its sessions (or nothing but) is said plainly.
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
-  return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds };
+  const sweeps = await externalSweepsOf(report.stores, report.sessions);
+  return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds, sweeps };
 }
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
@@ -131,7 +127,7 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
   const keptByUs = new Set(
     plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),
   );
-  const sweeps = externalSweeps(inputs, keptByUs, now);
+  const sweeps = externalSweeps(inputs, keptByUs);
   return {
     ...plan,
     ...(orphans.length > 0 ? { orphanedMeta: orphans } : {}),
@@ -141,18 +137,10 @@ export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new
 
 /**
  * What agents' own retention (Claude Code's sweep) will delete regardless of our plan; `keptByUs`
- * are the sessions our policy pins or protects (the sweep knows nothing of them).
+ * are the sessions our policy pins or protects (the agent knows nothing of them).
  */
-export function externalSweeps(
-  inputs: PlanInputs,
-  keptByUs: ReadonlySet<string>,
-  now = new Date(),
-): ExternalSweep[] {
-  return inputs.report.stores.flatMap((store) => {
-    if (store.kind !== "claude") return [];
-    const sweep = claudeSweep(store.root, inputs.report.sessions, keptByUs, now);
-    return sweep ? [sweep] : [];
-  });
+export function externalSweeps(inputs: PlanInputs, keptByUs: ReadonlySet<string>): ExternalSweep[] {
+  return inputs.sweeps.map((sweep) => withKeptByYou(sweep, keptByUs));
 }
 
 /** The stores a scan looked at, as a deletion request names them (pi roots, folder stores). */

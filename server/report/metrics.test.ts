@@ -35,6 +35,7 @@ describe("renderMetrics", () => {
           ids: ["claude:x"],
           bytes: 500,
           keptByYou: 0,
+          keepable: true,
           message: "…",
         },
       ],

@@ -11,7 +11,7 @@ import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
-import { claudeSweep } from "../stores/claude/claude-sweep.js";
+import { externalSweepsOf } from "../stores/store-adapter.js";
 
 export interface MetricsInput {
   summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
@@ -135,11 +135,7 @@ export async function collectMetrics(stores: {
     topN: 0,
   });
   const config = loadConfig(stores.config);
-  const sweeps = stores.adapterStores.flatMap((store) => {
-    const sweep =
-      store.kind === "claude" ? claudeSweep(store.root, report.sessions, new Set(), new Date()) : undefined;
-    return sweep ? [sweep] : [];
-  });
+  const sweeps = await externalSweepsOf(report.stores, report.sessions);
   const agents = summarizeAgents(report.stores, report.sessions);
   return renderMetrics({
     summary: report.summary,

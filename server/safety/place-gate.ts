@@ -18,8 +18,7 @@ import {
 import type { StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { statePaths } from "../state/state-dir.js";
-import { agentshDefaultRoot } from "../stores/agentsh/location.js";
-import { claudeDefaultRoot } from "../stores/claude/location.js";
+import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
@@ -101,8 +100,7 @@ export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): Pl
   const environment = placeEnvironment(env);
   const defaultStores = [
     ...discoverPiRoots(env).roots.map((r) => ({ path: r.path, label: `pi's ${r.origin} session dir` })),
-    { path: agentshDefaultRoot(env), label: "agentsh's store" },
-    { path: claudeDefaultRoot(env), label: "Claude Code's store" },
+    ...AGENT_HOMES.map((home) => ({ path: home.root(env), label: home.label })),
   ].map((s) => ({ ...s, path: environment.resolve(s.path) }));
   return { ...environment, defaultStores };
 }

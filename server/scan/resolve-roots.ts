@@ -3,14 +3,11 @@
 // broader root than the one configured, and every root through the place gate, all together: none
 // may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
-import { existsSync } from "node:fs";
 import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../state/configured-root.js";
-import { join } from "node:path";
-import { agentshDefaultRoot } from "../stores/agentsh/location.js";
-import { claudeDefaultRoot } from "../stores/claude/location.js";
+import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
 
@@ -52,8 +49,8 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
 /**
  * Every store a command looks at. Flags (`--root`, `--store`) replace everything else; else the
  * config's `stores` list is exactly what is used; else its `sessionDir`; else pi's default store
- * and its custom session dirs where they exist, plus agentsh's `~/.agentsh/sessions` and Claude
- * Code's folder (`$CLAUDE_CONFIG_DIR` or `~/.claude`, once it has `projects/`) when they exist.
+ * and its custom session dirs where they exist, plus every other agent's store where it is one
+ * (AGENT_HOMES: agentsh's `~/.agentsh/sessions`, Claude Code's `~/.claude` once it has `projects/`).
  * A store the user named must be usable and pass the gate, or the command stops with the reason;
  * one we found on our own is skipped with a note.
  */
@@ -89,7 +86,7 @@ export function resolveStores(
   if (configured?.sessionDir !== undefined)
     return gated([{ kind: "pi", root: configured.sessionDir, label: "sessionDir" }], env, quarantine);
 
-  // Nothing named: what pi and agentsh use, where it exists and passes the gate.
+  // Nothing named: what pi and the other agents use, where it exists and passes the gate.
   const discovered = discoverPiRoots(env);
   const notes = [...discovered.notes];
   const found: StorePlace[] = [];
@@ -100,20 +97,9 @@ export function resolveStores(
       label: `pi's ${r.origin} session dir`,
       quiet: r.origin === "default",
     })),
-    ...(existsSync(agentshDefaultRoot(env))
-      ? [{ kind: "agentsh" as const, root: agentshDefaultRoot(env), label: "agentsh's store", quiet: false }]
-      : []),
-    // Claude Code's folder holds much more than sessions: it is a store once it has projects.
-    ...(existsSync(join(claudeDefaultRoot(env), "projects"))
-      ? [
-          {
-            kind: "claude" as const,
-            root: claudeDefaultRoot(env),
-            label: "Claude Code's store",
-            quiet: false,
-          },
-        ]
-      : []),
+    ...AGENT_HOMES.flatMap(({ kind, label, root, isStore }) =>
+      isStore(root(env)) ? [{ kind, root: root(env), label, quiet: false }] : [],
+    ),
   ];
   for (const { quiet, ...candidate } of candidates.filter((c) => flags.discover?.includes(c.kind) ?? true)) {
     try {

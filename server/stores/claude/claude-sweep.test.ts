@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, statSync, utimesSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PlanSchema } from "../../../shared/plan.js";
+import { describeSweep, PlanSchema, withKeptByYou } from "../../../shared/plan.js";
 import { writeConfigFile } from "../../../test-support/config-file.js";
 import { runCli } from "../../cli/main.js";
 import { restore, softDelete } from "../../delete/deletion-engine.js";
@@ -68,17 +68,19 @@ describe("claudeSweep", () => {
     const { root, paths } = claudeStore([5, 45, 90]);
     const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
     const byPath = new Map(sessions.map((s) => [s.path, s]));
-    const sweep = claudeSweep(root, sessions, new Set([byPath.get(paths[1]!)!.id]), new Date())!;
+    const sweep = withKeptByYou(
+      claudeSweep(root, sessions, new Date())!,
+      new Set([byPath.get(paths[1]!)!.id]),
+    );
     expect(sweep.ids).toEqual([byPath.get(paths[2]!)!.id, byPath.get(paths[1]!)!.id]);
     expect(sweep.keptByYou).toBe(1);
-    expect(sweep.message).toMatch(
+    expect(describeSweep(sweep)).toMatch(
       /^Claude Code will permanently delete 2 sessions \(.+\) the next time it runs: cleanupPeriodDays = 30 \(Claude Code's default\), by file time, with no trash — 1 of them pinned or protected by you\.$/,
     );
     expect(
       claudeSweep(
         root,
         sessions.filter((s) => s.path === paths[0]),
-        new Set(),
         new Date(),
       ),
     ).toBeUndefined();
@@ -92,7 +94,7 @@ describe("claudeSweep", () => {
     const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
     const [session] = sessions;
     expect(Date.now() - Date.parse(session!.modifiedAt)).toBeLessThan(DAY); // the session changed today
-    expect(claudeSweep(root, sessions, new Set(), new Date())?.ids).toEqual([session!.id]);
+    expect(claudeSweep(root, sessions, new Date())?.ids).toEqual([session!.id]);
   });
 });
 

@@ -10,6 +10,7 @@ import type { AuditEntry } from "../../../shared/audit.js";
 import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
+import type { TrashEntry } from "../../../shared/trash.js";
 import { UserError } from "../../errors.js";
 import { appendAudit } from "../../state/audit-log.js";
 import { withLock } from "../../state/lock-file.js";
@@ -76,12 +77,10 @@ export function claudeCleanupPeriod(
 /**
  * What Claude Code's own sweep will delete in the Claude store at `root`, if anything: transcripts
  * (not orphaned side files, which it does not look for) whose mtime is older than its period.
- * `keptByUs` are the ids our policy keeps (pinned, protected…): Claude knows nothing of those.
  */
 export function claudeSweep(
   root: string,
   sessions: readonly SessionRecord[],
-  keptByUs: ReadonlySet<string>,
   now: Date,
 ): ExternalSweep | undefined {
   const transcripts = sessions.filter(
@@ -103,7 +102,6 @@ export function claudeSweep(
     .map(({ s }) => s);
   if (swept.length === 0) return undefined;
   const bytes = swept.reduce((total, s) => total + s.sizeBytes, 0);
-  const keptByYou = swept.filter((s) => keptByUs.has(s.id)).length;
   const n = `${swept.length} session${swept.length === 1 ? "" : "s"}`;
   return {
     agent: "claude",
@@ -112,12 +110,19 @@ export function claudeSweep(
     days,
     ids: swept.map((s) => s.id),
     bytes,
-    keptByYou,
-    message:
-      `Claude Code will permanently delete ${n} (${formatBytes(bytes)}) the next time it runs: ${setting}, by file time, with no trash` +
-      (keptByYou > 0 ? ` — ${keptByYou} of them pinned or protected by you` : "") +
-      ".",
+    keptByYou: 0,
+    keepable: true,
+    message: `Claude Code will permanently delete ${n} (${formatBytes(bytes)}) the next time it runs: ${setting}, by file time, with no trash.`,
   };
+}
+
+/** After a restore: why Claude Code's sweep would delete this transcript again, if it would. */
+export function claudeSweptAgain(entry: TrashEntry, now: Date): string | undefined {
+  if (!entry.id.startsWith("claude:")) return undefined;
+  const { days, setting } = claudeCleanupPeriod(entry.storeRoot, [entry.namespace]);
+  const mtime = lstatSync(entry.originalPath, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtime === undefined || now.getTime() - mtime < days * DAY_MS) return undefined;
+  return `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``;
 }
 
 /**

@@ -3,7 +3,7 @@
 // it is the agent's normal setting, not a fault here, and a standing banner on every page would
 // push the sessions table down and teach people to skip banners.
 import { useState } from "preact/hooks";
-import type { ExternalSweep } from "../../../shared/plan.js";
+import { describeSweep, type ExternalSweep } from "../../../shared/plan.js";
 import type { ApiClient } from "../api/client.js";
 import { keptMessage, SweepWarning } from "./SweepWarning.js";
 
@@ -25,21 +25,27 @@ export function SweepBanners({
           {outcome}
         </div>
       )}
-      {sweeps.map((sweep) => (
-        <SweepWarning
-          key={sweep.storeRoot}
-          api={api}
-          swept={sweep}
-          class="with-action"
-          testId="sweep-banner"
-          onKept={(count) => {
-            setOutcome(keptMessage(count, sweep.days));
-            onKept();
-          }}
-        >
-          <p>{sweep.message}</p>
-        </SweepWarning>
-      ))}
+      {sweeps.map((sweep) =>
+        !sweep.keepable ? (
+          <div key={sweep.storeRoot} class="banner warn" role="status" data-testid="sweep-banner">
+            <p>{describeSweep(sweep)}</p>
+          </div>
+        ) : (
+          <SweepWarning
+            key={sweep.storeRoot}
+            api={api}
+            swept={sweep}
+            class="with-action"
+            testId="sweep-banner"
+            onKept={(count) => {
+              setOutcome(keptMessage(count, sweep.days));
+              onKept();
+            }}
+          >
+            <p>{describeSweep(sweep)}</p>
+          </SweepWarning>
+        ),
+      )}
     </>
   );
 }

@@ -1,0 +1,29 @@
+// Where each agent other than pi keeps its store when no config names one, and when a folder there
+// is one. Store resolution finds them here, and the gate keeps a quarantine out of them. Only
+// locations: no adapter is loaded for this.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { StoreKind } from "../../shared/session-record.js";
+import { agentshDefaultRoot } from "./agentsh/location.js";
+import { claudeDefaultRoot } from "./claude/location.js";
+
+export interface AgentHome {
+  kind: Exclude<StoreKind, "pi" | "workspace">;
+  /** As notes name it: "Claude Code's store". */
+  label: string;
+  /** Its default root, from the agent's own environment variable or the home folder. */
+  root: (env: NodeJS.ProcessEnv) => string;
+  /** Whether the folder at `root` holds sessions (an agent's folder may hold only its settings). */
+  isStore: (root: string) => boolean;
+}
+
+export const AGENT_HOMES: readonly AgentHome[] = [
+  { kind: "agentsh", label: "agentsh's store", root: agentshDefaultRoot, isStore: existsSync },
+  {
+    kind: "claude",
+    label: "Claude Code's store",
+    root: claudeDefaultRoot,
+    // Claude Code's folder holds much more than sessions: it is a store once it has projects.
+    isStore: (root) => existsSync(join(root, "projects")),
+  },
+];

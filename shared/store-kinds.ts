@@ -1,0 +1,21 @@
+// The kinds of store, apart from the record's schema: the CLI's quick paths (`status`) name them
+// without loading zod.
+
+/**
+ * Which kind of store a session lives in — which agent wrote it. pi and Claude Code sessions are
+ * files (a Claude session with the side folders of its bundle); agentsh sessions and sandbox
+ * workspaces are folders, measured by what is inside and moved as one unit.
+ */
+export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+/** A store kind as the dashboard names it: the agent whose sessions these are. */
+export const AGENT_LABELS: Record<StoreKind, string> = {
+  pi: "pi",
+  claude: "Claude Code",
+  agentsh: "agentsh",
+  workspace: "workspace",
+};
+
+/** Whether a store's sessions are folders (moved as one unit) rather than files. */
+export const isFolderStore = (kind: StoreKind) => kind === "agentsh" || kind === "workspace";

@@ -9,7 +9,7 @@ import type { SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
-import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
@@ -53,8 +53,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       "dry-run": { type: "boolean", default: false },
       ids: { type: "string", multiple: true, default: [] },
       yes: { type: "boolean", default: false },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,

@@ -9,7 +9,7 @@ import { findSession } from "../plan/find-session.js";
 import { externalSweeps, gatherPlanInputs } from "../plan/plan-inputs.js";
 import { keepFromClaudeSweep } from "../stores/claude/claude-sweep.js";
 import { describeInvalidConfig } from "../state/config-file.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
 
@@ -34,8 +34,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
     options: {
       ...CONFIG_FLAGS,
       swept: { type: "boolean", default: false },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,

@@ -5,7 +5,7 @@ import { collectMetrics } from "../report/metrics.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { writeFileAtomic } from "../state/atomic-write.js";
 import { loadConfig, rootOf } from "../state/config-file.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
 
 export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
@@ -19,8 +19,7 @@ export async function runMetrics(args: string[], io: CliIo): Promise<number> {
     options: {
       ...CONFIG_FLAGS,
       textfile: { type: "string" },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,

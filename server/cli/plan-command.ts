@@ -7,7 +7,7 @@ import { describeSweep, KEEP_REASONS, type Plan, PlanSchema } from "../../shared
 import { describeQuota } from "../../shared/quota.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
-import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
@@ -150,8 +150,7 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
       ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
       "list-kept": { type: "boolean", default: false },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,

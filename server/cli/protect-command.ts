@@ -7,7 +7,7 @@ import { resolveStores } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
@@ -38,8 +38,7 @@ export async function runProtect(
     options: {
       ...CONFIG_FLAGS,
       list: { type: "boolean", default: false },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,

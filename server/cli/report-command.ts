@@ -7,7 +7,7 @@ import { writeFileAtomic } from "../state/atomic-write.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { visible } from "../../shared/visible-text.js";
-import { CONFIG_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./main.js";
@@ -31,8 +31,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
       plan: { type: "boolean", default: false },
       since: { type: "string" },
       out: { type: "string" },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,

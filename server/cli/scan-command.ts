@@ -7,6 +7,7 @@ import { STORE_KINDS, type SessionRecord } from "../../shared/session-record.js"
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
+import { STORE_FLAGS } from "./config-command.js";
 import { configuredRoot } from "../state/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
@@ -50,8 +51,7 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
   const { values } = parseArgs({
     args,
     options: {
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       config: { type: "string" },
       json: { type: "boolean", default: false },
       top: { type: "string", default: "20" },

@@ -22,7 +22,7 @@ import { checkRoot, UnusableRootError } from "../scan/check-root.js";
 import { type ConfigStatus, loadConfig, rootOf, withConfigProblems } from "../state/config-file.js";
 import { LockedError } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
@@ -87,8 +87,7 @@ export async function runServe(
     args,
     options: {
       port: { type: "string", default: String(DEFAULT_PORT) },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       ...CONFIG_FLAGS,
       "no-open": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },

@@ -11,7 +11,7 @@ import { externalSweepsOf } from "../stores/store-adapter.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import { loadConfig, rootOf } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
-import { CONFIG_FLAGS, configOptions } from "./config-command.js";
+import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 
@@ -52,8 +52,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     options: {
       ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
-      root: { type: "string", multiple: true, default: [] },
-      store: { type: "string", multiple: true, default: [] },
+      ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,

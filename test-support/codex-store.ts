@@ -293,7 +293,7 @@ export class CodexStoreBuilder {
       join(root, "history.jsonl"),
       join(root, "config.toml"),
       join(root, "auth.json"),
-      join(root, "logs_2.sqlite"),
+      join(root, "log", "codex-tui.log"),
       join(root, "generated_images", "img-1.png"),
     ];
     writeFileSync(
@@ -302,7 +302,8 @@ export class CodexStoreBuilder {
     );
     writeFileSync(codexOwn[2]!, 'model = "gpt-5"\n');
     writeFileSync(codexOwn[3]!, "{}\n");
-    writeFileSync(codexOwn[4]!, "SQLite format 3\0");
+    mkdirSync(dirname(codexOwn[4]!), { recursive: true });
+    writeFileSync(codexOwn[4]!, "INFO codex started\n");
     mkdirSync(dirname(codexOwn[5]!), { recursive: true });
     writeFileSync(codexOwn[5]!, "png");
     // Look-alikes inside the rollout folders: reported, never sessions.

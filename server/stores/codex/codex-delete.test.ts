@@ -1,0 +1,249 @@
+// Deleting Codex sessions for real: through the real `codex` binary (the @openai/codex
+// devDependency, run offline against a temporary CODEX_HOME), with the engine's journal, links,
+// checks and recovery. Codex's databases are made by Codex itself (a first `codex delete` of an
+// unknown thread creates them) and then given the rows Codex keeps for the generator's threads.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CodexStoreFacts, type Thread, writeCodexStore } from "../../../test-support/codex-store.js";
+import { writeConfigFile } from "../../../test-support/config-file.js";
+import { snapshotTree } from "../../../test-support/tree-snapshot.js";
+import { listTrash, recover, restore, softDelete } from "../../delete/deletion-engine.js";
+import { gatherPlanInputs } from "../../plan/plan-inputs.js";
+import { scanStores } from "../../scan/scanner.js";
+
+const CODEX = resolve("node_modules/.bin/codex");
+const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
+const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
+const sql = (db: string, statement: string) =>
+  spawnSync("sqlite3", ["-batch", "-noheader", db, statement], { encoding: "utf8" }).stdout.trim();
+
+/** A generated store with the state Codex keeps for it: `state_5.sqlite` made by Codex, rows in it. */
+function codexStore(): CodexStoreFacts & { db: string } {
+  const store = writeCodexStore(join(newHome(), ".codex"));
+  // An unknown thread: Codex fails to delete it (exit 1) but first creates and migrates its databases.
+  spawnSync(CODEX, ["delete", "--force", "00000000-0000-7000-8000-000000000000"], {
+    env: { ...process.env, CODEX_HOME: store.root },
+    stdio: "ignore",
+  });
+  const db = join(store.root, "state_5.sqlite");
+  const rows = store.threads.map(
+    (t) =>
+      `('${t.id}','${t.path}',1,1,'cli','openai','${t.options.cwd}','t','{}','on-request',${t.options.archived ? 1 : 0})`,
+  );
+  const edges = store.threads
+    .filter((t) => t.options.spawnedBy)
+    .map((t) => `('${t.options.spawnedBy!.id}','${t.id}','open')`);
+  sql(
+    db,
+    `insert into threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, sandbox_policy, approval_mode, archived) values ${rows.join(",")};` +
+      `insert into thread_spawn_edges (parent_thread_id, child_thread_id, status) values ${edges.join(",")};`,
+  );
+  // An older Codex's database beside it, of an older schema, naming the same threads.
+  const legacy = join(store.root, "state_4.sqlite");
+  sql(
+    legacy,
+    `create table threads (id text primary key, rollout_path text not null, cwd text not null, archived integer not null default 0);` +
+      `insert into threads values ${store.threads.map((t) => `('${t.id}','${t.path}','${t.options.cwd}',0)`).join(",")};`,
+  );
+  return { ...store, db };
+}
+
+const threadRows = (db: string) => sql(db, "select id from threads order by id").split("\n").filter(Boolean);
+const edgeRows = (db: string) =>
+  sql(db, "select child_thread_id from thread_spawn_edges").split("\n").filter(Boolean);
+const engine = { actor: "cli" as const, env: withCodex };
+
+/** The root thread of the family, with the two subagents it spawned (one by the other). */
+function familyRoot(store: CodexStoreFacts) {
+  const root = store.threads[0]!;
+  const subagents = store.threads.filter(
+    (t) =>
+      t.options.spawnedBy && (t.options.spawnedBy === root || t.options.spawnedBy.options.spawnedBy === root),
+  );
+  return { root, subagents, all: [root, ...subagents] as Thread[] };
+}
+
+async function selection(root: string, ids: readonly string[]) {
+  const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+  return {
+    items: ids.map((id) => ({ id, fingerprint: sessions.find((s) => s.id === id)!.fingerprint })),
+    roots: [],
+    adapterStores: [{ kind: "codex" as const, root }],
+    via: "selection" as const,
+  };
+}
+
+const lenient = (target: "quarantine" | "trash" = "quarantine") =>
+  writeConfigFile({
+    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+    activity: { graceMinutes: 1 },
+    deletion: { target },
+  });
+
+/** Every rollout's bytes and time: what "byte-identical, times included" compares. */
+const rollouts = (store: CodexStoreFacts) =>
+  new Map(
+    [...snapshotTree([join(store.root, "sessions"), join(store.root, "archived_sessions")])]
+      .filter(([, line]) => line.startsWith("file "))
+      .map(([path, line]) => [path, `${line} ${lstatSync(path, { bigint: true }).mtimeNs}`]),
+  );
+
+/** The trash entry of a session of this store (every test's store has the same generated ids). */
+const entryOf = (store: CodexStoreFacts, id: string) =>
+  listTrash(engine).entries.find((e) => e.id === id && e.storeRoot === store.root)!;
+
+describe("deleting Codex sessions through the real codex binary", () => {
+  it.each(["quarantine", "trash"] as const)(
+    "a thread with its subagents leaves with its index lines and rows, and comes back byte-identical (%s)",
+    async (target) => {
+      const store = codexStore();
+      lenient(target);
+      const { root, subagents, all } = familyRoot(store);
+      expect(subagents).toHaveLength(2);
+      const before = rollouts(store);
+      const index = readFileSync(join(store.root, "session_index.jsonl"), "utf8");
+      const id = `codex:${root.id}`;
+
+      const result = await softDelete(await selection(store.root, [id]), engine);
+      expect(result.skipped).toEqual([]);
+      expect(result.moved.map((m) => m.id)).toEqual([id]);
+      // Codex's own delete left nothing of the thread or its subagents; the legacy database is said.
+      for (const t of all) expect(existsSync(t.path)).toBe(false);
+      expect(readFileSync(join(store.root, "session_index.jsonl"), "utf8")).not.toContain(root.id);
+      expect(threadRows(store.db)).toEqual(
+        store.threads
+          .filter((t) => !all.includes(t))
+          .map((t) => t.id)
+          .sort(),
+      );
+      expect(edgeRows(store.db)).toEqual([
+        store.threads.find((t) => t.options.spawnedBy && !all.includes(t))!.id,
+      ]);
+      expect(result.notes?.every((n) => n.includes("state_4.sqlite"))).toBe(true);
+      expect(result.notes).toHaveLength(3);
+      // Everything else is as it was.
+      const after = rollouts(store);
+      for (const [path, line] of before)
+        if (!all.some((t) => t.path === path)) expect(after.get(path)).toBe(line);
+      // The trash holds every rollout, as one entry.
+      const entry = entryOf(store, id);
+      expect(entry).toMatchObject({ state: "in-trash", target: "quarantine", storeKind: "codex" });
+      expect(entry.sidecars.map((s) => s.from).sort()).toEqual(subagents.map((t) => t.path).sort());
+
+      const restored = await restore([entry.entryId], engine);
+      expect(restored.skipped).toEqual([]);
+      // Every rollout byte-identical with its time; the index's other lines in their order and the
+      // thread's lines appended again (the same lines; the last of an id wins, as before).
+      expect(rollouts(store)).toEqual(before);
+      const lines = (text: string) => text.split("\n").filter(Boolean);
+      const own = lines(index).filter((l) => l.includes(root.id));
+      expect(lines(readFileSync(join(store.root, "session_index.jsonl"), "utf8"))).toEqual([
+        ...lines(index).filter((l) => !l.includes(root.id)),
+        ...own,
+      ]);
+      // Codex's database gets its row again when Codex next reads the rollout (it rebuilds rows from
+      // rollouts): the restore never writes it. Codex finds and deletes the thread again, by its file.
+      expect(threadRows(store.db)).not.toContain(root.id);
+      const again = spawnSync(CODEX, ["delete", "--force", root.id], {
+        env: { ...process.env, CODEX_HOME: store.root },
+        encoding: "utf8",
+      });
+      expect(again.status).toBe(0);
+      expect(existsSync(root.path)).toBe(false);
+    },
+    60_000,
+  );
+
+  it("without a codex binary a Codex session is not deleted, and the reason says why", async () => {
+    const store = codexStore();
+    lenient();
+    const before = snapshotTree([store.root]);
+    const env = { ...process.env, PATH: "/usr/bin:/bin" };
+    const result = await softDelete(await selection(store.root, [`codex:${store.threads[0]!.id}`]), {
+      actor: "cli",
+      env,
+    });
+    expect(result.moved).toEqual([]);
+    expect(result.skipped[0]!.reason).toMatch(/no `codex` binary was found/);
+    expect(snapshotTree([store.root])).toEqual(before);
+  });
+
+  it("a thread whose rollout (or a subagent's) a real process holds open for writing is in use, never moved", async () => {
+    const store = codexStore();
+    lenient();
+    const { root, subagents } = familyRoot(store);
+    const vscode = store.threads.find((t) => t.options.source === "vscode")!;
+    for (const held of [vscode.path, subagents[1]!.path]) {
+      const child = spawn(
+        process.execPath,
+        ["-e", `require("fs").openSync(${JSON.stringify(held)}, "a"); setInterval(() => {}, 1000)`],
+        { stdio: "ignore" },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        const id = held === vscode.path ? `codex:${vscode.id}` : `codex:${root.id}`;
+        const inputs = await gatherPlanInputs({ flagStores: [`codex:${store.root}`], env: withCodex });
+        expect(inputs.activeIds.get(id)).toBe(`open in process ${child.pid}`);
+        const result = await softDelete(await selection(store.root, [id]), engine);
+        expect(result.moved).toEqual([]);
+        expect(result.skipped[0]!.reason).toMatch(/^active: /);
+        expect(existsSync(held)).toBe(true);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    }
+  });
+
+  it("a rollout Codex re-creates at a trashed path (headerless) is in use and a conflict, never cleaned", async () => {
+    const store = codexStore();
+    lenient();
+    const thread = store.threads.find((t) => t.options.source === "vscode")!;
+    const id = `codex:${thread.id}`;
+    await softDelete(await selection(store.root, [id]), engine);
+    // Codex's writer, on a write error, reopens its path with create: a file without a header.
+    writeFileSync(
+      thread.path,
+      `${JSON.stringify({ timestamp: "2026-03-02T09:00:00.000Z", type: "event_msg", payload: { type: "token_count" } })}\n`,
+    );
+    const inputs = await gatherPlanInputs({ flagStores: [`codex:${store.root}`], env: withCodex });
+    expect(inputs.activeIds.get(id)).toMatch(/a file appeared at the path of a session in the trash/);
+    const again = await softDelete(await selection(store.root, [id]), engine);
+    expect(again.moved).toEqual([]);
+    const entry = entryOf(store, id);
+    const restored = await restore([entry.entryId], engine);
+    expect(restored.skipped[0]).toMatchObject({ pathTaken: true });
+  });
+
+  it.each(["linked", "codex-deleted"])(
+    "a crash after %s loses nothing: recovery undoes or finishes it, and it restores",
+    async (step) => {
+      const store = codexStore();
+      lenient();
+      const { root, all } = familyRoot(store);
+      const before = rollouts(store);
+      const id = `codex:${root.id}`;
+      const crashPoint = (at: string) => {
+        if (at === step) throw new Error(`crash at ${at}`);
+      };
+      await softDelete(await selection(store.root, [id]), { ...engine, crashPoint });
+      const [recovered] = recover(engine);
+      if (step === "linked") {
+        expect(recovered).toMatchObject({ id, result: "rolled-back" });
+        expect(rollouts(store)).toEqual(before);
+        expect(entryOf(store, id).state).toBe("not-moved");
+        // Our links are gone from the quarantine: only the originals hold the files.
+        for (const t of all) expect(lstatSync(t.path).nlink).toBe(1);
+      } else {
+        expect(recovered).toMatchObject({ id, result: "finished" });
+        for (const t of all) expect(existsSync(t.path)).toBe(false);
+        const entry = entryOf(store, id);
+        expect((await restore([entry.entryId], engine)).skipped).toEqual([]);
+        expect(rollouts(store)).toEqual(before);
+      }
+    },
+    60_000,
+  );
+});

@@ -59,7 +59,7 @@ export interface RolloutFacts {
 /** A header longer than this is read from its first bytes only. */
 const HEADER_CAP = 1024 * 1024;
 /** How much of every other line is kept: its type, role and time are in its first bytes. */
-const LINE_HEAD = 512;
+const LINE_HEAD = 320;
 const HEADER_HEAD = 64 * 1024;
 const CHUNK = 1024 * 1024;
 
@@ -140,8 +140,17 @@ class LineCounter {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = 0;
     for (let newline = buffer.indexOf(10, 0); newline !== -1; newline = buffer.indexOf(10, start)) {
-      this.take(buffer.subarray(start, newline));
-      this.endLine();
+      // A line whole in this chunk is judged where it is, without a copy (the usual case).
+      if (this.length === 0 && this.line > 0)
+        this.judge(
+          buffer.subarray(start, Math.min(newline, start + LINE_HEAD)),
+          newline - start,
+          newline > start ? buffer[newline - 1]! : -1,
+        );
+      else {
+        this.take(buffer.subarray(start, newline));
+        this.endLine();
+      }
       start = newline + 1;
     }
     if (start < buffer.length) this.take(buffer.subarray(start));
@@ -152,6 +161,11 @@ class LineCounter {
       this.facts.truncatedLast = true;
       this.endLine();
     }
+    // Times are checked once, not per line.
+    if (this.facts.lastAt !== undefined && Number.isNaN(Date.parse(this.facts.lastAt)))
+      delete this.facts.lastAt;
+    if (this.facts.firstAt !== undefined && Number.isNaN(Date.parse(this.facts.firstAt)))
+      delete this.facts.firstAt;
     return this.facts;
   }
 
@@ -170,21 +184,29 @@ class LineCounter {
   private endLine() {
     const head = Buffer.concat(this.head, this.headLength);
     const whole = this.length;
-    const ended = this.lastByte === 0x7d; // `}`
+    const lastByte = this.lastByte;
     this.head = [];
     this.headLength = 0;
     this.length = 0;
     this.lastByte = -1;
+    if (whole > 0 && this.line === 0) {
+      this.line = 1;
+      this.takeHeader(head, whole, lastByte === 0x7d);
+    } else this.judge(head, whole, lastByte);
+  }
+
+  /** One line after the header, from its first bytes, its length and its last byte. */
+  private judge(head: Buffer, whole: number, lastByte: number) {
     if (whole === 0) return; // a blank line
-    if (this.line++ === 0) return this.takeHeader(head, whole, ended);
+    this.line += 1;
     this.facts.lines += 1;
-    const text = head.toString("latin1");
-    if (head[0] !== 0x7b || !ended) {
+    if (head[0] !== 0x7b || lastByte !== 0x7d) {
       this.facts.corruptLines += 1;
       return;
     }
+    const text = head.toString("latin1");
     const time = TIMESTAMP.exec(text)?.[1];
-    if (time !== undefined && !Number.isNaN(Date.parse(time))) {
+    if (time !== undefined) {
       this.facts.firstAt ??= time;
       this.facts.lastAt = time;
     }
@@ -218,12 +240,7 @@ class LineCounter {
       return;
     }
     // Not a header (a file re-created by a Codex that lost it, a hand edit): an ordinary line.
-    this.line = 1;
-    this.head = [head];
-    this.headLength = head.length;
-    this.length = whole;
-    this.lastByte = ended ? 0x7d : 0;
-    this.endLine();
+    this.judge(head.subarray(0, LINE_HEAD), whole, ended ? 0x7d : 0);
   }
 }
 

@@ -50,7 +50,11 @@ export interface ThreadOptions {
   source?: Source;
   /** A subagent: spawned by this thread. */
   spawnedBy?: Thread;
-  /** A fork: made from this thread, its whole history copied in. */
+  /**
+   * A fork of this thread. Written as Codex 0.169 does — a pointer: `history_base` names the
+   * parent's rollout and where its inherited history ends, and the fork's file holds only what came
+   * after — or, with `oldFormat`, as older versions did: the whole history copied in.
+   */
   forkOf?: Thread;
   archived?: boolean;
   /** "only": just `.jsonl.zst`; "both": a plain file and its compressed sibling (Codex reads the plain one). */
@@ -75,6 +79,8 @@ export class Thread {
   /** The plain rollout a `both` thread also has, beside its `.zst`. */
   compressedSibling?: string;
   counts = { user: 0, assistant: 0, other: 0 };
+  /** A pointer fork's ordinals go on from its parent's. */
+  ordinalBase = 0;
   firstAt = "";
   lastAt = "";
   constructor(
@@ -97,6 +103,8 @@ export interface ExpectedSession {
   sizeBytes: number;
   parentSession?: string;
   family?: string;
+  /** Sessions whose forks read their history from this one's rollout. */
+  neededBy: string[];
   warnings: string[];
 }
 
@@ -148,7 +156,7 @@ export class CodexStoreBuilder {
     const timestamp = new Date(at).toISOString();
     const line = thread.options.oldFormat
       ? { timestamp, type, payload }
-      : { timestamp, ordinal: thread.lines.length, type, payload };
+      : { timestamp, ordinal: thread.ordinalBase + thread.lines.length, type, payload };
     thread.lines.push(line);
     return line;
   }
@@ -159,6 +167,15 @@ export class CodexStoreBuilder {
     const text = `You are Codex, a coding agent. ${"Follow the repository's conventions. ".repeat(
       Math.ceil((options.baseInstructionsBytes ?? 2000) / 36),
     )}`.slice(0, options.baseInstructionsBytes ?? 2000);
+    const parent = options.forkOf;
+    const pointer =
+      parent && !options.oldFormat
+        ? {
+            thread_id: parent.id,
+            end_ordinal_exclusive: parent.ordinalBase + parent.lines.length,
+            end_byte_offset: statSync(parent.path).size,
+          }
+        : undefined;
     const spawn = options.spawnedBy
       ? {
           parent_thread_id: options.spawnedBy.id,
@@ -172,6 +189,7 @@ export class CodexStoreBuilder {
       ...(options.oldFormat ? {} : { session_id: root.id }),
       id: thread.id,
       ...(options.forkOf ? { forked_from_id: options.forkOf.id } : {}),
+      ...(pointer ? { forked_from_ordinal_exclusive: pointer.end_ordinal_exclusive } : {}),
       ...(spawn ? { parent_thread_id: spawn.parent_thread_id } : {}),
       timestamp: new Date(thread.start - 40).toISOString(),
       cwd: options.cwd,
@@ -182,6 +200,7 @@ export class CodexStoreBuilder {
       model_provider: "openai",
       base_instructions: { text },
       ...(options.oldFormat ? {} : { history_mode: "paginated" }),
+      ...(pointer ? { history_base: pointer } : {}),
       git: { commit_hash: this.random.hex8() + this.random.hex8(), branch: "main" },
     };
   }
@@ -191,8 +210,10 @@ export class CodexStoreBuilder {
     const { options } = thread;
     let at = thread.start;
     const tick = () => (at += r.int(1, 20) * SECOND);
+    if (options.forkOf && !options.oldFormat)
+      thread.ordinalBase = options.forkOf.ordinalBase + options.forkOf.lines.length;
     if (!options.headerless) this.line(thread, at, "session_meta", this.meta(thread));
-    if (options.forkOf)
+    if (options.forkOf && options.oldFormat)
       for (const copied of options.forkOf.history) {
         const line = this.line(
           thread,
@@ -363,6 +384,10 @@ export class CodexStoreBuilder {
         sizeBytes: size(t.path) + bundle.reduce((n, p) => n + size(p), 0),
         ...(t.options.forkOf ? { parentSession: owner(t.options.forkOf).path } : {}),
         ...(familySize.get(root)! > 1 ? { family: `codex:${root.id}` } : {}),
+        neededBy: owners
+          .filter((f) => f.options.forkOf && !f.options.oldFormat && owner(f.options.forkOf) === t)
+          .map((f) => `codex:${f.id}`)
+          .sort(),
         warnings,
       };
     });
@@ -376,7 +401,8 @@ const depthOf = (thread: Thread): number =>
 
 /**
  * The standard store: live and archived threads in nested date folders, a family (a root, a fork
- * of it, a fork of the fork, subagents of the root and of a fork, a subagent's own subagent),
+ * of it, a fork of the fork — pointers, as 0.169 writes them — subagents of the root and of a
+ * fork, a subagent's own subagent), an older Codex's family (its fork a full copy),
  * compressed rollouts (alone and beside their plain file), an old-format thread, a headerless
  * re-created file, a huge `base_instructions`, renamed threads.
  */
@@ -392,7 +418,8 @@ export function writeCodexStore(root: string, seed = 16): CodexStoreFacts {
   b.thread({ cwd: "/home/dev/api", turns: 4, source: "vscode" });
   b.thread({ cwd: "/home/dev/api", turns: 3, archived: true, compressed: "only", ageDays: 30 });
   b.thread({ cwd: "/home/dev/api", turns: 2, archived: true, compressed: "both", ageDays: 20 });
-  b.thread({ cwd: "/home/dev/legacy", turns: 2, oldFormat: true, ageDays: 35 });
+  const legacy = b.thread({ cwd: "/home/dev/legacy", turns: 2, oldFormat: true, ageDays: 35 });
+  b.thread({ cwd: "/home/dev/legacy", turns: 1, oldFormat: true, forkOf: legacy, ageDays: 34 });
   b.thread({ cwd: "/home/dev/docs", turns: 1, baseInstructionsBytes: 3 * 1024 * 1024 });
   b.thread({ cwd: "/home/dev/shop", turns: 1, headerless: true });
   return b.finish();

@@ -55,6 +55,36 @@ function sidecarsOf(record: MoveTarget, folder: string): TrashItem["sidecars"] {
     }));
 }
 
+/**
+ * A Codex session that forks read their history from is kept while they exist (`fork-parent`) —
+ * unless every one of them is in the same hand selection (a whole family chosen as one): then the
+ * forks move first, and it moves only once they all did. Codex sessions move one at a time, in
+ * order, so "first" is certain; other kinds keep the rule as it is.
+ */
+function forksGoFirst(record: SessionRecord | undefined, requested: ReadonlySet<string>): boolean {
+  return (
+    record?.store.kind === "codex" &&
+    (record.neededBy?.length ?? 0) > 0 &&
+    record.neededBy!.every((id) => requested.has(id))
+  );
+}
+
+/** How far down a chain of forks reading from it a session is: it moves after all of them. */
+function forkDepth(
+  record: MoveTarget,
+  byId: ReadonlyMap<string, SessionRecord>,
+  seen = new Set<string>(),
+): number {
+  const needed = byId.get(record.id)?.neededBy ?? [];
+  if (needed.length === 0 || seen.has(record.id)) return 0;
+  seen.add(record.id);
+  return 1 + Math.max(...needed.map((id) => (byId.has(id) ? forkDepth(byId.get(id)!, byId, seen) : 0)));
+}
+
+/** Whether every fork reading from a session moved in this operation. */
+const forksMoved = (record: SessionRecord | undefined, result: SoftDeleteResult) =>
+  (record?.neededBy ?? []).every((id) => result.moved.some((m) => m.id === id));
+
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
 
@@ -144,9 +174,10 @@ export async function softDelete(
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
     /** What a Codex session's move needs, found before its intent: Codex's tools and its index lines. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
+    const requested = new Set(items.map((i) => i.id));
     for (const { id, fingerprint } of items) {
       const record = byId.get(id);
-      const why = exempt.get(id);
+      const why = forksGoFirst(record, requested) ? undefined : exempt.get(id);
       if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
       else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
       else if (stillChosen && !stillChosen.has(id))
@@ -199,6 +230,8 @@ export async function softDelete(
           fingerprint,
         });
     }
+    // A Codex session whose forks read from it goes after them (see forksGoFirst).
+    chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));
     const refusal = emptiesStore(
       sessions,
       new Set(chosen.map((c) => c.record.id)),
@@ -292,7 +325,12 @@ export async function softDelete(
         );
         const trashed = new Map(toTrash.map((item, i) => [item.seq, outcomes[i]!]));
         for (const { ownSize, ...item } of ready)
-          if (codex.has(item.id))
+          if (codex.has(item.id) && !forksMoved(byId.get(item.id), result)) {
+            const reason =
+              "a fork that reads its history from it was not moved; it stays while the fork exists";
+            ledger.append([{ seq: item.seq, event: "not-moved", reason }]);
+            result.skipped.push({ id: item.id, path: item.originalPath, reason });
+          } else if (codex.has(item.id))
             settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state);
           else settle(item, ownSize, trashed.get(item.seq), quarantine, ledger, result, state);
         ledger.sync();

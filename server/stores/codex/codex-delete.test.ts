@@ -56,14 +56,23 @@ const edgeRows = (db: string) =>
   sql(db, "select child_thread_id from thread_spawn_edges").split("\n").filter(Boolean);
 const engine = { actor: "cli" as const, env: withCodex };
 
-/** The root thread of the family, with the two subagents it spawned (one by the other). */
-function familyRoot(store: CodexStoreFacts) {
+/**
+ * The store's big family: the root thread with the two subagents it spawned (one by the other), a
+ * fork of it (with a subagent of its own) and a fork of the fork — three sessions, the forks
+ * reading their history from what they were forked from.
+ */
+function bigFamily(store: CodexStoreFacts) {
   const root = store.threads[0]!;
-  const subagents = store.threads.filter(
-    (t) =>
-      t.options.spawnedBy && (t.options.spawnedBy === root || t.options.spawnedBy.options.spawnedBy === root),
+  const top = (t: Thread): Thread => {
+    const up = t.options.spawnedBy ?? t.options.forkOf;
+    return up ? top(up) : t;
+  };
+  const threads = store.threads.filter((t) => top(t) === root);
+  const subagents = threads.filter(
+    (t) => t.options.spawnedBy && top(t.options.spawnedBy) === root && !t.options.spawnedBy.options.forkOf,
   );
-  return { root, subagents, all: [root, ...subagents] as Thread[] };
+  const sessions = threads.filter((t) => !t.options.spawnedBy).map((t) => `codex:${t.id}`);
+  return { root, subagents, threads, sessions };
 }
 
 async function selection(root: string, ids: readonly string[]) {
@@ -97,72 +106,89 @@ const entryOf = (store: CodexStoreFacts, id: string) =>
 
 describe("deleting Codex sessions through the real codex binary", () => {
   it.each(["quarantine", "trash"] as const)(
-    "a thread with its subagents leaves with its index lines and rows, and comes back byte-identical (%s)",
+    "a family chosen as one leaves with its subagents, index lines and rows, and comes back byte-identical (%s)",
     async (target) => {
       const store = codexStore();
       lenient(target);
-      const { root, subagents, all } = familyRoot(store);
-      expect(subagents).toHaveLength(2);
+      const { root, subagents, threads, sessions } = bigFamily(store);
+      expect([subagents.length, threads.length, sessions.length]).toEqual([2, 6, 3]);
       const before = rollouts(store);
       const index = readFileSync(join(store.root, "session_index.jsonl"), "utf8");
-      const id = `codex:${root.id}`;
 
-      const result = await softDelete(await selection(store.root, [id]), engine);
+      const result = await softDelete(await selection(store.root, sessions), engine);
       expect(result.skipped).toEqual([]);
-      expect(result.moved.map((m) => m.id)).toEqual([id]);
-      // Codex's own delete left nothing of the thread or its subagents; the legacy database is said.
-      for (const t of all) expect(existsSync(t.path)).toBe(false);
-      expect(readFileSync(join(store.root, "session_index.jsonl"), "utf8")).not.toContain(root.id);
+      // The forks first (each reads from the one before it), the root last.
+      expect(result.moved.map((m) => m.id)).toEqual([...sessions].reverse());
+      // Codex's own delete left nothing of the threads or their subagents; the legacy database is said.
+      for (const t of threads) expect(existsSync(t.path)).toBe(false);
+      const indexAfter = readFileSync(join(store.root, "session_index.jsonl"), "utf8");
+      for (const t of threads) expect(indexAfter).not.toContain(t.id);
       expect(threadRows(store.db)).toEqual(
         store.threads
-          .filter((t) => !all.includes(t))
+          .filter((t) => !threads.includes(t))
           .map((t) => t.id)
           .sort(),
       );
-      expect(edgeRows(store.db)).toEqual([
-        store.threads.find((t) => t.options.spawnedBy && !all.includes(t))!.id,
-      ]);
+      expect(edgeRows(store.db)).toEqual([]);
+      expect(result.notes).toHaveLength(threads.length);
       expect(result.notes?.every((n) => n.includes("state_4.sqlite"))).toBe(true);
-      expect(result.notes).toHaveLength(3);
       // Everything else is as it was.
       const after = rollouts(store);
       for (const [path, line] of before)
-        if (!all.some((t) => t.path === path)) expect(after.get(path)).toBe(line);
-      // The trash holds every rollout, as one entry.
-      const entry = entryOf(store, id);
+        if (!threads.some((t) => t.path === path)) expect(after.get(path)).toBe(line);
+      // The trash holds the root's rollout with its subagents' as one entry.
+      const entry = entryOf(store, `codex:${root.id}`);
       expect(entry).toMatchObject({ state: "in-trash", target: "quarantine", storeKind: "codex" });
       expect(entry.sidecars.map((s) => s.from).sort()).toEqual(subagents.map((t) => t.path).sort());
 
-      const restored = await restore([entry.entryId], engine);
+      const restored = await restore([result.operationId!], engine);
       expect(restored.skipped).toEqual([]);
-      // Every rollout byte-identical with its time; the index's other lines in their order and the
-      // thread's lines appended again (the same lines; the last of an id wins, as before).
+      // Every rollout byte-identical with its time; the index's other lines in their order and each
+      // thread's lines appended again, in their order (the last of an id wins, as before).
       expect(rollouts(store)).toEqual(before);
       const lines = (text: string) => text.split("\n").filter(Boolean);
-      const own = lines(index).filter((l) => l.includes(root.id));
-      expect(lines(readFileSync(join(store.root, "session_index.jsonl"), "utf8"))).toEqual([
-        ...lines(index).filter((l) => !l.includes(root.id)),
-        ...own,
-      ]);
+      const ours = (line: string) => threads.some((t) => line.includes(t.id));
+      const now = lines(readFileSync(join(store.root, "session_index.jsonl"), "utf8"));
+      expect(now.filter((l) => !ours(l))).toEqual(lines(index).filter((l) => !ours(l)));
+      expect([...now.filter(ours)].sort()).toEqual(lines(index).filter(ours).sort());
+      for (const t of threads)
+        expect(now.filter((l) => l.includes(t.id))).toEqual(lines(index).filter((l) => l.includes(t.id)));
       // Codex's database gets its row again when Codex next reads the rollout (it rebuilds rows from
-      // rollouts): the restore never writes it. Codex finds and deletes the thread again, by its file.
+      // rollouts): the restore never writes it. Codex finds the fork again by its file, and deletes it.
       expect(threadRows(store.db)).not.toContain(root.id);
-      const again = spawnSync(CODEX, ["delete", "--force", root.id], {
+      const fork2 = threads.find((t) => t.options.forkOf?.options.forkOf)!;
+      const again = spawnSync(CODEX, ["delete", "--force", fork2.id], {
         env: { ...process.env, CODEX_HOME: store.root },
         encoding: "utf8",
       });
       expect(again.status).toBe(0);
-      expect(existsSync(root.path)).toBe(false);
+      expect(existsSync(fork2.path)).toBe(false);
     },
     60_000,
   );
+
+  it("a session forks read from is kept alone; Codex itself refuses to delete it", async () => {
+    const store = codexStore();
+    lenient();
+    const { root } = bigFamily(store);
+    const result = await softDelete(await selection(store.root, [`codex:${root.id}`]), engine);
+    expect(result.moved).toEqual([]);
+    expect(result.skipped[0]!.reason).toMatch(/^fork-parent: 1 fork reads its history/);
+    const codex = spawnSync(CODEX, ["delete", "--force", root.id], {
+      env: { ...process.env, CODEX_HOME: store.root },
+      encoding: "utf8",
+    });
+    expect(codex.status).toBe(1);
+    expect(existsSync(root.path)).toBe(true);
+  });
 
   it("without a codex binary a Codex session is not deleted, and the reason says why", async () => {
     const store = codexStore();
     lenient();
     const before = snapshotTree([store.root]);
     const env = { ...process.env, PATH: "/usr/bin:/bin" };
-    const result = await softDelete(await selection(store.root, [`codex:${store.threads[0]!.id}`]), {
+    const vscode = store.threads.find((t) => t.options.source === "vscode")!;
+    const result = await softDelete(await selection(store.root, [`codex:${vscode.id}`]), {
       actor: "cli",
       env,
     });
@@ -174,7 +200,7 @@ describe("deleting Codex sessions through the real codex binary", () => {
   it("a thread whose rollout (or a subagent's) a real process holds open for writing is in use, never moved", async () => {
     const store = codexStore();
     lenient();
-    const { root, subagents } = familyRoot(store);
+    const { root, subagents } = bigFamily(store);
     const vscode = store.threads.find((t) => t.options.source === "vscode")!;
     for (const held of [vscode.path, subagents[1]!.path]) {
       const child = spawn(
@@ -218,31 +244,42 @@ describe("deleting Codex sessions through the real codex binary", () => {
   });
 
   it.each(["linked", "codex-deleted"])(
-    "a crash after %s loses nothing: recovery undoes or finishes it, and it restores",
+    "a crash after %s loses nothing: recovery undoes or finishes it, and everything restores",
     async (step) => {
       const store = codexStore();
       lenient();
-      const { root, all } = familyRoot(store);
+      const { root, subagents, sessions } = bigFamily(store);
       const before = rollouts(store);
       const id = `codex:${root.id}`;
+      // The root moves third, after its two forks: the crash comes with it, subagents and all.
+      let reached = 0;
       const crashPoint = (at: string) => {
-        if (at === step) throw new Error(`crash at ${at}`);
+        if (at === step && ++reached === 3) throw new Error(`crash at ${at}`);
       };
-      await softDelete(await selection(store.root, [id]), { ...engine, crashPoint });
+      const result = await softDelete(await selection(store.root, sessions), { ...engine, crashPoint });
+      expect(result.moved.map((m) => m.id)).toEqual(sessions.slice(1).reverse());
       const [recovered] = recover(engine);
       if (step === "linked") {
         expect(recovered).toMatchObject({ id, result: "rolled-back" });
-        expect(rollouts(store)).toEqual(before);
         expect(entryOf(store, id).state).toBe("not-moved");
         // Our links are gone from the quarantine: only the originals hold the files.
-        for (const t of all) expect(lstatSync(t.path).nlink).toBe(1);
+        for (const t of [root, ...subagents]) expect(lstatSync(t.path).nlink).toBe(1);
       } else {
         expect(recovered).toMatchObject({ id, result: "finished" });
-        for (const t of all) expect(existsSync(t.path)).toBe(false);
-        const entry = entryOf(store, id);
-        expect((await restore([entry.entryId], engine)).skipped).toEqual([]);
-        expect(rollouts(store)).toEqual(before);
+        for (const t of [root, ...subagents]) expect(existsSync(t.path)).toBe(false);
       }
+      const inTrash = listTrash(engine).entries.filter(
+        (e) => e.storeRoot === store.root && e.state === "in-trash",
+      );
+      expect(
+        (
+          await restore(
+            inTrash.map((e) => e.entryId),
+            engine,
+          )
+        ).skipped,
+      ).toEqual([]);
+      expect(rollouts(store)).toEqual(before);
     },
     60_000,
   );

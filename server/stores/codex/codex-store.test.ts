@@ -31,6 +31,7 @@ const asSession = (r: SessionRecord): ExpectedSession => ({
   sizeBytes: r.sizeBytes,
   ...(r.parentSession !== undefined ? { parentSession: r.parentSession } : {}),
   ...(r.family !== undefined ? { family: r.family } : {}),
+  neededBy: [...(r.neededBy ?? [])].sort(),
   warnings: r.warnings.map((w) => w.code).sort(),
 });
 
@@ -42,11 +43,15 @@ describe("scan of a Codex store", () => {
     const store = writeCodexStore(join(newHome(), ".codex"));
     const report = await scan(store.root);
     expect(byId(report.sessions.map(asSession))).toEqual(byId(store.sessions));
-    // 12 threads: the root's two subagents (one spawned by the other) and the fork's one are bundled.
-    expect(store.threads).toHaveLength(12);
-    expect(report.sessions).toHaveLength(9);
-    const family = report.sessions.filter((s) => s.family !== undefined);
-    expect(family.map((s) => s.family)).toEqual(Array(3).fill(family[0]!.family));
+    // 13 threads: the root's two subagents (one spawned by the other) and the fork's one are bundled.
+    expect(store.threads).toHaveLength(13);
+    expect(report.sessions).toHaveLength(10);
+    const families = new Map<string, number>();
+    for (const s of report.sessions)
+      if (s.family !== undefined) families.set(s.family, (families.get(s.family) ?? 0) + 1);
+    expect([...families.values()].sort()).toEqual([2, 3]);
+    // The pointer forks keep what they read from; the old copied fork keeps nothing.
+    expect(report.sessions.filter((s) => s.neededBy).map((s) => s.neededBy!.length)).toEqual([1, 1]);
   });
 
   it("reports what in the rollout folders is not a rollout, and never mentions Codex's own files", async () => {

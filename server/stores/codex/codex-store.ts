@@ -5,8 +5,9 @@
 // What is one session here is decided by what `codex delete` removes together: a thread and the
 // subagent threads it spawned (recursively). So a session is a thread that is not a subagent, with
 // its subagents' rollouts as its bundle; a subagent whose spawner is gone is a session of its own.
-// A fork (`forked_from_id`) holds its whole inherited history in its own file and is deleted on
-// its own: a session of its own, linked to where it came from. A family — a root thread with its
+// A fork (`forked_from_id`) is a session of its own, linked to where it came from; Codex 0.169
+// writes it as a pointer (`history_base`: it reads the inherited history from that rollout), which
+// keeps that session while the fork exists — older Codex versions copied the history in. A family — a root thread with its
 // forks (and their subagents) — is named on each of its sessions, so it can be shown and chosen as one.
 //
 // Never part of a session: `history.jsonl`, the SQLite databases, logs, `generated_images/`,
@@ -224,6 +225,10 @@ export function scanCodexRoot(root: string): StoreScan {
   for (const owner of records.keys()) {
     const parent = origin(owner);
     if (parent) records.get(owner)!.parentSession = parent.path;
+    // A fork that reads its history from another rollout: that session is kept while it exists
+    // (and Codex itself refuses to delete it).
+    const reads = sessionOfThread(owner.facts.header?.historyBase);
+    if (reads && reads !== owner) (records.get(reads)!.neededBy ??= []).push(records.get(owner)!.id);
     const rootOf = familyRoot(owner);
     families.set(rootOf, [...(families.get(rootOf) ?? []), owner]);
   }

@@ -32,6 +32,11 @@ export interface RolloutHeader {
   parentThread?: string;
   /** Of a fork: the thread it was forked from (its history copied in). */
   forkedFrom?: string;
+  /**
+   * Of a fork written by a Codex with paginated history (0.169): the thread whose rollout holds the
+   * history it inherits (`history_base.thread_id`) — read from that file, not copied into its own.
+   */
+  historyBase?: string;
   timestamp?: string;
   cwd?: string;
   /** `cli`, `vscode`, `exec`, `subagent`, … (a subagent's source is an object: "subagent"). */
@@ -78,6 +83,11 @@ function headerOf(meta: Record<string, unknown>): RolloutHeader {
   set("id", str(meta.id));
   set("parentThread", str(meta.parent_thread_id));
   set("forkedFrom", str(meta.forked_from_id));
+  const base = meta.history_base;
+  set(
+    "historyBase",
+    typeof base === "object" && base !== null ? str((base as { thread_id?: unknown }).thread_id) : undefined,
+  );
   set("timestamp", str(meta.timestamp));
   set("cwd", str(meta.cwd));
   set(
@@ -91,7 +101,7 @@ function headerOf(meta: Record<string, unknown>): RolloutHeader {
 }
 
 /** The header's fields from its first bytes, when the line is too long to parse whole. */
-function headerFromHead(head: string): RolloutHeader | undefined {
+function headerFromHead(head: string, tail: string): RolloutHeader | undefined {
   if (!/^\{[^{]*"type":"session_meta"/.test(head)) return undefined;
   const field = (name: string) => {
     const raw = new RegExp(`"${name}":"((?:[^"\\\\]|\\\\.)*)"`).exec(head)?.[1];
@@ -116,7 +126,9 @@ function headerFromHead(head: string): RolloutHeader | undefined {
   // The payload's own timestamp comes after its id; the line's is before "payload".
   meta.timestamp = new RegExp(`"timestamp":"([^"]+)"`).exec(payload)?.[1];
   meta.source = /"source":"([a-z_-]+)"/.exec(payload)?.[1] ?? /"source":\{"([a-z_-]+)"/.exec(payload)?.[1];
-  // `field` searched the whole head; ids and cwd appear in the payload before any nested object.
+  // Codex writes `history_base` after `base_instructions`: at the line's end.
+  const base = /"history_base":\{"thread_id":"([0-9a-fA-F-]{36})"/.exec(tail)?.[1];
+  if (base) meta.history_base = { thread_id: base };
   return headerOf(meta);
 }
 
@@ -135,6 +147,8 @@ class LineCounter {
   private headLength = 0;
   private length = 0;
   private lastByte = -1;
+  /** The last bytes of a header too long to keep whole. */
+  private headerTail = Buffer.alloc(0);
 
   push(bytes: Uint8Array) {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -177,6 +191,8 @@ class LineCounter {
       this.head.push(Buffer.from(kept));
       this.headLength += kept.length;
     }
+    if (this.line === 0)
+      this.headerTail = Buffer.from(Buffer.concat([this.headerTail, bytes]).subarray(-HEADER_HEAD));
     this.length += bytes.length;
     this.lastByte = bytes[bytes.length - 1]!;
   }
@@ -222,7 +238,10 @@ class LineCounter {
   private takeHeader(head: Buffer, whole: number, ended: boolean) {
     if (whole > HEADER_CAP) {
       this.facts.headerTooLong = true;
-      const header = headerFromHead(head.subarray(0, HEADER_HEAD).toString("utf8"));
+      const header = headerFromHead(
+        head.subarray(0, HEADER_HEAD).toString("utf8"),
+        this.headerTail.toString("utf8"),
+      );
       if (header) this.facts.header = header;
       return;
     }

@@ -40,9 +40,9 @@ async function main() {
     const cwd = "/home/dev/monorepo";
     const first = b.thread({ cwd, turns: TURNS });
     b.thread({ cwd, turns: TURNS, spawnedBy: first });
-    // A fork copies the history it inherits (4 of every 8 lines): its own turns make up the rest.
-    const fork = b.thread({ cwd, turns: TURNS / 2, forkOf: first });
-    b.thread({ cwd, turns: TURNS / 4, forkOf: fork });
+    // Forks as Codex 0.169 writes them: pointers to what they inherit, with 100,000 lines of their own.
+    const fork = b.thread({ cwd, turns: TURNS, forkOf: first });
+    b.thread({ cwd, turns: TURNS, forkOf: fork });
     const store = b.finish();
     const files = store.threads.map((t) => t.path);
     const bytes = files.reduce((n, p) => n + statSync(p).size, 0);

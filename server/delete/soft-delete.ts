@@ -55,20 +55,6 @@ function sidecarsOf(record: MoveTarget, folder: string): TrashItem["sidecars"] {
     }));
 }
 
-/**
- * A Codex session that forks read their history from is kept while they exist (`fork-parent`) —
- * unless every one of them is in the same hand selection (a whole family chosen as one): then the
- * forks move first, and it moves only once they all did. Codex sessions move one at a time, in
- * order, so "first" is certain; other kinds keep the rule as it is.
- */
-function forksGoFirst(record: SessionRecord | undefined, requested: ReadonlySet<string>): boolean {
-  return (
-    record?.store.kind === "codex" &&
-    (record.neededBy?.length ?? 0) > 0 &&
-    record.neededBy!.every((id) => requested.has(id))
-  );
-}
-
 /** How far down a chain of forks reading from it a session is: it moves after all of them. */
 function forkDepth(
   record: MoveTarget,
@@ -162,7 +148,13 @@ export async function softDelete(
     }
     const sessions = inputs.report.sessions;
     const byId = new Map(sessions.map((s) => [s.id, s]));
-    const exempt = exemptionsOf(inputs, config, now);
+    // A hand selection may take a Codex family as one (see forksChosenToo): its forks go first.
+    const exempt = exemptionsOf(
+      inputs,
+      config,
+      now,
+      request.via === "selection" ? new Set(items.map((i) => i.id)) : undefined,
+    );
     const stillChosen =
       request.via === "policy" || request.via === "auto-clean"
         ? new Set(
@@ -174,10 +166,9 @@ export async function softDelete(
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
     /** What a Codex session's move needs, found before its intent: Codex's tools and its index lines. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
-    const requested = new Set(items.map((i) => i.id));
     for (const { id, fingerprint } of items) {
       const record = byId.get(id);
-      const why = forksGoFirst(record, requested) ? undefined : exempt.get(id);
+      const why = exempt.get(id);
       if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
       else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
       else if (stillChosen && !stillChosen.has(id))
@@ -230,7 +221,7 @@ export async function softDelete(
           fingerprint,
         });
     }
-    // A Codex session whose forks read from it goes after them (see forksGoFirst).
+    // A Codex session whose forks read from it goes after them (see forksChosenToo).
     chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));
     const refusal = emptiesStore(
       sessions,

@@ -155,12 +155,19 @@ export function scannedStores(report: ScanReport): { roots: string[]; adapterSto
 }
 
 /** What no plan and no selection may remove, for gathered inputs and a policy (docs/safety.md G3). */
-export function exemptionsOf(inputs: PlanInputs, policy: Policy, now = new Date()): Map<string, Exemption> {
+export function exemptionsOf(
+  inputs: PlanInputs,
+  policy: Policy,
+  now = new Date(),
+  /** A hand selection: a Codex family chosen as one is not kept for its own forks (`forksChosenToo`). */
+  selection?: ReadonlySet<string>,
+): Map<string, Exemption> {
   return exemptions({
     sessions: inputs.report.sessions,
     policy,
     pinnedIds: pinnedIds(inputs.pins),
     activeIds: inputs.activeIds,
     now,
+    ...(selection ? { selection } : {}),
   });
 }

@@ -11,6 +11,7 @@ import { type CodexStoreFacts, type Thread, writeCodexStore } from "../../../tes
 import { writeConfigFile } from "../../../test-support/config-file.js";
 import { snapshotTree } from "../../../test-support/tree-snapshot.js";
 import { listTrash, recover, restore, softDelete } from "../../delete/deletion-engine.js";
+import { runCli } from "../../cli/main.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
 
@@ -166,6 +167,34 @@ describe("deleting Codex sessions through the real codex binary", () => {
     },
     60_000,
   );
+
+  it("the CLI: scan names the family, and clean --ids ONE --family takes all of it, forks first", async () => {
+    const store = codexStore();
+    lenient();
+    const { threads, sessions } = bigFamily(store);
+    const out: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+    expect(await runCli(["scan", "--store", `codex:${store.root}`], io)).toBe(0);
+    const familyLines = out
+      .join("\n")
+      .split("\n")
+      .filter((l) => l.includes(`family …${sessions[0]!.slice(-8)}`));
+    expect(familyLines).toHaveLength(3);
+    out.length = 0;
+    process.env.SESSION_RETENTION_CODEX = CODEX;
+    try {
+      // The fork of the fork, named by the end of its id, brings its whole family.
+      const status = await runCli(
+        ["clean", "--store", `codex:${store.root}`, "--ids", sessions[2]!.slice(-12), "--family", "--yes"],
+        io,
+      );
+      expect(status, out.join("\n")).toBe(0);
+    } finally {
+      delete process.env.SESSION_RETENTION_CODEX;
+    }
+    expect(out.join("\n")).toMatch(/^3 sessions, /m);
+    for (const t of threads) expect(existsSync(t.path)).toBe(false);
+  });
 
   it("a session forks read from is kept alone; Codex itself refuses to delete it", async () => {
     const store = codexStore();

@@ -109,6 +109,18 @@ describe("scan of a Codex store", () => {
     expect(after.sessions.map((s) => s.id)).toEqual([`codex:${child.id}`]);
   });
 
+  it("the place gate judges a Codex root like any other: not /, not home, not inside another store", () => {
+    const home = newHome();
+    const root = join(home, ".codex");
+    writeCodexStore(root);
+    const env = { ...process.env, HOME: home };
+    for (const bad of ["/", home, "/etc"])
+      expect(() => resolveStores({ roots: [], stores: [`codex:${bad}`] }, env)).toThrow(/refused|not/);
+    expect(() =>
+      resolveStores({ roots: [], stores: [`codex:${root}`, `codex:${join(root, "sessions")}`] }, env),
+    ).toThrow(/inside/);
+  });
+
   it("is found on its own at $CODEX_HOME once it has sessions/", () => {
     const home = newHome();
     const root = join(home, "codex-home");

@@ -5,7 +5,7 @@
 // gone, and a rollout Codex left (a `.zst` sibling it does not read) goes the way a move goes: its
 // name in the store is removed, the trash holds the file. Undone from the disk: while every original
 // is still in the store, Codex deleted nothing, and our links are simply removed.
-import { linkSync, lstatSync, mkdirSync, rmSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TrashItem } from "../../shared/trash.js";
 import {
@@ -98,6 +98,9 @@ function finishMove(item: TrashItem) {
  */
 export function recoverCodexMove(item: TrashItem, env: NodeJS.ProcessEnv): "rolled-back" | "finished" {
   const all = pairs(item);
+  // A process of ours killed while `codex delete` ran leaves that child running: it may still
+  // remove the originals. Judged only once it is done, or our links could go with the originals.
+  waitForCodexDelete(threadsOfPaths([item.originalPath])[0]!);
   // Every original still in the store: Codex deleted nothing, so the move is undone.
   if (all.every(({ from }) => pathExists(from))) {
     for (const { from, to } of all) if (sameFile(from, to)) rmSync(to, { force: true });
@@ -109,6 +112,34 @@ export function recoverCodexMove(item: TrashItem, env: NodeJS.ProcessEnv): "roll
   if (typeof tools !== "string")
     codexDelete(tools, item.storeRoot, threadsOfPaths([item.originalPath])[0]!, env);
   return "finished";
+}
+
+/** How long recovery waits for a `codex delete` left running (it takes well under a second). */
+const CODEX_DELETE_WAIT_MS = 60_000;
+
+/**
+ * Waits while a `codex delete … <thread>` process is alive (Linux: each process's `cmdline` in
+ * /proc; elsewhere there is no such look, and recovery runs at once). Synchronous, as recovery is.
+ */
+export function waitForCodexDelete(thread: string, waitMs = CODEX_DELETE_WAIT_MS, procDir = "/proc") {
+  const running = () => {
+    let pids: string[];
+    try {
+      pids = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
+    } catch {
+      return false;
+    }
+    return pids.some((pid) => {
+      try {
+        const args = readFileSync(`${procDir}/${pid}/cmdline`, "utf8").split("\0");
+        return args.includes("delete") && args.includes(thread);
+      } catch {
+        return false;
+      }
+    });
+  };
+  const until = Date.now() + waitMs;
+  while (running() && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
 }
 
 /**

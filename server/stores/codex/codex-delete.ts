@@ -78,10 +78,14 @@ export function codexDelete(
   };
 }
 
-/** Codex's state databases: every `state_N.sqlite` (and a legacy `state.sqlite`) in its SQLite home and its root, newest version first. */
+/**
+ * Codex's state databases: every `state_N.sqlite` (and a legacy `state.sqlite`) in its SQLite home,
+ * then in its root, each folder's newest version first. The first is the one Codex reads.
+ */
 export function stateDatabases(root: string, env: NodeJS.ProcessEnv): string[] {
   const found = new Map<string, number>();
-  for (const folder of new Set([codexSqliteHome(root, env), root])) {
+  const folders = [...new Set([codexSqliteHome(root, env), root])];
+  for (const [place, folder] of folders.entries()) {
     let names: string[] = [];
     try {
       names = readdirSync(folder);
@@ -90,7 +94,8 @@ export function stateDatabases(root: string, env: NodeJS.ProcessEnv): string[] {
     }
     for (const name of names) {
       const match = /^state(?:_(\d+))?\.sqlite$/.exec(name);
-      if (match) found.set(join(folder, name), Number(match[1] ?? 0));
+      // The SQLite home's databases first: a stray newer file in the root is not what Codex reads.
+      if (match) found.set(join(folder, name), Number(match[1] ?? 0) - place * 1e9);
     }
   }
   return [...found].sort((a, b) => b[1] - a[1]).map(([path]) => path);

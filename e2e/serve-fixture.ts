@@ -72,8 +72,10 @@ async function startServer(
     PI_CODING_AGENT_DIR: agentDir,
     XDG_DATA_HOME: join(home, ".local", "share"),
     PI_CODING_AGENT_SESSION_DIR: "",
-    // Claude Code's store is `~/.claude` in the temporary home, never the machine's own.
+    // Claude Code's store is `~/.claude` in the temporary home, never the machine's own; Codex's `~/.codex`.
     CLAUDE_CONFIG_DIR: "",
+    CODEX_HOME: "",
+    CODEX_SQLITE_HOME: "",
   });
   return { url: server.url, home, agentDir, output: server.output, stop: () => server.stop() };
 }

@@ -446,6 +446,18 @@ export const SessionDetailResponseSchema = z.object({
     parent: z.object({ id: z.string(), path: z.string() }).optional(),
     forks: z.array(z.object({ id: z.string(), path: z.string() })),
   }),
+  /**
+   * Its family (a Codex thread and its forks), when it has one: every session of it, and which of
+   * them a selection of the whole family may clean (a session kept only for its forks may go with
+   * them; one kept for another reason may not).
+   */
+  family: z
+    .object({
+      id: z.string(),
+      sessions: z.array(z.object({ id: z.string(), path: z.string(), sizeBytes: z.number() })),
+      selectable: z.array(z.string()),
+    })
+    .optional(),
 });
 export type SessionDetailResponse = z.infer<typeof SessionDetailResponseSchema>;
 

@@ -120,9 +120,15 @@ describe("validateConfig", () => {
     ],
     [
       "unknown agent",
+      { quota: { agents: { gemini: { maxSessionCount: 5 } } } },
+      "quota.agents.gemini",
+      "unknown key (one of pi, claude, codex, agentsh, workspace)",
+    ],
+    [
+      "agent name misspelt",
       { quota: { agents: { codx: { maxSessionCount: 5 } } } },
       "quota.agents.codx",
-      "unknown key (one of pi, claude, agentsh, workspace)",
+      'unknown key (did you mean "codex"?)',
     ],
     [
       "agent typo",

@@ -431,3 +431,52 @@ describe("a hand selection", () => {
     expect(plan([...sessions].reverse(), {}, selection).refusal?.message).toBe(message);
   });
 });
+
+describe("a Codex family chosen as one", () => {
+  const codex = { kind: "codex" as const, root: "/codex" };
+  // root ← fork ← fork2: each fork reads its history from the one before it.
+  const family = () => [
+    session("root", 30, MB, { store: codex, neededBy: ["fork"] }),
+    session("fork", 20, MB, { store: codex, neededBy: ["fork2"] }),
+    session("fork2", 10, MB, { store: codex }),
+  ];
+
+  it("a session its forks read from is kept alone, and goes when every fork is chosen with it", () => {
+    expect(reasonOf(plan(family(), {}, { selection: new Set(["root"]) }), "root")).toMatchObject({
+      reason: "fork-parent",
+    });
+    const whole = plan(family(), {}, { selection: new Set(["root", "fork", "fork2"]) });
+    expect(ids(whole.candidates).sort()).toEqual(["fork", "fork2", "root"]);
+    // Without a selection (the rules), it is kept whatever the rules say.
+    expect(reasonOf(plan(family(), { retention: { maxAgeDays: 5 } }), "root")).toMatchObject({
+      reason: "fork-parent",
+    });
+  });
+
+  it("when a fork down the chain stays (live), everything it reads from stays too", () => {
+    const result = plan(
+      family(),
+      {},
+      {
+        selection: new Set(["root", "fork", "fork2"]),
+        activeIds: new Map([["fork2", "open in process 7"]]),
+      },
+    );
+    expect(ids(result.candidates)).toEqual([]);
+    expect(reasonOf(result, "fork")).toMatchObject({ reason: "fork-parent" });
+    expect(reasonOf(result, "root")).toMatchObject({ reason: "fork-parent" });
+  });
+
+  it("only for Codex: another kind's fork parent stays kept in any selection", () => {
+    const claude = { kind: "claude" as const, root: "/claude" };
+    const result = plan(
+      [
+        session("parent", 30, MB, { store: claude, neededBy: ["child"] }),
+        session("child", 10, MB, { store: claude }),
+      ],
+      {},
+      { selection: new Set(["parent", "child"]) },
+    );
+    expect(ids(result.candidates)).toEqual(["child"]);
+  });
+});

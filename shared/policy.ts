@@ -121,6 +121,12 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
   };
   const patterns = protection.protectedPatterns.map((pattern) => ({ pattern, regex: compileGlob(pattern) }));
   const graceMs = activity.graceMinutes * MINUTE_MS;
+  const keepForForks = (session: PolicySession) =>
+    keep(
+      session,
+      "fork-parent",
+      `${session.neededBy!.length} fork${session.neededBy!.length === 1 ? " reads its" : "s read their"} history from this session's file`,
+    );
   for (const session of sessions) {
     const active = input.activeIds?.get(session.id);
     const sinceWrite = nowMs - Date.parse(session.modifiedAt);
@@ -137,12 +143,7 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
     else {
       const match = protectedMatch(session, patterns);
       if (match) keep(session, "protected", `protected by pattern "${match.pattern}" (${match.field})`);
-      else if (session.neededBy?.length)
-        keep(
-          session,
-          "fork-parent",
-          `${session.neededBy.length} fork${session.neededBy.length === 1 ? " reads its" : "s read their"} history from this session's file`,
-        );
+      else if (session.neededBy?.length && !forksChosenToo(session, input.selection)) keepForForks(session);
     }
   }
   const byRecent = [...sessions].sort(byRecency);
@@ -160,8 +161,31 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
             : `among the ${retention.keepLastPerNamespace} most recently used of ${namespace}`,
         );
 
+  // A session let go with its forks stays after all when one of them stays (down a chain of forks).
+  const waiting = sessions.filter(
+    (s) => s.neededBy?.length && !exempt.has(s.id) && forksChosenToo(s, input.selection),
+  );
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const session of waiting)
+      if (!exempt.has(session.id) && session.neededBy!.some((id) => exempt.has(id))) {
+        keepForForks(session);
+        changed = true;
+      }
+  }
   return exempt;
 }
+
+/**
+ * Whether a hand selection takes every fork that reads from a Codex session too — its family chosen
+ * as one: then the session is no longer kept for them. The deletion engine moves the forks first
+ * and the session only once they all moved (server/delete/soft-delete.ts). Other kinds keep the
+ * rule as it is (a system-trash batch has no order).
+ */
+export const forksChosenToo = (session: PolicySession, selection: ReadonlySet<string> | undefined) =>
+  selection !== undefined &&
+  session.store.kind === "codex" &&
+  (session.neededBy ?? []).every((id) => selection.has(id));
 
 export function evaluatePolicy(input: PolicyInput): Plan {
   const { sessions, policy, now } = input;

@@ -114,6 +114,12 @@ export const SessionRecordSchema = z.object({
   neededBy: z.array(z.string()).optional(),
   /** Header `parentSession` (else the index's `parentSessionFile`): the session this one was forked from. */
   parentSession: z.string().optional(),
+  /**
+   * The id of the first session of its family, on every session of a family of more than one: a
+   * Codex thread with the forks made from it (and from them), each a session of its own. Shown
+   * and chosen together.
+   */
+  family: z.string().optional(),
   /** Ids of the sessions forked from this one (their `parentSession` is this session's file). */
   forks: z.array(z.string()).optional(),
   /** Header version (1 when absent, as pi treats it). */

@@ -53,6 +53,11 @@ export const TrashItemSchema = z.object({
   sha256: z.string().optional(),
   /** Files that belong to the session (pi session-index metadata) and move with it. */
   sidecars: z.array(SidecarSchema),
+  /**
+   * A Codex session's lines of `session_index.jsonl` (its thread names), exactly as they were:
+   * `codex delete` removes them, a restore appends them again.
+   */
+  indexLines: z.array(z.string()).optional(),
   deletedAt: z.string(),
 });
 export type TrashItem = z.infer<typeof TrashItemSchema>;
@@ -93,6 +98,8 @@ export const SoftDeleteResultSchema = z.object({
   ),
   skipped: z.array(z.object({ id: z.string(), path: z.string().optional(), reason: z.string() })),
   bytesFreed: z.number(),
+  /** Things said about what moved (what an agent's own delete left behind). */
+  notes: z.array(z.string()).optional(),
   /** Set when nothing was done because the selection as a whole is refused. */
   refused: z.string().optional(),
   /** What recovery resolved before this operation started. */

@@ -13,6 +13,9 @@ process.env.XDG_DATA_HOME = join(home, ".local", "share");
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
 // Claude Code's folder is found from HOME, like pi's, never from the machine's own setting.
 delete process.env.CLAUDE_CONFIG_DIR;
+// Codex too: its home and databases from HOME (tests that use a Codex store set CODEX_HOME themselves).
+delete process.env.CODEX_HOME;
+delete process.env.CODEX_SQLITE_HOME;
 // os.tmpdir() reads TMPDIR on every call, so temp folders made by tests land inside `home` too.
 process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);

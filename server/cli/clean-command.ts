@@ -25,6 +25,7 @@ desktop's, or the quarantine folder), after a preview and a typed DELETE. Nothin
 Options:
   --dry-run         show what would be moved, and move nothing
   --ids ID…         these sessions instead of the policy's candidates (id, unique part of one, or path)
+  --family          with --ids: each named session with its whole family (a Codex thread and its forks)
   --yes             do not ask for DELETE (needed when there is no terminal)
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
@@ -45,6 +46,16 @@ interface Target {
   why: string;
 }
 
+/**
+ * The named sessions and, from `all`, every session of their families (same `family`), in the
+ * order named; a family is chosen as one, so its forks may go with what they read from.
+ */
+function withFamilies(named: readonly SessionRecord[], all: readonly SessionRecord[]): SessionRecord[] {
+  const families = new Set(named.flatMap((r) => (r.family ? [r.family] : [])));
+  const members = all.filter((s) => s.family !== undefined && families.has(s.family));
+  return [...new Set([...named, ...members])];
+}
+
 export async function runClean(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -52,6 +63,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       ...CONFIG_FLAGS,
       "dry-run": { type: "boolean", default: false },
       ids: { type: "string", multiple: true, default: [] },
+      family: { type: "boolean", default: false },
       yes: { type: "boolean", default: false },
       ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
@@ -65,6 +77,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   }
   // `--ids a b c` and `--ids a,b` both work: the words after --ids are ids too.
   const refs = [...values.ids, ...positionals].flatMap((r) => r.split(",")).filter(Boolean);
+  if (values.family && refs.length === 0) throw new UsageError("--family goes with --ids (whose families?)");
   if (positionals.length > 0 && values.ids.length === 0)
     throw new UsageError(`unexpected "${positionals[0]}" (sessions are given with --ids)`);
 
@@ -85,10 +98,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   let targets: Target[];
   let orphans: string[] = [];
   if (refs.length > 0) {
-    const exempt = exemptionsOf(inputs, config, now);
+    const named = withFamilies(
+      refs.map((ref) => findSession(ref, sessions)),
+      values.family ? sessions : [],
+    );
+    const exempt = exemptionsOf(inputs, config, now, new Set(named.map((r) => r.id)));
     targets = [];
-    for (const ref of refs) {
-      const record = findSession(ref, sessions);
+    for (const record of named) {
       const why = exempt.get(record.id);
       if (why) io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
       else if (!targets.some((t) => t.record.id === record.id))

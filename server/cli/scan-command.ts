@@ -90,7 +90,7 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date) {
     formatBytes(s.sizeBytes),
     String(s.messageCount),
     s.createdAt.slice(0, 10),
-    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
+    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
 }
 

@@ -8,6 +8,7 @@ import type { Recovery, TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../state/lock-file.js";
 import { type EngineOptions, engineState } from "./engine.js";
+import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
 import { identityAfterMove, moveSidecars, removeSidecars } from "./trashed-copy.js";
 import { Ledger, parseEntryId, readLedgers } from "./trash-ledger.js";
@@ -106,6 +107,23 @@ export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.Proce
     ledger.append([{ seq, event: "gone", reason: detail }]);
     return { ...base, result: "gone", detail };
   };
+  if (entry.state === "moving" && entry.storeKind === "codex" && entry.location) {
+    // Our copy is a hard link taken while the rollout is still in the store: both being there is
+    // the normal half-way state, judged by whether Codex had deleted anything yet.
+    if (recoverCodexMove(entry, env) === "rolled-back") {
+      ledger.append([
+        { seq, event: "not-moved", reason: "interrupted before Codex deleted it; left in place" },
+      ]);
+      return { ...base, result: "rolled-back", detail: "Codex had not deleted it; the session is in place" };
+    }
+    if (!trashed) return gone("neither the original nor our copy was found");
+    ledger.append([{ seq, event: "moved", location: trashed, ...identityAfterMove(trashed, entry) }]);
+    return {
+      ...base,
+      result: "finished",
+      detail: `Codex had deleted it; the session is in the trash at ${trashed}`,
+    };
+  }
   if (entry.state === "moving") {
     if (atOrigin && !trashed) {
       if (entry.target === "system-trash") removeOrphanTrashInfo(entry, ledger.file, env);
@@ -137,6 +155,7 @@ export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.Proce
   if (entry.state === "restoring") {
     if (atOrigin && !trashed) {
       moveSidecars(entry, "back");
+      if (entry.storeKind === "codex") restoreCodexIndex(entry);
       if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
       ledger.append([{ seq, event: "restored" }]);
       return { ...base, result: "finished", detail: "the restore had happened" };

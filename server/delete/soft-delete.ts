@@ -28,6 +28,7 @@ import {
   type TrashMoveOutcome,
   unchanged,
 } from "./movers.js";
+import { type CodexMoveOutcome, codexPreflight, moveCodexSession } from "./codex-move.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "./trash-ledger.js";
@@ -53,6 +54,22 @@ function sidecarsOf(record: MoveTarget, folder: string): TrashItem["sidecars"] {
       to: join(folder, from.startsWith(root) ? from.slice(root.length) : basename(from)),
     }));
 }
+
+/** How far down a chain of forks reading from it a session is: it moves after all of them. */
+function forkDepth(
+  record: MoveTarget,
+  byId: ReadonlyMap<string, SessionRecord>,
+  seen = new Set<string>(),
+): number {
+  const needed = byId.get(record.id)?.neededBy ?? [];
+  if (needed.length === 0 || seen.has(record.id)) return 0;
+  seen.add(record.id);
+  return 1 + Math.max(...needed.map((id) => (byId.has(id) ? forkDepth(byId.get(id)!, byId, seen) : 0)));
+}
+
+/** Whether every fork reading from a session moved in this operation. */
+const forksMoved = (record: SessionRecord | undefined, result: SoftDeleteResult) =>
+  (record?.neededBy ?? []).every((id) => result.moved.some((m) => m.id === id));
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
@@ -131,7 +148,13 @@ export async function softDelete(
     }
     const sessions = inputs.report.sessions;
     const byId = new Map(sessions.map((s) => [s.id, s]));
-    const exempt = exemptionsOf(inputs, config, now);
+    // A hand selection may take a Codex family as one (see forksChosenToo): its forks go first.
+    const exempt = exemptionsOf(
+      inputs,
+      config,
+      now,
+      request.via === "selection" ? new Set(items.map((i) => i.id)) : undefined,
+    );
     const stillChosen =
       request.via === "policy" || request.via === "auto-clean"
         ? new Set(
@@ -141,6 +164,8 @@ export async function softDelete(
           )
         : undefined;
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
+    /** What a Codex session's move needs, found before its intent: Codex's tools and its index lines. */
+    const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
     for (const { id, fingerprint } of items) {
       const record = byId.get(id);
       const why = exempt.get(id);
@@ -160,7 +185,17 @@ export async function softDelete(
         });
       else if (fingerprint && !unchanged(fingerprint, record.fingerprint))
         result.skipped.push({ id, path: record.path, reason: "changed since preview" });
-      else if (!chosen.some((c) => c.record.id === id))
+      else if (record.store.kind === "codex" && !chosen.some((c) => c.record.id === id)) {
+        const duplicate = record.warnings.find((w) => w.code === "duplicate-id");
+        const ready = duplicate
+          ? `${duplicate.message}: \`codex delete\` could remove the wrong one`
+          : codexPreflight(record.store.root, [record.path, ...(record.bundle ?? [])], state.env);
+        if (typeof ready === "string") result.skipped.push({ id, path: record.path, reason: ready });
+        else {
+          codex.set(id, ready);
+          chosen.push({ record, fingerprint: fingerprint ?? record.fingerprint });
+        }
+      } else if (!chosen.some((c) => c.record.id === id))
         chosen.push({ record, fingerprint: fingerprint ?? record.fingerprint });
     }
     // Session-index files whose session is gone: only those the fresh scan still finds orphaned.
@@ -186,6 +221,8 @@ export async function softDelete(
           fingerprint,
         });
     }
+    // A Codex session whose forks read from it goes after them (see forksChosenToo).
+    chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));
     const refusal = emptiesStore(
       sessions,
       new Set(chosen.map((c) => c.record.id)),
@@ -236,13 +273,15 @@ export async function softDelete(
               ...(record.folder ? { folder: true } : {}),
               sizeBytes: record.sizeBytes,
               fingerprint,
-              ...(config.deletion.target === "quarantine"
+              // A Codex session always goes to the quarantine: our copy of it is a hard link (see codex-move.ts).
+              ...(config.deletion.target === "quarantine" || record.store.kind === "codex"
                 ? {
                     target: "quarantine" as const,
                     location: join(quarantine, `${seq}-${basename(record.path)}`),
                   }
                 : { target: "system-trash" as const }),
               sidecars: sidecarsOf(record, join(quarantine, `${seq}.sidecars`)),
+              ...(codex.has(record.id) ? { indexLines: codex.get(record.id)!.indexLines } : {}),
               deletedAt: now.toISOString(),
             };
           });
@@ -277,7 +316,14 @@ export async function softDelete(
         );
         const trashed = new Map(toTrash.map((item, i) => [item.seq, outcomes[i]!]));
         for (const { ownSize, ...item } of ready)
-          settle(item, ownSize, trashed.get(item.seq), quarantine, ledger, result, state);
+          if (codex.has(item.id) && !forksMoved(byId.get(item.id), result)) {
+            const reason =
+              "a fork that reads its history from it was not moved; it stays while the fork exists";
+            ledger.append([{ seq: item.seq, event: "not-moved", reason }]);
+            result.skipped.push({ id: item.id, path: item.originalPath, reason });
+          } else if (codex.has(item.id))
+            settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state);
+          else settle(item, ownSize, trashed.get(item.seq), quarantine, ledger, result, state);
         ledger.sync();
       }
     } finally {
@@ -318,6 +364,14 @@ function readyToMove(
   if (away)
     return skip(
       `its bundle's folder ${away.from} is on another file system than the quarantine; set deletion.quarantineDir to a folder on the same file system`,
+    );
+  // A Codex session's copy is a hard link of each rollout: only on the quarantine's file system.
+  if (
+    item.storeKind === "codex" &&
+    [item.originalPath, ...item.sidecars.map((s) => s.from)].some((p) => deviceOf(p) !== device)
+  )
+    return skip(
+      "a Codex session is copied into the quarantine as a hard link, and the quarantine is on another file system; set deletion.quarantineDir to a folder on the same file system as Codex's home",
     );
   return own.size;
 }
@@ -377,6 +431,54 @@ function settle(
     bytes: item.sizeBytes,
     destination: location,
     target,
+  });
+  result.bytesFreed += item.sizeBytes;
+}
+
+/**
+ * A Codex session's move: our hard links, Codex's own delete, then the look at what is left
+ * (codex-move.ts). What Codex left is said in the result's notes; a delete Codex refused leaves the
+ * session in place, skipped with Codex's words.
+ */
+function settleCodex(
+  item: TrashItem & { seq: number },
+  ownSize: number,
+  tools: Parameters<typeof moveCodexSession>[1],
+  ledger: Ledger,
+  result: SoftDeleteResult,
+  state: EngineState,
+) {
+  const { seq } = item;
+  let outcome: CodexMoveOutcome;
+  try {
+    outcome = moveCodexSession(withoutSeq(item), tools, state.env, state.crash);
+  } catch (error) {
+    // Left to recovery, which judges from the disk whether Codex deleted anything.
+    result.skipped.push({
+      id: item.id,
+      path: item.originalPath,
+      reason: `move failed: ${(error as Error).message}`,
+    });
+    return;
+  }
+  if (!outcome.moved) {
+    ledger.append([{ seq, event: "not-moved", reason: outcome.reason }]);
+    result.skipped.push({ id: item.id, path: item.originalPath, reason: outcome.reason });
+    return;
+  }
+  const identity = identityAfterMove(item.location!, item);
+  if (identity.identity?.size !== ownSize)
+    outcome.notes.push(`the copy at ${item.location} has the wrong size; kept as it is`);
+  ledger.append([{ seq, event: "moved", location: item.location!, ...identity }]);
+  state.crash("recorded");
+  if (outcome.notes.length > 0)
+    result.notes = [...(result.notes ?? []), ...outcome.notes.map((n) => `${item.id}: ${n}`)];
+  result.moved.push({
+    id: item.id,
+    path: item.originalPath,
+    bytes: item.sizeBytes,
+    destination: item.location!,
+    target: "quarantine",
   });
   result.bytesFreed += item.sizeBytes;
 }

@@ -15,6 +15,7 @@ import {
 import { appendAudit } from "../state/audit-log.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 import { type EngineOptions, type EngineState, engineState, exclusive, freshConfig } from "./engine.js";
+import { restoreCodexIndex } from "./codex-move.js";
 import { moveFile, pathExists } from "./movers.js";
 import { recoverLocked, resolveOpen } from "./recovery.js";
 import {
@@ -120,6 +121,7 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
     }
     state.crash("restored");
     moveSidecars(entry, "back");
+    if (entry.storeKind === "codex") restoreCodexIndex(entry);
     if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();

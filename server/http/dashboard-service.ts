@@ -321,10 +321,25 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       } catch {
         detail = undefined; // gone or unreadable since the scan: the record says what is known
       }
+      const members = session.family ? all.filter((s) => s.family === session.family) : [];
+      // What a selection of the whole family may take: judged as that very selection would be.
+      const familyKept =
+        members.length > 0 && inputs.config.ok
+          ? exemptionsOf(inputs, inputs.config.config, new Date(), new Set(members.map((m) => m.id)))
+          : undefined;
       return {
         session,
         ...(kept ? { kept } : {}),
         ...(detail ? { detail } : {}),
+        ...(members.length > 0
+          ? {
+              family: {
+                id: session.family!,
+                sessions: members.map((m) => ({ id: m.id, path: m.path, sizeBytes: m.sizeBytes })),
+                selectable: members.filter((m) => familyKept && !familyKept.has(m.id)).map((m) => m.id),
+              },
+            }
+          : {}),
         lineage: {
           ...(parent ? { parent: { id: parent.id, path: parent.path } } : {}),
           forks: (session.forks ?? []).flatMap((forkId) => {

@@ -85,9 +85,11 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
   const activeIds = await liveSessionsOf(report.stores, report.sessions);
   for (const session of report.sessions) {
-    // A folder session is in use when anything inside it is.
+    // A folder session is in use when anything inside it is; a bundle when any of its parts is
+    // (a Codex subagent still running).
     const how =
       byPath.get(session.path) ??
+      session.bundle?.map((part) => byPath.get(part)).find((h) => h !== undefined) ??
       (isFolderSession(session)
         ? [...byPath].find(([path]) => path.startsWith(`${session.path}/`))?.[1]
         : undefined);
@@ -95,13 +97,14 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   }
   // An agent writing to a session we moved re-creates its file at the same path (pi, Claude Code
   // and Gemini all append by path): such a file is in use, and never cleaned in its turn.
+  // A bundle's parts count too: Codex re-creates a subagent's rollout as well as its parent's.
   const trashed = new Set(
     readLedgers(paths.trashLedgers)
       .entries.filter((e) => e.state === "in-trash")
-      .map((e) => e.originalPath),
+      .flatMap((e) => [e.originalPath, ...e.sidecars.map((s) => s.from)]),
   );
   for (const session of report.sessions)
-    if (trashed.has(session.path) && !activeIds.has(session.id))
+    if ([session.path, ...(session.bundle ?? [])].some((p) => trashed.has(p)) && !activeIds.has(session.id))
       activeIds.set(
         session.id,
         "a file appeared at the path of a session in the trash: its agent re-created it (a restore would conflict)",
@@ -152,12 +155,19 @@ export function scannedStores(report: ScanReport): { roots: string[]; adapterSto
 }
 
 /** What no plan and no selection may remove, for gathered inputs and a policy (docs/safety.md G3). */
-export function exemptionsOf(inputs: PlanInputs, policy: Policy, now = new Date()): Map<string, Exemption> {
+export function exemptionsOf(
+  inputs: PlanInputs,
+  policy: Policy,
+  now = new Date(),
+  /** A hand selection: a Codex family chosen as one is not kept for its own forks (`forksChosenToo`). */
+  selection?: ReadonlySet<string>,
+): Map<string, Exemption> {
   return exemptions({
     sessions: inputs.report.sessions,
     policy,
     pinnedIds: pinnedIds(inputs.pins),
     activeIds: inputs.activeIds,
     now,
+    ...(selection ? { selection } : {}),
   });
 }

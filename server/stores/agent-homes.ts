@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
 import { agentshDefaultRoot } from "./agentsh/location.js";
 import { claudeDefaultRoot } from "./claude/location.js";
+import { codexDefaultRoot } from "./codex/location.js";
 
 export interface AgentHome {
   kind: Exclude<StoreKind, "pi" | "workspace">;
@@ -25,5 +26,12 @@ export const AGENT_HOMES: readonly AgentHome[] = [
     root: claudeDefaultRoot,
     // Claude Code's folder holds much more than sessions: it is a store once it has projects.
     isStore: (root) => existsSync(join(root, "projects")),
+  },
+  {
+    kind: "codex",
+    label: "Codex's store",
+    root: codexDefaultRoot,
+    // Codex's home holds its config and databases too: it is a store once it has rollouts.
+    isStore: (root) => existsSync(join(root, "sessions")) || existsSync(join(root, "archived_sessions")),
   },
 ];

@@ -18,10 +18,14 @@ export const CLAUDE_SIDE_FOLDERS = [
   "todos",
 ];
 
+/** Codex's folder of one day's rollouts, below its root: `/sessions/YYYY/MM/DD`. */
+const CODEX_DAY = /^\/sessions\/\d{4}\/\d{2}\/\d{2}$/;
+
 /**
  * Whether `path` is where a store of `kind` at `root` keeps a session or a part of one: directly in
  * the root (a flat pi store, agentsh, workspaces) or in a pi `--<cwd>--` folder; for Claude Code in
- * a project folder of `projects/`, or in one of its per-session side folders.
+ * a project folder of `projects/`, or in one of its per-session side folders; for Codex in a day's
+ * folder of `sessions/` or in `archived_sessions/`.
  */
 export function isSessionPlace(kind: StoreKind, root: string, path: string): boolean {
   const parent = dirname(path);
@@ -32,6 +36,11 @@ export function isSessionPlace(kind: StoreKind, root: string, path: string): boo
       return (
         dirname(parent) === join(root, "projects") ||
         CLAUDE_SIDE_FOLDERS.some((folder) => parent === join(root, folder))
+      );
+    case "codex":
+      return (
+        parent === join(root, "archived_sessions") ||
+        (CODEX_DAY.test(parent.slice(root.length)) && parent.startsWith(`${root}/sessions/`))
       );
     default:
       return parent === root;

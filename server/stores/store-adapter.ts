@@ -51,6 +51,10 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       sweptAgain: claudeSweptAgain,
     };
   }
+  if (kind === "codex") {
+    const { scanCodexRoot } = await import("./codex/codex-store.js");
+    return { kind, scan: scanCodexRoot };
+  }
   const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
   return { kind, scan: scanWorkspaceRoot };
 }

@@ -147,6 +147,10 @@ export function App({
           onOpen={setOpenId}
           onClose={() => setOpenId(undefined)}
           onChanged={() => void sessions.load()}
+          onSelect={(ids) => {
+            sessions.selected.value = new Set([...sessions.selected.value, ...ids]);
+            go("sessions");
+          }}
         />
       )}
       {cleaning && (

@@ -1,6 +1,7 @@
 // The detail drawer: everything the API knows about one session — its record, what the file holds
-// (entry types, branches, compactions, the first user message), why it is kept, its lineage — and
-// pin/unpin. Lineage links open the related session in the same drawer.
+// (entry types, branches, compactions, the first user message), why it is kept, its lineage, its
+// family — and pin/unpin, and selecting its whole family. Lineage links open the related session in
+// the same drawer.
 import { useEffect, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
@@ -16,6 +17,7 @@ export function SessionDrawer({
   onOpen,
   onClose,
   onChanged,
+  onSelect,
 }: {
   api: Pick<ApiClient, "session" | "protect">;
   id: string;
@@ -25,6 +27,8 @@ export function SessionDrawer({
   onClose: () => void;
   /** A pin changed: the table looks again. */
   onChanged: () => void;
+  /** Adds these sessions to the sessions table's selection (a whole family). */
+  onSelect: (ids: readonly string[]) => void;
 }) {
   const [detail, setDetail] = useState<SessionDetailResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -162,6 +166,34 @@ export function SessionDrawer({
                   <li key={w.code + w.message}>{w.message}</li>
                 ))}
               </ul>
+            </>
+          )}
+          {detail.family && (
+            <>
+              <h3>Family</h3>
+              <p data-testid="drawer-family">
+                {detail.family.sessions.length} sessions —{" "}
+                <Bytes value={detail.family.sessions.reduce((t, m) => t + m.sizeBytes, 0)} /> — a thread and
+                the forks made from it, each a session of its own; a fork may read its history from the one it
+                came from, which then goes only with it.
+              </p>
+              <p>
+                <button
+                  type="button"
+                  data-testid="drawer-select-family"
+                  disabled={detail.family.selectable.length === 0}
+                  onClick={() => onSelect(detail.family!.selectable)}
+                >
+                  Select the family ({detail.family.selectable.length} of {detail.family.sessions.length})
+                </button>
+                {detail.family.selectable.length < detail.family.sessions.length && (
+                  <span class="hint" data-testid="drawer-family-kept">
+                    {" "}
+                    {detail.family.sessions.length - detail.family.selectable.length} kept (live, pinned,
+                    protected or recent), and what they read from with them
+                  </span>
+                )}
+              </p>
             </>
           )}
           {(detail.lineage.parent || detail.lineage.forks.length > 0) && (

@@ -285,8 +285,15 @@ export function SessionsPage({
                       data-testid="row-select"
                       aria-label={`Select ${row.path}`}
                       checked={isSelected}
-                      disabled={partial || row.kept !== undefined}
-                      title={row.kept ? `Cannot be cleaned: ${KEPT_LABELS[row.kept] ?? row.kept}` : undefined}
+                      // A kept row is in the selection only with its family (a fork parent): it can be taken out.
+                      disabled={partial || (row.kept !== undefined && !isSelected)}
+                      title={
+                        row.kept
+                          ? isSelected
+                            ? `Selected with its family: it goes only with the forks that read from it`
+                            : `Cannot be cleaned: ${KEPT_LABELS[row.kept] ?? row.kept}`
+                          : undefined
+                      }
                       onClick={(e) => {
                         store.selected.value = clickRow(selected, ordered, row, anchor, e.shiftKey);
                         setAnchor(row.id);

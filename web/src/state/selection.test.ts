@@ -12,6 +12,10 @@ describe("table selection", () => {
     expect(ids(clickRow(one, rows, rows[2]!, "b", false))).toEqual(["b"]);
   });
 
+  it("a kept row the drawer added with its family (a fork parent) is taken out by a click", () => {
+    expect(ids(clickRow(new Set(["b", "c"]), rows, rows[2]!, "b", false))).toEqual(["b"]);
+  });
+
   it("shift-click selects the range from the anchor in the shown order, skipping kept rows", () => {
     const start = clickRow(new Set(), rows, rows[0]!, undefined, false);
     expect(ids(clickRow(start, rows, rows[4]!, "a", true))).toEqual(["a", "b", "d", "e"]);

@@ -1,6 +1,7 @@
 // The sessions table's selection as pure functions over id sets: a click toggles one row, a
 // shift-click extends from the last clicked row over the rows as currently shown, and rows that
-// may not be deleted (active, pinned, protected, recent…) are never added.
+// may not be deleted (active, pinned, protected, recent…) are never added — except a session kept
+// for its forks, which the detail drawer adds with its whole family (and a click takes out).
 
 export interface Selectable {
   id: string;
@@ -17,7 +18,11 @@ export function clickRow(
   shift: boolean,
 ): Set<string> {
   const next = new Set(selected);
-  if (target.kept) return next;
+  // A kept row is never added; one the drawer added with its family (a fork parent) can be taken out.
+  if (target.kept) {
+    next.delete(target.id);
+    return next;
+  }
   const from = shift && anchor !== undefined ? shown.findIndex((r) => r.id === anchor) : -1;
   const to = shown.indexOf(target);
   if (from < 0 || to < 0) {

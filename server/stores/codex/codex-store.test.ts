@@ -1,0 +1,133 @@
+// Codex's store end to end, against stores written by test-support/codex-store.ts from the formats:
+// what a scan finds (every field, checked against the generator's own account of what it wrote).
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SessionRecord } from "../../../shared/session-record.js";
+import {
+  CodexStoreBuilder,
+  type ExpectedSession,
+  writeCodexStore,
+} from "../../../test-support/codex-store.js";
+import { resolveStores } from "../../scan/resolve-roots.js";
+import { scanStores } from "../../scan/scanner.js";
+import { readRollout } from "./rollout.js";
+
+const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
+const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+
+/** A record in the generator's terms. */
+const asSession = (r: SessionRecord): ExpectedSession => ({
+  id: r.id,
+  path: r.path,
+  namespace: r.namespace,
+  createdAt: r.createdAt,
+  lastUsedAt: r.lastUsedAt,
+  messageCount: r.messageCount,
+  messageCounts: r.messageCounts,
+  ...(r.name !== undefined ? { name: r.name } : {}),
+  bundle: [...(r.bundle ?? [])].sort(),
+  sizeBytes: r.sizeBytes,
+  ...(r.parentSession !== undefined ? { parentSession: r.parentSession } : {}),
+  ...(r.family !== undefined ? { family: r.family } : {}),
+  neededBy: [...(r.neededBy ?? [])].sort(),
+  warnings: r.warnings.map((w) => w.code).sort(),
+});
+
+const byId = <T extends { id: string }>(items: readonly T[]) =>
+  [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+describe("scan of a Codex store", () => {
+  it("finds every session with the facts the generator wrote: id, cwd, times, counts, name, subagents, size, forks, family", async () => {
+    const store = writeCodexStore(join(newHome(), ".codex"));
+    const report = await scan(store.root);
+    expect(byId(report.sessions.map(asSession))).toEqual(byId(store.sessions));
+    // 13 threads: the root's two subagents (one spawned by the other) and the fork's one are bundled.
+    expect(store.threads).toHaveLength(13);
+    expect(report.sessions).toHaveLength(10);
+    const families = new Map<string, number>();
+    for (const s of report.sessions)
+      if (s.family !== undefined) families.set(s.family, (families.get(s.family) ?? 0) + 1);
+    expect([...families.values()].sort()).toEqual([2, 3]);
+    // The pointer forks keep what they read from; the old copied fork keeps nothing.
+    expect(report.sessions.filter((s) => s.neededBy).map((s) => s.neededBy!.length)).toEqual([1, 1]);
+  });
+
+  it("reports what in the rollout folders is not a rollout, and never mentions Codex's own files", async () => {
+    const store = writeCodexStore(join(newHome(), ".codex"));
+    const report = await scan(store.root);
+    expect(report.problems.map((p) => p.path).sort()).toEqual([...store.notSessions].sort());
+    for (const own of store.codexOwn) expect(JSON.stringify(report)).not.toContain(own);
+  });
+
+  it("a compressed rollout is decoded; beside its plain file it is the same session, in its bundle", async () => {
+    const store = writeCodexStore(join(newHome(), ".codex"));
+    const only = store.threads.find((t) => t.options.compressed === "only")!;
+    const both = store.threads.find((t) => t.options.compressed === "both")!;
+    const report = await scan(store.root);
+    const compressed = report.sessions.find((s) => s.id === `codex:${only.id}`)!;
+    expect(compressed.path.endsWith(".jsonl.zst")).toBe(true);
+    expect(compressed.namespace).toBe("/home/dev/api");
+    const plain = report.sessions.find((s) => s.id === `codex:${both.id}`)!;
+    expect(plain.path).toBe(both.path);
+    expect(plain.bundle).toEqual([both.compressedSibling]);
+  });
+
+  it("a header of 3 MiB (a huge base_instructions) still gives its id and cwd, read from its first bytes", () => {
+    const store = writeCodexStore(join(newHome(), ".codex"));
+    const huge = store.threads.find((t) => (t.options.baseInstructionsBytes ?? 0) > 1024 * 1024)!;
+    const { facts } = readRollout(huge.path);
+    expect(facts.headerTooLong).toBe(true);
+    expect(facts.header).toMatchObject({ id: huge.id, cwd: "/home/dev/docs", source: "cli" });
+  });
+
+  it("the generator is deterministic: one seed, the same bytes in any folder", async () => {
+    const a = writeCodexStore(join(newHome(), ".codex"));
+    const b = writeCodexStore(join(newHome(), ".codex"));
+    const relative = (facts: typeof a) =>
+      facts.sessions.map((s) => ({
+        ...s,
+        path: s.path.slice(facts.root.length),
+        bundle: s.bundle.map((p) => p.slice(facts.root.length)),
+        parentSession: s.parentSession?.slice(facts.root.length),
+      }));
+    expect(relative(a)).toEqual(relative(b));
+  });
+
+  it("a subagent whose spawner is gone is a session of its own", async () => {
+    const b = new CodexStoreBuilder(join(newHome(), ".codex"));
+    const parent = b.thread({ cwd: "/home/dev/x", turns: 1 });
+    const child = b.thread({ cwd: "/home/dev/x", turns: 1, spawnedBy: parent });
+    const store = b.finish();
+    writeFileSync(parent.path, ""); // emptied: still there, a session with a warning
+    const report = await scan(store.root);
+    expect(report.sessions.find((s) => s.id === `codex:${parent.id}`)!.bundle).toEqual([child.path]);
+    const { rmSync } = await import("node:fs");
+    rmSync(parent.path);
+    const after = await scan(store.root);
+    expect(after.sessions.map((s) => s.id)).toEqual([`codex:${child.id}`]);
+  });
+
+  it("the place gate judges a Codex root like any other: not /, not home, not inside another store", () => {
+    const home = newHome();
+    const root = join(home, ".codex");
+    writeCodexStore(root);
+    const env = { ...process.env, HOME: home };
+    for (const bad of ["/", home, "/etc"])
+      expect(() => resolveStores({ roots: [], stores: [`codex:${bad}`] }, env)).toThrow(/refused|not/);
+    expect(() =>
+      resolveStores({ roots: [], stores: [`codex:${root}`, `codex:${join(root, "sessions")}`] }, env),
+    ).toThrow(/inside/);
+  });
+
+  it("is found on its own at $CODEX_HOME once it has sessions/", () => {
+    const home = newHome();
+    const root = join(home, "codex-home");
+    writeCodexStore(root);
+    const env = { ...process.env, HOME: home, CODEX_HOME: root };
+    expect(resolveStores({ roots: [], discover: ["codex"] }, env).adapterStores).toEqual([
+      { kind: "codex", root },
+    ]);
+  });
+});

@@ -1,0 +1,319 @@
+// OpenAI Codex's store (`$CODEX_HOME` or `~/.codex`): one rollout per thread, in
+// `sessions/YYYY/MM/DD/` or, archived, flat in `archived_sessions/`, plain `.jsonl` or compressed
+// `.jsonl.zst` (Codex reads the plain file when both are there: both names are one rollout).
+//
+// What is one session here is decided by what `codex delete` removes together: a thread and the
+// subagent threads it spawned (recursively). So a session is a thread that is not a subagent, with
+// its subagents' rollouts as its bundle; a subagent whose spawner is gone is a session of its own.
+// A fork (`forked_from_id`) is a session of its own, linked to where it came from; Codex 0.169
+// writes it as a pointer (`history_base`: it reads the inherited history from that rollout), which
+// keeps that session while the fork exists — older Codex versions copied the history in. A family — a root thread with its
+// forks (and their subagents) — is named on each of its sessions, so it can be shown and chosen as one.
+//
+// Never part of a session: `history.jsonl`, the SQLite databases, logs, `generated_images/`,
+// config, auth. They are not walked into and not reported: only `sessions/` and `archived_sessions/` are ours to judge.
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
+import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
+import { withBundle } from "../bundle.js";
+import type { StoreScan } from "../store-adapter.js";
+import { ARCHIVED, SESSIONS } from "./location.js";
+import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
+import { readSessionIndex } from "./session-index.js";
+
+/**
+ * A server rescans every few seconds: a rollout unchanged since (same path and identity) is not
+ * read again. Per process; the CLI reads each once.
+ */
+const factsCache = new Map<string, { identity: FileIdentity; facts: RolloutFacts }>();
+
+function rolloutFacts(path: string) {
+  const cached = factsCache.get(path);
+  const stat = lstatSync(path, { bigint: true });
+  if (
+    cached &&
+    sameIdentity(cached.identity, {
+      dev: Number(stat.dev),
+      ino: Number(stat.ino),
+      size: Number(stat.size),
+      mtimeNs: stat.mtimeNs.toString(),
+    })
+  )
+    return cached;
+  const read = readRollout(path);
+  factsCache.set(path, read);
+  return read;
+}
+
+/** One thread's rollout as found on disk. */
+interface Rollout {
+  thread: string;
+  /** What Codex reads: the plain file when there is one, else the compressed one. */
+  path: string;
+  /** A `.jsonl.zst` beside a plain file: the same rollout, hidden by it; it goes with it. */
+  hiddenSibling?: string;
+  stamp: string;
+  facts: RolloutFacts;
+  identity: FileIdentity;
+}
+
+const names = (folder: string): string[] => {
+  try {
+    return readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+};
+
+const DATE_PARTS = [/^\d{4}$/, /^\d{2}$/, /^\d{2}$/];
+
+/** The folders rollouts are kept in: `sessions/YYYY/MM/DD` (anything else there is reported), and `archived_sessions`. */
+function rolloutFolders(root: string, problems: ScanProblem[]): string[] {
+  const folders: string[] = [];
+  const visit = (folder: string, depth: number) => {
+    for (const name of names(folder)) {
+      const path = join(folder, name);
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory() && DATE_PARTS[depth]!.test(name)) {
+        if (depth === 2) folders.push(path);
+        else visit(path, depth + 1);
+      } else if (depth < 2 || !stat.isFile() || !parseRolloutName(name))
+        problems.push({
+          code: stat.isSymbolicLink()
+            ? "symlink"
+            : stat.isFile() || stat.isDirectory()
+              ? "not-a-session"
+              : "not-regular",
+          path,
+          message: stat.isSymbolicLink()
+            ? "symlink in a codex store; not followed"
+            : "not where Codex keeps rollouts (sessions/YYYY/MM/DD/rollout-*.jsonl)",
+          ...(stat.isFile() ? { bytes: stat.size } : {}),
+        });
+    }
+  };
+  visit(join(root, SESSIONS), 0);
+  if (lstatSync(join(root, ARCHIVED), { throwIfNoEntry: false })?.isDirectory())
+    folders.push(join(root, ARCHIVED));
+  return folders;
+}
+
+/** The rollouts of one folder; what else is there is reported. */
+function rolloutsIn(folder: string, problems: ScanProblem[]): Rollout[] {
+  const byPlainName = new Map<
+    string,
+    { plain?: string; compressed?: string; stamp: string; thread: string }
+  >();
+  for (const name of names(folder)) {
+    const path = join(folder, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
+    const parsed = parseRolloutName(name);
+    if (!parsed || !stat.isFile()) {
+      problems.push({
+        code: stat.isSymbolicLink()
+          ? "symlink"
+          : stat.isFile() || stat.isDirectory()
+            ? "not-a-session"
+            : "not-regular",
+        path,
+        message: stat.isSymbolicLink() ? "symlink in a codex store; not followed" : "not a Codex rollout",
+        ...(stat.isFile() ? { bytes: stat.size } : {}),
+      });
+      continue;
+    }
+    const plainName = parsed.compressed ? name.slice(0, -".zst".length) : name;
+    const entry = byPlainName.get(plainName) ?? { stamp: parsed.stamp, thread: parsed.thread };
+    if (parsed.compressed) entry.compressed = path;
+    else entry.plain = path;
+    byPlainName.set(plainName, entry);
+  }
+  const rollouts: Rollout[] = [];
+  for (const { plain, compressed, stamp, thread } of byPlainName.values()) {
+    const path = (plain ?? compressed)!;
+    try {
+      const { facts, identity } = rolloutFacts(path);
+      rollouts.push({
+        thread,
+        path,
+        ...(plain && compressed ? { hiddenSibling: compressed } : {}),
+        stamp,
+        facts,
+        identity,
+      });
+    } catch (error) {
+      problems.push({ code: "unreadable", path, message: (error as Error).message });
+    }
+  }
+  return rollouts;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const validTime = (time: string | undefined) =>
+  time !== undefined && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined;
+/** The name's time is Codex's local time (no zone): read as local, as Codex wrote it. */
+const stampTime = (stamp: string) => validTime(`${stamp.slice(0, 10)}T${stamp.slice(11).replace(/-/g, ":")}`);
+
+export function scanCodexRoot(root: string): StoreScan {
+  const store: StoreRef = { kind: "codex", root };
+  const problems: ScanProblem[] = [];
+  const rollouts: Rollout[] = [];
+  for (const folder of rolloutFolders(root, problems)) rollouts.push(...rolloutsIn(folder, problems));
+
+  // The same thread twice (a copy in sessions/ and archived_sessions/): Codex would open one of
+  // them, and `codex delete <id>` would remove whichever it finds — neither can be deleted safely.
+  const byThread = new Map<string, Rollout>();
+  const duplicates = new Set<Rollout>();
+  for (const rollout of rollouts) {
+    const first = byThread.get(rollout.thread);
+    if (first) duplicates.add(rollout).add(first);
+    else byThread.set(rollout.thread, rollout);
+  }
+
+  /** The thread that spawned a subagent, when it is here (a subagent's own subagents chain up). */
+  const spawner = (rollout: Rollout) => {
+    const parent = rollout.facts.header?.parentThread?.toLowerCase();
+    const found = parent !== undefined && parent !== rollout.thread ? byThread.get(parent) : undefined;
+    return found && !duplicates.has(found) && !duplicates.has(rollout) ? found : undefined;
+  };
+  /** The session a rollout belongs to: the top of its spawn chain (cycles end where they close). */
+  const ownerOf = (rollout: Rollout) => {
+    const seen = new Set([rollout]);
+    let at = rollout;
+    for (let up = spawner(at); up && !seen.has(up); up = spawner(at)) {
+      seen.add(up);
+      at = up;
+    }
+    return at;
+  };
+  const members = new Map<Rollout, Rollout[]>();
+  for (const rollout of rollouts) {
+    const owner = ownerOf(rollout);
+    members.set(owner, [...(members.get(owner) ?? []), ...(owner === rollout ? [] : [rollout])]);
+  }
+
+  const index = readSessionIndex(root);
+  const records = new Map<Rollout, SessionRecord>();
+  for (const [owner, subagents] of members)
+    records.set(
+      owner,
+      sessionRecord(store, owner, subagents, index.get(owner.thread)?.name, duplicates.has(owner)),
+    );
+
+  // Lineage: a fork names where it came from; a family is everything that came from one root.
+  const sessionOfThread = (thread: string | undefined) => {
+    const rollout = thread ? byThread.get(thread.toLowerCase()) : undefined;
+    return rollout ? ownerOf(rollout) : undefined;
+  };
+  const origin = (owner: Rollout) => {
+    const from = sessionOfThread(owner.facts.header?.forkedFrom);
+    return from && from !== owner ? from : undefined;
+  };
+  const familyRoot = (owner: Rollout) => {
+    const seen = new Set([owner]);
+    let at = owner;
+    for (let up = origin(at); up && !seen.has(up); up = origin(at)) {
+      seen.add(up);
+      at = up;
+    }
+    return at;
+  };
+  const families = new Map<Rollout, Rollout[]>();
+  for (const owner of records.keys()) {
+    const parent = origin(owner);
+    if (parent) records.get(owner)!.parentSession = parent.path;
+    // A fork that reads its history from another rollout: that session is kept while it exists
+    // (and Codex itself refuses to delete it).
+    const reads = sessionOfThread(owner.facts.header?.historyBase);
+    if (reads && reads !== owner) (records.get(reads)!.neededBy ??= []).push(records.get(owner)!.id);
+    const rootOf = familyRoot(owner);
+    families.set(rootOf, [...(families.get(rootOf) ?? []), owner]);
+  }
+  for (const [rootOf, family] of families)
+    if (family.length > 1) for (const owner of family) records.get(owner)!.family = records.get(rootOf)!.id;
+
+  return { records: [...records.values()], problems };
+}
+
+/** One session: a thread's rollout and, as its bundle, its subagents' rollouts (and hidden siblings). */
+function sessionRecord(
+  store: StoreRef,
+  owner: Rollout,
+  subagents: readonly Rollout[],
+  name: string | undefined,
+  duplicate: boolean,
+): SessionRecord {
+  const { facts, identity } = owner;
+  const warnings: SessionWarning[] = [];
+  if (identity.size === 0) warnings.push({ code: "empty-file", message: "empty rollout" });
+  else if (!facts.header)
+    warnings.push({
+      code: "missing-header",
+      message: "no session_meta on its first line (Codex re-creates a rollout it lost without one)",
+    });
+  if (facts.header?.id !== undefined && facts.header.id.toLowerCase() !== owner.thread)
+    warnings.push({
+      code: "duplicate-id",
+      message: `its header names thread ${facts.header.id}, its file name ${owner.thread}`,
+    });
+  if (duplicate)
+    warnings.push({
+      code: "duplicate-id",
+      message: `thread ${owner.thread} has more than one rollout in this store; Codex opens only one`,
+    });
+  const all = [owner, ...subagents];
+  const corrupt = all.reduce((n, r) => n + r.facts.corruptLines, 0);
+  if (corrupt > 0)
+    warnings.push({
+      code: "corrupt-line",
+      message: `${corrupt} line(s) are not JSON objects`,
+      count: corrupt,
+    });
+  if (facts.truncatedLast)
+    warnings.push({
+      code: "truncated-last-line",
+      message: "the last line has no newline (cut off, or Codex is writing it)",
+    });
+
+  const bundle = [
+    ...(owner.hiddenSibling ? [owner.hiddenSibling] : []),
+    ...subagents.flatMap((s) => [s.path, ...(s.hiddenSibling ? [s.hiddenSibling] : [])]),
+  ];
+  const fingerprint = withBundle(
+    { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
+    bundle,
+  );
+  const modifiedAt = iso(Number(BigInt(fingerprint.mtimeNs) / 1_000_000n));
+  const lastAt = all
+    .map((r) => validTime(r.facts.lastAt))
+    .filter((t): t is string => t !== undefined)
+    .sort()
+    .at(-1);
+  const createdAt =
+    validTime(facts.header?.timestamp) ?? validTime(facts.firstAt) ?? stampTime(owner.stamp) ?? modifiedAt;
+  const sum = (pick: (f: RolloutFacts) => number) => all.reduce((n, r) => n + pick(r.facts), 0);
+  return {
+    id: `codex:${owner.thread}`,
+    store,
+    path: owner.path,
+    namespace: facts.header?.cwd ?? "(unknown: no session_meta)",
+    sizeBytes: fingerprint.size,
+    createdAt,
+    modifiedAt,
+    lastUsedAt: lastAt ?? modifiedAt,
+    fingerprint,
+    messageCount: sum((f) => f.lines),
+    messageCounts: {
+      user: sum((f) => f.counts.user),
+      assistant: sum((f) => f.counts.assistant),
+      toolResult: 0,
+      other: sum((f) => f.counts.other),
+    },
+    ...(name ? { name } : {}),
+    ...(bundle.length > 0 ? { bundle } : {}),
+    warnings,
+  };
+}

@@ -1,0 +1,65 @@
+// Codex's `session_index.jsonl`: one `{"id","thread_name","updated_at"}` line per rename, appended;
+// the last line of an id wins. We read it for names, keep each thread's exact lines so a restore
+// can append them again, and never write it except to put back lines we took away.
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SESSION_INDEX } from "./location.js";
+
+export interface IndexEntry {
+  /** The name Codex shows: the last line's `thread_name`. */
+  name?: string;
+  /** The thread's lines, exactly as they are in the file (without their newline), in order. */
+  lines: string[];
+}
+
+/** The lines of the index file, without their newlines (none when it is missing or unreadable). */
+function indexLines(root: string): string[] {
+  try {
+    return readFileSync(join(root, SESSION_INDEX), "utf8").split("\n");
+  } catch {
+    return [];
+  }
+}
+
+/** A line's thread id (lower-cased) and name, when it is an index line at all. */
+function parseLine(line: string): { id: string; name?: string } | undefined {
+  if (line.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const { id, thread_name: name } = (parsed ?? {}) as { id?: unknown; thread_name?: unknown };
+  if (typeof id !== "string") return undefined;
+  return { id: id.toLowerCase(), ...(typeof name === "string" ? { name } : {}) };
+}
+
+/** Every thread the index names, by its id (lower-cased). */
+export function readSessionIndex(root: string): Map<string, IndexEntry> {
+  const byId = new Map<string, IndexEntry>();
+  for (const line of indexLines(root)) {
+    const parsed = parseLine(line);
+    if (!parsed) continue;
+    const entry = byId.get(parsed.id) ?? { lines: [] };
+    entry.lines.push(line);
+    if (parsed.name !== undefined) entry.name = parsed.name;
+    byId.set(parsed.id, entry);
+  }
+  return byId;
+}
+
+/** The index lines of these threads, in file order: what a delete takes away and a restore appends. */
+export function indexLinesOf(root: string, threads: readonly string[]): string[] {
+  const wanted = new Set(threads.map((t) => t.toLowerCase()));
+  return indexLines(root).filter((line) => wanted.has(parseLine(line)?.id ?? ""));
+}
+
+/**
+ * Appends lines to the index, as Codex does (one write in append mode, so a line Codex appends at
+ * the same moment is not torn). The last line of an id wins, so appending restores the name.
+ */
+export function appendIndexLines(root: string, lines: readonly string[]) {
+  if (lines.length === 0) return;
+  appendFileSync(join(root, SESSION_INDEX), lines.map((line) => `${line}\n`).join(""), { mode: 0o644 });
+}

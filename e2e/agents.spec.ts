@@ -38,7 +38,14 @@ test("sessions: an Agent column, sortable, and an Agent filter listing every age
   await expect(page.getByRole("columnheader", { name: "Agent" })).toBeVisible();
 
   const filter = page.getByTestId("filter-agent");
-  await expect(filter.locator("option")).toHaveText(["all", "pi", "Claude Code", "agentsh", "workspace"]);
+  await expect(filter.locator("option")).toHaveText([
+    "all",
+    "pi",
+    "Claude Code",
+    "Gemini CLI",
+    "agentsh",
+    "workspace",
+  ]);
   await filter.selectOption("claude");
   await expect(page.getByTestId("shown-count")).toHaveText("2 of 5");
   await expect(page.getByTestId("session-agent")).toHaveText(["Claude Code", "Claude Code"]);

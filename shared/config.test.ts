@@ -122,7 +122,7 @@ describe("validateConfig", () => {
       "unknown agent",
       { quota: { agents: { codx: { maxSessionCount: 5 } } } },
       "quota.agents.codx",
-      "unknown key (one of pi, claude, agentsh, workspace)",
+      "unknown key (one of pi, claude, gemini, agentsh, workspace)",
     ],
     [
       "agent typo",

@@ -2,17 +2,18 @@
 // without loading zod.
 
 /**
- * Which kind of store a session lives in — which agent wrote it. pi and Claude Code sessions are
- * files (a Claude session with the side folders of its bundle); agentsh sessions and sandbox
- * workspaces are folders, measured by what is inside and moved as one unit.
+ * Which kind of store a session lives in — which agent wrote it. pi, Claude Code and Gemini CLI
+ * sessions are files (Claude's and Gemini's with the side files of their bundle); agentsh sessions
+ * and sandbox workspaces are folders, measured by what is inside and moved as one unit.
  */
-export const STORE_KINDS = ["pi", "claude", "agentsh", "workspace"] as const;
+export const STORE_KINDS = ["pi", "claude", "gemini", "agentsh", "workspace"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
 /** A store kind as the dashboard names it: the agent whose sessions these are. */
 export const AGENT_LABELS: Record<StoreKind, string> = {
   pi: "pi",
   claude: "Claude Code",
+  gemini: "Gemini CLI",
   agentsh: "agentsh",
   workspace: "workspace",
 };

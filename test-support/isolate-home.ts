@@ -13,6 +13,12 @@ process.env.XDG_DATA_HOME = join(home, ".local", "share");
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
 // Claude Code's folder is found from HOME, like pi's, never from the machine's own setting.
 delete process.env.CLAUDE_CONFIG_DIR;
+// Gemini CLI's too: its home stand-in, and its machine-wide settings and trust, never the machine's.
+delete process.env.GEMINI_CLI_HOME;
+delete process.env.GEMINI_CLI_TRUST_WORKSPACE;
+delete process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH;
+process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(home, "etc", "gemini-cli", "settings.json");
+process.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(home, "etc", "gemini-cli", "system-defaults.json");
 // os.tmpdir() reads TMPDIR on every call, so temp folders made by tests land inside `home` too.
 process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
 import { agentshDefaultRoot } from "./agentsh/location.js";
 import { claudeDefaultRoot } from "./claude/location.js";
+import { GEMINI_PROJECTS, geminiDefaultRoot } from "./gemini/location.js";
 
 export interface AgentHome {
   kind: Exclude<StoreKind, "pi" | "workspace">;
@@ -25,5 +26,12 @@ export const AGENT_HOMES: readonly AgentHome[] = [
     root: claudeDefaultRoot,
     // Claude Code's folder holds much more than sessions: it is a store once it has projects.
     isStore: (root) => existsSync(join(root, "projects")),
+  },
+  {
+    kind: "gemini",
+    label: "Gemini CLI's store",
+    root: geminiDefaultRoot,
+    // Gemini's folder holds its settings too: it is a store once a project has a folder in tmp/.
+    isStore: (root) => existsSync(join(root, GEMINI_PROJECTS)),
   },
 ];

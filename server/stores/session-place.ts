@@ -3,6 +3,7 @@
 // the engine's last look, at the moment of the move, that a path is still in such a place.
 import { basename, dirname, join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
+import { GEMINI_PROJECTS, GEMINI_SESSION_FOLDERS } from "./gemini/location.js";
 
 /** pi's per-cwd folder: `--<cwd with / replaced>--`. */
 export const PI_CWD_FOLDER = /^--.*--$/s;
@@ -21,7 +22,8 @@ export const CLAUDE_SIDE_FOLDERS = [
 /**
  * Whether `path` is where a store of `kind` at `root` keeps a session or a part of one: directly in
  * the root (a flat pi store, agentsh, workspaces) or in a pi `--<cwd>--` folder; for Claude Code in
- * a project folder of `projects/`, or in one of its per-session side folders.
+ * a project folder of `projects/`, or in one of its per-session side folders; for Gemini CLI in a
+ * project folder of `tmp/` (a session's own folder) or in its `chats/`, `logs/` or `tool-outputs/`.
  */
 export function isSessionPlace(kind: StoreKind, root: string, path: string): boolean {
   const parent = dirname(path);
@@ -33,6 +35,13 @@ export function isSessionPlace(kind: StoreKind, root: string, path: string): boo
         dirname(parent) === join(root, "projects") ||
         CLAUDE_SIDE_FOLDERS.some((folder) => parent === join(root, folder))
       );
+    case "gemini": {
+      const projects = join(root, GEMINI_PROJECTS);
+      return (
+        dirname(parent) === projects ||
+        (dirname(dirname(parent)) === projects && GEMINI_SESSION_FOLDERS.includes(basename(parent)))
+      );
+    }
     default:
       return parent === root;
   }

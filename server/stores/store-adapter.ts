@@ -51,6 +51,10 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       sweptAgain: claudeSweptAgain,
     };
   }
+  if (kind === "gemini") {
+    const { scanGeminiRoot } = await import("./gemini/gemini-store.js");
+    return { kind, scan: scanGeminiRoot };
+  }
   const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
   return { kind, scan: scanWorkspaceRoot };
 }

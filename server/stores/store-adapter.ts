@@ -52,8 +52,11 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "gemini") {
-    const { scanGeminiRoot } = await import("./gemini/gemini-store.js");
-    return { kind, scan: scanGeminiRoot };
+    const [{ scanGeminiRoot }, { geminiLiveSessions }] = await Promise.all([
+      import("./gemini/gemini-store.js"),
+      import("./gemini/gemini-live.js"),
+    ]);
+    return { kind, scan: scanGeminiRoot, liveSessions: geminiLiveSessions };
   }
   const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
   return { kind, scan: scanWorkspaceRoot };

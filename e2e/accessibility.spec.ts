@@ -1,18 +1,10 @@
 // Every page, the growth chart by namespace, and the clean wizard and drawer, checked with axe in light and dark: no serious or
 // critical violations. With two agents: the overview's agent lines, treemap level and Claude Code's
 // cleanup warning, the keep confirmation, and the sessions page's Agent column and filter.
-import AxeBuilder from "@axe-core/playwright";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { agentDirWith, agentsHome, expect, KEEP_NOTHING, seriousViolations, test } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
-
-async function seriousViolations(page: import("@playwright/test").Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 for (const scheme of ["light", "dark"] as const) {
   test(`no serious accessibility violations on any page (${scheme})`, async ({ page, home, serve }) => {

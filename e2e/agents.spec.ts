@@ -43,6 +43,7 @@ test("sessions: an Agent column, sortable, and an Agent filter listing every age
     "pi",
     "Claude Code",
     "Codex",
+    "Gemini CLI",
     "agentsh",
     "workspace",
   ]);

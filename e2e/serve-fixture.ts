@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test as base } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, type Page } from "@playwright/test";
 import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { startServe } from "../test-support/serve-child.js";
@@ -60,7 +61,7 @@ export function agentsHome(home: string) {
   return { pi, swept, recent };
 }
 
-/** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home` (Claude's folder too). */
+/** Spawns the server with HOME, PI_CODING_AGENT_DIR and XDG_DATA_HOME inside `home` (Claude's and Gemini's folders too). */
 async function startServer(
   home: string,
   extraArgs: string[] = [],
@@ -76,6 +77,12 @@ async function startServer(
     CLAUDE_CONFIG_DIR: "",
     CODEX_HOME: "",
     CODEX_SQLITE_HOME: "",
+    // Gemini CLI's too (`~/.gemini`), and its machine-wide settings and trust are the home's.
+    GEMINI_CLI_HOME: "",
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(home, "etc", "gemini-cli", "settings.json"),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: "",
+    GEMINI_CLI_TRUSTED_FOLDERS_PATH: "",
+    GEMINI_CLI_TRUST_WORKSPACE: "",
   });
   return { url: server.url, home, agentDir, output: server.output, stop: () => server.stop() };
 }
@@ -105,3 +112,11 @@ export const test = base.extend<{
 });
 
 export { expect } from "@playwright/test";
+
+/** axe's serious and critical violations on the page as it is, one line each (none: `[]`). */
+export async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}

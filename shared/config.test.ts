@@ -120,9 +120,9 @@ describe("validateConfig", () => {
     ],
     [
       "unknown agent",
-      { quota: { agents: { gemini: { maxSessionCount: 5 } } } },
-      "quota.agents.gemini",
-      "unknown key (one of pi, claude, codex, agentsh, workspace)",
+      { quota: { agents: { cursor: { maxSessionCount: 5 } } } },
+      "quota.agents.cursor",
+      "unknown key (one of pi, claude, codex, gemini, agentsh, workspace)",
     ],
     [
       "agent name misspelt",

@@ -90,14 +90,18 @@ export type PlanWarning = z.infer<typeof PlanWarningSchema>;
 
 /**
  * An agent's own retention, which deletes for good whatever our policy says (Claude Code's
- * `cleanupPeriodDays`): shown beside our plan, never silently overridden.
+ * `cleanupPeriodDays`, Gemini CLI's `general.sessionRetention`): shown beside our plan, never
+ * silently overridden.
  */
 export const ExternalSweepSchema = z.object({
   agent: StoreKindSchema,
   storeRoot: z.string(),
   /** The setting and where it comes from: "cleanupPeriodDays = 30 (Claude Code's default)". */
   setting: z.string(),
-  days: z.number().positive(),
+  /** Its age limit in days, when it deletes by age. */
+  days: z.number().positive().optional(),
+  /** When it runs, in a few words; "the next time it runs" when absent. */
+  when: z.string().optional(),
   /** The sessions it deletes at its next run, oldest first. */
   ids: z.array(z.string()),
   bytes: z.number().int().nonnegative(),

@@ -2,11 +2,12 @@
 // without loading zod.
 
 /**
- * Which kind of store a session lives in — which agent wrote it. pi, Claude Code and Codex sessions
- * are files (a Claude session with the side folders of its bundle, a Codex thread with its subagents'); agentsh sessions and sandbox
- * workspaces are folders, measured by what is inside and moved as one unit.
+ * Which kind of store a session lives in — which agent wrote it. pi, Claude Code, Codex and Gemini
+ * CLI sessions are files (Claude's and Gemini's with the side files of their bundle, a Codex thread
+ * with its subagents' rollouts); agentsh sessions and sandbox workspaces are folders, measured by
+ * what is inside and moved as one unit.
  */
-export const STORE_KINDS = ["pi", "claude", "codex", "agentsh", "workspace"] as const;
+export const STORE_KINDS = ["pi", "claude", "codex", "gemini", "agentsh", "workspace"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
 /** A store kind as the dashboard names it: the agent whose sessions these are. */
@@ -14,6 +15,7 @@ export const AGENT_LABELS: Record<StoreKind, string> = {
   pi: "pi",
   claude: "Claude Code",
   codex: "Codex",
+  gemini: "Gemini CLI",
   agentsh: "agentsh",
   workspace: "workspace",
 };

@@ -122,9 +122,20 @@ export const TrashActionResultSchema = z.object({
   recovered: z.array(RecoverySchema).optional(),
   /**
    * Restored sessions their agent's own cleanup will delete again at its next start (a Claude
-   * transcript keeps its old time): say so, and offer to keep them.
+   * transcript keeps its old time, a Gemini chat the time inside it): say so, and where `keep` can
+   * keep them (Claude's, by their file time), offer to.
    */
-  sweptAgain: z.array(z.object({ id: z.string(), path: z.string(), message: z.string() })).optional(),
+  sweptAgain: z
+    .array(
+      z.object({
+        id: z.string(),
+        path: z.string(),
+        message: z.string(),
+        agent: StoreKindSchema,
+        keepable: z.boolean(),
+      }),
+    )
+    .optional(),
 });
 export type TrashActionResult = z.infer<typeof TrashActionResultSchema>;
 

@@ -16,6 +16,12 @@ delete process.env.CLAUDE_CONFIG_DIR;
 // Codex too: its home and databases from HOME (tests that use a Codex store set CODEX_HOME themselves).
 delete process.env.CODEX_HOME;
 delete process.env.CODEX_SQLITE_HOME;
+// Gemini CLI's too: its home stand-in, and its machine-wide settings and trust, never the machine's.
+delete process.env.GEMINI_CLI_HOME;
+delete process.env.GEMINI_CLI_TRUST_WORKSPACE;
+delete process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH;
+process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(home, "etc", "gemini-cli", "settings.json");
+process.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(home, "etc", "gemini-cli", "system-defaults.json");
 // os.tmpdir() reads TMPDIR on every call, so temp folders made by tests land inside `home` too.
 process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);

@@ -16,8 +16,8 @@ import { renderTable } from "./table.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
-Scans the session stores (pi's, and Claude Code's when ~/.claude holds one) and reports count,
-size, per-namespace usage and every session.
+Scans the session stores (pi's, and Claude Code's and Gemini CLI's when ~/.claude and ~/.gemini
+hold one) and reports count, size, per-namespace usage and every session.
 
 Options:
   --root DIR       scan this pi store instead of the configured or default stores (repeatable)
@@ -32,8 +32,9 @@ Options:
 
 Without --root: "sessionDir" of <agentDir>/session-retention.json if set, else pi's locations:
 $PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
-$PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json; and Claude Code's
-$CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder.
+$PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json; Claude Code's
+$CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder; and Gemini CLI's
+$GEMINI_CLI_HOME/.gemini (else ~/.gemini) when it has a tmp/ folder.
 Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
 
 export interface ScanFlags {

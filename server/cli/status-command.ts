@@ -83,7 +83,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     topN: 0,
   });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
-  // What agents' own retention (Claude Code's sweep) will delete next, whatever the level says.
+  // What agents' own retention (Claude Code's, Gemini CLI's) will delete next, whatever the level says.
   const sweeps = await externalSweepsOf(stores, sessions);
   const agentQuotas = agentQuotaStates(summarizeAgents(stores, sessions), quota);
   if (values.json)
@@ -107,7 +107,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
         sweeps
           .map(
             (s) =>
-              ` · ${AGENT_LABELS[s.agent]} will delete ${s.ids.length} session${s.ids.length === 1 ? "" : "s"} (${formatBytes(s.bytes)}) the next time it runs`,
+              ` · ${AGENT_LABELS[s.agent]} will delete ${s.ids.length} session${s.ids.length === 1 ? "" : "s"} (${formatBytes(s.bytes)}) ${s.when ?? "the next time it runs"}`,
           )
           .join(""),
     );

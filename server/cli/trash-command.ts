@@ -152,6 +152,8 @@ function report(result: TrashActionResult, verb: string, io: CliIo, short: (path
   }
   for (const d of result.done) io.stdout(`${verb} ${short(d.path)} (${formatBytes(d.bytes)})`);
   for (const s of result.skipped) io.stdout(`skipped ${visible(s.ref)} — ${visible(s.reason)}`);
+  // Its agent's own cleanup would delete it again: said, with what to do.
+  for (const s of result.sweptAgain ?? []) io.stdout(`! ${short(s.path)}: ${visible(s.message)}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
   io.stdout(
     `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,

@@ -206,12 +206,15 @@ export async function purge(
 
 /**
  * A restored session keeps its time, so its agent's own retention may delete it again (Claude Code's
- * cleanup, at its next run): the restore says so (and `keep` or the dashboard keeps it).
+ * cleanup at its next run, Gemini CLI's at its next start in the project): the restore says so — and
+ * `keep` or the dashboard keeps Claude's, whose sweep looks at the file time `keep` refreshes.
  */
 async function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
   if (entry.storeKind === "pi") return undefined;
   const message = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
-  return message === undefined ? undefined : { id: entry.id, path: entry.originalPath, message };
+  if (message === undefined) return undefined;
+  const keepable = entry.storeKind === "claude";
+  return { id: entry.id, path: entry.originalPath, message, agent: entry.storeKind, keepable };
 }
 
 /** What a restore or purge reports for an entry it acted on. */

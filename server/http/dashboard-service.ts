@@ -215,15 +215,15 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
 
   /**
-   * What Claude Code's own cleanup deletes next, and how much of it you pinned or protected: once
-   * per look, and only where there is a Claude store (the exemptions cost ~150 ms at 100,000).
+   * What agents' own cleanup deletes next, and how much of it you pinned or protected: once per
+   * look, and only where some agent will delete something (the exemptions cost ~150 ms at 100,000).
    */
   const sweepsByLook = new WeakMap<PlanInputs, ReturnType<typeof externalSweeps>>();
   const sweepsOf = (inputs: PlanInputs) => {
     let found = sweepsByLook.get(inputs);
     if (found) return found;
     const keptByUs = new Set<string>();
-    if (inputs.config.ok && inputs.report.stores.some((s) => s.kind === "claude"))
+    if (inputs.config.ok && inputs.sweeps.length > 0)
       for (const [id, why] of exemptionsOf(inputs, inputs.config.config))
         if (why.reason === "pinned" || why.reason === "protected") keptByUs.add(id);
     sweepsByLook.set(inputs, (found = externalSweeps(inputs, keptByUs)));

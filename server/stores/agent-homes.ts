@@ -7,6 +7,7 @@ import type { StoreKind } from "../../shared/session-record.js";
 import { agentshDefaultRoot } from "./agentsh/location.js";
 import { claudeDefaultRoot } from "./claude/location.js";
 import { codexDefaultRoot } from "./codex/location.js";
+import { GEMINI_PROJECTS, geminiDefaultRoot } from "./gemini/location.js";
 
 export interface AgentHome {
   kind: Exclude<StoreKind, "pi" | "workspace">;
@@ -33,5 +34,12 @@ export const AGENT_HOMES: readonly AgentHome[] = [
     root: codexDefaultRoot,
     // Codex's home holds its config and databases too: it is a store once it has rollouts.
     isStore: (root) => existsSync(join(root, "sessions")) || existsSync(join(root, "archived_sessions")),
+  },
+  {
+    kind: "gemini",
+    label: "Gemini CLI's store",
+    root: geminiDefaultRoot,
+    // Gemini's folder holds its settings too: it is a store once a project has a folder in tmp/.
+    isStore: (root) => existsSync(join(root, GEMINI_PROJECTS)),
   },
 ];

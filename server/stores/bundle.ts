@@ -1,9 +1,9 @@
-// A session made of several files and folders (a Claude Code transcript and its side folders) is
-// one unit: one size, one last change, one fingerprint. The fingerprint keeps the anchor's device
+// A session made of several files and folders (a Claude Code transcript and its side folders, a
+// Gemini CLI chat and its logs, tool outputs and subagents) is one unit: one size, one last change, one fingerprint. The fingerprint keeps the anchor's device
 // and inode (the transcript: what the session is) and covers every part's size and newest time,
 // so a write anywhere in the bundle between a preview and the move shows as "changed since preview".
 import { type BigIntStats, lstatSync } from "node:fs";
-import type { Fingerprint } from "../../shared/session-record.js";
+import type { Fingerprint, SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { measureFolder } from "./folder-session.js";
 
 export interface PartFacts {
@@ -14,7 +14,7 @@ export interface PartFacts {
   fingerprint: Fingerprint;
 }
 
-const fingerprintOf = (stat: BigIntStats): Fingerprint => ({
+export const fingerprintOf = (stat: BigIntStats): Fingerprint => ({
   dev: Number(stat.dev),
   ino: Number(stat.ino),
   size: Number(stat.size),
@@ -49,4 +49,60 @@ export function withBundle(anchor: Fingerprint, parts: readonly string[]): Finge
     if (part.mtimeNs > newest) newest = part.mtimeNs;
   }
   return { dev: anchor.dev, ino: anchor.ino, size, mtimeNs: newest.toString() };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Adds parts (those that are there) to a session's bundle: its size, its fingerprint and its last
+ * change cover them — the agent may be writing only a subagent's file: the session is in use all
+ * the same.
+ */
+export function addBundle(record: SessionRecord, paths: readonly string[]) {
+  const bundle = paths.filter((path) => measurePart(path) !== undefined);
+  if (bundle.length === 0) return;
+  record.bundle = [...(record.bundle ?? []), ...bundle];
+  record.fingerprint = withBundle(record.fingerprint, bundle);
+  record.sizeBytes = record.fingerprint.size;
+  record.modifiedAt = iso(Number(BigInt(record.fingerprint.mtimeNs) / 1_000_000n));
+}
+
+/**
+ * Parts of a bundle whose session file is gone: one item, its first part (that is there) its path
+ * and anchor, the rest its bundle; undefined when none is there.
+ */
+export function orphanedBundle(
+  store: StoreRef,
+  id: string,
+  namespace: string,
+  paths: readonly string[],
+): SessionRecord | undefined {
+  const parts = paths.flatMap((path) => {
+    const measured = measurePart(path);
+    return measured ? [{ path, ...measured, mtimeMs: Number(measured.mtimeNs / 1_000_000n) }] : [];
+  });
+  const [primary, ...rest] = parts;
+  if (!primary) return undefined;
+  const fingerprint = withBundle(
+    primary.fingerprint,
+    rest.map((p) => p.path),
+  );
+  const newest = Number(BigInt(fingerprint.mtimeNs) / 1_000_000n);
+  const oldest = Math.min(...parts.map((p) => p.mtimeMs));
+  return {
+    id,
+    store,
+    path: primary.path,
+    namespace,
+    sizeBytes: fingerprint.size,
+    createdAt: iso(oldest),
+    modifiedAt: iso(newest),
+    lastUsedAt: iso(newest),
+    fingerprint,
+    messageCount: 0,
+    messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
+    ...(primary.folder ? { folder: true as const } : {}),
+    ...(rest.length > 0 ? { bundle: rest.map((p) => p.path) } : {}),
+    warnings: [],
+  };
 }

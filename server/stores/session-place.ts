@@ -3,6 +3,7 @@
 // the engine's last look, at the moment of the move, that a path is still in such a place.
 import { basename, dirname, join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
+import { GEMINI_PROJECTS, GEMINI_SESSION_FOLDERS } from "./gemini/location.js";
 
 /** pi's per-cwd folder: `--<cwd with / replaced>--`. */
 export const PI_CWD_FOLDER = /^--.*--$/s;
@@ -25,7 +26,8 @@ const CODEX_DAY = /^\/sessions\/\d{4}\/\d{2}\/\d{2}$/;
  * Whether `path` is where a store of `kind` at `root` keeps a session or a part of one: directly in
  * the root (a flat pi store, agentsh, workspaces) or in a pi `--<cwd>--` folder; for Claude Code in
  * a project folder of `projects/`, or in one of its per-session side folders; for Codex in a day's
- * folder of `sessions/` or in `archived_sessions/`.
+ * folder of `sessions/` or in `archived_sessions/`; for Gemini CLI in a project folder of `tmp/` (a
+ * session's own folder) or in its `chats/`, `logs/` or `tool-outputs/`.
  */
 export function isSessionPlace(kind: StoreKind, root: string, path: string): boolean {
   const parent = dirname(path);
@@ -42,6 +44,13 @@ export function isSessionPlace(kind: StoreKind, root: string, path: string): boo
         parent === join(root, "archived_sessions") ||
         (CODEX_DAY.test(parent.slice(root.length)) && parent.startsWith(`${root}/sessions/`))
       );
+    case "gemini": {
+      const projects = join(root, GEMINI_PROJECTS);
+      return (
+        dirname(parent) === projects ||
+        (dirname(dirname(parent)) === projects && GEMINI_SESSION_FOLDERS.includes(basename(parent)))
+      );
+    }
     default:
       return parent === root;
   }

@@ -55,6 +55,22 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     const { scanCodexRoot } = await import("./codex/codex-store.js");
     return { kind, scan: scanCodexRoot };
   }
+  if (kind === "gemini") {
+    const [{ scanGeminiRoot }, { geminiLiveSessions }, { geminiSweep, geminiSweptAgain }] = await Promise.all(
+      [
+        import("./gemini/gemini-store.js"),
+        import("./gemini/gemini-live.js"),
+        import("./gemini/gemini-sweep.js"),
+      ],
+    );
+    return {
+      kind,
+      scan: scanGeminiRoot,
+      liveSessions: geminiLiveSessions,
+      externalSweep: geminiSweep,
+      sweptAgain: geminiSweptAgain,
+    };
+  }
   const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
   return { kind, scan: scanWorkspaceRoot };
 }

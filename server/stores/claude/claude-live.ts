@@ -8,15 +8,14 @@
 // a live process's folder written since that process started is in use too. Background sessions
 // can be live with no process: a job whose `jobs/<id>/state.json` says it is working or blocked.
 // The grace window of the policy covers the rest.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import { isProcessAlive } from "../../state/lock-file.js";
+import { processStart } from "../../state/process-start.js";
 import { readSmallTextFile } from "../../state/read-small-file.js";
 import { claudeProjectFolder } from "./location.js";
 
-/** Linux's clock ticks per second for /proc times (USER_HZ: 100 everywhere Node runs). */
-const TICKS_PER_SECOND = 100;
 /** How far a registration's start time may be from its process's: Claude writes it soon after starting. */
 const START_TOLERANCE_MS = 60_000;
 
@@ -37,19 +36,6 @@ const FOREIGN_FRESH_MS = 86_400_000;
 function ownPidDomain(): string | undefined {
   try {
     return `linux::${readlinkSync("/proc/self/ns/pid")}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A live process's start, from /proc: [ms since the epoch, ticks since boot]. Undefined elsewhere. */
-function processStart(pid: number): { ms: number; ticks: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-    const boot = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1];
-    if (!ticks || !boot) return undefined;
-    return { ms: (Number(boot) + Number(ticks) / TICKS_PER_SECOND) * 1000, ticks };
   } catch {
     return undefined;
   }

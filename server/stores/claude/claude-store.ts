@@ -11,9 +11,9 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
-import type { Fingerprint, SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
+import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
-import { measurePart, withBundle } from "../bundle.js";
+import { addBundle, fingerprintOf, orphanedBundle } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
@@ -45,13 +45,6 @@ function transcriptFacts(path: string) {
   factsCache.set(path, read);
   return read;
 }
-
-const fingerprintOf = (stat: import("node:fs").BigIntStats): Fingerprint => ({
-  dev: Number(stat.dev),
-  ino: Number(stat.ino),
-  size: Number(stat.size),
-  mtimeNs: stat.mtimeNs.toString(),
-});
 
 const names = (folder: string): string[] => {
   try {
@@ -166,7 +159,7 @@ export function scanClaudeRoot(root: string): StoreScan {
     const record = byId.get(id) ?? continued.get(id);
     if (record) addBundle(record, paths);
     else {
-      const orphan = orphanRecord(store, id, paths);
+      const orphan = orphanedBundle(store, `claude-orphan:${id}`, "(orphaned Claude Code side files)", paths);
       if (orphan) records.push(orphan);
     }
   }
@@ -261,49 +254,4 @@ function transcriptRecord(
   };
   if (facts.readsFrom || facts.branchedFrom || facts.otherSessionIds) origins.set(record, facts);
   return record;
-}
-
-/**
- * Adds the side files to a session: its bundle, in its size, its fingerprint and its last change
- * (Claude may be writing only a subagent's transcript: the session is in use all the same).
- */
-function addBundle(record: SessionRecord, paths: readonly string[]) {
-  const bundle = paths.filter((path) => measurePart(path) !== undefined);
-  if (bundle.length === 0) return;
-  record.bundle = [...(record.bundle ?? []), ...bundle];
-  record.fingerprint = withBundle(record.fingerprint, bundle);
-  record.sizeBytes = record.fingerprint.size;
-  record.modifiedAt = iso(Number(BigInt(record.fingerprint.mtimeNs) / 1_000_000n));
-}
-
-/** Side files whose transcript is gone: one item, named after the session they belonged to. */
-function orphanRecord(store: StoreRef, id: string, paths: readonly string[]): SessionRecord | undefined {
-  const parts = paths.flatMap((path) => {
-    const measured = measurePart(path);
-    return measured ? [{ path, ...measured, mtimeMs: Number(measured.mtimeNs / 1_000_000n) }] : [];
-  });
-  const [primary, ...rest] = parts;
-  if (!primary) return undefined;
-  const fingerprint = withBundle(
-    primary.fingerprint,
-    rest.map((p) => p.path),
-  );
-  const newest = Number(BigInt(fingerprint.mtimeNs) / 1_000_000n);
-  const oldest = Math.min(...parts.map((p) => p.mtimeMs));
-  return {
-    id: `claude-orphan:${id}`,
-    store,
-    path: primary.path,
-    namespace: "(orphaned Claude Code side files)",
-    sizeBytes: fingerprint.size,
-    createdAt: iso(oldest),
-    modifiedAt: iso(newest),
-    lastUsedAt: iso(newest),
-    fingerprint,
-    messageCount: 0,
-    messageCounts: { user: 0, assistant: 0, toolResult: 0, other: 0 },
-    ...(primary.folder ? { folder: true as const } : {}),
-    ...(rest.length > 0 ? { bundle: rest.map((p) => p.path) } : {}),
-    warnings: [],
-  };
 }

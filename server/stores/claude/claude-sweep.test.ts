@@ -159,6 +159,8 @@ describe("keep, plan and status", () => {
         id: old.id,
         path: old.path,
         message: expect.stringContaining(`keep it with \`session-retention keep ${old.id}\``),
+        agent: "claude",
+        keepable: true,
       },
     ]);
   });

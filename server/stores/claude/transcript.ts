@@ -5,14 +5,11 @@
 // title, and the sessions it came from. Lines are parsed up to a cap; a longer line (a file-history
 // snapshot, a pasted image) is counted without being held whole. The format is internal to Claude
 // Code and changes between versions: every field is optional here.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
+import type { FileIdentity } from "../../scan/file-identity.js";
+import { readJsonLines } from "../json-lines.js";
 
 /** Lines longer than this are counted, not parsed. */
 const PARSE_CAP = 256 * 1024;
-/** Of a longer line, this much of each end is kept to find its type, cwd and time. */
-const LONG_LINE_END = 4096;
-const CHUNK = 256 * 1024;
 /** How many other session ids of a continued transcript are kept. */
 const MAX_OTHER_IDS = 16;
 
@@ -147,57 +144,13 @@ export function readClaudeTranscript(path: string): { facts: ClaudeFacts; identi
     corruptLines: 0,
     longLines: 0,
   };
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
-    const identity = identityOf(stat);
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    /** The pieces of the line being read, while it is under the cap; past it, its two ends. */
-    let pending: Buffer[] = [];
-    let pendingLength = 0;
-    let head = Buffer.alloc(0);
-    let tail = Buffer.alloc(0);
-    const endLine = () => {
-      if (pendingLength > PARSE_CAP) {
-        facts.lines += 1;
-        takeLongLine(facts, head.toString("utf8"), tail.toString("utf8"));
-      } else takeText(facts, Buffer.concat(pending, pendingLength).toString("utf8"));
-      pending = [];
-      pendingLength = 0;
-    };
-    const keep = (bytes: Buffer) => {
-      const wasLong = pendingLength > PARSE_CAP;
-      pendingLength += bytes.length;
-      if (!wasLong) {
-        pending.push(Buffer.from(bytes));
-        if (pendingLength <= PARSE_CAP) return;
-        // Past the cap: keep only its two ends from now on.
-        const whole = Buffer.concat(pending);
-        head = Buffer.from(whole.subarray(0, LONG_LINE_END));
-        tail = Buffer.from(whole.subarray(-LONG_LINE_END));
-        pending = [];
-      } else tail = Buffer.from(Buffer.concat([tail, bytes]).subarray(-LONG_LINE_END));
-    };
-    for (let position = 0; position < identity.size;) {
-      const read = readSync(fd, buffer, 0, Math.min(CHUNK, identity.size - position), position);
-      if (read === 0) break;
-      position += read;
-      let start = 0;
-      for (
-        let newline = buffer.indexOf(10, 0);
-        newline !== -1 && newline < read;
-        newline = buffer.indexOf(10, start)
-      ) {
-        keep(buffer.subarray(start, newline));
-        endLine();
-        start = newline + 1;
-      }
-      if (start < read) keep(buffer.subarray(start, read));
-    }
-    if (pendingLength > 0) endLine();
-    return { facts, identity };
-  } finally {
-    closeSync(fd);
-  }
+  const identity = readJsonLines(path, {
+    parseCap: PARSE_CAP,
+    line: (text) => takeText(facts, text),
+    longLine: (head, tail) => {
+      facts.lines += 1;
+      takeLongLine(facts, head, tail);
+    },
+  });
+  return { facts, identity };
 }

@@ -38,6 +38,8 @@ export function TrashPage({
   const [notDone, setNotDone] = useState<NotDone[]>([]);
   /** Restored sessions Claude Code will delete again at its next run, with their bytes. */
   const [sweptAgain, setSweptAgain] = useState<{ items: SweptAgain[]; bytes: number } | undefined>(undefined);
+  /** Restored sessions another agent's cleanup will delete again, where nothing here can keep them. */
+  const [deletedAgain, setDeletedAgain] = useState<SweptAgain[]>([]);
 
   const load = () =>
     api.trash().then(
@@ -72,6 +74,7 @@ export function TrashPage({
         })),
       );
       setSweptAgain(sweptAgainOf(result));
+      setDeletedAgain((result.sweptAgain ?? []).filter((s) => !s.keepable));
       setSelected(new Set());
       setPurging(false);
       onChanged();
@@ -150,6 +153,24 @@ export function TrashPage({
             ))}
           </ul>
         </SweepWarning>
+      )}
+      {deletedAgain.length > 0 && (
+        <div class="banner warn" role="status" data-testid="deleted-again">
+          <p>
+            <strong>
+              {deletedAgain.length} of the restored sessions will be deleted again by their agent's own
+              cleanup:
+            </strong>
+          </p>
+          <ul>
+            {/* No action here can keep them, so what the agent does and why is said in full. */}
+            {deletedAgain.map((s) => (
+              <li key={s.id} data-testid="deleted-again-item" data-path={s.path}>
+                <code>{s.path}</code> — {s.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {entries.length === 0 ? (
         <p class="empty" data-testid="trash-empty">
@@ -266,12 +287,13 @@ export function TrashPage({
 
 type SweptAgain = NonNullable<TrashActionResult["sweptAgain"]>[number];
 
-/** A restore's sessions that Claude Code would sweep again, and their bytes (from what was restored). */
+/** A restore's sessions that Claude Code would sweep again (those `keep` can keep), and their bytes. */
 function sweptAgainOf(result: TrashActionResult) {
-  if (!result.sweptAgain?.length) return undefined;
-  const ids = new Set(result.sweptAgain.map((s) => s.id));
+  const items = (result.sweptAgain ?? []).filter((s) => s.keepable);
+  if (items.length === 0) return undefined;
+  const ids = new Set(items.map((s) => s.id));
   const bytes = result.done.reduce((sum, d) => sum + (ids.has(d.id) ? d.bytes : 0), 0);
-  return { items: result.sweptAgain, bytes };
+  return { items, bytes };
 }
 
 /** The second confirmation of a purge: echoes what goes for good; Escape or "Keep them" cancels. */

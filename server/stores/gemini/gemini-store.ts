@@ -1,0 +1,292 @@
+// Gemini CLI's store (`$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`): each project Gemini was started
+// in has a folder `tmp/<folder>/` — a slug of the project's name (`shop`, `shop-1` on a collision)
+// or, from installs before slugs, the sha256 of its path. One session there is a chat
+// `chats/session-<time>-<8 chars of its id>.jsonl` (or a legacy `.json`; when Gemini converted one,
+// both, which its own deletion removes together) and its bundle — what Gemini's own deletion
+// removes with it (packages/core/src/utils/sessionOperations.ts): its subagents' chats
+// `chats/<id>/`, its activity log `logs/session-<id>.jsonl`, its saved tool outputs
+// `tool-outputs/session-<id>/`, its folder `<id>/` (plans, tracker, tasks), the same three for each
+// of its subagents, and the backups Gemini kept beside the chat (`<chat>.unreadable-<time>`).
+// Never part of a session: `projects.json`, `.project_root`, `logs.json`, checkpoints, memory,
+// shell history, `history/`, settings. Side files whose chat is gone are an orphaned bundle,
+// listed as an item of its own. A chat does not name its project's folder: that comes from
+// Gemini's project index (projects.ts).
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
+import type { FileIdentity } from "../../scan/file-identity.js";
+import { addBundle, orphanedBundle } from "../bundle.js";
+import { pathDerivedId } from "../pi/pi-record.js";
+import type { StoreScan } from "../store-adapter.js";
+import { type GeminiChatFacts, readGeminiChat } from "./chat.js";
+import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
+import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
+
+/** A chat as Gemini lists them: `session-…` ending in `.json` or `.jsonl`. */
+export const CHAT_FILE = /^session-.+\.jsonl?$/;
+/** What Gemini leaves beside a chat: an unreadable file it set aside, a rewrite cut short. */
+const CHAT_BACKUP = /^(session-.+\.jsonl?)\.(?:unreadable-\d+|tmp-\d+)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Folders of a project that are never a session's own, whatever a chat claims its id is: the ones
+ * Gemini reserves (case-insensitively) and its per-project folders.
+ */
+const PROJECT_OWN = new Set([
+  "chats",
+  "logs",
+  "tool-outputs",
+  "checkpoints",
+  "memory",
+  "plans",
+  "tracker",
+  "tasks",
+]);
+
+const names = (folder: string): string[] => {
+  try {
+    return readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What a project folder holds per session id, found by listing it once. */
+interface SideParts {
+  /** `chats/<id>/`: the session's subagents. */
+  subagents: Map<string, string>;
+  /** `logs/session-<id>.jsonl`. */
+  logs: Map<string, string>;
+  /** `tool-outputs/session-<id>/`. */
+  toolOutputs: Map<string, string>;
+  /** `<id>/`. */
+  own: Map<string, string>;
+  /** Chat file name → what Gemini set aside beside it. */
+  backups: Map<string, string[]>;
+}
+
+/** The entries of `folder` named by `pattern` (its first group is the id) and of the right type. */
+function byId(folder: string, pattern: RegExp, want: "file" | "folder"): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of names(folder)) {
+    const id = pattern.exec(name)?.[1];
+    if (id === undefined) continue;
+    const stat = lstatSync(join(folder, name), { throwIfNoEntry: false });
+    if (want === "file" ? stat?.isFile() : stat?.isDirectory()) found.set(id, join(folder, name));
+  }
+  return found;
+}
+
+/** Takes a part out of its map: each part belongs to one session only. */
+function take(parts: Map<string, string>, id: string): string[] {
+  const path = parts.get(id);
+  if (path === undefined) return [];
+  parts.delete(id);
+  return [path];
+}
+
+/**
+ * What Gemini deletes with session `id` (its subagents' files with it): the subagents folder, the
+ * activity log, the tool outputs and the session's own folder, each that is there.
+ */
+function artifactsOf(id: string, side: SideParts, withSubagents = true): string[] {
+  const safe = safeSessionId(id);
+  const subagents = take(side.subagents, safe);
+  const parts = [
+    ...subagents,
+    ...take(side.toolOutputs, safe),
+    ...(PROJECT_OWN.has(safe.toLowerCase()) ? [] : take(side.own, safe)),
+    ...take(side.logs, safe),
+  ];
+  if (withSubagents)
+    for (const folder of subagents)
+      for (const name of names(folder))
+        if (/\.jsonl?$/.test(name)) parts.push(...artifactsOf(name.replace(/\.jsonl?$/, ""), side, false));
+  return parts;
+}
+
+export function scanGeminiRoot(root: string): StoreScan {
+  const store: StoreRef = { kind: "gemini", root };
+  const problems: ScanProblem[] = [];
+  const records: SessionRecord[] = [];
+  const projects = readGeminiProjects(root);
+  const tmp = join(root, GEMINI_PROJECTS);
+  for (const name of names(tmp)) {
+    const folder = join(tmp, name);
+    const stat = lstatSync(folder, { throwIfNoEntry: false });
+    if (stat?.isSymbolicLink())
+      problems.push({
+        code: "symlink",
+        path: folder,
+        message: "symlink in a Gemini CLI store; not followed",
+      });
+    else if (stat?.isDirectory()) scanProject(store, folder, name, projects, records, problems);
+  }
+  return { records, problems };
+}
+
+function scanProject(
+  store: StoreRef,
+  folder: string,
+  name: string,
+  projects: GeminiProjects,
+  records: SessionRecord[],
+  problems: ScanProblem[],
+) {
+  const chats = join(folder, "chats");
+  /** Chats by name without extension: a legacy `.json` and the `.jsonl` Gemini converted it to are one. */
+  const units = new Map<string, { jsonl?: string; json?: string }>();
+  const side: SideParts = {
+    subagents: new Map(),
+    logs: byId(join(folder, "logs"), /^session-(.+)\.jsonl$/, "file"),
+    toolOutputs: byId(join(folder, "tool-outputs"), /^session-(.+)$/, "folder"),
+    own: byId(folder, /^([^.].*)$/, "folder"),
+    backups: new Map(),
+  };
+  for (const entry of names(chats)) {
+    const path = join(chats, entry);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
+    const backupOf = CHAT_BACKUP.exec(entry)?.[1];
+    if (stat.isSymbolicLink())
+      problems.push({ code: "symlink", path, message: "symlink in a Gemini CLI store; not followed" });
+    else if (stat.isFile() && CHAT_FILE.test(entry)) {
+      const json = entry.endsWith(".json");
+      const stem = entry.slice(0, json ? -".json".length : -".jsonl".length);
+      units.set(stem, { ...units.get(stem), [json ? "json" : "jsonl"]: path });
+    } else if (stat.isFile() && backupOf !== undefined)
+      side.backups.set(backupOf, [...(side.backups.get(backupOf) ?? []), path]);
+    else if (stat.isDirectory()) side.subagents.set(entry, path);
+    else
+      problems.push({
+        code: stat.isFile() || stat.isDirectory() ? "not-a-session" : "not-regular",
+        path,
+        message: "not a Gemini CLI chat",
+        ...(stat.isFile() ? { bytes: stat.size } : {}),
+      });
+  }
+
+  const project = projects.projectOf(name);
+  const namespace = project?.path ?? `(unknown: ${name})`;
+  const backupsOf = (path: string | undefined) => {
+    if (path === undefined) return [];
+    const file = path.slice(chats.length + 1);
+    const found = side.backups.get(file) ?? [];
+    side.backups.delete(file);
+    return found;
+  };
+  for (const { jsonl, json } of units.values()) {
+    const anchor = (jsonl ?? json)!;
+    const companion = jsonl !== undefined ? json : undefined;
+    let read;
+    try {
+      read = readGeminiChat(anchor);
+    } catch (error) {
+      problems.push({ code: "unreadable", path: anchor, message: (error as Error).message });
+      continue;
+    }
+    // Gemini finds a chat's side files by the id on its first line; a converted legacy chat's
+    // `.json` names the same session.
+    const sessionId = read.facts.sessionId ?? (companion ? safeFacts(companion)?.sessionId : undefined);
+    const record = chatRecord(
+      store,
+      anchor,
+      read,
+      sessionId,
+      namespace,
+      project === undefined ? name : undefined,
+    );
+    records.push(record);
+    addBundle(record, [
+      ...(companion ? [companion] : []),
+      ...backupsOf(jsonl),
+      ...backupsOf(json),
+      ...(sessionId !== undefined ? artifactsOf(sessionId, side) : []),
+    ]);
+  }
+
+  // What is left belongs to no chat here: per session id (only ids Gemini could have made, never
+  // another folder of the project), and backups per chat name.
+  const orphans = new Map<string, string[]>();
+  const orphan = (key: string, paths: string[]) => {
+    if (paths.length > 0) orphans.set(key, [...(orphans.get(key) ?? []), ...paths]);
+  };
+  for (const id of [...side.subagents.keys()]) orphan(id, artifactsOf(id, side));
+  for (const id of [...side.toolOutputs.keys(), ...side.logs.keys()]) orphan(id, artifactsOf(id, side));
+  for (const id of [...side.own.keys()]) if (UUID.test(id)) orphan(id, artifactsOf(id, side));
+  for (const [file, paths] of side.backups) orphan(file, paths);
+  for (const [key, paths] of orphans) {
+    const record = orphanedBundle(store, `gemini-orphan:${key}`, namespace, paths);
+    if (record) records.push(record);
+  }
+}
+
+function safeFacts(path: string): GeminiChatFacts | undefined {
+  try {
+    return readGeminiChat(path).facts;
+  } catch {
+    return undefined;
+  }
+}
+
+function chatRecord(
+  store: StoreRef,
+  path: string,
+  { facts, identity }: { facts: GeminiChatFacts; identity: FileIdentity },
+  sessionId: string | undefined,
+  namespace: string,
+  /** The folder's name, when nothing says whose project it is. */
+  unknownFolder: string | undefined,
+): SessionRecord {
+  const warnings: SessionWarning[] = [];
+  if (identity.size === 0) warnings.push({ code: "empty-file", message: "empty chat" });
+  else if (facts.headerless)
+    warnings.push({
+      code: "missing-header",
+      message:
+        "it does not start with the metadata line that names its session: Gemini CLI cannot load it, and its cleanup deletes such a file",
+    });
+  if (facts.corruptLines > 0)
+    warnings.push({
+      code: "corrupt-line",
+      message: `${facts.corruptLines} line(s) are not JSON objects`,
+      count: facts.corruptLines,
+    });
+  if (facts.longLines > 0)
+    warnings.push({
+      code: "line-too-long",
+      message: `${facts.longLines} line(s) too long to parse; counted only`,
+      count: facts.longLines,
+    });
+  if (unknownFolder !== undefined)
+    warnings.push({
+      code: "namespace-from-folder",
+      message: HASH_FOLDER.test(unknownFolder)
+        ? `a chat does not say its project, and no project Gemini CLI knows has the sha256 "${unknownFolder}"`
+        : `a chat does not say its project, and neither projects.json nor tmp/${unknownFolder}/.project_root names it: the folder name "${unknownFolder}" is all there is (Gemini's folder names are lossy)`,
+    });
+  const modifiedAt = iso(identity.mtimeMs);
+  const { counts } = facts;
+  const name = facts.summary ?? facts.firstPrompt;
+  return {
+    // A chat without its metadata names no session: an id from its path, as for any such file.
+    id: sessionId !== undefined ? `gemini:${sessionId}` : pathDerivedId(path),
+    store,
+    path,
+    namespace,
+    sizeBytes: identity.size,
+    createdAt: isoOf(facts.startTime ?? facts.firstAt) ?? modifiedAt,
+    modifiedAt,
+    // What Gemini records as the chat's last update (its cleanup's clock too), else its last message.
+    lastUsedAt: isoOf(facts.lastUpdated ?? facts.lastAt) ?? modifiedAt,
+    fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
+    messageCount: counts.user + counts.gemini + counts.other,
+    messageCounts: { user: counts.user, assistant: counts.gemini, toolResult: 0, other: counts.other },
+    ...(name ? { name } : {}),
+    warnings,
+  };
+}
+
+const isoOf = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());

@@ -211,10 +211,8 @@ export async function purge(
  */
 async function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
   if (entry.storeKind === "pi") return undefined;
-  const message = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
-  if (message === undefined) return undefined;
-  const keepable = entry.storeKind === "claude";
-  return { id: entry.id, path: entry.originalPath, message, agent: entry.storeKind, keepable };
+  const again = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
+  return again && { id: entry.id, path: entry.originalPath, agent: entry.storeKind, ...again };
 }
 
 /** What a restore or purge reports for an entry it acted on. */

@@ -14,6 +14,11 @@ export interface StoreScan {
   problems: ScanProblem[];
 }
 
+export interface SweptAgain {
+  message: string;
+  keepable: boolean;
+}
+
 export interface StoreAdapter {
   kind: Exclude<StoreKind, "pi">;
   /** How a session unit is found and measured under `root`. */
@@ -25,8 +30,11 @@ export interface StoreAdapter {
   liveSessions?(root: string, sessions: readonly SessionRecord[]): Map<string, string>;
   /** The agent's own retention: what it will delete for good in this store next, if anything. */
   externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
-  /** After a restore: why the agent's own retention would delete the session again, if it would. */
-  sweptAgain?(entry: TrashEntry, now: Date): string | undefined;
+  /**
+   * After a restore: why the agent's own retention would delete the session again, if it would, and
+   * whether `keep` can stop it (it can where the agent judges the file time, which `keep` refreshes).
+   */
+  sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
 }
 
 /** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */

@@ -11,6 +11,7 @@ import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
+import type { SweptAgain } from "../store-adapter.js";
 import { UserError } from "../../errors.js";
 import { appendAudit } from "../../state/audit-log.js";
 import { withLock } from "../../state/lock-file.js";
@@ -117,12 +118,15 @@ export function claudeSweep(
 }
 
 /** After a restore: why Claude Code's sweep would delete this transcript again, if it would. */
-export function claudeSweptAgain(entry: TrashEntry, now: Date): string | undefined {
+export function claudeSweptAgain(entry: TrashEntry, now: Date): SweptAgain | undefined {
   if (!entry.id.startsWith("claude:")) return undefined;
   const { days, setting } = claudeCleanupPeriod(entry.storeRoot, [entry.namespace]);
   const mtime = lstatSync(entry.originalPath, { throwIfNoEntry: false })?.mtimeMs;
   if (mtime === undefined || now.getTime() - mtime < days * DAY_MS) return undefined;
-  return `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``;
+  return {
+    message: `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``,
+    keepable: true,
+  };
 }
 
 /**

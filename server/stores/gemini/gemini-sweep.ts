@@ -15,6 +15,7 @@ import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
+import type { SweptAgain } from "../store-adapter.js";
 import { readGeminiChat } from "./chat.js";
 import { CHAT_FILE } from "./gemini-store.js";
 import { geminiRetention } from "./gemini-settings.js";
@@ -179,12 +180,16 @@ export function geminiSweep(
 }
 
 /** After a restore: why Gemini CLI's cleanup would delete this chat again, if it would. */
-export function geminiSweptAgain(entry: TrashEntry, now: Date): string | undefined {
+export function geminiSweptAgain(entry: TrashEntry, now: Date): SweptAgain | undefined {
   if (entry.id.startsWith("gemini-orphan:")) return undefined;
   const folder = folderOfChat(entry.storeRoot, entry.originalPath);
   if (folder === undefined) return undefined;
   const project = projectSweep(entry.storeRoot, folder, readGeminiProjects(entry.storeRoot), now.getTime());
   const reason = project?.deletes.get(entry.originalPath);
   if (!project || reason === undefined) return undefined;
-  return `Gemini CLI will delete it again the next time it starts in ${project.project} (${project.setting}): ${inWords(reason)}. It keeps no trash; to keep such chats, raise general.sessionRetention.maxAge in its settings`;
+  // Not keepable: Gemini judges the time inside the chat, which we never rewrite.
+  return {
+    message: `Gemini CLI will delete it again the next time it starts in ${project.project} (${project.setting}): ${inWords(reason)}. It keeps no trash; to keep such chats, raise general.sessionRetention.maxAge in its settings`,
+    keepable: false,
+  };
 }

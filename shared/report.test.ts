@@ -78,6 +78,55 @@ describe("planReportMarkdown", () => {
       "",
     ]);
   });
+  it("has a per-agent section when several agents are in it: each agent's share, its quota before and after, and the agents' own cleanups", () => {
+    const claude = (id: string, daysAgo: number, sizeBytes: number): PolicySession => ({
+      ...session(id, "/c", daysAgo, sizeBytes),
+      path: `/h/.claude/projects/-c/${id}.jsonl`,
+      store: { kind: "claude", root: "/h/.claude" },
+    });
+    const plan = evaluatePolicy({
+      sessions: [
+        session("pi1", "/a", 1, 512),
+        claude("c1", 90, 4096),
+        claude("c2", 60, 2048),
+        claude("c3", 2, 1024),
+      ],
+      policy: ConfigSchema.parse({
+        quota: { agents: { claude: { maxSessionCount: 2 } } },
+        retention: { maxAgeDays: null, minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+      }),
+      now: NOW,
+    });
+    const sweep = {
+      agent: "claude" as const,
+      storeRoot: "/h/.claude",
+      setting: "cleanupPeriodDays = 30 (Claude Code's default)",
+      days: 30,
+      ids: ["claude:c1", "claude:c2"],
+      bytes: 6144,
+      keptByYou: 1,
+      keepable: true,
+      message: "Claude Code will permanently delete 2 sessions (6.00 KB) the next time it runs.",
+    };
+    const md = planReportMarkdown({ ...plan, externalSweeps: [sweep] });
+    const section = md.slice(md.indexOf("## Per agent"), md.indexOf("## Would be removed")).split("\n");
+    expect(section).toEqual([
+      "## Per agent",
+      "",
+      "| agent | sessions | size | to remove | to free | quota before | quota after |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+      "| Claude Code | 3 | 7.00 KB | 2 | 6.00 KB | 3 of 2 sessions (150%) → critical | 1 of 2 sessions (50%) → ok |",
+      "| pi | 1 | 512 B | 0 | 0 B | none | none |",
+      "",
+      "### The agents' own cleanups",
+      "",
+      "They delete for good, with no trash, whatever this plan says:",
+      "",
+      "- Claude Code will permanently delete 2 sessions (6.00 KB) the next time it runs — 1 of them pinned or protected by you.",
+      "",
+      "",
+    ]);
+  });
 });
 
 describe("cleanupReport", () => {

@@ -2,8 +2,9 @@
 // happened (from the audit log). Pure, so the CLI and the dashboard export the same document.
 import type { AuditEntry } from "./audit.js";
 import { formatBytes } from "./format.js";
-import type { Plan } from "./plan.js";
+import { describeSweep, type Plan } from "./plan.js";
 import { describeQuota } from "./quota.js";
+import { AGENT_LABELS, type StoreKind } from "./store-kinds.js";
 
 /** Markdown table cells: pipes and newlines would break the row. */
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -15,27 +16,82 @@ const table = (headers: string[], rows: string[][]) =>
     ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
   ].join("\n");
 
-/** Per namespace: sessions and bytes now, and what the plan would remove. */
-function namespaceRows(plan: Plan) {
-  const rows = new Map<string, { sessions: number; bytes: number; candidates: number; toFree: number }>();
-  const row = (ns: string) => {
-    let r = rows.get(ns);
-    if (!r) rows.set(ns, (r = { sessions: 0, bytes: 0, candidates: 0, toFree: 0 }));
+interface GroupRow {
+  sessions: number;
+  bytes: number;
+  candidates: number;
+  toFree: number;
+}
+
+/** Per group (a namespace, an agent): sessions and bytes now, and what the plan would remove. */
+function groupRows<K extends string>(
+  plan: Plan,
+  keyOf: (s: Pick<Plan["kept"][number], "namespace" | "store">) => K,
+) {
+  const rows = new Map<K, GroupRow>();
+  const row = (key: K) => {
+    let r = rows.get(key);
+    if (!r) rows.set(key, (r = { sessions: 0, bytes: 0, candidates: 0, toFree: 0 }));
     return r;
   };
   for (const k of plan.kept) {
-    const r = row(k.namespace);
+    const r = row(keyOf(k));
     r.sessions++;
     r.bytes += k.sizeBytes;
   }
   for (const c of plan.candidates) {
-    const r = row(c.namespace);
+    const r = row(keyOf(c));
     r.sessions++;
     r.bytes += c.sizeBytes;
     r.candidates++;
     r.toFree += c.sizeBytes;
   }
   return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const groupCells = (r: GroupRow) => [
+  String(r.sessions),
+  formatBytes(r.bytes),
+  String(r.candidates),
+  formatBytes(r.toFree),
+];
+
+/**
+ * Per agent, when there is more than one or an agent has a quota or a cleanup of its own: what each
+ * holds and loses, where its quota stands before and after, and what the agent itself will delete
+ * whatever this plan says. A plan of pi's store alone gets nothing here.
+ */
+function agentSection(plan: Plan): string[] {
+  const rows = groupRows(plan, (s) => s.store.kind);
+  const sweeps = plan.externalSweeps ?? [];
+  if (rows.length < 2 && plan.agentQuotas.length === 0 && sweeps.length === 0) return [];
+  const quotaOf = new Map<StoreKind, Plan["agentQuotas"][number]>(plan.agentQuotas.map((q) => [q.agent, q]));
+  const out = [
+    "## Per agent",
+    "",
+    table(
+      ["agent", "sessions", "size", "to remove", "to free", "quota before", "quota after"],
+      rows.map(([kind, r]) => {
+        const quota = quotaOf.get(kind);
+        return [
+          AGENT_LABELS[kind],
+          ...groupCells(r),
+          quota ? `${describeQuota(quota.before)} → ${quota.before.level}` : "none",
+          quota ? `${describeQuota(quota.after)} → ${quota.after.level}` : "none",
+        ];
+      }),
+    ),
+  ];
+  if (sweeps.length > 0)
+    out.push(
+      "",
+      "### The agents' own cleanups",
+      "",
+      "They delete for good, with no trash, whatever this plan says:",
+      "",
+      ...sweeps.map((sweep) => `- ${describeSweep(sweep)}`),
+    );
+  return [...out, ""];
 }
 
 export function planReportMarkdown(plan: Plan): string {
@@ -80,15 +136,10 @@ export function planReportMarkdown(plan: Plan): string {
     "",
     table(
       ["namespace", "sessions", "size", "to remove", "to free"],
-      namespaceRows(plan).map(([ns, r]) => [
-        ns,
-        String(r.sessions),
-        formatBytes(r.bytes),
-        String(r.candidates),
-        formatBytes(r.toFree),
-      ]),
+      groupRows(plan, (s) => s.namespace).map(([ns, r]) => [ns, ...groupCells(r)]),
     ),
     "",
+    ...agentSection(plan),
     "## Would be removed",
     "",
     plan.candidates.length === 0

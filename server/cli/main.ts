@@ -8,7 +8,7 @@ export const MAIN_HELP = `Usage: session-retention <command> [options]
 See how much disk AI coding-agent sessions use, and clean them up safely.
 
 Commands:
-  scan       count, size, per-namespace usage and every session of pi's stores
+  scan       count, size, per-namespace usage and every session of the agents' stores
   plan       what the retention policy would remove and keep, and why (deletes nothing)
   status     the quota level and mode in one line (exit 0 ok/info, 1 warn, 2 critical)
   clean      move the policy's candidates (or --ids) to the trash, after a preview and a typed DELETE

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ScanReportSchema } from "../../shared/scan-report.js";
+import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { runCli } from "./main.js";
 
@@ -52,6 +53,28 @@ describe("session-retention scan", () => {
     expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ NAME/);
     expect(stdout).toContain("“the big one”");
     expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
+  });
+
+  it("with more than one agent: an AGENT column and a table of agents; with pi alone, neither", async () => {
+    const { root } = store();
+    const claude = mkdtempSync(join(tmpdir(), "sr-cli-claude-"));
+    writeClaudeTranscript(claude, {
+      id: "5d0c8a52-3b5e-4f63-9c3e-2f0b6d1a7e11",
+      cwd: "/work/api",
+      modified: new Date("2026-01-02T00:00:00Z"),
+    });
+    const both = await run("scan", "--store", `pi:${root}`, "--store", `claude:${claude}`);
+    expect(both.status).toBe(0);
+    expect(both.stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+AGENT\s+NAMESPACE \/ NAME/);
+    expect(both.stdout).toMatch(/\s+Claude Code\s+\/work\/api/);
+    const agents = both.stdout.slice(both.stdout.indexOf("Agents:")).split("\n").slice(1, 4);
+    expect(agents[0]).toMatch(/SIZE\s+SESSIONS\s+LAST USED\s+AGENT/);
+    // Largest first: pi's three sessions, then Claude Code's one.
+    expect(agents[1]).toMatch(/\s3\s+\S+ ago\s+pi$/);
+    expect(agents[2]).toMatch(/\s1\s+\S+ ago\s+Claude Code$/);
+    const piOnly = await run("scan", "--root", root);
+    expect(piOnly.stdout).not.toContain("AGENT");
+    expect(piOnly.stdout).not.toContain("Agents:");
   });
 
   it.each([

@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
-import { STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
+import { describeFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
+import { AGENT_LABELS, STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
@@ -85,12 +85,13 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
 /** How many things that are not sessions the table lists one by one. */
 const LISTED_NOT_SESSIONS = 10;
 
-function sessionRows(sessions: readonly SessionRecord[], now: Date) {
+function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: boolean) {
   return sessions.map((s) => [
     formatRelativeTime(s.lastUsedAt, now),
     formatBytes(s.sizeBytes),
     String(s.messageCount),
     s.createdAt.slice(0, 10),
+    ...(withAgent ? [AGENT_LABELS[s.store.kind]] : []),
     `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
 }
@@ -110,15 +111,34 @@ export function renderScanReport(
     flags.sort
   ];
   const shown = report.sessions.slice(0, flags.top);
+  // Which agent a session is from matters once there is more than one; for pi alone it is noise.
+  const agents = summarizeAgents(report.stores, report.sessions);
+  const withAgent = agents.length > 1;
   if (shown.length > 0) {
     out.push(
       `Sessions (${order}${shown.length < report.sessions.length ? `, ${shown.length} of ${report.sessions.length}` : ""}):`,
     );
     out.push(
       renderTable(
-        ["LAST USED", "SIZE", "MSGS", "CREATED", "NAMESPACE / NAME"],
-        sessionRows(shown, now),
+        ["LAST USED", "SIZE", "MSGS", "CREATED", ...(withAgent ? ["AGENT"] : []), "NAMESPACE / NAME"],
+        sessionRows(shown, now, withAgent),
         [1, 2],
+      ),
+    );
+    out.push("");
+  }
+  if (withAgent) {
+    out.push("Agents:");
+    out.push(
+      renderTable(
+        ["SIZE", "SESSIONS", "LAST USED", "AGENT"],
+        agents.map((a) => [
+          formatBytes(a.totalBytes),
+          String(a.sessionCount),
+          a.lastUsedAt ? formatRelativeTime(a.lastUsedAt, now) : "—",
+          AGENT_LABELS[a.kind],
+        ]),
+        [0, 1],
       ),
     );
     out.push("");

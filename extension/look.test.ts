@@ -3,13 +3,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeCodexStore } from "../test-support/codex-store.js";
 import { writeConfigFile } from "../test-support/config-file.js";
+import { writeGeminiStore } from "../test-support/gemini-store.js";
 import { writeSession } from "../test-support/pi-store.js";
 import { statePaths } from "../server/state/state-dir.js";
 import { lookAtStores } from "./look.js";
 
 describe("lookAtStores", () => {
-  it("counts pi's sessions and leaves Claude Code's out, unless the config's stores name it", async () => {
+  it("counts pi's sessions and leaves Claude Code's, Codex's and Gemini CLI's out, unless the config's stores name it", async () => {
     const home = process.env.HOME!;
     writeSession(join(statePaths().dir, "..", "sessions"), "/work/app", 1);
     const claude = join(home, ".claude");
@@ -19,6 +21,9 @@ describe("lookAtStores", () => {
       join(claude, "projects", "-work-app", `${id}.jsonl`),
       `${JSON.stringify({ type: "user", cwd: "/work/app", sessionId: id, timestamp: new Date().toISOString() })}\n`,
     );
+    // Codex's and Gemini CLI's stores on the same machine are left out too.
+    writeCodexStore(join(home, ".codex"));
+    writeGeminiStore(home);
     expect((await lookAtStores()).look.sessionCount).toBe(1);
     writeConfigFile({
       stores: [

@@ -179,16 +179,8 @@ export function scanCodexRoot(root: string): StoreScan {
     const found = parent !== undefined && parent !== rollout.thread ? byThread.get(parent) : undefined;
     return found && !duplicates.has(found) && !duplicates.has(rollout) ? found : undefined;
   };
-  /** The session a rollout belongs to: the top of its spawn chain (cycles end where they close). */
-  const ownerOf = (rollout: Rollout) => {
-    const seen = new Set([rollout]);
-    let at = rollout;
-    for (let up = spawner(at); up && !seen.has(up); up = spawner(at)) {
-      seen.add(up);
-      at = up;
-    }
-    return at;
-  };
+  /** The session a rollout belongs to: the top of its spawn chain. */
+  const ownerOf = (rollout: Rollout) => topOf(rollout, spawner);
   const members = new Map<Rollout, Rollout[]>();
   for (const rollout of rollouts) {
     const owner = ownerOf(rollout);
@@ -212,15 +204,7 @@ export function scanCodexRoot(root: string): StoreScan {
     const from = sessionOfThread(owner.facts.header?.forkedFrom);
     return from && from !== owner ? from : undefined;
   };
-  const familyRoot = (owner: Rollout) => {
-    const seen = new Set([owner]);
-    let at = owner;
-    for (let up = origin(at); up && !seen.has(up); up = origin(at)) {
-      seen.add(up);
-      at = up;
-    }
-    return at;
-  };
+  const familyRoot = (owner: Rollout) => topOf(owner, origin);
   const families = new Map<Rollout, Rollout[]>();
   for (const owner of records.keys()) {
     const parent = origin(owner);
@@ -316,4 +300,15 @@ function sessionRecord(
     ...(bundle.length > 0 ? { bundle } : {}),
     warnings,
   };
+}
+
+/** Follows `up` from `start` to the top of the chain; a cycle ends where it closes. */
+function topOf<T>(start: T, up: (at: T) => T | undefined): T {
+  const seen = new Set([start]);
+  let at = start;
+  for (let next = up(at); next && !seen.has(next); next = up(at)) {
+    seen.add(next);
+    at = next;
+  }
+  return at;
 }

@@ -17,6 +17,7 @@ import { addBundle, fingerprintOf, orphanedBundle } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
+import { strayEntry } from "../stray-entry.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
@@ -97,13 +98,7 @@ export function scanClaudeRoot(root: string): StoreScan {
     const folder = join(projects, project);
     const stat = lstatSync(folder, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) {
-      if (stat)
-        problems.push({
-          code: stat.isSymbolicLink() ? "symlink" : "not-a-session",
-          path: folder,
-          message: stat.isSymbolicLink() ? "symlink in a claude store; not followed" : "not a project folder",
-          ...(stat.isFile() ? { bytes: stat.size } : {}),
-        });
+      if (stat) problems.push(strayEntry(stat, folder, "claude", "not a project folder"));
       continue;
     }
     for (const name of names(folder)) {

@@ -22,6 +22,7 @@ import type { StoreScan } from "../store-adapter.js";
 import { ARCHIVED, SESSIONS } from "./location.js";
 import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
 import { readSessionIndex } from "./session-index.js";
+import { strayEntry } from "../stray-entry.js";
 
 /**
  * A server rescans every few seconds: a rollout unchanged since (same path and identity) is not
@@ -81,18 +82,14 @@ function rolloutFolders(root: string, problems: ScanProblem[]): string[] {
         if (depth === 2) folders.push(path);
         else visit(path, depth + 1);
       } else if (depth < 2 || !stat.isFile() || !parseRolloutName(name))
-        problems.push({
-          code: stat.isSymbolicLink()
-            ? "symlink"
-            : stat.isFile() || stat.isDirectory()
-              ? "not-a-session"
-              : "not-regular",
-          path,
-          message: stat.isSymbolicLink()
-            ? "symlink in a codex store; not followed"
-            : "not where Codex keeps rollouts (sessions/YYYY/MM/DD/rollout-*.jsonl)",
-          ...(stat.isFile() ? { bytes: stat.size } : {}),
-        });
+        problems.push(
+          strayEntry(
+            stat,
+            path,
+            "codex",
+            "not where Codex keeps rollouts (sessions/YYYY/MM/DD/rollout-*.jsonl)",
+          ),
+        );
     }
   };
   visit(join(root, SESSIONS), 0);
@@ -113,16 +110,7 @@ function rolloutsIn(folder: string, problems: ScanProblem[]): Rollout[] {
     if (!stat) continue;
     const parsed = parseRolloutName(name);
     if (!parsed || !stat.isFile()) {
-      problems.push({
-        code: stat.isSymbolicLink()
-          ? "symlink"
-          : stat.isFile() || stat.isDirectory()
-            ? "not-a-session"
-            : "not-regular",
-        path,
-        message: stat.isSymbolicLink() ? "symlink in a codex store; not followed" : "not a Codex rollout",
-        ...(stat.isFile() ? { bytes: stat.size } : {}),
-      });
+      problems.push(strayEntry(stat, path, "codex", "not a Codex rollout"));
       continue;
     }
     const plainName = parsed.compressed ? name.slice(0, -".zst".length) : name;

@@ -11,8 +11,10 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { TrashEntry } from "../shared/trash.js";
+import type { Recovery, TrashEntry } from "../shared/trash.js";
+import { recover } from "../server/delete/deletion-engine.js";
 import { homeTrashDir } from "../server/delete/movers.js";
+import { isProcessAlive, LockedError } from "../server/state/lock-file.js";
 import { statePaths } from "../server/state/state-dir.js";
 
 export const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -66,6 +68,43 @@ export async function runChild(
   if (signal === "SIGKILL") return { killed: true };
   if (code !== 0) throw new Error(`${action} child failed (${code}): ${output}`);
   return { killed: false, points: (JSON.parse(output) as { points: number }).points };
+}
+
+/** How long an empty lock file counts as held (server/state/lock-file.ts, EMPTY_LOCK_GRACE_MS). */
+const EMPTY_LOCK_GRACE_MS = 5000;
+
+/**
+ * Recovery after a kill, run as the next command would run it. A kill between the lock file's
+ * create and its write leaves it empty, and an empty lock counts as held for a moment (another
+ * process may be about to write its pid): like a user trying again, this waits the moment out and
+ * counts it in `seen.emptyLocks`. A lock held by anything else fails the trial, with what is in it.
+ */
+export async function recoverAfterKill(
+  engine: { actor: "cli"; env: NodeJS.ProcessEnv },
+  where: string,
+  seen?: { emptyLocks: number },
+): Promise<Recovery[]> {
+  try {
+    return recover(engine);
+  } catch (error) {
+    if (!(error instanceof LockedError)) throw error;
+    let content: string;
+    try {
+      content = readFileSync(error.path, "utf8");
+    } catch {
+      content = "(gone)";
+    }
+    if (content !== "") {
+      const pid = Number(content.split(" ")[0]);
+      throw new Error(
+        `${where}: the deletion lock is held after the kill: "${content.trim()}" (pid ${pid} ${isProcessAlive(pid) ? "alive" : "not alive"})`,
+        { cause: error },
+      );
+    }
+    if (seen) seen.emptyLocks++;
+    await new Promise((resolve) => setTimeout(resolve, EMPTY_LOCK_GRACE_MS + 200));
+    return recover(engine);
+  }
 }
 
 /** A session as the harness sees it: its own file (or folder) and the other parts of its bundle. */

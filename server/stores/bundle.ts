@@ -40,11 +40,17 @@ export function measurePart(path: string): PartFacts | undefined {
 
 /** The fingerprint of an anchor together with its bundle's parts (those that are there). */
 export function withBundle(anchor: Fingerprint, parts: readonly string[]): Fingerprint {
+  return withParts(
+    anchor,
+    parts.flatMap((path) => measurePart(path) ?? []),
+  );
+}
+
+/** `withBundle` with parts measured already: a scan measures each part once (a folder is a walk). */
+export function withParts(anchor: Fingerprint, parts: readonly PartFacts[]): Fingerprint {
   let size = anchor.size;
   let newest = BigInt(anchor.mtimeNs);
-  for (const path of parts) {
-    const part = measurePart(path);
-    if (!part) continue;
+  for (const part of parts) {
     size += part.bytes;
     if (part.mtimeNs > newest) newest = part.mtimeNs;
   }

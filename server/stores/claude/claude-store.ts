@@ -13,7 +13,7 @@ import { basename, join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { Fingerprint, SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
-import { measurePart, withBundle } from "../bundle.js";
+import { measurePart, withParts } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
@@ -268,10 +268,16 @@ function transcriptRecord(
  * (Claude may be writing only a subagent's transcript: the session is in use all the same).
  */
 function addBundle(record: SessionRecord, paths: readonly string[]) {
-  const bundle = paths.filter((path) => measurePart(path) !== undefined);
+  const bundle = paths.flatMap((path) => {
+    const part = measurePart(path);
+    return part ? [{ path, part }] : [];
+  });
   if (bundle.length === 0) return;
-  record.bundle = [...(record.bundle ?? []), ...bundle];
-  record.fingerprint = withBundle(record.fingerprint, bundle);
+  record.bundle = [...(record.bundle ?? []), ...bundle.map((b) => b.path)];
+  record.fingerprint = withParts(
+    record.fingerprint,
+    bundle.map((b) => b.part),
+  );
   record.sizeBytes = record.fingerprint.size;
   record.modifiedAt = iso(Number(BigInt(record.fingerprint.mtimeNs) / 1_000_000n));
 }
@@ -284,10 +290,7 @@ function orphanRecord(store: StoreRef, id: string, paths: readonly string[]): Se
   });
   const [primary, ...rest] = parts;
   if (!primary) return undefined;
-  const fingerprint = withBundle(
-    primary.fingerprint,
-    rest.map((p) => p.path),
-  );
+  const fingerprint = withParts(primary.fingerprint, rest);
   const newest = Number(BigInt(fingerprint.mtimeNs) / 1_000_000n);
   const oldest = Math.min(...parts.map((p) => p.mtimeMs));
   return {

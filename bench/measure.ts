@@ -3,7 +3,17 @@
 // and reports its getrusage), else a preload module in the child that writes its
 // `process.resourceUsage().maxRSS` when it exits (Node children only).
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 export interface Command {
@@ -108,4 +118,32 @@ export async function writeResults(file: string, markdown: string): Promise<void
   const prettier = await import("prettier");
   const options = (await prettier.resolveConfig(file)) ?? {};
   writeFileSync(file, await prettier.format(markdown, { ...options, filepath: file }));
+}
+
+/**
+ * Copies bin/ and dist/{server,shared} of `repo` into `into` and returns the copy's CLI: a rebuild
+ * of dist/ while a benchmark runs (others work in the same checkout) cannot change what is measured.
+ */
+export function snapshotBuild(repo: string, into: string): string {
+  mkdirSync(join(into, "dist"), { recursive: true });
+  cpSync(join(repo, "bin"), join(into, "bin"), { recursive: true });
+  for (const part of ["server", "shared"])
+    cpSync(join(repo, "dist", part), join(into, "dist", part), { recursive: true });
+  cpSync(join(repo, "package.json"), join(into, "package.json"));
+  symlinkSync(join(repo, "node_modules"), join(into, "node_modules"));
+  return join(into, "bin", "session-retention.js");
+}
+
+/** The commit measured, and whether the sources differed from it. */
+export function gitState(repo: string): string {
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+    cwd: repo,
+    encoding: "utf8",
+  }).stdout?.trim();
+  if (!head) return "unknown commit";
+  const dirty = spawnSync("git", ["status", "--porcelain", "--", "server", "shared", "bin"], {
+    cwd: repo,
+    encoding: "utf8",
+  }).stdout?.trim();
+  return dirty ? `commit ${head} + uncommitted changes in server/shared/bin` : `commit ${head}`;
 }

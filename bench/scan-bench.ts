@@ -6,6 +6,7 @@
 //
 //   npm run bench [-- --quick] [--runs N] [--keep] [--dir DIR] [--out FILE]
 //
+// (npm run bench gives the same flags to claude-bench.ts, which runs next; --out is for running one alone.)
 // --quick    stores 1/20 the size (development; results go to stdout only unless --out)
 // --dir DIR  build the stores in DIR, or reuse them if DIR already holds this generator's stores;
 //            DIR is kept (only DIR/a, DIR/b and DIR/store.json are ever written or removed)
@@ -15,7 +16,6 @@
 import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -23,7 +23,6 @@ import {
   rmSync,
   statfsSync,
   statSync,
-  symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -31,7 +30,16 @@ import { cpus, freemem, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type Command, haveTime, type Measurement, median, Runner, writeResults } from "./measure.js";
+import {
+  type Command,
+  gitState,
+  haveTime,
+  type Measurement,
+  median,
+  Runner,
+  snapshotBuild,
+  writeResults,
+} from "./measure.js";
 import {
   FULL_STORES,
   GENERATOR_VERSION,
@@ -50,34 +58,6 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const rssPreload = join(repo, "dist", "bench", "rss-preload.js");
 /** The CLI that is measured: a private copy of the build (see `snapshotBuild`). */
 let cli = join(repo, "bin", "session-retention.js");
-
-/**
- * Copies bin/ and dist/{server,shared} into `into` and measures that copy: a rebuild of dist/
- * while the benchmark runs (others work in the same checkout) cannot change what is measured.
- */
-function snapshotBuild(into: string): string {
-  mkdirSync(join(into, "dist"), { recursive: true });
-  cpSync(join(repo, "bin"), join(into, "bin"), { recursive: true });
-  for (const part of ["server", "shared"])
-    cpSync(join(repo, "dist", part), join(into, "dist", part), { recursive: true });
-  cpSync(join(repo, "package.json"), join(into, "package.json"));
-  symlinkSync(join(repo, "node_modules"), join(into, "node_modules"));
-  return join(into, "bin", "session-retention.js");
-}
-
-/** The commit measured, and whether the sources differed from it. */
-function gitState(): string {
-  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
-    cwd: repo,
-    encoding: "utf8",
-  }).stdout?.trim();
-  if (!head) return "unknown commit";
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "server", "shared", "bin"], {
-    cwd: repo,
-    encoding: "utf8",
-  }).stdout?.trim();
-  return dirty ? `commit ${head} + uncommitted changes in server/shared/bin` : `commit ${head}`;
-}
 
 function log(message: string) {
   process.stderr.write(`${message}\n`);
@@ -276,8 +256,8 @@ async function main() {
     marker = await prepareStores(dir);
     checkInterrupted();
     const [a, b] = marker.stores as [StoreStats, StoreStats];
-    const measured = gitState();
-    cli = snapshotBuild(join(scratch, "build"));
+    const measured = gitState(repo);
+    cli = snapshotBuild(repo, join(scratch, "build"));
     log(`measuring ${measured} (a copy of its build in ${join(scratch, "build")})`);
 
     const baseEnv: NodeJS.ProcessEnv = { ...process.env };

@@ -116,8 +116,8 @@ function buildTextPool(random: Random): string {
   return parts.join("");
 }
 
-/** Pools shared by every session of a run (built once, from a fixed seed). */
-class Pools {
+/** Pools shared by every session of a run (built once, from a fixed seed; the Claude store's writer uses them too). */
+export class Pools {
   readonly text: string;
   readonly base64: Buffer;
   readonly signature: string;
@@ -154,7 +154,7 @@ class Pools {
 // Writing: one reused buffer, one write per file
 // ---------------------------------------------------------------------------------------------
 
-class BufferedWriter {
+export class BufferedWriter {
   private readonly buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
   private used = 0;
   private fd = -1;
@@ -552,7 +552,7 @@ function averagePlainLine(pools: Pools): number {
   return bytes / lines;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 

@@ -40,11 +40,17 @@ export function measurePart(path: string): PartFacts | undefined {
 
 /** The fingerprint of an anchor together with its bundle's parts (those that are there). */
 export function withBundle(anchor: Fingerprint, parts: readonly string[]): Fingerprint {
+  return withParts(
+    anchor,
+    parts.flatMap((path) => measurePart(path) ?? []),
+  );
+}
+
+/** `withBundle` with parts measured already: a scan measures each part once (a folder is a walk). */
+export function withParts(anchor: Fingerprint, parts: readonly PartFacts[]): Fingerprint {
   let size = anchor.size;
   let newest = BigInt(anchor.mtimeNs);
-  for (const path of parts) {
-    const part = measurePart(path);
-    if (!part) continue;
+  for (const part of parts) {
     size += part.bytes;
     if (part.mtimeNs > newest) newest = part.mtimeNs;
   }
@@ -59,10 +65,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * the same.
  */
 export function addBundle(record: SessionRecord, paths: readonly string[]) {
-  const bundle = paths.filter((path) => measurePart(path) !== undefined);
+  // Each part measured once: a folder's measure is a walk of it.
+  const bundle = paths.flatMap((path) => {
+    const part = measurePart(path);
+    return part ? [{ path, part }] : [];
+  });
   if (bundle.length === 0) return;
-  record.bundle = [...(record.bundle ?? []), ...bundle];
-  record.fingerprint = withBundle(record.fingerprint, bundle);
+  record.bundle = [...(record.bundle ?? []), ...bundle.map((b) => b.path)];
+  record.fingerprint = withParts(
+    record.fingerprint,
+    bundle.map((b) => b.part),
+  );
   record.sizeBytes = record.fingerprint.size;
   record.modifiedAt = iso(Number(BigInt(record.fingerprint.mtimeNs) / 1_000_000n));
 }
@@ -83,10 +96,7 @@ export function orphanedBundle(
   });
   const [primary, ...rest] = parts;
   if (!primary) return undefined;
-  const fingerprint = withBundle(
-    primary.fingerprint,
-    rest.map((p) => p.path),
-  );
+  const fingerprint = withParts(primary.fingerprint, rest);
   const newest = Number(BigInt(fingerprint.mtimeNs) / 1_000_000n);
   const oldest = Math.min(...parts.map((p) => p.mtimeMs));
   return {

@@ -68,13 +68,15 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   }
   if (type === "user" || type === "assistant") facts.counts[type] += 1;
   else facts.counts.other += 1;
-  const seen = titles.get(facts) ?? {};
-  if (type === "custom-title" && typeof line.customTitle === "string") seen.custom = line.customTitle;
-  if (type === "ai-title" && typeof line.aiTitle === "string") seen.ai = line.aiTitle;
-  if (type === "summary" && typeof line.summary === "string") seen.summary = line.summary;
-  titles.set(facts, seen);
-  const title = seen.custom ?? seen.ai ?? seen.summary;
-  if (title !== undefined) facts.title = title;
+  if (type === "custom-title" || type === "ai-title" || type === "summary") {
+    const seen = titles.get(facts) ?? {};
+    if (type === "custom-title" && typeof line.customTitle === "string") seen.custom = line.customTitle;
+    if (type === "ai-title" && typeof line.aiTitle === "string") seen.ai = line.aiTitle;
+    if (type === "summary" && typeof line.summary === "string") seen.summary = line.summary;
+    titles.set(facts, seen);
+    const title = seen.custom ?? seen.ai ?? seen.summary;
+    if (title !== undefined) facts.title = title;
+  }
   // Parsers disagree on the pointer's field names: read both.
   if (type === "fork-context-ref") {
     const parent = sessionRef(line.parentSessionId) ?? sessionRef(line.forkedSessionId);

@@ -12,12 +12,12 @@ import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
-import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
-import { addBundle, fingerprintOf, orphanedBundle } from "../bundle.js";
+import { addBundle, orphanedBundle } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../store-adapter.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
+import { FactsCache } from "../facts-cache.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
@@ -32,20 +32,9 @@ const PROJECT_OWN = new Set([
   "sessions-index.json",
 ]);
 
-/**
- * A server rescans every few seconds: a transcript unchanged since (same path and identity) is
- * not read again. Per process; the CLI reads each once.
- */
-const factsCache = new Map<string, { identity: FileIdentity; facts: ClaudeFacts }>();
-
-function transcriptFacts(path: string) {
-  const cached = factsCache.get(path);
-  const stat = lstatSync(path, { bigint: true });
-  if (cached && sameIdentity(cached.identity, fingerprintOf(stat))) return cached;
-  const read = readClaudeTranscript(path);
-  factsCache.set(path, read);
-  return read;
-}
+/** A transcript unchanged since the last scan is not read again (a server rescans every few seconds). */
+const transcripts = new FactsCache<ClaudeFacts>(readClaudeTranscript);
+const transcriptFacts = (path: string) => transcripts.get(path);
 
 const names = (folder: string): string[] => {
   try {
@@ -167,6 +156,7 @@ export function scanClaudeRoot(root: string): StoreScan {
     record.parentSession = parent.path;
     if (parent === reads) (parent.neededBy ??= []).push(record.id);
   }
+  transcripts.forgetUnasked(root);
   return { records, problems };
 }
 

@@ -16,37 +16,18 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
-import { type FileIdentity, sameIdentity } from "../../scan/file-identity.js";
+import type { FileIdentity } from "../../scan/file-identity.js";
 import { withBundle } from "../bundle.js";
 import type { StoreScan } from "../store-adapter.js";
 import { ARCHIVED, SESSIONS } from "./location.js";
 import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
 import { readSessionIndex } from "./session-index.js";
 import { strayEntry } from "../stray-entry.js";
+import { FactsCache } from "../facts-cache.js";
 
-/**
- * A server rescans every few seconds: a rollout unchanged since (same path and identity) is not
- * read again. Per process; the CLI reads each once.
- */
-const factsCache = new Map<string, { identity: FileIdentity; facts: RolloutFacts }>();
-
-function rolloutFacts(path: string) {
-  const cached = factsCache.get(path);
-  const stat = lstatSync(path, { bigint: true });
-  if (
-    cached &&
-    sameIdentity(cached.identity, {
-      dev: Number(stat.dev),
-      ino: Number(stat.ino),
-      size: Number(stat.size),
-      mtimeNs: stat.mtimeNs.toString(),
-    })
-  )
-    return cached;
-  const read = readRollout(path);
-  factsCache.set(path, read);
-  return read;
-}
+/** A rollout unchanged since the last scan is not read again (a server rescans every few seconds). */
+const rolloutCache = new FactsCache<RolloutFacts>(readRollout);
+const rolloutFacts = (path: string) => rolloutCache.get(path);
 
 /** One thread's rollout as found on disk. */
 interface Rollout {
@@ -207,6 +188,7 @@ export function scanCodexRoot(root: string): StoreScan {
   for (const [rootOf, family] of families)
     if (family.length > 1) for (const owner of family) records.get(owner)!.family = records.get(rootOf)!.id;
 
+  rolloutCache.forgetUnasked(root);
   return { records: [...records.values()], problems };
 }
 

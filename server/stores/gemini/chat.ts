@@ -10,10 +10,10 @@
 // whenever it changes (its tool calls, its tokens), so lines are not messages: the conversation is
 // the messages by id, as Gemini rebuilds it. Legacy chats (`.json`) are one JSON object with a
 // `messages` array, rewritten whole on every change.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf, sameIdentity } from "../../scan/file-identity.js";
-import { fingerprintOf } from "../bundle.js";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
 import { readJsonLines } from "../json-lines.js";
+import { FactsCache } from "../facts-cache.js";
 
 /** Lines longer than this are read by their ends only: a `$set.messages` holds a whole conversation. */
 const PARSE_CAP = 4 * 1024 * 1024;
@@ -302,16 +302,11 @@ function readLegacyChat(path: string): { facts: GeminiChatFacts; identity: FileI
 
 /**
  * A server rescans every few seconds, and the sweep reads the same chats right after the scan: a
- * chat unchanged since (same path and identity) is not read again. Per process.
+ * chat unchanged since is not read again.
  */
-const cache = new Map<string, { identity: FileIdentity; facts: GeminiChatFacts }>();
+export const geminiChats = new FactsCache<GeminiChatFacts>((path) =>
+  path.endsWith(".json") ? readLegacyChat(path) : readChatLines(path),
+);
 
 /** The facts of the chat at `path` (never through a symlink); throws when it cannot be read. */
-export function readGeminiChat(path: string): { facts: GeminiChatFacts; identity: FileIdentity } {
-  const cached = cache.get(path);
-  if (cached && sameIdentity(cached.identity, fingerprintOf(lstatSync(path, { bigint: true }))))
-    return cached;
-  const read = path.endsWith(".json") ? readLegacyChat(path) : readChatLines(path);
-  cache.set(path, read);
-  return read;
-}
+export const readGeminiChat = (path: string) => geminiChats.get(path);

@@ -19,7 +19,7 @@ import type { FileIdentity } from "../../scan/file-identity.js";
 import { addBundle, orphanedBundle } from "../bundle.js";
 import { pathDerivedId } from "../pi/pi-record.js";
 import type { StoreScan } from "../store-adapter.js";
-import { type GeminiChatFacts, readGeminiChat } from "./chat.js";
+import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
 
@@ -124,6 +124,7 @@ export function scanGeminiRoot(root: string): StoreScan {
       });
     else if (stat?.isDirectory()) scanProject(store, folder, name, projects, records, problems);
   }
+  geminiChats.forgetUnasked(root);
   return { records, problems };
 }
 

@@ -4,23 +4,31 @@
 // every session must exist exactly once, byte-identical: in place, or in the trash with a record
 // that restores it. `CRASH_TRIALS=200 npm run test:crash` runs more trials.
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  baselineOf,
+  crashHome,
+  expectWhole,
+  type Kill,
+  recoverAfterKill,
+  runChild,
+  sha,
+  unnamedInTrash,
+  type Unit,
+} from "../../test-support/crash-harness.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
-import { listTrash, recover, restore } from "./deletion-engine.js";
+import { listTrash, restore } from "./deletion-engine.js";
 
 const SESSIONS = 200;
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 36);
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 /** Crash points of one run: 2 per batch of 64 intents, 2 per moved session. */
 const CRASH_POINTS = 2 * Math.ceil(SESSIONS / 64) + 2 * SESSIONS;
-
-const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 let template: string;
 let originals: Map<string, string>; // path relative to the store → sha256
@@ -37,12 +45,8 @@ beforeAll(async () => {
   expect(originals.size).toBe(SESSIONS);
 });
 
-interface Trial {
+interface Trial extends Kill {
   target: "quarantine" | "trash";
-  /** Crash point index at which the child kills itself; -1: never (the parent kills it). */
-  crashAt: number;
-  /** Parent's SIGKILL after this many ms; undefined: never. */
-  killAfterMs?: number;
 }
 
 function trials(): Trial[] {
@@ -55,89 +59,63 @@ function trials(): Trial[] {
   });
 }
 
-/** Runs a trial's child, then recovery (unless `recoverAfter` is false: the caller recovers its own way). */
-async function runTrial(trial: Trial, recoverAfter = true) {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-crash-")));
-  const env = {
-    ...process.env,
-    HOME: home,
-    PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    TMPDIR: join(home, "tmp"),
-  };
-  mkdirSync(env.TMPDIR, { recursive: true });
-  const root = join(env.PI_CODING_AGENT_DIR, "sessions");
+/** Runs a trial's child on a fresh copy of the template store; the caller recovers its own way. */
+async function runTrial(trial: Trial) {
+  const { home, env, engine } = crashHome();
+  const root = join(env.PI_CODING_AGENT_DIR!, "sessions");
   cpSync(template, root, { recursive: true, preserveTimestamps: true });
-
-  const child = spawn(
-    process.execPath,
-    ["dist/test-support/crash-child.js", root, String(trial.crashAt), trial.target],
-    { env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const timer =
-    trial.killAfterMs !== undefined ? setTimeout(() => child.kill("SIGKILL"), trial.killAfterMs) : undefined;
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.once("exit", (c, s) => resolve([c, s])),
-  );
-  clearTimeout(timer);
-  if (signal !== "SIGKILL" && code !== 0) throw new Error(`child failed (${code}): ${output}`);
-
-  const engine = { actor: "cli" as const, env };
-  const recovered = recoverAfter ? recover(engine) : [];
-  const { entries } = listTrash(engine);
-  return { root, env, engine, recovered, entries, killed: signal === "SIGKILL" };
+  const units: Unit[] = [...originals.keys()].map((relative) => ({
+    id: relative,
+    path: root + relative,
+    bundle: [],
+  }));
+  const baseline = baselineOf(units);
+  const { killed } = await runChild("delete", `pi:${root}`, trial, env, trial.target);
+  return { home, root, env, engine, units, baseline, killed };
 }
 
 describe("crash injection: SIGKILL during a bulk soft delete of 200 sessions", () => {
   it(`loses and duplicates nothing in ${TRIALS} trials (seed ${SEED})`, { timeout: 600_000 }, async () => {
-    let killed = 0;
-    let midway = 0;
+    const seen = { killed: 0, midway: 0, emptyLocks: 0 };
     for (const [i, trial] of trials().entries()) {
-      const { root, engine, recovered, entries, killed: wasKilled } = await runTrial(trial);
+      const { home, root, env, engine, units, baseline, killed } = await runTrial(trial);
       const where = `trial ${i} ${JSON.stringify(trial)}`;
-      if (wasKilled) killed++;
+      if (killed) seen.killed++;
+      // A kill from outside may land between the lock file's create and its write.
+      const recovered = await recoverAfterKill(engine, where, seen);
+      const { entries } = listTrash(engine);
       expect(
         recovered.filter((r) => r.result === "conflict"),
         where,
       ).toEqual([]);
-      expect(
-        entries.filter((e) => !["in-trash", "not-moved"].includes(e.state)),
-        where,
-      ).toEqual([]);
+      // Every session exists exactly once, byte-identical (with its time): in place, or in the trash.
+      const inTrash = expectWhole(units, baseline, entries, where);
+      expect(unnamedInTrash(entries, env), `${where}: nothing in the trash that no entry names`).toEqual([]);
+      if (inTrash.length > 0 && inTrash.length < SESSIONS) seen.midway++;
 
-      const inTrash = entries.filter((e) => e.state === "in-trash");
-      if (inTrash.length > 0 && inTrash.length < SESSIONS) midway++;
-      for (const [relative, hash] of originals) {
-        const path = root + relative;
-        const copies = [
-          ...(existsSync(path) ? [path] : []),
-          ...inTrash.filter((e) => e.originalPath === path).map((e) => e.location!),
-        ];
-        expect(copies.length, `${where}: ${relative} must exist exactly once`).toBe(1);
-        expect(sha(copies[0]!), `${where}: ${relative} must be byte-identical`).toBe(hash);
-      }
-
-      // Every trashed session comes back, byte-identical.
+      // Every trashed session comes back, byte-identical, and the trash is left empty.
       const restored = await restore(
         inTrash.map((e) => e.entryId),
         engine,
       );
       expect(restored.skipped, where).toEqual([]);
+      expectWhole(units, baseline, listTrash(engine).entries, `${where}, restored`);
+      expect(unnamedInTrash([], env), `${where}: the trash is empty after the restore`).toEqual([]);
       for (const [relative, hash] of originals) expect(sha(root + relative), where).toBe(hash);
+      rmSync(home, { recursive: true, force: true });
     }
     // The trials must really have interrupted operations, many of them half-way.
-    expect(killed).toBeGreaterThanOrEqual(TRIALS / 2);
-    expect(midway).toBeGreaterThanOrEqual(TRIALS / 3);
+    expect(seen.killed, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 2);
+    expect(seen.midway, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 3);
+    console.log(`pi crash trials: ${JSON.stringify(seen)}`);
   });
 });
 
 describe("after a kill -9, the dashboard recovers when it starts", () => {
   it("serve resolves every open intent before it answers, so the trash never shows 'moving'", async () => {
     // Killed right after the first batch of intents is durable: 64 intents open, nothing moved.
-    const { root, env, engine, entries } = await runTrial({ target: "trash", crashAt: 1 }, false);
+    const { root, env, engine } = await runTrial({ target: "trash", crashAt: 1 });
+    const { entries } = listTrash(engine);
     expect(entries.filter((e) => e.state === "moving").length).toBeGreaterThan(0);
     const server = spawn(
       process.execPath,

@@ -19,7 +19,8 @@ export interface EngineOptions {
   now?: () => Date;
   /**
    * Test hook for the crash harness: called at each step where a crash must lose nothing
-   * ("intent-written", "moved", "verified"…). Production code never sets it.
+   * ("intents-written", "moved", "sidecar-moved", "recorded", "recovered", "restored"…).
+   * Production code never sets it.
    */
   crashPoint?: (step: string) => void;
   /** Test hook: how the ledger writes (a full disk is injected here). */

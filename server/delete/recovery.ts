@@ -10,7 +10,7 @@ import { acquireLock } from "../state/lock-file.js";
 import { type EngineOptions, engineState } from "./engine.js";
 import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
-import { identityAfterMove, moveSidecars, removeSidecars } from "./trashed-copy.js";
+import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
 import { Ledger, parseEntryId, readLedgers } from "./trash-ledger.js";
 
 /** Resolves every intent a crash left open. */
@@ -40,7 +40,10 @@ export function recoverLocked(options: EngineOptions): Recovery[] {
   for (const [operationId, entries] of byOperation) {
     const ledger = Ledger.reopen(state.ledgerDir, operationId);
     try {
-      for (const entry of entries) results.push(resolveOpen(entry, ledger, state.env));
+      for (const entry of entries) {
+        results.push(resolveOpen(entry, ledger, state.env, state.crash));
+        state.crash("recovered");
+      }
       ledger.sync();
     } finally {
       ledger.close();
@@ -94,8 +97,16 @@ function removeOrphanTrashInfo(entry: TrashEntry, ledgerFile: string, env: NodeJ
   }
 }
 
-/** What a crash left of one entry, made definite. Exported for a failed restore, which ends the same way. */
-export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.ProcessEnv): Recovery {
+/**
+ * What a crash left of one entry, made definite. Exported for a failed restore, which ends the same
+ * way. `crash` is the crash harness's hook (a crash in recovery must lose nothing either).
+ */
+export function resolveOpen(
+  entry: TrashEntry,
+  ledger: Ledger,
+  env: NodeJS.ProcessEnv,
+  crash: (step: string) => void = () => {},
+): Recovery {
   const { seq } = parseEntryId(entry.entryId)!;
   const { atOrigin, trashed, trashInfo } = whereIs(entry, env);
   const base = { entryId: entry.entryId, id: entry.id, path: entry.originalPath };
@@ -127,12 +138,14 @@ export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.Proce
   if (entry.state === "moving") {
     if (atOrigin && !trashed) {
       if (entry.target === "system-trash") removeOrphanTrashInfo(entry, ledger.file, env);
-      moveSidecars(entry, "back");
+      moveSidecars(entry, "back", crash);
+      // As after a whole operation: the quarantine folders its parts went through go once empty.
+      removeEmptiedFolders(entry);
       ledger.append([{ seq, event: "not-moved", reason: "interrupted before the move; left in place" }]);
       return { ...base, result: "rolled-back", detail: "the move never happened; the session is in place" };
     }
     if (!atOrigin && trashed) {
-      moveSidecars(entry, "away");
+      moveSidecars(entry, "away", crash);
       ledger.append([
         {
           seq,
@@ -154,9 +167,13 @@ export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.Proce
   }
   if (entry.state === "restoring") {
     if (atOrigin && !trashed) {
-      moveSidecars(entry, "back");
+      moveSidecars(entry, "back", crash);
       if (entry.storeKind === "codex") restoreCodexIndex(entry);
       if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+      // What restoreOne does after the move: without it, a restore killed between a bundle's parts
+      // left its emptied `<n>.sidecars/` folders in the quarantine for good, named by no entry —
+      // indistinguishable there from a part left behind (found by the bundle crash harness).
+      removeEmptiedFolders(entry);
       ledger.append([{ seq, event: "restored" }]);
       return { ...base, result: "finished", detail: "the restore had happened" };
     }
@@ -176,6 +193,7 @@ export function resolveOpen(entry: TrashEntry, ledger: Ledger, env: NodeJS.Proce
   if (!trashed) {
     removeSidecars(entry);
     if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+    removeEmptiedFolders(entry);
     ledger.append([{ seq, event: "purged" }]);
     return { ...base, result: "finished", detail: "the purge had happened" };
   }

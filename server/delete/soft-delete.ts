@@ -414,7 +414,12 @@ function settle(
     const identity = identityAfterMove(location, item, copiedHash);
     if (identity.identity?.size !== ownSize)
       throw new Error(`the moved copy at ${location} has the wrong size`);
-    for (const sidecar of item.sidecars) moveFile(sidecar.from, sidecar.to);
+    // A bundle moves part by part: a crash between two leaves the session half moved, and its open
+    // intent lets recovery finish the move (the transcript is in the trash) or undo it.
+    for (const sidecar of item.sidecars) {
+      moveFile(sidecar.from, sidecar.to);
+      state.crash("sidecar-moved");
+    }
     ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...identity }]);
     state.crash("recorded");
   } catch (error) {

@@ -120,12 +120,15 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
       return;
     }
     state.crash("restored");
-    moveSidecars(entry, "back");
+    moveSidecars(entry, "back", state.crash);
     if (entry.storeKind === "codex") restoreCodexIndex(entry);
     if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+    // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
+    // entry, and a kill in between left its emptied quarantine folders there for good.
+    removeEmptiedFolders(entry);
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();
-    removeEmptiedFolders(entry);
+    state.crash("restore-recorded");
     result.done.push(doneItem(entry));
   } finally {
     ledger.close();
@@ -189,9 +192,9 @@ export async function purge(
         rmSync(entry.location!, { force: true, recursive: isFolderSession(entry) });
         removeSidecars(entry);
         if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+        removeEmptiedFolders(entry); // before the outcome, as for a restore
         ledger.append([{ seq, event: "purged" }]);
         ledger.sync();
-        removeEmptiedFolders(entry);
         result.done.push(doneItem(entry));
       } catch (error) {
         result.skipped.push({ ref: entry.entryId, reason: `purge failed: ${(error as Error).message}` });

@@ -81,11 +81,22 @@ export function realFolder(folder: string): boolean {
   }
 }
 
-/** Moves the files that travel with a session (pi's session-index file) away with it, or back. */
-export function moveSidecars(item: TrashItem, direction: "away" | "back") {
+/**
+ * Moves the files that travel with a session (pi's session-index file, a bundle's parts) away with
+ * it, or back. Part by part, each only when it is still on its side: run again after a crash, it
+ * moves what is left. `crash` is the crash harness's hook, called after each part.
+ */
+export function moveSidecars(
+  item: TrashItem,
+  direction: "away" | "back",
+  crash: (step: string) => void = () => {},
+) {
   for (const sidecar of item.sidecars) {
     const [from, to] = direction === "away" ? [sidecar.from, sidecar.to] : [sidecar.to, sidecar.from];
-    if (pathExists(from) && !pathExists(to)) moveFile(from, to);
+    if (pathExists(from) && !pathExists(to)) {
+      moveFile(from, to);
+      crash("sidecar-moved");
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 //   restore <kind>:<root> <crashAt>           restores everything in the trash
 // It prints how many crash points it passed (when it lives to the end).
 import { listTrash, recover, restore, softDelete } from "../server/delete/deletion-engine.js";
+import type { AdapterStore } from "../server/scan/resolve-roots.js";
 import { scanStores } from "../server/scan/scanner.js";
 import { writeConfigFile } from "./config-file.js";
 
@@ -38,7 +39,7 @@ if (action === "delete") {
   const where =
     kind === "pi"
       ? { roots: [root] }
-      : { roots: [], adapterStores: [{ kind: kind as "claude" | "agentsh" | "workspace", root }] };
+      : { roots: [], adapterStores: [{ kind: kind as AdapterStore["kind"], root }] };
   const { sessions } = await scanStores(where);
   const result = await softDelete(
     { items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })), ...where, via: "selection" },

@@ -3,8 +3,9 @@
 // moment (test-support/crash-child.ts), and the property every trial checks afterwards — each
 // session is whole in exactly one place: all of its parts at their original paths, byte-identical
 // with their times, or all of them in the trash under one entry; and nothing in the quarantine or
-// the desktop trash that no entry names. Used by server/delete/crash-recovery.test.ts (pi) and
-// server/delete/bundle-crash-recovery.test.ts (Claude Code sessions with bundles).
+// the desktop trash that no entry names. Used by server/delete/crash-recovery.test.ts (pi),
+// server/delete/bundle-crash-recovery.test.ts (Claude Code and Gemini CLI sessions with bundles) and
+// server/delete/codex-crash-recovery.test.ts (Codex sessions, deleted through `codex delete`).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
@@ -19,10 +20,14 @@ import { statePaths } from "../server/state/state-dir.js";
 
 export const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-/** How a child dies: at its N-th crash point, or (crashAt -1) killed by the parent after some ms. */
+/**
+ * How a child dies: at its N-th crash point, or (crashAt -1) killed by the parent after some ms or
+ * as soon as `killWhen` holds (looked at every few ms).
+ */
 export interface Kill {
   crashAt: number;
   killAfterMs?: number;
+  killWhen?: () => boolean;
 }
 
 /** A fresh home for one trial: HOME, pi's agent dir, the XDG data dir (the desktop trash), TMPDIR, Claude's folder. */
@@ -61,10 +66,12 @@ export async function runChild(
   child.stderr.on("data", (chunk) => (output += chunk));
   const timer =
     kill.killAfterMs !== undefined ? setTimeout(() => child.kill("SIGKILL"), kill.killAfterMs) : undefined;
+  const watch = kill.killWhen && setInterval(() => kill.killWhen!() && child.kill("SIGKILL"), 3);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.once("exit", (c, s) => resolve([c, s])),
   );
   clearTimeout(timer);
+  clearInterval(watch);
   if (signal === "SIGKILL") return { killed: true };
   if (code !== 0) throw new Error(`${action} child failed (${code}): ${output}`);
   return { killed: false, points: (JSON.parse(output) as { points: number }).points };

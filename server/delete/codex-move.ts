@@ -17,6 +17,7 @@ import {
 } from "../stores/codex/codex-delete.js";
 import { appendIndexLines, indexLinesOf } from "../stores/codex/session-index.js";
 import { pathExists } from "./movers.js";
+import { removeEmptiedFolders } from "./trashed-copy.js";
 
 /** The original → trash pairs of an item: its rollout and the rest of its bundle. */
 const pairs = (item: TrashItem) => [
@@ -66,8 +67,9 @@ export function moveCodexSession(
   const deleted = codexDelete(tools, item.storeRoot, thread, env);
   crash("codex-deleted");
   if (!deleted.ok && all.every(({ from }) => pathExists(from))) {
-    // Codex removed nothing: the session stays as it was, and our links go.
+    // Codex removed nothing: the session stays as it was, and our links go (their folders with them).
     for (const { to } of all) rmSync(to, { force: true });
+    removeEmptiedFolders(item);
     return { moved: false, reason: deleted.message };
   }
   finishMove(item);
@@ -104,6 +106,10 @@ export function recoverCodexMove(item: TrashItem, env: NodeJS.ProcessEnv): "roll
   // Every original still in the store: Codex deleted nothing, so the move is undone.
   if (all.every(({ from }) => pathExists(from))) {
     for (const { from, to } of all) if (sameFile(from, to)) rmSync(to, { force: true });
+    // And the folders our links were made in: without this, a move undone after its links left its
+    // emptied `<n>.sidecars/` folder (and, alone, its operation's folder) in the quarantine for
+    // good, named by no entry (found by the Codex crash harness, codex-crash-recovery.test.ts).
+    removeEmptiedFolders(item);
     return "rolled-back";
   }
   finishMove(item);

@@ -14,6 +14,7 @@ import { listTrash, recover, restore, softDelete } from "../../delete/deletion-e
 import { runCli } from "../../cli/main.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
+import { statePaths } from "../../state/state-dir.js";
 
 const CODEX = resolve("node_modules/.bin/codex");
 const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
@@ -224,6 +225,25 @@ describe("deleting Codex sessions through the real codex binary", () => {
     expect(result.moved).toEqual([]);
     expect(result.skipped[0]!.reason).toMatch(/no `codex` binary was found/);
     expect(snapshotTree([store.root])).toEqual(before);
+  });
+
+  it("a codex delete that fails leaves the session as it was, and nothing of it in the quarantine", async () => {
+    // Codex exits 1 without touching anything (here: `false` in its place): our links go, and so do
+    // the folders they were made in (left there, empty, until the Codex crash harness found the same
+    // omission in recovery).
+    const store = writeCodexStore(join(newHome(), ".codex"));
+    lenient();
+    const vscode = store.threads.find((t) => t.options.source === "vscode")!;
+    const env = { ...process.env, SESSION_RETENTION_CODEX: "/bin/false" };
+    const before = snapshotTree([store.root]);
+    const result = await softDelete(await selection(store.root, [`codex:${vscode.id}`]), {
+      actor: "cli",
+      env,
+    });
+    expect(result.moved).toEqual([]);
+    expect(result.skipped[0]!.reason).toMatch(/^codex delete --force \S+ exited 1/);
+    expect(snapshotTree([store.root])).toEqual(before);
+    expect(existsSync(join(statePaths(env).quarantine, result.operationId!))).toBe(false);
   });
 
   it("a thread whose rollout (or a subagent's) a real process holds open for writing is in use, never moved", async () => {

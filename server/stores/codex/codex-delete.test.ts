@@ -19,13 +19,18 @@ import { statePaths } from "../../state/state-dir.js";
 const CODEX = resolve("node_modules/.bin/codex");
 const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
-const sql = (db: string, statement: string) =>
-  spawnSync("sqlite3", ["-batch", "-noheader", db, statement], { encoding: "utf8" }).stdout.trim();
+/** Runs SQL with the real sqlite3; a failed statement fails the test instead of passing unseen. */
+function sql(db: string, statement: string) {
+  const run = spawnSync("sqlite3", ["-batch", "-noheader", db, statement], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`sqlite3 ${db}: ${run.stderr.trim()}`);
+  return run.stdout.trim();
+}
 
 /** A generated store with the state Codex keeps for it: `state_5.sqlite` made by Codex, rows in it. */
 function codexStore(): CodexStoreFacts & { db: string } {
   const store = writeCodexStore(join(newHome(), ".codex"));
-  // An unknown thread: Codex fails to delete it (exit 1) but first creates and migrates its databases.
+  // An unknown thread: Codex fails to delete it (exit 1) but first creates and migrates its
+  // databases, and fills them from the rollouts it finds. Our rows only add what it did not.
   spawnSync(CODEX, ["delete", "--force", "00000000-0000-7000-8000-000000000000"], {
     env: { ...process.env, CODEX_HOME: store.root },
     stdio: "ignore",
@@ -40,8 +45,8 @@ function codexStore(): CodexStoreFacts & { db: string } {
     .map((t) => `('${t.options.spawnedBy!.id}','${t.id}','open')`);
   sql(
     db,
-    `insert into threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, sandbox_policy, approval_mode, archived) values ${rows.join(",")};` +
-      `insert into thread_spawn_edges (parent_thread_id, child_thread_id, status) values ${edges.join(",")};`,
+    `insert or ignore into threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, sandbox_policy, approval_mode, archived) values ${rows.join(",")};` +
+      `insert or ignore into thread_spawn_edges (parent_thread_id, child_thread_id, status) values ${edges.join(",")};`,
   );
   // An older Codex's database beside it, of an older schema, naming the same threads.
   const legacy = join(store.root, "state_4.sqlite");

@@ -2,6 +2,7 @@
 // each store holds that is not a session. Pure functions.
 import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
+import { AGENT_LABELS } from "./store-kinds.js";
 import { compareSessions } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
@@ -158,6 +159,6 @@ export function describeFinding(
   if (notSessions === 0) return undefined;
   const items = `${notSessions} item${notSessions === 1 ? "" : "s"}${notSessionBytes > 0 ? ` (${formatSize(notSessionBytes)})` : ""}`;
   if (sessions === 0)
-    return `Nothing in ${store.root} is a session of a ${store.kind} store: ${items} there, all left alone. Is this the right folder?`;
-  return `${items} in ${store.root} ${notSessions === 1 ? "is not a session" : "are not sessions"} of this ${store.kind} store: left alone, never cleaned.`;
+    return `Nothing in ${store.root} is a session of a ${AGENT_LABELS[store.kind]} store: ${items} there, all left alone. Is this the right folder?`;
+  return `${items} in ${store.root} ${notSessions === 1 ? "is not a session" : "are not sessions"} of this ${AGENT_LABELS[store.kind]} store: left alone, never cleaned.`;
 }

@@ -351,6 +351,12 @@ describe("only pi sessions are sessions of a pi store", () => {
     expect(describeFinding(finding!, String)).toBe(
       `Nothing in ${root} is a session of a pi store: 2 items (17) there, all left alone. Is this the right folder?`,
     );
+    // Another agent's store is named as the agent is.
+    expect(
+      describeFinding({ ...finding!, store: { kind: "claude", root: "/h/.claude" }, sessions: 3 }, String),
+    ).toBe(
+      "2 items (17) in /h/.claude are not sessions of this Claude Code store: left alone, never cleaned.",
+    );
   });
 });
 

@@ -1,7 +1,8 @@
-// Realistic Claude Code stores for tests, written from the formats (the team's notes AGENT-STORES.md
-// §1.1 and claude-code-facts.md) — never copied from a real machine — together with what a scan
-// must find in them. The expectations are worked out from what was written (the lines, the bytes,
-// the times), never by asking the adapter, so a test compares two independent accounts.
+// Realistic Claude Code stores for tests, written from the formats Claude Code writes (its
+// CHANGELOG and issue threads; the README's "Claude Code" section) — never copied from a real
+// machine — together with what a scan must find in them. The expectations are worked out from
+// what was written (the lines, the bytes, the times), never by asking the adapter, so a test
+// compares two independent accounts.
 //
 // One seed and one clock give the same bytes in any folder: paths inside the files name a made-up
 // user `/home/dev`, not the folder the store is written to. The one exception is the live-process
@@ -163,7 +164,7 @@ export class Transcript {
     return this.add({ type: "custom-title", customTitle: title, sessionId: this.session.id });
   }
 
-  /** The title Claude gave the session itself: metadata, no cwd and no time (claude-code-facts.md §2). */
+  /** The title Claude gave the session itself: metadata, no cwd and no time */
   aiTitle(title: string) {
     return this.add({ type: "ai-title", aiTitle: title, sessionId: this.session.id });
   }
@@ -202,8 +203,8 @@ export class Transcript {
 
   /**
    * A fork that reads its history from its parent's file: a `fork-context-ref` line naming the
-   * parent first. Its fields are not documented; readers disagree on the parent's field name
-   * (claude-code-facts.md §5), so both shapes can be written.
+   * parent first. Its fields are not documented; readers disagree on the parent's field name,
+   * so both shapes can be written.
    */
   forkPointer(parent: string, field: "parentSessionId" | "forkedSessionId" = "parentSessionId") {
     this.forkOf = parent;

@@ -1,5 +1,5 @@
 // Realistic OpenAI Codex stores for tests, written from the formats in Codex's own code
-// (codex-rs/rollout recorder and compression, codex-rs/state; /work notes codex-facts.md) and from
+// (codex-rs/rollout recorder and compression, codex-rs/state) and from
 // what the real `codex` 0.169 wrote here — never copied files — together with what a scan must
 // find in them. The expectations are worked out from what was written (the lines, the bytes, the
 // times), never by asking the adapter, so a test compares two independent accounts.

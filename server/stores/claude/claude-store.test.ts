@@ -379,7 +379,7 @@ describe("soft delete and restore of Claude sessions", () => {
 
   // Defect (claude-store.ts modifiedAt, the policy's grace window): a session is "active" by its
   // transcript's mtime alone, while Claude may be writing only its side files — a subagent at work,
-  // or a transcript that lags (claude-code-facts.md §8, #80561). (Hidden for now by atSessionPlace.)
+  // or a transcript that lags (Claude Code issue #80561). (Hidden for now by atSessionPlace.)
   it("a session whose subagent wrote within the grace window is in use", async () => {
     const store = claudeStore();
     lenientConfig();
@@ -444,7 +444,7 @@ describe("sessions another depends on or a live process uses", () => {
   // Defect (not implemented; server/state/active-sessions.ts reads pi's markers and /proc only):
   // Claude's live-process registry `sessions/<pid>.json` is not read, so the session a running
   // `claude` writes to is protected by the grace window alone — and Claude writes its transcript
-  // only now and then (in batches, lazily, sometimes not until exit: claude-code-facts.md §8).
+  // only now and then (in batches, lazily, sometimes not until exit).
   it("a session a live claude process names in sessions/<pid>.json is in use; a dead pid's entry is not", async () => {
     const store = claudeStore();
     const inputs = await gatherPlanInputs({ flagStores: [`claude:${store.root}`], cache: false });
@@ -453,7 +453,7 @@ describe("sessions another depends on or a live process uses", () => {
   });
 
   // Defect (as above, and the orphan rule in claude-store.ts): Claude creates the transcript only
-  // with the first message (claude-code-facts.md §3, #70632), so a running session can be side
+  // with the first message (Claude Code issue #70632), so a running session can be side
   // files alone. Named by a live registry entry, they are a session in use, not an orphaned bundle.
   it("side files of a live session whose transcript is not written yet are in use", async () => {
     const b = new ClaudeStoreBuilder(newHome());
@@ -466,11 +466,11 @@ describe("sessions another depends on or a live process uses", () => {
   });
 });
 
-// Where claude-code-facts.md (the research notes, sourced, checked 2026-11; § numbers below are its
-// sections) says more than the model the adapter was written to: each is a failing test until the
-// adapter follows it.
+// Where Claude Code's behaviour (its CHANGELOG and issue threads, checked 2026-11; the README's
+// "Claude Code" section says what is verified and what inferred) says more than the model the
+// adapter was first written to: each was a failing test until the adapter followed it.
 describe("what the facts file adds to the model", () => {
-  // §2: the latest custom-title wins, next the latest ai-title, then a summary (legacy). The adapter
+  // the latest custom-title wins, next the latest ai-title, then a summary (legacy). The adapter
   // takes whichever of summary and custom-title comes last, and ignores ai-title.
   it("the name is the latest custom-title, else the latest ai-title, else a summary", async () => {
     const renamed = oneSession((t) => t.customTitle("Mine").conversation(1).summary("Claude's summary"));
@@ -481,7 +481,7 @@ describe("what the facts file adds to the model", () => {
     expect((await scan(titled.root)).sessions[0]?.name).toBe("Fix the checkout button");
   });
 
-  // §5: the pointer a fork reads its history through is a `fork-context-ref` line, whose parent
+  // the pointer a fork reads its history through is a `fork-context-ref` line, whose parent
   // field is `parentSessionId` in some readers and `forkedSessionId` in others ("read both
   // variants"). The adapter knows the first only.
   it("a fork-context-ref naming its parent as forkedSessionId pins the parent", async () => {
@@ -497,7 +497,7 @@ describe("what the facts file adds to the model", () => {
     );
   });
 
-  // §3: files attached to a session are kept per session in uploads/<uuid>/ (and swept with it);
+  // files attached to a session are kept per session in uploads/<uuid>/ (and swept with it);
   // the adapter leaves them behind when the session goes.
   it("a session's uploads/<uuid>/ is part of its bundle", async () => {
     const b = new ClaudeStoreBuilder(newHome());
@@ -509,7 +509,7 @@ describe("what the facts file adds to the model", () => {
     expect(sessions.map(asSession)).toEqual(store.sessions.map((s) => expectedSession(s, store.root)));
   });
 
-  // §4: besides memory/ and .session-aliases, Claude reserves sessions-index.json (legacy),
+  // besides memory/ and .session-aliases, Claude reserves sessions-index.json (legacy),
   // bridge-pointer.json, tiny_memory/, bagel and cloud-snapshots/ in a project folder. The adapter
   // reports each as "not a session", so a plain Claude store looks like one holding strays.
   it("Claude's reserved project entries are neither sessions nor problems", async () => {
@@ -526,7 +526,7 @@ describe("what the facts file adds to the model", () => {
     expect(problems).toEqual([]);
   });
 
-  // §2 (inferred there): after `--continue` Claude appends to the old file under a new session id,
+  // Inferred: after `--continue` Claude appends to the old file under a new session id,
   // and that id's side files (its /rewind backups) belong to the transcript being written, not to
   // a transcript that is gone.
   it("side files named by a later session id inside a transcript (after --continue) are not an orphan", async () => {

@@ -63,6 +63,10 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
       if (typeof found === "string") result.skipped.push({ ref, reason: found });
       else for (const entry of found) named.push({ ref: found.length > 1 ? entry.entryId : ref, entry });
     }
+    // Undone in the reverse of the order things moved: what a session reads from (a Codex fork's
+    // parent, moved after the fork) is back before the session, so a restore cut short never leaves
+    // a session in place that cannot be opened.
+    named.sort((a, b) => compareEntryIds(b.entry.entryId, a.entry.entryId));
     for (const { ref, entry } of named) {
       if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
       else if (entry.state !== "in-trash")
@@ -249,4 +253,11 @@ function trashAudit(
     bytes: result.done.reduce((t, d) => t + d.bytes, 0),
     result: result.skipped.length > 0 ? (result.done.length > 0 ? "partial" : "failed") : "ok",
   });
+}
+
+/** Entries in the order they were moved: by operation (named by its start time), then by sequence. */
+function compareEntryIds(a: string, b: string): number {
+  const [x, y] = [parseEntryId(a)!, parseEntryId(b)!];
+  if (x.operationId !== y.operationId) return x.operationId < y.operationId ? -1 : 1;
+  return x.seq - y.seq;
 }

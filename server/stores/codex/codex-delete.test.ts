@@ -150,6 +150,8 @@ describe("deleting Codex sessions through the real codex binary", () => {
 
       const restored = await restore([result.operationId!], engine);
       expect(restored.skipped).toEqual([]);
+      // Back in the reverse order: the root first, then each fork after what it reads from.
+      expect(restored.done.map((d) => d.id)).toEqual(sessions);
       // Every rollout byte-identical with its time; the index's other lines in their order and each
       // thread's lines appended again, in their order (the last of an id wins, as before).
       expect(rollouts(store)).toEqual(before);

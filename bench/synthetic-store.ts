@@ -492,25 +492,54 @@ function plan(spec: StoreSpec, random: Random, averagePlainLine: number): Sessio
   }
   if (spec.linesRange) return plans;
 
-  // Scale the log-normal line counts to the target total, exactly.
+  const bySize = scaleLines(plans, spec.targetLines, 3, 20_000);
+  spreadImages(
+    bySize,
+    spec.targetBytes - spec.targetLines * averagePlainLine,
+    random,
+    (p) => (p.lines - 3) / 2,
+  );
+  return plans;
+}
+
+/**
+ * Scales log-normal line counts to `target` in total, exactly, each within [min, max]; returns
+ * the plans largest first.
+ */
+export function scaleLines<P extends { lines: number }>(
+  plans: P[],
+  target: number,
+  min: number,
+  max: number,
+): P[] {
   const raw = plans.reduce((sum, p) => sum + p.lines, 0);
   let total = 0;
   for (const p of plans) {
-    p.lines = Math.min(20_000, Math.max(3, Math.round((p.lines * spec.targetLines) / raw)));
+    p.lines = Math.min(max, Math.max(min, Math.round((p.lines * target) / raw)));
     total += p.lines;
   }
   const bySize = [...plans].sort((a, b) => b.lines - a.lines);
-  for (let i = 0; total !== spec.targetLines; i = (i + 1) % bySize.length) {
+  for (let i = 0; total !== target; i = (i + 1) % bySize.length) {
     const p = bySize[i]!;
-    const step = total < spec.targetLines ? 1 : p.lines > 3 ? -1 : 0;
+    const step = total < target ? 1 : p.lines > min ? -1 : 0;
     p.lines += step;
     total += step;
   }
+  return bySize;
+}
 
-  // Screenshots (80 kB – 2.5 MB of base64 each, one line each) fill what plain lines leave of the
-  // byte target. They go to the biggest tenth of the sessions, unevenly: a few sessions collect
-  // dozens of them, as in real stores where one UI-debugging session holds most of the images.
-  let budget = spec.targetBytes - spec.targetLines * averagePlainLine;
+/**
+ * Screenshots (80 kB – 2.5 MB of base64 each, one line each) fill what plain lines leave of the
+ * byte target (`budget`). They go to the biggest tenth of the sessions, unevenly: a few sessions
+ * collect dozens of them, as in real stores where one UI-debugging session holds most of the
+ * images; a session takes at most `room(p)`.
+ */
+export function spreadImages<P extends { lines: number; images: number[] }>(
+  bySize: readonly P[],
+  budget: number,
+  random: Random,
+  room: (p: P) => number,
+) {
   const candidates = bySize.slice(0, Math.max(1, Math.floor(bySize.length / 10)));
   const cumulative: number[] = [];
   let weightTotal = 0;
@@ -528,12 +557,11 @@ function plan(spec: StoreSpec, random: Random, averagePlainLine: number): Sessio
       else hi = mid;
     }
     const p = candidates[lo]!;
-    if (p.images.length >= (p.lines - 3) / 2) continue;
+    if (p.images.length >= room(p)) continue;
     const size = Math.min(budget, random.logBetween(80_000, 2_500_000));
     p.images.push(size);
     budget -= size;
   }
-  return plans;
 }
 
 /** Average bytes of a plain line (no screenshots), measured on sample sessions without writing. */

@@ -17,7 +17,7 @@
 // --out FILE where to write the markdown results (default bench/claude-results.md for a full run)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
-import { cpus, freemem, release, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -25,6 +25,7 @@ import {
   type Command,
   gitState,
   haveTime,
+  machineLine,
   type Measurement,
   median,
   Runner,
@@ -259,17 +260,17 @@ async function main() {
       `| long-lived process, warm scans (${runs} in each of 3) | ${inProcess.warm.map((s) => s.toFixed(3)).join(" ")} | ${Math.min(...inProcess.warm).toFixed(3)} | ${warm.toFixed(3)} | ${Math.max(...inProcess.warm).toFixed(3)} | ${(Math.min(...inProcess.rssKiB) / 1024).toFixed(0)}–${(Math.max(...inProcess.rssKiB) / 1024).toFixed(0)} MiB |`,
     ].join("\n");
 
-    const cpu = cpus();
-    const fsType =
-      spawnSync("df", ["--output=fstype", dir], { encoding: "utf8" }).stdout?.trim().split("\n").at(-1) ??
-      "?";
     const parts = Object.entries(stats.parts)
       .map(([kind, count]) => `${kind} ${count.toLocaleString("en")}`)
       .join(", ");
     const markdown = [
       "# Claude Code scan benchmark",
       "",
-      `\`npm run bench\` (\`node dist/bench/claude-bench.js${flags.quick ? " --quick" : ""}\`) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · Node ${process.version} · ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "?"}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} free) · Linux ${release()} · ${fsType} · ${measured}.`,
+      machineLine(
+        `\`npm run bench\` (\`node dist/bench/claude-bench.js${flags.quick ? " --quick" : ""}\`)`,
+        dir,
+        measured,
+      ),
       "",
       `A synthetic Claude Code store (deterministic, built by \`bench/synthetic-claude-store.ts\`): **${stats.sessions.toLocaleString("en")} sessions** and ${stats.orphans.toLocaleString("en")} orphaned bundles (side files whose transcript is gone) — ${inProcess.sessions.toLocaleString("en")} records; ${((stats.transcriptBytes + stats.bundleBytes) / 1e9).toFixed(2)} GB in ${stats.files.toLocaleString("en")} files and ${stats.folders.toLocaleString("en")} folders. Transcripts: ${(stats.transcriptBytes / 1e9).toFixed(2)} GB, ${stats.lines.toLocaleString("en")} lines; size p50 ${kb(stats.sizeP50)}, p90 ${kb(stats.sizeP90)}, p99 ${kb(stats.sizeP99)}, largest ${kb(stats.sizeMax)}; ${stats.imageLines.toLocaleString("en")} pasted screenshots, ${stats.longLines.toLocaleString("en")} of them longer than the adapter's 256 KiB parse cap, longest line ${kb(stats.longestLine)}. Bundles: ${(stats.bundleBytes / 1e9).toFixed(2)} GB — sessions with a ${parts}.`,
       "",

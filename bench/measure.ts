@@ -14,6 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { cpus, freemem, release, totalmem } from "node:os";
 import { join } from "node:path";
 
 export interface Command {
@@ -146,4 +147,16 @@ export function gitState(repo: string): string {
     encoding: "utf8",
   }).stdout?.trim();
   return dirty ? `commit ${head} + uncommitted changes in server/shared/bin` : `commit ${head}`;
+}
+
+/**
+ * Where and when a benchmark ran, in one line for its results file: the command, the time, Node,
+ * the CPUs, memory, the kernel, the file system the store is on (of `dir`) and what was measured.
+ */
+export function machineLine(command: string, dir: string, measured: string): string {
+  const cpu = cpus();
+  const fsType =
+    spawnSync("df", ["--output=fstype", dir], { encoding: "utf8" }).stdout?.trim().split("\n").at(-1) ?? "?";
+  const when = new Date().toISOString().slice(0, 16).replace("T", " ");
+  return `${command} on ${when} UTC · Node ${process.version} · ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "?"}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} free) · Linux ${release()} · ${fsType} · ${measured}.`;
 }

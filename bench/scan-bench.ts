@@ -26,7 +26,7 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { cpus, freemem, release, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -34,6 +34,7 @@ import {
   type Command,
   gitState,
   haveTime,
+  machineLine,
   type Measurement,
   median,
   Runner,
@@ -438,16 +439,12 @@ async function main() {
       ),
     ].join("\n");
 
-    const cpu = cpus();
-    const fsType =
-      spawnSync("df", ["--output=fstype", dir], { encoding: "utf8" }).stdout?.trim().split("\n").at(-1) ??
-      "?";
     const storeLine = (name: string, s: StoreStats) =>
       `- **${name}**: ${s.sessions.toLocaleString("en")} sessions, ${(s.bytes / 1e9).toFixed(2)} GB, ${s.lines.toLocaleString("en")} lines in ${s.folders} \`--cwd--\` folders; session size p50 ${kb(s.sizeP50)}, p90 ${kb(s.sizeP90)}, p99 ${kb(s.sizeP99)}, largest ${kb(s.sizeMax)}; ${s.imageLines.toLocaleString("en")} base64-screenshot lines, longest line ${kb(s.longestLine)}.`;
     const markdown = [
       "# Scan benchmark",
       "",
-      `\`npm run bench${flags.quick ? " -- --quick" : ""}\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · Node ${process.version} · ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "?"}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} free) · Linux ${release()} · ${fsType} · ${measured}.`,
+      machineLine(`\`npm run bench${flags.quick ? " -- --quick" : ""}\``, dir, measured),
       "",
       "Synthetic stores in pi's v3 format (deterministic, built by `bench/synthetic-store.ts`):",
       "",

@@ -211,6 +211,20 @@ describe("session-retention status", () => {
     expect(JSON.parse(stdout)).toMatchObject({ level: "critical", mode: "warn-only", sessionCount: 4 });
   });
 
+  it("an agent over its own quota sets the exit status, while the global level stays the first word", async () => {
+    const s = store();
+    config({
+      quota: { maxTotalSizeBytes: null, maxSessionCount: null, agents: { pi: { maxSessionCount: 3 } } },
+    });
+    const { status, stdout } = await run("status", "--root", s.root, "--config", configFile);
+    expect(status).toBe(2);
+    expect(stdout).toMatch(/^ok · .* · pi critical \(4 of 3 sessions \(133%\)\)$/);
+    config({
+      quota: { maxTotalSizeBytes: null, maxSessionCount: null, agents: { pi: { maxSessionCount: 100 } } },
+    });
+    expect((await run("status", "--root", s.root, "--config", configFile)).status).toBe(0);
+  });
+
   it("mode off: the level is printed but the exit status is 0", async () => {
     const s = store();
     config({ mode: "off", quota: { maxSessionCount: 2 } });

@@ -2,7 +2,13 @@
 // Exit status follows the monitoring-plugin convention, so it drops into existing checks.
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
-import { agentQuotaStates, describeQuota, type QuotaLevel, quotaState } from "../../shared/quota.js";
+import {
+  agentQuotaStates,
+  describeQuota,
+  higherLevel,
+  type QuotaLevel,
+  quotaState,
+} from "../../shared/quota.js";
 import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { scanStores } from "../scan/scanner.js";
@@ -28,7 +34,8 @@ Options:
   --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
-Exit status: 0 ok or info (or mode off), 1 warn, 2 critical, 3 unknown (invalid config, no store).`;
+Exit status: 0 ok or info (or mode off), 1 warn, 2 critical — the worst of the global quota and
+each agent's (quota.agents) —, 3 unknown (invalid config, no store).`;
 
 const EXIT: Record<QuotaLevel, number> = { ok: 0, info: 0, warn: 1, critical: 2 };
 const UNKNOWN = 3;
@@ -111,5 +118,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
           )
           .join(""),
     );
-  return mode === "off" ? 0 : EXIT[state.level];
+  // An agent over its own quota is as pressing as the store over the global one.
+  const worst = Object.values(agentQuotas).reduce((level, q) => higherLevel(level, q.level), state.level);
+  return mode === "off" ? 0 : EXIT[worst];
 }

@@ -224,3 +224,30 @@ test("restoring onto a path that is taken again says so plainly and overwrites n
   filesByHash(join(server.agentDir, "session-retention"), trashed);
   expect(trashed.has(createHash("sha256").update(original).digest("hex"))).toBe(true);
 });
+
+test("while the move runs the wizard cannot be closed: Escape, Cancel and Back do nothing, and the result with its Undo follows", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { paths } = setUp(home);
+  const server = await serve();
+  // The real request to the real server, held back in the browser's network layer for a moment:
+  // time enough to try to close the wizard while the move is under way.
+  await page.route("**/api/delete", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto(server.url);
+  const wizard = await wizardOnFirstRow(page);
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("wizard-execute")).toHaveText("Moving…");
+  await expect(wizard.getByTestId("wizard-moving")).toContainText("cannot be cancelled part-way");
+  await expect(wizard.getByTestId("wizard-cancel")).toBeDisabled();
+  await page.keyboard.press("Escape");
+  await expect(wizard).toBeVisible();
+  // The move finishes and says what it did, with its Undo.
+  await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+  await expect(wizard.getByTestId("undo")).toBeVisible();
+  expect(existsSync(paths[0]!)).toBe(false);
+});

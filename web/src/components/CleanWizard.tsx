@@ -173,8 +173,9 @@ export function CleanWizard({
       class="dialog wizard"
       labelledBy="wizard-title"
       testId="wizard"
-      // Escape cancels, except on the result: what was done (and its undo) must be seen.
-      onEscape={step === "result" ? undefined : () => onClose(false)}
+      // Escape cancels, except on the result (what was done, and its undo, must be seen) and while
+      // the move runs: closing then would hide a deletion that goes on, and its result and undo.
+      onEscape={step === "result" || busy ? undefined : () => onClose(false)}
     >
       <header>
         <h2 id="wizard-title">
@@ -365,11 +366,16 @@ export function CleanWizard({
           </>
         ) : (
           <>
-            <button type="button" onClick={() => onClose(false)}>
+            {busy && step === "confirm" && (
+              <span class="hint" role="status" data-testid="wizard-moving">
+                Moving to the trash: this cannot be cancelled part-way; the result and its Undo follow.
+              </span>
+            )}
+            <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => onClose(false)}>
               Cancel
             </button>
             {index > 0 && (
-              <button type="button" onClick={back}>
+              <button type="button" disabled={busy} onClick={back}>
                 Back
               </button>
             )}

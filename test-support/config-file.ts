@@ -15,3 +15,14 @@ export function writeConfigFile(
   writeFileSync(path, `${JSON.stringify(raw, null, 2)}\n`);
   return path;
 }
+
+/**
+ * The config of tests that delete chosen sessions: no count-based keeps, an emptied store allowed,
+ * and the given target (and any other settings in `extra`).
+ */
+export const lenientConfig = (target: "quarantine" | "trash" = "quarantine", extra: ConfigInput = {}) =>
+  writeConfigFile({
+    ...extra,
+    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+    deletion: { target },
+  });

@@ -44,3 +44,26 @@ export function treeChanges(before: TreeSnapshot, after: TreeSnapshot): string[]
   for (const [path, now] of after) if (!before.has(path)) changes.push(`new: ${path} (${now})`);
   return changes.sort();
 }
+
+/** Every regular file's mtime (ns) below `folder`: what "times included" adds to a tree snapshot. */
+export function fileTimes(folder: string): Map<string, string> {
+  const times = new Map<string, string>();
+  const visit = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const stat = lstatSync(path, { bigint: true });
+      if (stat.isDirectory()) visit(path);
+      else if (stat.isFile()) times.set(path, stat.mtimeNs.toString());
+    }
+  };
+  visit(folder);
+  return times;
+}
+
+/** A snapshot without the paths `moved` names. */
+export const without = (snapshot: TreeSnapshot, moved: (path: string) => boolean): TreeSnapshot =>
+  new Map([...snapshot].filter(([path]) => !moved(path)));
+
+/** Whether a path is one of `parts` or inside one. */
+export const insideAny = (parts: readonly string[]) => (path: string) =>
+  parts.some((part) => path === part || path.startsWith(`${part}/`));

@@ -29,8 +29,14 @@ import {
   type Transcript,
   writeClaudeStore,
 } from "../../../test-support/claude-store.js";
-import { writeConfigFile } from "../../../test-support/config-file.js";
-import { snapshotTree, treeChanges, type TreeSnapshot } from "../../../test-support/tree-snapshot.js";
+import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
+import {
+  fileTimes,
+  insideAny,
+  snapshotTree,
+  treeChanges,
+  without,
+} from "../../../test-support/tree-snapshot.js";
 import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
@@ -93,36 +99,6 @@ const expectedOrphan = ({ uuid: _uuid, ...orphan }: ExpectedOrphan) => orphan;
 
 const byId = <T extends { id: string }>(items: readonly T[]) =>
   [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
-
-/** Every regular file's mtime (ns) below `folder`: what "times included" adds to a tree snapshot. */
-function fileTimes(folder: string): Map<string, string> {
-  const times = new Map<string, string>();
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const stat = lstatSync(path, { bigint: true });
-      if (stat.isDirectory()) visit(path);
-      else if (stat.isFile()) times.set(path, stat.mtimeNs.toString());
-    }
-  };
-  visit(folder);
-  return times;
-}
-
-/** A snapshot without the paths at or below `moved`. */
-const without = (snapshot: TreeSnapshot, moved: (path: string) => boolean): TreeSnapshot =>
-  new Map([...snapshot].filter(([path]) => !moved(path)));
-
-/** Whether a path is one of `parts` or inside one. */
-const insideAny = (parts: readonly string[]) => (path: string) =>
-  parts.some((part) => path === part || path.startsWith(`${part}/`));
-
-/** The config the engine reads: no count-based keeps, an emptied store allowed, and `target`. */
-const lenientConfig = (target: "quarantine" | "trash" = "quarantine") =>
-  writeConfigFile({
-    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
-    deletion: { target },
-  });
 
 /** A hand selection of `chosen`, each with the fingerprint a scan of the store gives now (its preview). */
 async function selection(root: string, chosen: ReadonlyArray<{ id: string }>) {
@@ -232,10 +208,10 @@ describe("scan of a Claude Code store", () => {
     expect(relative(b, fileTimes(b))).toEqual(relative(a, fileTimes(a)));
   });
 
-  // Defect (server/stores/claude/transcript.ts, takeLongLine): a line over the parse cap is typed by
-  // the first `"type":"…"` in its head, but an assistant line carries its message — whose own
-  // `"type":"message"` — before its top-level type. A large Write (a whole file in the tool call)
-  // is counted as "other", not as an assistant message.
+  // Guards a defect fixed in server/stores/claude/transcript.ts, takeLongLine: a line over the parse
+  // cap is typed by the first `"type":"…"` in its head, but an assistant line carries its message —
+  // whose own `"type":"message"` — before its top-level type. A large Write (a whole file in the
+  // tool call) is counted as "other", not as an assistant message.
   it("a line too long to parse is still counted by its role: a large Write is an assistant message", async () => {
     const store = oneSession((t) =>
       t.user("add the fixture").writeFile("/home/dev/shop/big.json", "x".repeat(300 * 1024)),
@@ -244,10 +220,10 @@ describe("scan of a Claude Code store", () => {
     expect(sessions[0]!.messageCounts).toEqual(store.sessions[0]!.messageCounts);
   });
 
-  // Defect (transcript.ts, takeLongLine): of a line too long to parse only its type and a timestamp
-  // in its first 4 KiB are read. Claude writes `cwd` near the start but `timestamp` at the end, so a
-  // session whose only message is a pasted screenshot gets no namespace (the lossy folder name)
-  // and no times (its mtime); a session ending with one loses its last use.
+  // Guards a defect fixed in transcript.ts, takeLongLine: of a line too long to parse only its type
+  // and a timestamp in its first 4 KiB are read. Claude writes `cwd` near the start but `timestamp`
+  // at the end, so a session whose only message is a pasted screenshot gets no namespace (the lossy
+  // folder name) and no times (its mtime); a session ending with one loses its last use.
   it("a line too long to parse still gives its cwd and its timestamp", async () => {
     const store = oneSession((t) => t.snapshot(2).pastedImage(300 * 1024, "what is wrong here?"));
     const { sessions } = await scan(store.root);
@@ -259,10 +235,10 @@ describe("scan of a Claude Code store", () => {
     });
   });
 
-  // Defect (claude-store.ts, scanClaudeRoot): the parts found in projects/ are put before the side
-  // files one by one, which reverses their order; a session folder whose name sorts before
-  // `agent-…` (any uuid starting 0-9 or a) ends up after a legacy agent file, which becomes the
-  // orphan's path instead of the folder.
+  // Guards a defect fixed in claude-store.ts, scanClaudeRoot: the parts found in projects/ are put
+  // before the side files one by one, which reverses their order; a session folder whose name sorts
+  // before `agent-…` (any uuid starting 0-9 or a) ends up after a legacy agent file, which becomes
+  // the orphan's path instead of the folder.
   it("an orphan with a session folder and a legacy agent-*.jsonl is named by the folder", async () => {
     const b = new ClaudeStoreBuilder(newHome());
     const uuid = "0f3c2a1e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
@@ -311,10 +287,11 @@ describe("soft delete and restore of Claude sessions", () => {
     expect(fileTimes(store.home)).toEqual(times);
   }
 
-  // Defect (server/delete/soft-delete.ts, atSessionPlace): a session may only be moved from directly
-  // in its store root (or, for pi, a `--<cwd>--` folder of it). A Claude transcript lives in
-  // projects/<folder>/ and an orphan in projects/<folder>/ or a side folder, so every Claude move is
-  // skipped: "not where its store keeps sessions any more (a folder on its way became a symlink?)".
+  // Guards a defect fixed in server/delete/soft-delete.ts, atSessionPlace: a session may only be
+  // moved from directly in its store root (or, for pi, a `--<cwd>--` folder of it). A Claude
+  // transcript lives in projects/<folder>/ and an orphan in projects/<folder>/ or a side folder, so
+  // every Claude move is skipped: "not where its store keeps sessions any more (a folder on its way
+  // became a symlink?)".
   for (const target of ["quarantine", "trash"] as const)
     it(`a session's whole bundle leaves and comes back byte-identical, times included (${target})`, async () => {
       const store = claudeStore();
@@ -322,7 +299,7 @@ describe("soft delete and restore of Claude sessions", () => {
       await roundTrip(store, twoBundles(store));
     });
 
-  // Defect: soft-delete.ts atSessionPlace, as above.
+  // Guards the atSessionPlace fix, as above.
   it("an orphaned bundle is one item: it leaves whole and comes back whole", async () => {
     const store = claudeStore();
     lenientConfig();
@@ -330,7 +307,7 @@ describe("soft delete and restore of Claude sessions", () => {
     await roundTrip(store, [orphan]);
   });
 
-  // Defect: soft-delete.ts atSessionPlace, as above (the CLI's clean moves nothing and exits 1).
+  // Guards the atSessionPlace fix, as above (the CLI's clean moved nothing and exited 1).
   it("cleaning every session of the store (clean --yes) leaves Claude's own files byte-identical", async () => {
     const store = claudeStore();
     const all = [...store.sessions, ...store.orphans];
@@ -361,9 +338,9 @@ describe("soft delete and restore of Claude sessions", () => {
       expect(lstatSync(path, { throwIfNoEntry: false }), path).toBeDefined();
   });
 
-  // Defect (soft-delete.ts): "changed since preview" compares the transcript's fingerprint only; the
-  // rest of the bundle moves as sidecars unchecked, so a subagent transcript that grew after the
-  // preview is moved (and counted) without a word. (Hidden for now by the atSessionPlace defect.)
+  // Guards a defect fixed in soft-delete.ts: "changed since preview" compares the transcript's
+  // fingerprint only; the rest of the bundle moves as sidecars unchecked, so a subagent transcript
+  // that grew after the preview is moved (and counted) without a word.
   it("a bundle written to after the preview is skipped: changed since preview", async () => {
     const store = claudeStore();
     lenientConfig();
@@ -377,9 +354,9 @@ describe("soft delete and restore of Claude sessions", () => {
     expect(existsSync(full.path) && existsSync(subagent)).toBe(true);
   });
 
-  // Defect (claude-store.ts modifiedAt, the policy's grace window): a session is "active" by its
-  // transcript's mtime alone, while Claude may be writing only its side files — a subagent at work,
-  // or a transcript that lags (Claude Code issue #80561). (Hidden for now by atSessionPlace.)
+  // Guards a defect fixed in claude-store.ts modifiedAt, the policy's grace window: a session is
+  // "active" by its transcript's mtime alone, while Claude may be writing only its side files — a
+  // subagent at work, or a transcript that lags (Claude Code issue #80561).
   it("a session whose subagent wrote within the grace window is in use", async () => {
     const store = claudeStore();
     lenientConfig();
@@ -390,10 +367,11 @@ describe("soft delete and restore of Claude sessions", () => {
     expect(existsSync(full.path)).toBe(true);
   });
 
-  // Defect (trashed-copy.ts moveSidecars): a restore whose side folder exists again (Claude made a
-  // new file-history/<uuid>/) reports the session restored, and leaves that part in the trash with
-  // the entry marked "restored": nothing lists it any more, nothing can restore or purge it.
-  // (Hidden for now by atSessionPlace.)
+  // Guards a defect fixed in trashed-copy.ts moveSidecars: a restore whose side folder exists again
+  // (Claude made a new file-history/<uuid>/) reports the session restored, and leaves that part in
+  // the trash with the entry marked "restored": nothing lists it any more, nothing can restore or
+  // purge it.
+  //
   it("a restored entry leaves none of its parts in the trash unsaid", async () => {
     const store = claudeStore();
     lenientConfig();
@@ -417,9 +395,9 @@ describe("sessions another depends on or a live process uses", () => {
     retention: { maxAgeDays: 7, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
   });
 
-  // Defect (shared/policy.ts, exemptions): `neededBy` is set by the scan but read by nothing — no
-  // keep reason for it — so a parent whose fork reads its history from its file is a candidate like
-  // any other session, and the engine would move it.
+  // Guards a defect fixed in shared/policy.ts, exemptions: `neededBy` is set by the scan but read by
+  // nothing — no keep reason for it — so a parent whose fork reads its history from its file is a
+  // candidate like any other session, and the engine would move it.
   it("a fork's parent is kept while the fork exists, and is a candidate once it is gone", async () => {
     const store = claudeStore();
     const forks = store.sessions.filter((s) => s.parentSession !== undefined);
@@ -441,7 +419,7 @@ describe("sessions another depends on or a live process uses", () => {
     expect(ids(replan.candidates)).toEqual(expect.arrayContaining(ids(parents)));
   });
 
-  // Defect (not implemented; server/state/active-sessions.ts reads pi's markers and /proc only):
+  // Guards what was missing (server/state/active-sessions.ts read pi's markers and /proc only):
   // Claude's live-process registry `sessions/<pid>.json` is not read, so the session a running
   // `claude` writes to is protected by the grace window alone — and Claude writes its transcript
   // only now and then (in batches, lazily, sometimes not until exit).
@@ -452,7 +430,7 @@ describe("sessions another depends on or a live process uses", () => {
     expect(inputs.activeIds.has(`claude:${store.registry.dead.sessionId}`)).toBe(false);
   });
 
-  // Defect (as above, and the orphan rule in claude-store.ts): Claude creates the transcript only
+  // Guards the same, and the orphan rule in claude-store.ts: Claude creates the transcript only
   // with the first message (Claude Code issue #70632), so a running session can be side
   // files alone. Named by a live registry entry, they are a session in use, not an orphaned bundle.
   it("side files of a live session whose transcript is not written yet are in use", async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CodexStoreFacts, type Thread, writeCodexStore } from "../../../test-support/codex-store.js";
-import { writeConfigFile } from "../../../test-support/config-file.js";
+import { lenientConfig } from "../../../test-support/config-file.js";
 import { snapshotTree } from "../../../test-support/tree-snapshot.js";
 import { listTrash, recover, restore, softDelete } from "../../delete/deletion-engine.js";
 import { runCli } from "../../cli/main.js";
@@ -93,11 +93,7 @@ async function selection(root: string, ids: readonly string[]) {
 }
 
 const lenient = (target: "quarantine" | "trash" = "quarantine") =>
-  writeConfigFile({
-    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
-    activity: { graceMinutes: 1 },
-    deletion: { target },
-  });
+  lenientConfig(target, { activity: { graceMinutes: 1 } });
 
 /** Every rollout's bytes and time: what "byte-identical, times included" compares. */
 const rollouts = (store: CodexStoreFacts) =>

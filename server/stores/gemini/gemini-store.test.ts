@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionRecord } from "../../../shared/session-record.js";
-import { writeConfigFile } from "../../../test-support/config-file.js";
+import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
 import {
   DAY,
   type ExpectedOrphan,
@@ -32,7 +32,13 @@ import {
   PATH_DERIVED,
   writeGeminiStore,
 } from "../../../test-support/gemini-store.js";
-import { snapshotTree, treeChanges, type TreeSnapshot } from "../../../test-support/tree-snapshot.js";
+import {
+  fileTimes,
+  insideAny,
+  snapshotTree,
+  treeChanges,
+  without,
+} from "../../../test-support/tree-snapshot.js";
 import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
@@ -84,33 +90,6 @@ const asOrphan = (r: SessionRecord) => ({
 
 const byPath = <T extends { path: string }>(items: readonly T[]) =>
   [...items].sort((a, b) => (a.path < b.path ? -1 : 1));
-
-/** Every regular file's mtime (ns) below `folder`. */
-function fileTimes(folder: string): Map<string, string> {
-  const times = new Map<string, string>();
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const stat = lstatSync(path, { bigint: true });
-      if (stat.isDirectory()) visit(path);
-      else if (stat.isFile()) times.set(path, stat.mtimeNs.toString());
-    }
-  };
-  visit(folder);
-  return times;
-}
-
-const without = (snapshot: TreeSnapshot, moved: (path: string) => boolean): TreeSnapshot =>
-  new Map([...snapshot].filter(([path]) => !moved(path)));
-
-const insideAny = (parts: readonly string[]) => (path: string) =>
-  parts.some((part) => path === part || path.startsWith(`${part}/`));
-
-const lenientConfig = (target: "quarantine" | "trash" = "quarantine") =>
-  writeConfigFile({
-    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
-    deletion: { target },
-  });
 
 /** A hand selection of `chosen` (by path), each with the id and fingerprint a scan gives now. */
 async function selection(root: string, chosen: ReadonlyArray<{ path: string }>) {

@@ -7,17 +7,10 @@
 // One seed and one clock give the same bytes in any folder: paths inside the files name a made-up
 // user `/home/dev`, not the folder the store is written to. The one exception is the live-process
 // registry entry, which names the test's own pid so that it is alive.
-import {
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BASE62, BASE64_ALPHABET, Random } from "../server/demo/seeded-random.js";
+import { FixtureFiles, newestTime } from "./fixture-files.js";
 
 /** The fixed clock: every time in a generated store is before it (and before any real test run). */
 export const CLAUDE_NOW = Date.parse("2026-03-02T09:00:00.000Z");
@@ -401,11 +394,9 @@ interface SavedTranscript {
   mtimeMs: number;
 }
 
-export class ClaudeStoreBuilder {
+export class ClaudeStoreBuilder extends FixtureFiles {
   readonly root: string;
   readonly random: Random;
-  private readonly bytes = new Map<string, number>();
-  private readonly emptyFolderTimes = new Map<string, number>();
   private readonly transcripts = new Map<string, SavedTranscript>();
   private readonly parts = new Map<string, Array<{ kind: PartKind; path: string }>>();
   private readonly kept: string[] = [];
@@ -415,31 +406,10 @@ export class ClaudeStoreBuilder {
     readonly home: string,
     seed = 20_260_302,
   ) {
+    super();
     this.root = join(home, ".claude");
     this.random = new Random(seed);
     mkdirSync(this.root, { recursive: true });
-  }
-
-  /** Writes a file with a modification time, and remembers its size. */
-  file(path: string, content: string | Buffer, mtimeMs: number) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-    utimesSync(path, new Date(mtimeMs), new Date(mtimeMs));
-    this.bytes.set(path, Buffer.byteLength(content));
-    return path;
-  }
-
-  folder(path: string, mtimeMs: number) {
-    mkdirSync(path, { recursive: true });
-    this.emptyFolderTimes.set(path, mtimeMs);
-    return path;
-  }
-
-  /** The size of the regular files at or below `path`: what a part of a bundle weighs. */
-  weight(path: string) {
-    let total = 0;
-    for (const [file, size] of this.bytes) if (file === path || file.startsWith(`${path}/`)) total += size;
-    return total;
   }
 
   /** A new session in `cwd`, started `daysAgo` before the fixed clock. */
@@ -663,7 +633,7 @@ export class ClaudeStoreBuilder {
    * tree is the same on every run; then works out what a scan must find.
    */
   finish(): ClaudeStoreFacts {
-    settleFolderTimes(this.home, this.emptyFolderTimes);
+    this.settleFolderTimes(this.home, CLAUDE_NOW - 400 * DAY);
     const sessions = [...this.transcripts.values()].map((saved) => this.expectSession(saved));
     const byUuid = new Map(sessions.map((s) => [s.uuid, s]));
     for (const session of sessions) {
@@ -752,27 +722,6 @@ function procStart(pid: number): string {
   } catch {
     return "50424";
   }
-}
-
-/** Sets each folder's mtime to the newest of what is inside it, deepest first; links are left out. */
-function settleFolderTimes(folder: string, emptyFolderTimes: ReadonlyMap<string, number>): number {
-  let newest = emptyFolderTimes.get(folder) ?? 0;
-  for (const name of readdirSync(folder)) {
-    const path = join(folder, name);
-    const stat = lstatSync(path);
-    if (stat.isDirectory()) newest = Math.max(newest, settleFolderTimes(path, emptyFolderTimes));
-    else if (stat.isFile()) newest = Math.max(newest, stat.mtimeMs);
-  }
-  if (newest === 0) newest = CLAUDE_NOW - 400 * DAY;
-  utimesSync(folder, new Date(newest), new Date(newest));
-  return newest;
-}
-
-/** The newest mtime at or below `path` (links not followed). */
-function newestTime(path: string): number {
-  const stat = lstatSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestTime(join(path, name))));
 }
 
 // ---------------------------------------------------------------------------------------------

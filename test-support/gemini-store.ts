@@ -9,17 +9,10 @@
 // One seed and one clock give the same bytes in any folder: the projects are made-up paths under
 // `/home/dev`, not the folder the store is written to.
 import { createHash } from "node:crypto";
-import {
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { BASE64_ALPHABET, Random } from "../server/demo/seeded-random.js";
+import { FixtureFiles, newestTime } from "./fixture-files.js";
 
 /** The fixed clock: every time in a generated store is before it (and before any real test run). */
 export const GEMINI_NOW = Date.parse("2026-03-02T09:00:00.000Z");
@@ -372,11 +365,9 @@ interface Unit {
 // The builder: writes files, remembers their bytes and times
 // ---------------------------------------------------------------------------------------------
 
-export class GeminiStoreBuilder {
+export class GeminiStoreBuilder extends FixtureFiles {
   readonly root: string;
   readonly random: Random;
-  private readonly bytes = new Map<string, number>();
-  private readonly emptyFolderTimes = new Map<string, number>();
   private readonly registry = new Map<string, string>();
   private readonly units: Unit[] = [];
   private readonly orphanParts = new Map<string, string[]>();
@@ -388,31 +379,10 @@ export class GeminiStoreBuilder {
     readonly now = GEMINI_NOW,
     seed = 20_260_302,
   ) {
+    super();
     this.root = join(home, ".gemini");
     this.random = new Random(seed);
     mkdirSync(join(this.root, "tmp"), { recursive: true });
-  }
-
-  /** Writes a file with a modification time, and remembers its size. */
-  file(path: string, content: string | Buffer, mtimeMs: number) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-    utimesSync(path, new Date(mtimeMs), new Date(mtimeMs));
-    this.bytes.set(path, Buffer.byteLength(content));
-    return path;
-  }
-
-  folder(path: string, mtimeMs: number) {
-    mkdirSync(path, { recursive: true });
-    this.emptyFolderTimes.set(path, mtimeMs);
-    return path;
-  }
-
-  /** The size of the regular files at or below `path`. */
-  weight(path: string) {
-    let total = 0;
-    for (const [file, size] of this.bytes) if (file === path || file.startsWith(`${path}/`)) total += size;
-    return total;
   }
 
   /**
@@ -591,7 +561,7 @@ export class GeminiStoreBuilder {
         join(this.root, "projects.json"),
         JSON.stringify({ projects: Object.fromEntries(this.registry) }, null, 2),
       );
-    settleFolderTimes(this.home, this.emptyFolderTimes, this.now);
+    this.settleFolderTimes(this.home, this.now - 400 * DAY);
     const sessions = this.units.map((unit) => this.expectSession(unit));
     const orphans = [...this.orphanParts].map(([key, parts]) => this.expectOrphan(key, parts));
     return {
@@ -671,31 +641,6 @@ export class GeminiStoreBuilder {
       modifiedAt: new Date(Math.max(...ordered.map(newestTime))).toISOString(),
     };
   }
-}
-
-/** Sets each folder's mtime to the newest of what is inside it, deepest first; links are left out. */
-function settleFolderTimes(
-  folder: string,
-  emptyFolderTimes: ReadonlyMap<string, number>,
-  now: number,
-): number {
-  let newest = emptyFolderTimes.get(folder) ?? 0;
-  for (const name of readdirSync(folder)) {
-    const path = join(folder, name);
-    const stat = lstatSync(path);
-    if (stat.isDirectory()) newest = Math.max(newest, settleFolderTimes(path, emptyFolderTimes, now));
-    else if (stat.isFile()) newest = Math.max(newest, stat.mtimeMs);
-  }
-  if (newest === 0) newest = now - 400 * DAY;
-  utimesSync(folder, new Date(newest), new Date(newest));
-  return newest;
-}
-
-/** The newest mtime at or below `path` (links not followed). */
-export function newestTime(path: string): number {
-  const stat = lstatSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestTime(join(path, name))));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -480,6 +480,8 @@ export const PolicyResponseSchema = z.object({
   /** With defaults filled in; absent while the file is invalid. */
   config: ConfigSchema.optional(),
   problems: z.array(ConfigProblemSchema),
+  /** The server's home folder: the editor checks folders by the same rules (`~/…`, not home itself). */
+  home: z.string().optional(),
 });
 export type PolicyResponse = z.infer<typeof PolicyResponseSchema>;
 

@@ -390,9 +390,12 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   };
 }
 
-/** The first protected pattern matching the session's path, file name, namespace or name. */
-function protectedMatch(
-  session: PolicySession,
+/**
+ * The first protected pattern matching the session's path, file name, namespace or name. Exported
+ * so the policy editor counts a pattern's matches exactly as the engine protects.
+ */
+export function protectedMatch(
+  session: Pick<PolicySession, "path" | "namespace" | "name">,
   patterns: readonly { pattern: string; regex: RegExp }[],
 ): { pattern: string; field: string } | undefined {
   const fields: [string, string | undefined][] = [

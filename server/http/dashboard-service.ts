@@ -1,6 +1,7 @@
 // What the dashboard's routes do, as plain functions over the stores the server was started with.
 // The routes only parse, validate and answer; this module calls the same state, policy and deletion
 // modules as the CLI and the extension, so the three can never disagree.
+import { homedir } from "node:os";
 import type {
   DataSource,
   AuditPage,
@@ -141,6 +142,7 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
     ...(raw.kind === "parsed" ? { raw: raw.raw } : {}),
     ...(status.ok ? { config: status.config } : {}),
     problems: status.ok ? [] : status.problems,
+    home: (options.env ?? process.env).HOME || homedir(),
   };
 }
 

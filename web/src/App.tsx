@@ -136,7 +136,7 @@ export function App({
           <SessionsPage store={sessions} now={now} onClean={setCleaning} onOpen={setOpenId} />
         )}
         {page === "trash" && <TrashPage api={api} now={now} onChanged={reload} />}
-        {page === "policy" && <PolicyPage api={api} onSaved={reload} />}
+        {page === "policy" && <PolicyPage api={api} sessions={sessions} onSaved={reload} />}
         {page === "activity" && <ActivityPage api={api} now={now} />}
       </main>
       {openId && (

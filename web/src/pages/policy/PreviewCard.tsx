@@ -1,0 +1,90 @@
+// The live preview: what the draft would clean — in total, by rule — the quota level after, and
+// every warning of the plan ("quota cannot be met"). A draft with problems is not evaluated.
+import type { Plan } from "../../../../shared/plan.js";
+import { Bytes } from "../../components/Bytes.js";
+import { previewByRule } from "../../state/policy-form.js";
+
+export function PreviewCard({
+  plan,
+  problemCount,
+  error,
+}: {
+  plan: Plan | undefined;
+  problemCount: number;
+  error: string | undefined;
+}) {
+  return (
+    <section class="preview card" aria-labelledby="preview-title" data-testid="policy-preview">
+      <h3 id="preview-title">What this policy would clean now</h3>
+      <div role="status" aria-live="polite">
+        {problemCount > 0 ? (
+          <span class="level-critical">
+            The draft has {problemCount} problem{problemCount === 1 ? "" : "s"}; fix them to see what it would
+            do.
+          </span>
+        ) : error ? (
+          <span class="level-critical">No preview: {error}</span>
+        ) : plan ? (
+          <span>
+            <strong data-testid="preview-count">{plan.candidates.length}</strong> session
+            {plan.candidates.length === 1 ? "" : "s"} (
+            <strong data-testid="preview-bytes" data-bytes={plan.bytesToFree}>
+              <Bytes value={plan.bytesToFree} />
+            </strong>
+            ); quota level after:{" "}
+            <span class={`level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
+            {plan.refusal && <> — refused: {plan.refusal.message}</>}
+          </span>
+        ) : (
+          "Evaluating…"
+        )}
+      </div>
+      {problemCount === 0 && plan && <ByRule plan={plan} />}
+      {problemCount === 0 && plan && plan.warnings.length > 0 && (
+        // The plan's warnings, listed here until a shared PlanWarnings component exists.
+        <ul class="plan-warnings" data-testid="preview-warnings" aria-label="Warnings">
+          {plan.warnings.map((w) => (
+            <li key={w.code + w.message} class="level-text level-warn" data-code={w.code}>
+              {w.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ByRule({ plan }: { plan: Plan }) {
+  return (
+    <table class="data by-rule" data-testid="preview-by-rule" aria-label="What each rule would clean">
+      <thead>
+        <tr>
+          <th scope="col">Rule</th>
+          <th scope="col" class="num">
+            Sessions
+          </th>
+          <th scope="col" class="num">
+            Size
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {previewByRule(plan).map((share) => (
+          <tr
+            key={share.rule}
+            data-testid={`preview-rule-${share.rule}`}
+            data-sessions={share.sessions}
+            data-bytes={share.bytes}
+            class={share.sessions === 0 ? "quiet" : undefined}
+          >
+            <th scope="row">{share.label}</th>
+            <td class="num">{share.sessions.toLocaleString("en-US")}</td>
+            <td class="num">
+              <Bytes value={share.bytes} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,11 +1,15 @@
 // The policy editor and the activity page in a real browser: a draft's live preview agrees with the
-// CLI's `plan` for the same policy; an invalid value is named beside its field and cannot be saved;
-// saving writes only what was edited and is audited; reports download with the plan's sessions.
+// CLI's `plan` for the same policy, rule by rule; rows count their matches in the scan; an invalid
+// value is named beside its field and cannot be saved; saving writes only what was edited, survives
+// a reload and is audited; axe finds nothing at laptop and phone widths; reports download with the
+// plan's sessions.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./serve-fixture.js";
 
 const DAY = 24 * 3600 * 1000;
@@ -20,7 +24,7 @@ function setUp(home: string) {
 }
 
 /** `session-retention plan --json` for a config, in the same home as the server. */
-function cliPlan(home: string, config: object): { candidates: { path: string }[] } {
+function cliPlan(home: string, config: object): { candidates: { path: string; rule: string }[] } {
   const file = join(mkdtempSync(join(tmpdir(), "sr-policy-")), "policy.json");
   writeFileSync(file, JSON.stringify(config));
   const result = spawnSync(
@@ -36,7 +40,13 @@ function cliPlan(home: string, config: object): { candidates: { path: string }[]
       encoding: "utf8",
     },
   );
-  return JSON.parse(result.stdout) as { candidates: { path: string }[] };
+  return JSON.parse(result.stdout) as { candidates: { path: string; rule: string }[] };
+}
+
+/** Every axe violation, whatever its impact. */
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 test("edit → live preview matches `plan` → invalid value named and unsaveable → save writes the edits, audited", async ({
@@ -124,3 +134,154 @@ test("activity: the plan report downloads as Markdown naming the plan's sessions
   const cleanupText = readFileSync(await cleanupDownload.path(), "utf8");
   for (const path of [paths[0]!, paths[1]!]) expect(cleanupText).toContain(path);
 });
+
+test("rows without JSON: a namespace quota and a protected pattern count their matches; an invalid value blocks Save with the reason; the preview by rule agrees with `plan`; the save survives a reload", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("preview-count")).toHaveText("0");
+
+  // A namespace quota row: its pattern matches both namespaces of the scan.
+  await page.getByTestId("field-quota-namespaces-add").click();
+  await page.getByTestId("field-quota-namespaces-0-pattern").fill("/work/*");
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern-help")).toHaveText(
+    "matches 2 namespaces in the last scan",
+  );
+  await page.getByTestId("field-quota-namespaces-0-pattern").fill("/work/a");
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern-help")).toHaveText(
+    "matches 1 namespace in the last scan",
+  );
+  await page.getByTestId("field-quota-namespaces-0-pattern").fill("/work/b");
+
+  // Not a number: named beside the field and in the summary; Save stays disabled.
+  await page.getByTestId("field-quota-namespaces-0-maxSessionCount").fill("two");
+  await expect(page.getByTestId("field-quota-namespaces-0-maxSessionCount-problem")).toContainText(
+    "must be a whole number of sessions",
+  );
+  await expect(page.getByTestId("policy-problems")).toContainText("quota.namespaces[0].maxSessionCount");
+  await expect(page.getByTestId("policy-save")).toBeDisabled();
+  await page.getByTestId("field-quota-namespaces-0-maxSessionCount").fill("2");
+  await expect(page.getByTestId("policy-problems")).toHaveCount(0);
+
+  // A protected pattern row, matched by namespace as the engine does.
+  await page.getByTestId("field-protection-protectedPatterns-add").click();
+  await page.getByTestId("field-protection-protectedPatterns-0").fill("/work/a");
+  await expect(page.getByTestId("field-protection-protectedPatterns-0-help")).toHaveText(
+    "matches 2 sessions in the last scan",
+  );
+
+  // The never-reopened rule as fields: a wrong value is named, then the rule goes off again.
+  await page.getByTestId("field-retention-neverReopened").check();
+  await page.getByTestId("field-retention-neverReopened-olderThanDays").fill("0");
+  await expect(page.getByTestId("field-retention-neverReopened-olderThanDays-problem")).toContainText(
+    "must be greater than 0",
+  );
+  await expect(page.getByTestId("policy-save")).toBeDisabled();
+  await page.getByTestId("field-retention-neverReopened").uncheck();
+
+  await page.getByTestId("field-retention-minKeepRecentCount").fill("0");
+  await page.getByTestId("field-retention-keepLastPerNamespace").fill("0");
+  const draft = {
+    quota: { namespaces: [{ pattern: "/work/b", maxTotalSizeBytes: null, maxSessionCount: 2 }] },
+    retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+    protection: { protectedPatterns: ["/work/a"] },
+  };
+  // By rule, as the CLI plans the same policy: the age rule takes /work/b's 400-day-old session,
+  // the namespace quota one more of /work/b; /work/a is protected.
+  const byRule = new Map<string, number>();
+  for (const c of cliPlan(home, draft).candidates) byRule.set(c.rule, (byRule.get(c.rule) ?? 0) + 1);
+  expect(Object.fromEntries(byRule)).toEqual({ maxAgeDays: 1, namespaceQuota: 1 });
+  await expect(page.getByTestId("preview-count")).toHaveText("2");
+  for (const rule of ["maxAgeDays", "neverReopened", "namespaceQuota", "agentQuota", "maxTotalSizeBytes"])
+    await expect(page.getByTestId(`preview-rule-${rule}`)).toHaveAttribute(
+      "data-sessions",
+      String(byRule.get(rule) ?? 0),
+    );
+
+  // A limit the exemptions do not let it meet: the plan's warning is shown.
+  await page.getByTestId("field-quota-maxSessionCount").fill("1");
+  await expect(page.getByTestId("preview-warnings")).toContainText("quota cannot be met");
+  await page.getByTestId("field-quota-maxSessionCount").fill("2000");
+  await expect(page.getByTestId("preview-warnings")).toHaveCount(0);
+  const saved = { ...draft, quota: { ...draft.quota, maxSessionCount: 2000 } };
+
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-saved")).toContainText("Saved to");
+  const file = join(server.agentDir, "session-retention.json");
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(saved);
+
+  await page.reload();
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern")).toHaveValue("/work/b");
+  await expect(page.getByTestId("field-quota-namespaces-0-maxSessionCount")).toHaveValue("2");
+  await expect(page.getByTestId("field-protection-protectedPatterns-0")).toHaveValue("/work/a");
+  await expect(page.getByTestId("preview-rule-namespaceQuota")).toHaveAttribute("data-sessions", "1");
+
+  // Removing the row takes the key out of the draft; Discard brings it back.
+  await page.getByTestId("field-quota-namespaces-0-remove").click();
+  await expect(page.getByTestId("field-quota-namespaces-rows")).toContainText("No namespace quotas.");
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern")).toHaveValue("/work/b");
+});
+
+test("a size in GiB is written in bytes and shown back in its unit", async ({ page, home, serve }) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("field-quota-maxTotalSizeBytes")).toHaveValue("20");
+  await page.getByTestId("field-quota-maxTotalSizeBytes").fill("1.5");
+  await page.getByTestId("field-quota-namespaces-add").click();
+  await page.getByTestId("field-quota-namespaces-0-pattern").fill("/work/b");
+  await page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes").fill("512");
+  await page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes-unit").selectOption("MiB");
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-saved")).toBeVisible();
+  const written = JSON.parse(readFileSync(join(server.agentDir, "session-retention.json"), "utf8"));
+  expect(written.quota).toEqual({
+    maxTotalSizeBytes: 1.5 * 1024 ** 3,
+    namespaces: [{ pattern: "/work/b", maxTotalSizeBytes: 512 * 1024 ** 2, maxSessionCount: null }],
+  });
+  await page.reload();
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes")).toHaveValue("512");
+  await expect(page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes-unit")).toHaveValue("MiB");
+});
+
+for (const [width, height] of [
+  [1400, 900],
+  [390, 844],
+] as const)
+  for (const scheme of ["light", "dark"] as const)
+    test(`axe finds nothing on the policy page with rows, problems and warnings (${width}×${height}, ${scheme})`, async ({
+      page,
+      home,
+      serve,
+    }) => {
+      setUp(home);
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      const server = await serve();
+      await page.goto(server.url);
+      await page.getByTestId("nav-policy").click();
+      await expect(page.getByTestId("preview-count")).toHaveText("0");
+      expect(await violations(page), "as it opens").toEqual([]);
+      await page.getByTestId("field-quota-namespaces-add").click();
+      await page.getByTestId("field-quota-namespaces-0-pattern").fill("/work/*");
+      await page.getByTestId("field-protection-protectedPatterns-add").click();
+      await page.getByTestId("field-protection-protectedPatterns-0").fill("*b*");
+      await page.getByTestId("field-stores-add").click();
+      await page.getByTestId("field-stores-0-root").fill("~/.pi/agent/sessions");
+      await page.getByTestId("field-retention-neverReopened").check();
+      await page.getByTestId("field-quota-maxSessionCount").fill("1");
+      await expect(page.getByTestId("preview-warnings")).toBeVisible();
+      expect(await violations(page), "with rows and a warning").toEqual([]);
+      await page.getByTestId("field-quota-namespaces-0-maxSessionCount").fill("x");
+      await expect(page.getByTestId("policy-problems")).toBeVisible();
+      expect(await violations(page), "with a problem").toEqual([]);
+    });

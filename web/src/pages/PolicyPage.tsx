@@ -21,11 +21,15 @@ export function PolicyPage({
 }: {
   api: Pick<ApiClient, "policy" | "previewPlan" | "savePolicy">;
   /** The sessions table's last look, which the rows count their matches against. */
-  sessions: Pick<SessionsStore, "rows" | "namespaces" | "complete">;
+  sessions: Pick<SessionsStore, "rows" | "namespaces" | "complete" | "loaded" | "loading" | "load">;
   onSaved: () => void;
 }) {
   const form = useMemo(() => createPolicyForm(api), [api]);
   useEffect(() => void form.load(), [form]);
+  // The table loads when first needed (as the sessions page does); the rows count against it.
+  useEffect(() => {
+    if (!sessions.loaded.value && !sessions.loading.value) void sessions.load();
+  }, [sessions]);
 
   // The live preview, a moment after the last edit.
   const draft = form.draft.value;
@@ -82,6 +86,9 @@ export function PolicyPage({
   );
 }
 
+/** The problems the save bar lists (the bar stays small; each problem also shows beside its field). */
+const SUMMARY_LINES = 3;
+
 /** Save and Discard, with why Save is disabled: every problem, by its path. */
 function SaveBar({ form }: { form: PolicyForm }) {
   const problems = form.shownProblems.value;
@@ -104,11 +111,14 @@ function SaveBar({ form }: { form: PolicyForm }) {
           <div class="level-text level-critical" data-testid="policy-problems">
             Cannot save: {problems.length} problem{problems.length === 1 ? "" : "s"}
             <ul>
-              {problems.map((p) => (
+              {problems.slice(0, SUMMARY_LINES).map((p) => (
                 <li key={p.path + p.message}>
                   <code>{p.path}</code>: {p.message}
                 </li>
               ))}
+              {problems.length > SUMMARY_LINES && (
+                <li>…and {problems.length - SUMMARY_LINES} more, each beside its field.</li>
+              )}
             </ul>
           </div>
         )}

@@ -5,7 +5,7 @@
 // evaluates the draft without saving it: the preview says what each rule would clean.
 import { useEffect, useMemo } from "preact/hooks";
 import { type ApiClient } from "../api/client.js";
-import { createPolicyForm, type PolicyForm } from "../state/policy-form.js";
+import { createPolicyForm, inFormWords, type PolicyForm } from "../state/policy-form.js";
 import type { SessionsStore } from "../state/sessions-store.js";
 import { PreviewCard } from "./policy/PreviewCard.js";
 import { ProtectionSection } from "./policy/ProtectionSection.js";
@@ -113,7 +113,7 @@ function SaveBar({ form }: { form: PolicyForm }) {
             <ul>
               {problems.slice(0, SUMMARY_LINES).map((p) => (
                 <li key={p.path + p.message}>
-                  <code>{p.path}</code>: {p.message}
+                  <code>{p.path}</code>: {inFormWords(p.message)}
                 </li>
               ))}
               {problems.length > SUMMARY_LINES && (

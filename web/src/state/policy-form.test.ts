@@ -8,6 +8,7 @@ import {
   createPolicyForm,
   type Draft,
   getIn,
+  inFormWords,
   namespaceMatches,
   numberFromText,
   previewByRule,
@@ -288,5 +289,22 @@ describe("the preview by rule", () => {
       { rule: "maxTotalSizeBytes", label: "size quota", sessions: 0, bytes: 0 },
       { rule: "maxSessionCount", label: "count quota", sessions: 0, bytes: 0 },
     ]);
+  });
+});
+
+describe("the schema's words on the form", () => {
+  it("null is an empty field; the rest of the message is the server's", () => {
+    expect(inFormWords("must be greater than 0 (use null for no limit)")).toBe(
+      "must be greater than 0 (leave it empty for no limit)",
+    );
+    expect(inFormWords("must be greater than 0 (use null to turn the rule off)")).toBe(
+      "must be greater than 0 (leave it empty to turn the rule off)",
+    );
+    expect(inFormWords("must be a whole number of sessions or null (no limit)")).toBe(
+      "must be a whole number of sessions or empty (no limit)",
+    );
+    expect(inFormWords("must be below warnRatio (0.9), got 0.95")).toBe(
+      "must be below warnRatio (0.9), got 0.95",
+    );
   });
 });

@@ -42,6 +42,15 @@ export function setIn(draft: Draft, path: string, value: unknown): Draft {
 export const problemsAt = (problems: readonly ConfigProblem[], path: string) =>
   problems.filter((p) => p.path === path || p.path.startsWith(`${path}[`) || p.path.startsWith(`${path}.`));
 
+/**
+ * A schema message in the form's words: the file's `null` ("no limit", "off") is an empty field
+ * here. The meaning is the server's; only the spelling changes.
+ */
+export const inFormWords = (message: string) =>
+  message
+    .replace(/\(use null (for|to) ([^)]*)\)/, "(leave it empty $1 $2)")
+    .replace(/ or null \(/, " or empty (");
+
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;

@@ -24,7 +24,13 @@ export function QuotaSection({ form, scan }: { form: PolicyForm; scan: ScanFacts
         label="Mode"
         help="off: say nothing · warn-only: pi warns · hard-block: pi blocks input when critical"
       />
-      <FieldShell id={size.id} label="Size limit" help="empty = no size limit" problems={size.problems}>
+      <FieldShell
+        id={size.id}
+        label="Size limit"
+        help="empty = no size limit"
+        problems={size.problems}
+        at={size.path}
+      >
         <BytesInput bound={size} fallback={quota.maxTotalSizeBytes} label="Size limit" />
       </FieldShell>
       <NumberField

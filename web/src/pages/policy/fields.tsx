@@ -9,6 +9,7 @@ import {
   type ByteUnit,
   bytesFromText,
   getIn,
+  inFormWords,
   numberFromText,
   type PolicyForm,
   problemsAt,
@@ -23,6 +24,8 @@ export const fieldId = (path: string) => `field-${path.replace(/[.[\]]+/g, "-").
 
 export interface Bound {
   id: string;
+  /** Its config path: its own problems show without it, those inside it (a row's) with theirs. */
+  path?: string;
   value: unknown;
   problems: ConfigProblem[];
   onChange: (value: unknown) => void;
@@ -32,6 +35,7 @@ export interface Bound {
 export function bind(form: PolicyForm, path: string): Bound {
   return {
     id: fieldId(path),
+    path,
     value: getIn(form.draft.value, path),
     problems: problemsAt(form.shownProblems.value, path),
     onChange: (value) => form.edit(path, value),
@@ -43,12 +47,14 @@ export function FieldShell({
   label,
   help,
   problems,
+  at,
   children,
 }: {
   id: string;
   label: string;
   help?: ComponentChildren;
   problems: ConfigProblem[];
+  at?: string;
   children: ComponentChildren;
 }) {
   return (
@@ -60,16 +66,18 @@ export function FieldShell({
           {help}
         </small>
       )}
-      <Problems id={id} problems={problems} />
+      <Problems id={id} problems={problems} at={at} />
     </div>
   );
 }
 
-export function Problems({ id, problems }: { id: string; problems: ConfigProblem[] }) {
+export function Problems({ id, problems, at }: { id: string; problems: ConfigProblem[]; at?: string }) {
   if (problems.length === 0) return null;
   return (
     <small id={`${id}-problem`} class="problem" role="alert" data-testid={`${id}-problem`}>
-      {problems.map((p) => `${p.path}: ${p.message}`).join("; ")}
+      {problems
+        .map((p) => (p.path === at ? inFormWords(p.message) : `${p.path}: ${inFormWords(p.message)}`))
+        .join("; ")}
     </small>
   );
 }
@@ -114,7 +122,7 @@ export function CheckboxField({
 }) {
   const shown = bound.value === undefined ? fallback : bound.value;
   return (
-    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems}>
+    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems} at={bound.path}>
       <input
         type="checkbox"
         {...inputProps(bound)}
@@ -140,7 +148,7 @@ export function SelectField({
 }) {
   const shown = bound.value === undefined ? fallback : String(bound.value);
   return (
-    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems}>
+    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems} at={bound.path}>
       <select {...inputProps(bound)} value={shown} onChange={(e) => bound.onChange(e.currentTarget.value)}>
         {options.map((o) => (
           <option key={o} value={o}>
@@ -202,7 +210,7 @@ export function NumberField({
   placeholder?: string;
 }) {
   return (
-    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems}>
+    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems} at={bound.path}>
       <NumberInput bound={bound} {...rest} />
     </FieldShell>
   );
@@ -266,7 +274,7 @@ export function BytesInput({
 /** A text setting where empty means the default (the key leaves the file). */
 export function TextField({ bound, label, help }: { bound: Bound; label: string; help: string }) {
   return (
-    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems}>
+    <FieldShell id={bound.id} label={label} help={help} problems={bound.problems} at={bound.path}>
       <input
         type="text"
         autoComplete="off"

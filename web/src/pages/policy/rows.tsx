@@ -64,12 +64,14 @@ export function RowList<T>({
         const rowPath = `${path}[${index}]`;
         const field = (key: string): Bound => ({
           id: fieldId(`${rowPath}.${key}`),
+          path: `${rowPath}.${key}`,
           value: (row as Record<string, unknown> | null)?.[key],
           problems: problemsAt(problems, `${rowPath}.${key}`),
           onChange: (v) => set(rows.map((r, i) => (i === index ? { ...(r as object), [key]: v } : r)) as T[]),
         });
         const self: Bound = {
           id: fieldId(rowPath),
+          path: rowPath,
           value: row,
           problems: problemsAt(problems, rowPath),
           onChange: (v) => set(rows.map((r, i) => (i === index ? (v as T) : r))),
@@ -132,7 +134,7 @@ export function RowField({
           {help}
         </small>
       )}
-      <Problems id={bound.id} problems={bound.problems} />
+      <Problems id={bound.id} problems={bound.problems} at={bound.path} />
     </div>
   );
 }

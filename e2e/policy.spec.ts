@@ -4,7 +4,7 @@
 // a reload and is audited; axe finds nothing at laptop and phone widths; reports download with the
 // plan's sessions.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
@@ -251,6 +251,59 @@ test("a size in GiB is written in bytes and shown back in its unit", async ({ pa
   await page.getByTestId("nav-policy").click();
   await expect(page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes")).toHaveValue("512");
   await expect(page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes-unit")).toHaveValue("MiB");
+});
+
+test("a save the server refuses (a folder that is a store on disk) says so, names the field and writes nothing", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await page.getByTestId("field-deletion-target").selectOption("quarantine");
+  const previewed = page.waitForResponse(
+    (r) =>
+      r.url().endsWith("/api/plan/preview") && r.request().postData()?.includes("looks-harmless") === true,
+  );
+  await page.getByTestId("field-deletion-quarantineDir").fill("~/.local/share/looks-harmless");
+  expect((await previewed).ok()).toBe(true);
+  // By its text the folder is fine, and the preview found nothing; now, on disk, it becomes the pi
+  // store itself — which only the server sees, when it checks again on Save.
+  mkdirSync(join(home, ".local", "share"), { recursive: true });
+  symlinkSync(join(home, ".pi", "agent", "sessions"), join(home, ".local", "share", "looks-harmless"));
+  await expect(page.getByTestId("policy-save")).toBeEnabled();
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-rejected")).toContainText("Not saved: the server refused");
+  await expect(page.getByTestId("field-deletion-quarantineDir-problem")).toBeVisible();
+  await expect(page.getByTestId("policy-saved")).toHaveCount(0);
+  await expect(page.getByTestId("policy-save")).toBeDisabled();
+  expect(existsSync(join(server.agentDir, "session-retention.json"))).toBe(false);
+});
+
+test("keyboard: Add puts the focus in the new row; Remove puts it back on Add", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await page.getByTestId("field-quota-namespaces-add").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern")).toBeFocused();
+  await page.keyboard.type("/work/a");
+  await expect(page.getByTestId("field-quota-namespaces-0-pattern-help")).toHaveText(
+    "matches 1 namespace in the last scan",
+  );
+  await page.getByTestId("field-protection-protectedPatterns-add").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("field-protection-protectedPatterns-0")).toBeFocused();
+  await page.getByTestId("field-quota-namespaces-0-remove").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("field-quota-namespaces-add")).toBeFocused();
 });
 
 for (const [width, height] of [

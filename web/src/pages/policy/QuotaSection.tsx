@@ -65,6 +65,7 @@ export function QuotaSection({ form, scan }: { form: PolicyForm; scan: ScanFacts
         path="quota.namespaces"
         noun="namespace quota"
         blank={() => ({ pattern: "", maxTotalSizeBytes: null, maxSessionCount: null })}
+        focusKey="pattern"
         empty="No namespace quotas."
       >
         {({ index, field }) => {

@@ -54,6 +54,7 @@ export function StoresSection({ form, scan, home }: { form: PolicyForm; scan: Sc
         path="stores"
         noun="store"
         blank={() => ({ kind: "pi", root: "" })}
+        focusKey="kind"
         empty="No stores listed: the default stores."
       >
         {({ index, field }) => {

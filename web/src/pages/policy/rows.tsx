@@ -37,6 +37,7 @@ export function RowList<T>({
   noun,
   blank,
   empty,
+  focusKey,
   children,
 }: {
   form: PolicyForm;
@@ -46,6 +47,8 @@ export function RowList<T>({
   blank: () => T;
   /** What no rows means. */
   empty: string;
+  /** The field a new row's focus goes to (none: the row is one input). */
+  focusKey?: string;
   children: (row: RowApi<T>) => ComponentChildren;
 }) {
   const value = getIn(form.draft.value, path);
@@ -54,6 +57,9 @@ export function RowList<T>({
   const problems = form.shownProblems.value;
   const set = (next: T[]) => form.edit(path, next.length ? next : undefined);
   const listId = fieldId(path);
+  // Keyboard users land in the row they added, and on "Add" after removing one (the button they
+  // pressed is gone). After the render, once the element exists.
+  const focusLater = (id: string) => setTimeout(() => document.getElementById(id)?.focus(), 0);
   // A value that is not a list at all (a hand-written file) is named, not hidden.
   const notList = value !== undefined && !Array.isArray(value);
   return (
@@ -98,6 +104,7 @@ export function RowList<T>({
               onClick={() => {
                 remove(index);
                 set(rows.filter((_, i) => i !== index));
+                focusLater(`${listId}-add`);
               }}
             >
               Remove
@@ -106,7 +113,16 @@ export function RowList<T>({
           </div>
         );
       })}
-      <button type="button" data-testid={`${listId}-add`} onClick={() => set([...rows, blank()])}>
+      <button
+        type="button"
+        id={`${listId}-add`}
+        data-testid={`${listId}-add`}
+        onClick={() => {
+          set([...rows, blank()]);
+          const rowPath = `${path}[${rows.length}]`;
+          focusLater(fieldId(focusKey ? `${rowPath}.${focusKey}` : rowPath));
+        }}
+      >
         Add {noun}
       </button>
     </div>

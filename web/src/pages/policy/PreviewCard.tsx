@@ -2,7 +2,7 @@
 // every warning of the plan ("quota cannot be met"). A draft with problems is not evaluated.
 import type { Plan } from "../../../../shared/plan.js";
 import { Bytes } from "../../components/Bytes.js";
-import { previewByRule } from "../../state/policy-form.js";
+import { previewByRule, type RuleShare } from "../../state/policy-form.js";
 
 export function PreviewCard({
   plan,
@@ -54,37 +54,56 @@ export function PreviewCard({
   );
 }
 
+/** The rules that take something, as a table; those that take nothing, on one line. */
 function ByRule({ plan }: { plan: Plan }) {
+  const shares = previewByRule(plan);
+  const taking = shares.filter((share) => share.sessions > 0);
+  const idle = shares.filter((share) => share.sessions === 0);
+  const attributes = (share: RuleShare) => ({
+    "data-testid": `preview-rule-${share.rule}`,
+    "data-sessions": share.sessions,
+    "data-bytes": share.bytes,
+  });
   return (
-    <table class="data by-rule" data-testid="preview-by-rule" aria-label="What each rule would clean">
-      <thead>
-        <tr>
-          <th scope="col">Rule</th>
-          <th scope="col" class="num">
-            Sessions
-          </th>
-          <th scope="col" class="num">
-            Size
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {previewByRule(plan).map((share) => (
-          <tr
-            key={share.rule}
-            data-testid={`preview-rule-${share.rule}`}
-            data-sessions={share.sessions}
-            data-bytes={share.bytes}
-            class={share.sessions === 0 ? "quiet" : undefined}
-          >
-            <th scope="row">{share.label}</th>
-            <td class="num">{share.sessions.toLocaleString("en-US")}</td>
-            <td class="num">
-              <Bytes value={share.bytes} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      {taking.length > 0 && (
+        <table class="data by-rule" data-testid="preview-by-rule" aria-label="What each rule would clean">
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col" class="num">
+                Sessions
+              </th>
+              <th scope="col" class="num">
+                Size
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {taking.map((share) => (
+              <tr key={share.rule} {...attributes(share)}>
+                <th scope="row">{share.label}</th>
+                <td class="num">{share.sessions.toLocaleString("en-US")}</td>
+                <td class="num">
+                  <Bytes value={share.bytes} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {idle.length > 0 && (
+        <p class="hint" data-testid="preview-rules-idle">
+          {taking.length === 0 ? "No rule takes anything: " : "Nothing from "}
+          {idle.map((share, i) => (
+            <span key={share.rule} {...attributes(share)}>
+              {i > 0 && ", "}
+              {share.label}
+            </span>
+          ))}
+          .
+        </p>
+      )}
+    </>
   );
 }

@@ -253,6 +253,37 @@ test("a size in GiB is written in bytes and shown back in its unit", async ({ pa
   await expect(page.getByTestId("field-quota-namespaces-0-maxTotalSizeBytes-unit")).toHaveValue("MiB");
 });
 
+test("agent quotas: a limit per agent of the scan, counted by rule as `plan` does; cleared, it leaves the file", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("agent-quota-pi")).toContainText("5 sessions in the last scan");
+  await page.getByTestId("field-quota-agents-pi-maxSessionCount").fill("3");
+  await page.getByTestId("field-retention-minKeepRecentCount").fill("0");
+  await page.getByTestId("field-retention-maxAgeDays").fill("");
+  const draft = {
+    quota: { agents: { pi: { maxSessionCount: 3 } } },
+    retention: { maxAgeDays: null, minKeepRecentCount: 0 },
+  };
+  const taken = cliPlan(home, draft).candidates.filter((c) => c.rule === "agentQuota").length;
+  expect(taken).toBeGreaterThan(0);
+  await expect(page.getByTestId("preview-rule-agentQuota")).toHaveAttribute("data-sessions", String(taken));
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-saved")).toBeVisible();
+  const file = join(server.agentDir, "session-retention.json");
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(draft);
+
+  await page.getByTestId("field-quota-agents-pi-maxSessionCount").fill("");
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-saved")).toBeVisible();
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ retention: draft.retention });
+});
+
 test("a save the server refuses (a folder that is a store on disk) says so, names the field and writes nothing", async ({
   page,
   home,

@@ -1,8 +1,10 @@
-// Quota: the mode, the store's limits and the per-namespace quotas as rows, each row saying how
-// many namespaces of the last scan its pattern matches (the first matching row wins, as in the engine).
+// Quota: the mode, the store's limits, the per-namespace quotas as rows — each row saying how many
+// namespaces of the last scan its pattern matches (the first matching row wins, as in the engine) —
+// and the per-agent quotas.
 import { useMemo } from "preact/hooks";
 import { DEFAULT_CONFIG, type NamespaceQuota, QUOTA_MODES } from "../../../../shared/config.js";
 import { getIn, namespaceMatches, type PolicyForm } from "../../state/policy-form.js";
+import { AgentQuotas } from "./AgentQuotas.js";
 import { bind, BytesInput, FieldShell, NumberField, NumberInput, SelectField } from "./fields.js";
 import { RowField, RowList } from "./rows.js";
 import { matchesText, type ScanFacts } from "./scan.js";
@@ -106,6 +108,7 @@ export function QuotaSection({ form, scan }: { form: PolicyForm; scan: ScanFacts
           );
         }}
       </RowList>
+      <AgentQuotas form={form} scan={scan} />
     </fieldset>
   );
 }

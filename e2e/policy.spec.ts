@@ -284,6 +284,30 @@ test("agent quotas: a limit per agent of the scan, counted by rule as `plan` doe
   expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ retention: draft.retention });
 });
 
+test("a file with a key the form has no field for: named, Save disabled, removable by name; the rest kept", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const file = join(home, ".pi", "agent", "session-retention.json");
+  writeFileSync(file, JSON.stringify({ quota: { maxSessionCount: 500 }, retension: { maxAgeDays: 3 } }));
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("policy-file-invalid")).toContainText("retension: unknown key");
+  await expect(page.getByTestId("policy-problems")).toContainText('did you mean "retention"?');
+  await expect(page.getByTestId("policy-save")).toBeDisabled();
+  await expect(page.getByTestId("field-quota-maxSessionCount")).toHaveValue("500");
+  await page.getByRole("button", { name: "Remove retension" }).click();
+  await expect(page.getByTestId("policy-problems")).toHaveCount(0);
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-saved")).toBeVisible();
+  expect(JSON.parse(readFileSync(join(server.agentDir, "session-retention.json"), "utf8"))).toEqual({
+    quota: { maxSessionCount: 500 },
+  });
+});
+
 test("a save the server refuses (a folder that is a store on disk) says so, names the field and writes nothing", async ({
   page,
   home,

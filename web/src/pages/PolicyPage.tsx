@@ -4,6 +4,7 @@
 // you type, and Save waits until nothing is wrong. A moment after the last edit the server
 // evaluates the draft without saving it: the preview says what each rule would clean.
 import { useEffect, useMemo } from "preact/hooks";
+import type { ConfigProblem } from "../../../shared/config.js";
 import { type ApiClient } from "../api/client.js";
 import { createPolicyForm, inFormWords, type PolicyForm } from "../state/policy-form.js";
 import type { SessionsStore } from "../state/sessions-store.js";
@@ -63,6 +64,14 @@ export function PolicyPage({
         {policy.source === "defaults" ? "no file yet: the defaults apply" : policy.source}). Empty fields use
         the default.
       </p>
+      {policy.source === "invalid" && (
+        <div class="banner error" role="alert" data-testid="policy-file-invalid">
+          {policy.raw === undefined
+            ? "The file is not JSON, so this form starts empty: saving replaces the file with what you set here."
+            : "The file has problems (listed below Save): until they are fixed nothing can be deleted."}{" "}
+          {policy.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}
+        </div>
+      )}
 
       <PreviewCard
         plan={form.preview.value}
@@ -85,6 +94,9 @@ export function PolicyPage({
     </section>
   );
 }
+
+/** A key the schema does not know, at a plain path (not inside a list): removable by name. */
+const isUnknownKey = (p: ConfigProblem) => p.message.startsWith("unknown key") && !p.path.includes("[");
 
 /** The problems the save bar lists (the bar stays small; each problem also shows beside its field). */
 const SUMMARY_LINES = 3;
@@ -114,6 +126,12 @@ function SaveBar({ form }: { form: PolicyForm }) {
               {problems.slice(0, SUMMARY_LINES).map((p) => (
                 <li key={p.path + p.message}>
                   <code>{p.path}</code>: {inFormWords(p.message)}
+                  {isUnknownKey(p) && (
+                    // A key this form has no field for (a typo in the file) can only be removed.
+                    <button type="button" class="link" onClick={() => form.edit(p.path, undefined)}>
+                      Remove {p.path}
+                    </button>
+                  )}
                 </li>
               ))}
               {problems.length > SUMMARY_LINES && (

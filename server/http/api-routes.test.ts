@@ -148,6 +148,7 @@ describe("plan and policy", () => {
       raw: { mode: "hard-block" }, // the file's own JSON, not every default
       config: { mode: "hard-block", quota: { warnRatio: 0.9 } },
       problems: [],
+      home: process.env.HOME, // the editor checks folders against the same home (~/…)
     });
     expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ mode: "hard-block" });
     const audit = (await (await get("/api/audit?limit=1")).json()) as {

@@ -186,7 +186,8 @@ export function NumberInput({
       inputMode="decimal"
       autoComplete="off"
       {...inputProps(bound, hasHelp)}
-      placeholder={placeholder}
+      // An empty field means the default: the placeholder says which.
+      placeholder={placeholder ?? (typeof fallback === "number" ? String(fallback) : undefined)}
       value={text}
       onInput={(e) => {
         setText(e.currentTarget.value);

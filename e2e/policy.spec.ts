@@ -165,6 +165,10 @@ test("rows without JSON: a namespace quota and a protected pattern count their m
   );
   await expect(page.getByTestId("policy-problems")).toContainText("quota.namespaces[0].maxSessionCount");
   await expect(page.getByTestId("policy-save")).toBeDisabled();
+  // The summary's path takes the focus to its field.
+  await page.getByTestId("field-quota-maxSessionCount").focus();
+  await page.getByTestId("problem-go").first().click();
+  await expect(page.getByTestId("field-quota-namespaces-0-maxSessionCount")).toBeFocused();
   await page.getByTestId("field-quota-namespaces-0-maxSessionCount").fill("2");
   await expect(page.getByTestId("policy-problems")).toHaveCount(0);
 

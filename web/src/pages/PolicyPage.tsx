@@ -8,6 +8,7 @@ import type { ConfigProblem } from "../../../shared/config.js";
 import { type ApiClient } from "../api/client.js";
 import { createPolicyForm, inFormWords, type PolicyForm } from "../state/policy-form.js";
 import type { SessionsStore } from "../state/sessions-store.js";
+import { fieldId } from "./policy/fields.js";
 import { PreviewCard } from "./policy/PreviewCard.js";
 import { ProtectionSection } from "./policy/ProtectionSection.js";
 import { QuotaSection } from "./policy/QuotaSection.js";
@@ -125,7 +126,16 @@ function SaveBar({ form }: { form: PolicyForm }) {
             <ul>
               {problems.slice(0, SUMMARY_LINES).map((p) => (
                 <li key={p.path + p.message}>
-                  <code>{p.path}</code>: {inFormWords(p.message)}
+                  {/* The path takes you to its field (keyboard users: the bar is far from most fields). */}
+                  <button
+                    type="button"
+                    class="link"
+                    data-testid="problem-go"
+                    onClick={() => document.getElementById(fieldId(p.path))?.focus()}
+                  >
+                    <code>{p.path}</code>
+                  </button>
+                  : {inFormWords(p.message)}
                   {isUnknownKey(p) && (
                     // A key this form has no field for (a typo in the file) can only be removed.
                     <button type="button" class="link" onClick={() => form.edit(p.path, undefined)}>

@@ -259,6 +259,18 @@ describe("what a row matches in the last scan", () => {
     ]);
   });
 
+  it("a pattern counted once per scan is not counted again", () => {
+    const cache = new Map<string, number>();
+    const sessions = [row("/s/a.jsonl", "/work/a"), row("/s/b.jsonl", "/work/b")];
+    expect(protectedMatches(["*a*"], sessions, cache)).toEqual([1]);
+    // The cache answers for the pattern it knows: this scan's count, even for other rows.
+    expect(protectedMatches(["*a*", "*b*"], [], cache)).toEqual([1, 0]);
+    expect([...cache]).toEqual([
+      ["*a*", 1],
+      ["*b*", 0],
+    ]);
+  });
+
   it("stores: sessions of the row's kind inside its root, ~ in the server's home", () => {
     const sessions = [
       row(`${HOME}/.pi/agent/sessions/a/1.jsonl`, "/a"),

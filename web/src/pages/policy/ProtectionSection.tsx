@@ -11,7 +11,9 @@ export function ProtectionSection({ form, scan }: { form: PolicyForm; scan: Scan
   const value = getIn(form.draft.value, "protection.protectedPatterns");
   const patterns: unknown[] = Array.isArray(value) ? value : [];
   const key = JSON.stringify(patterns);
-  const matches = useMemo(() => protectedMatches(patterns, scan.rows), [key, scan.rows]);
+  // Counts per pattern for this scan: a keystroke in one row recounts that row only.
+  const cache = useMemo(() => new Map<string, number>(), [scan.rows]);
+  const matches = useMemo(() => protectedMatches(patterns, scan.rows, cache), [key, scan.rows, cache]);
   return (
     <fieldset>
       <legend>Protection and activity</legend>

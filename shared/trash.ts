@@ -146,6 +146,12 @@ export const TrashListSchema = z.object({
 });
 export type TrashList = z.infer<typeof TrashListSchema>;
 
+/**
+ * What a soft delete did to the disk, said where its bytes are reported: the sessions sit in a trash
+ * on the same disk, so nothing is freed until the trash is emptied (a purge is what frees).
+ */
+export const STILL_ON_DISK = "moved to the trash — still on disk until emptied";
+
 /** The operation an entry id (`<operation>:<n>`) belongs to. */
 export const operationOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
 

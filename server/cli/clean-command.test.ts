@@ -65,7 +65,7 @@ describe("session-retention clean", () => {
     for (const p of s.paths) expect(existsSync(p)).toBe(true);
   });
 
-  it("previews count, bytes and the riskiest, asks for DELETE, then reports what moved and the bytes freed", async () => {
+  it("previews count, bytes and the riskiest, asks for DELETE, then reports what moved, saying it is still on disk until emptied", async () => {
     const s = await store();
     const sizes = s.paths.slice(0, 3).reduce((t, p) => t + statSync(p).size, 0);
     const result = await run(["clean", ...s.args], () => "DELETE");
@@ -76,7 +76,12 @@ describe("session-retention clean", () => {
     expect(result.questions).toEqual([
       expect.stringMatching(/^Type DELETE to move 3 sessions \(.*\) to the quarantine folder: $/),
     ]);
-    expect(result.stdout).toMatch(new RegExp(`Moved 3 sessions, freed .* \\(${sizes} bytes\\)`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^3 sessions, .* \\(${sizes} bytes\\): moved to the trash — still on disk until emptied`,
+        "m",
+      ),
+    );
     expect(s.paths.map((p) => existsSync(p))).toEqual([false, false, false, true]);
   });
 
@@ -144,7 +149,7 @@ describe("session-retention clean", () => {
         child.once("exit", (code) => resolve({ code, out }));
       });
     const [a, b] = await Promise.all([cli(), cli()]);
-    const moved = [a, b].map((r) => Number(/Moved (\d+) session/.exec(r.out)?.[1] ?? 0));
+    const moved = [a, b].map((r) => Number(/^(\d+) sessions?, .*: moved to the trash/m.exec(r.out)?.[1] ?? 0));
     expect(
       moved.reduce((x, y) => x + y, 0),
       `${a.out}\n---\n${b.out}`,
@@ -271,7 +276,7 @@ describe("orphaned session-index files", () => {
     expect(plan.stdout).toMatch(/Orphaned session-index files: 1 \(/);
     const cleaned = await run(["clean", "--yes", ...s.args]);
     expect(cleaned.stdout).toContain("…and 1 orphaned session-index file");
-    expect(cleaned.stdout).toContain("Moved 4 sessions"); // 3 sessions + the orphan
+    expect(cleaned.stdout).toContain("4 sessions, "); // 3 sessions + the orphan
     expect(existsSync(orphan)).toBe(false);
     const restored = await run(["trash", "restore", "meta:0190cccc-0000-7000-8000-000000000009"]);
     expect(restored.status).toBe(0);

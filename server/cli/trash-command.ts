@@ -155,8 +155,9 @@ function report(result: TrashActionResult, verb: string, io: CliIo, short: (path
   // Its agent's own cleanup would delete it again: said, with what to do.
   for (const s of result.sweptAgain ?? []) io.stdout(`! ${short(s.path)}: ${visible(s.message)}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
+  // Only a purge frees space: a restore puts the bytes back where they were.
   io.stdout(
-    `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,
+    `${result.done.length} ${verb}, ${formatBytes(bytes)}${verb === "purged" ? " freed" : ""}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,
   );
   return result.skipped.length > 0 ? 1 : 0;
 }

@@ -149,7 +149,9 @@ describe("session-retention clean", () => {
         child.once("exit", (code) => resolve({ code, out }));
       });
     const [a, b] = await Promise.all([cli(), cli()]);
-    const moved = [a, b].map((r) => Number(/^(\d+) sessions?, .*: moved to the trash/m.exec(r.out)?.[1] ?? 0));
+    const moved = [a, b].map((r) =>
+      Number(/^(\d+) sessions?, .*: moved to the trash/m.exec(r.out)?.[1] ?? 0),
+    );
     expect(
       moved.reduce((x, y) => x + y, 0),
       `${a.out}\n---\n${b.out}`,

@@ -4,7 +4,12 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
+import {
+  deletedBefore,
+  resolveTrashRefs,
+  type TrashActionResult,
+  type TrashEntry,
+} from "../../shared/trash.js";
 import { visible } from "../../shared/visible-text.js";
 import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -98,9 +103,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         if (refs.length > 0) throw new UsageError(`trash empty takes no ids (use trash purge)`);
         if (!values["older-than"]) throw new UsageError("trash empty wants --older-than DURATION (e.g. 30d)");
         const cutoff = Date.now() - parseDuration(values["older-than"], "--older-than");
-        selection = listTrash(engine)
-          .entries.filter((e) => e.state === "in-trash" && Date.parse(e.deletedAt) < cutoff)
-          .map((e) => e.entryId);
+        selection = deletedBefore(listTrash(engine).entries, new Date(cutoff)).map((e) => e.entryId);
         if (selection.length === 0) {
           io.stdout(`Nothing in the trash was deleted more than ${values["older-than"]} ago.`);
           return 0;

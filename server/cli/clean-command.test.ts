@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { formatBytes } from "../../shared/format.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
@@ -192,7 +193,9 @@ describe("session-retention trash and audit", () => {
     expect(wrong).toMatchObject({ status: 2, stderr: expect.stringContaining(`must be 2:${total}`) });
     const done = await run(["trash", "purge", ...refs, "--confirm", `2:${total}`]);
     expect(done.status).toBe(0);
-    expect(done.stdout).toContain("2 purged");
+    // Only a purge frees space, and says so; a restore does not.
+    expect(done.stdout).toContain(`2 purged, ${formatBytes(total)} freed.`);
+    expect(restored.stdout).toMatch(/^1 restored, [^,]+\.$/m);
 
     const audit = JSON.parse((await run(["audit", "--json", "--since", "1h"])).stdout) as {
       entries: { action: string; result: string }[];
@@ -246,6 +249,7 @@ describe("session-retention trash and audit", () => {
     const restored = await run(["trash", "restore", s.idOf(s.paths[0]!).slice(0, -1), first]);
     expect(restored.status, restored.stderr).toBe(0);
     expect(restored.stdout).toContain("3 restored");
+    expect(restored.stdout).not.toContain("freed");
     expect(inPlace()).toEqual([true, true, true, false]);
     // Now only the second operation is in the trash: 8 characters name it.
     expect((await run(["trash", "restore", both])).status).toBe(0);

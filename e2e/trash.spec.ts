@@ -107,6 +107,8 @@ test("the Trash card and page agree; restore a cleanup; empty what is older than
   // Restore the recent cleanup: one click, exactly its two files come back.
   await newest.getByTestId("trash-group-restore").click();
   await expect(page.getByTestId("trash-outcome")).toHaveText("Restored 2 sessions.");
+  // The pressed button went with its group: focus is on what happened, not lost.
+  await expect(page.getByTestId("trash-outcome")).toBeFocused();
   for (const path of recent) expect(existsSync(path)).toBe(true);
   for (const path of old) expect(existsSync(path)).toBe(false);
   await expect(groups).toHaveCount(1);

@@ -74,5 +74,8 @@ describe("headline", () => {
     expect(
       headline({ ...base, quota: undefined, growth: undefined, plan: { count: 0, bytes: 0 } }).policy,
     ).toBe("The policy would move nothing now.");
+    expect(
+      headline({ ...base, quota: undefined, configInvalid: true, growth: undefined, plan: undefined }).used,
+    ).toBe("200 MB in 1,234 sessions; the quota is unknown while the config file is invalid.");
   });
 });

@@ -47,7 +47,10 @@ export function describeRate(bytesPerWeek: number): string {
 export interface HeadlineInput {
   totalBytes: number;
   sessionCount: number;
+  /** Undefined while the config is invalid (then the quota is not known). */
   quota: QuotaState | undefined;
+  /** The config file is invalid: its limits are not known. */
+  configInvalid?: boolean;
   /** The 30-day series with its breakdown by namespace (undefined until it has come). */
   growth: GrowthResponse | undefined;
   /** What the policy would move now (undefined until the plan has come). */
@@ -55,12 +58,12 @@ export interface HeadlineInput {
 }
 
 /** The headline's parts, each a sentence; left out when its data has not come (or does not exist). */
-export function headline({ totalBytes, sessionCount, quota, growth, plan }: HeadlineInput) {
+export function headline({ totalBytes, sessionCount, quota, configInvalid, growth, plan }: HeadlineInput) {
   const sessions = `${sessionCount.toLocaleString("en-US")} session${sessionCount === 1 ? "" : "s"}`;
   const size = quota?.size;
   const used = size
     ? `${Math.floor(size.ratio * 100)}% of the ${formatBytes(size.limit)} quota used (${formatBytes(totalBytes)} in ${sessions}).`
-    : `${formatBytes(totalBytes)} in ${sessions}; no size quota is set.`;
+    : `${formatBytes(totalBytes)} in ${sessions}; ${configInvalid ? "the quota is unknown while the config file is invalid" : "no size quota is set"}.`;
   const week = growth && weeklyGrowth(growth.points);
   const fastest = growth && fastestNamespace(growth.byNamespace);
   const grew =

@@ -65,6 +65,7 @@ export function OverviewPage({
     totalBytes: summary.totalBytes,
     sessionCount: summary.sessionCount,
     quota: data.policy.quota,
+    configInvalid: data.policy.source === "invalid",
     growth,
     plan,
   });

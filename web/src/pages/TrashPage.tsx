@@ -4,7 +4,7 @@
 // purges only if count and bytes match exactly; "Empty items older than 30 days" is a purge too. A
 // restored Claude Code session keeps its old file time, so Claude's own cleanup may delete it again:
 // the page says so and offers to keep it.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import {
   type CleanupTrigger,
   deletedBefore,
@@ -53,6 +53,8 @@ export function TrashPage({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purging, setPurging] = useState<PurgeTarget | undefined>(undefined);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  /** Where focus goes after a restore or purge: the button pressed may be gone with its rows. */
+  const outcomeRef = useRef<HTMLDivElement>(null);
   const [notDone, setNotDone] = useState<NotDone[]>([]);
   /** Restored sessions Claude Code will delete again at its next run, with their bytes. */
   const [sweptAgain, setSweptAgain] = useState<{ items: SweptAgain[]; bytes: number } | undefined>(undefined);
@@ -108,6 +110,7 @@ export function TrashPage({
       setPurging(undefined);
       onChanged();
       await load();
+      outcomeRef.current?.focus();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -150,7 +153,7 @@ export function TrashPage({
         </button>
       </div>
       {outcome && (
-        <div class="banner info" role="status" data-testid="trash-outcome">
+        <div class="banner info" role="status" data-testid="trash-outcome" tabIndex={-1} ref={outcomeRef}>
           {outcome}
         </div>
       )}

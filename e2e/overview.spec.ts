@@ -78,6 +78,11 @@ test("treemap drills into a namespace and back; growth shows estimated points an
 
   // The first scan backfilled 30 days from creation times: marked as estimated.
   await expect(page.getByTestId("growth-estimated")).toBeVisible();
+  // The default 20 GiB quota is thousands of times this store: said, not drawn (it would flatten the line).
+  await expect(page.getByTestId("growth-quota-far")).toContainText(
+    "The 20.0 GB quota is far above this (0% at most)",
+  );
+  await expect(page.locator(".growth canvas")).not.toHaveAttribute("aria-label", /quota/);
   await page.getByTestId("growth-7").click();
   await expect(page.getByTestId("growth-7")).toHaveAttribute("aria-pressed", "true");
 });

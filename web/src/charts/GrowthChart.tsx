@@ -85,6 +85,9 @@ export function GrowthChart({
   const canvas = useRef<HTMLCanvasElement>(null);
   const { times, estimated, series } = seriesOf(growth, view);
   const stacked = view === "namespace";
+  // A quota far above the line would flatten it to nothing: drawn only from a quarter of it, else said.
+  const peak = Math.max(0, ...times.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0)));
+  const drawQuota = quotaBytes !== undefined && quotaBytes > 0 && peak >= quotaBytes / 4;
   useEffect(() => {
     const accent = cssVar("--accent");
     const muted = cssVar("--muted");
@@ -106,7 +109,7 @@ export function GrowthChart({
         segment: { borderDash: (ctx) => (estimated[ctx.p1DataIndex] ? [5, 4] : undefined) },
       };
     });
-    if (quotaBytes)
+    if (drawQuota)
       datasets.push({
         label: `Quota ${formatBytes(quotaBytes)}`,
         data: times.map(() => quotaBytes),
@@ -155,7 +158,7 @@ export function GrowthChart({
       },
     });
     return () => chart.destroy();
-  }, [growth, view, quotaBytes]);
+  }, [growth, view, quotaBytes, drawQuota]);
   const anyEstimated = estimated.some(Boolean);
   const last = times.length - 1;
   const what = stacked ? `stacked by namespace, ${series.length} series` : "in total";
@@ -165,7 +168,7 @@ export function GrowthChart({
         <canvas
           ref={canvas}
           role="img"
-          aria-label={`Disk used over the last ${growth.days} days, ${what}, ${times.length} points${quotaBytes ? `, against the ${formatBytes(quotaBytes)} quota` : ""}`}
+          aria-label={`Disk used over the last ${growth.days} days, ${what}, ${times.length} points${drawQuota ? `, against the ${formatBytes(quotaBytes)} quota` : ""}`}
         />
       </div>
       {stacked && (
@@ -187,6 +190,12 @@ export function GrowthChart({
             </li>
           ))}
         </ul>
+      )}
+      {quotaBytes !== undefined && quotaBytes > 0 && !drawQuota && (
+        <p class="hint" data-testid="growth-quota-far">
+          The {formatBytes(quotaBytes)} quota is far above this ({Math.floor((100 * peak) / quotaBytes)}% at
+          most): not drawn, so the growth stays readable.
+        </p>
       )}
       {anyEstimated && (
         <figcaption class="hint" data-testid="growth-estimated">

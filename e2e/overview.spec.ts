@@ -3,6 +3,7 @@
 // with its estimated (backfilled) points explained.
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { formatBytes } from "../shared/format.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { expect, test } from "./serve-fixture.js";
@@ -163,6 +164,11 @@ test("the headline answers in one sentence; the chart with its quota line is abo
   const box = (await chart.boundingBox())!;
   expect(box.y + box.height).toBeLessThanOrEqual(900);
   await expect(page.getByTestId("review-cleanup")).toBeInViewport();
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${colorScheme} ${v.impact} ${v.id}`)).toEqual([]); // of any impact
+  }
 
   // The next step: the wizard on the policy's plan.
   await page.getByTestId("review-cleanup").click();

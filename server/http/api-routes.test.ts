@@ -254,6 +254,12 @@ describe("delete, trash and audit", () => {
         body: JSON.stringify({ olderThanDays: 30, confirm: `1:${old.sizeBytes}` }),
       });
       expect(noToken.status).toBe(401);
+      const crossSite = await app.request(`http://127.0.0.1:${PORT}/api/trash/empty`, {
+        method: "POST",
+        headers: { ...jsonHeaders, "Sec-Fetch-Site": "cross-site" },
+        body: JSON.stringify({ olderThanDays: 30, confirm: `1:${old.sizeBytes}` }),
+      });
+      expect(crossSite.status).toBe(403);
       expect(existsSync(old.location!)).toBe(true);
 
       const emptied = await send("POST", "/api/trash/empty", {

@@ -49,7 +49,8 @@ export function OverviewPage({
   const biggest = namespaces[0]?.totalBytes ?? 0;
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
   const [plan, setPlan] = useState<{ count: number; bytes: number } | undefined>(undefined);
-  const [trash, setTrash] = useState<{ count: number; bytes: number } | undefined>(undefined);
+  /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
+  const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
   useEffect(() => {
     // Each part of the headline waits for its own answer; a failure leaves that part out.
     api.plan().then(
@@ -58,7 +59,7 @@ export function OverviewPage({
     );
     api.trash().then(
       (t) => setTrash(trashTotals(t.entries)),
-      () => setTrash(undefined),
+      () => setTrash("unknown"),
     );
   }, [api, data.scannedAt]);
   const said = headline({
@@ -111,11 +112,15 @@ export function OverviewPage({
         </div>
         <div class="card" data-testid="trash-card">
           <h2>Trash</h2>
-          <p class="big" data-testid="trash-card-bytes" data-bytes={trash?.bytes}>
-            {trash ? <Bytes value={trash.bytes} /> : "…"}
+          <p
+            class="big"
+            data-testid="trash-card-bytes"
+            data-bytes={typeof trash === "object" ? trash.bytes : undefined}
+          >
+            {trash === "unknown" ? "unknown" : trash ? <Bytes value={trash.bytes} /> : "…"}
           </p>
           <p class="hint">
-            {trash && (
+            {typeof trash === "object" && (
               <span data-testid="trash-card-count" data-count={trash.count}>
                 {trash.count.toLocaleString("en-US")} session{trash.count === 1 ? "" : "s"}, still on disk
                 ·{" "}

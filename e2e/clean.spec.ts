@@ -137,8 +137,11 @@ test("one session needs no typed DELETE; purge asks again with count and bytes, 
     "title",
     `${size.toLocaleString("en-US")} bytes`,
   );
+  // Permanent: the button waits for the count to be typed.
+  await expect(dialog.getByTestId("purge-confirm")).toBeDisabled();
+  await dialog.getByTestId("purge-typed").fill("1");
   await dialog.getByTestId("purge-confirm").click();
-  await expect(page.getByTestId("trash-outcome")).toContainText("Purged 1");
+  await expect(page.getByTestId("trash-outcome")).toContainText("Purged 1 session — freed");
 
   const everywhere = filesByHash(home);
   expect(everywhere.has(hash)).toBe(false);

@@ -3,6 +3,8 @@
 // with its estimated (backfilled) points explained.
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { formatBytes } from "../shared/format.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { expect, test } from "./serve-fixture.js";
 
@@ -22,7 +24,7 @@ function setUp(home: string) {
   const total = paths.reduce((sum, p) => sum + statSync(p).size, 0);
   const config = (extra: object) =>
     writeFileSync(join(agentDir, "session-retention.json"), JSON.stringify(extra));
-  return { total, config };
+  return { total, config, paths };
 }
 
 test("the quota card at 70, 90 and 100%: level, colour, meaning; hard-block mode is said", async ({
@@ -77,6 +79,11 @@ test("treemap drills into a namespace and back; growth shows estimated points an
 
   // The first scan backfilled 30 days from creation times: marked as estimated.
   await expect(page.getByTestId("growth-estimated")).toBeVisible();
+  // The default 20 GiB quota is thousands of times this store: said, not drawn (it would flatten the line).
+  await expect(page.getByTestId("growth-quota-far")).toContainText(
+    "The 20.0 GB quota is far above this (0% at most)",
+  );
+  await expect(page.locator(".growth canvas")).not.toHaveAttribute("aria-label", /quota/);
   await page.getByTestId("growth-7").click();
   await expect(page.getByTestId("growth-7")).toHaveAttribute("aria-pressed", "true");
 });
@@ -118,4 +125,68 @@ test("growth by namespace: one stacked series per namespace of the store, adding
   await expect(items).toHaveCount(2);
   await page.getByTestId("growth-view-total").click();
   await expect(page.getByTestId("growth-legend")).toHaveCount(0);
+});
+
+test("the headline answers in one sentence; the chart with its quota line is above the fold; rows open their sessions", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { total, config, paths } = setUp(home);
+  // Half the quota used; the policy lets the two older sessions go (the newest is kept).
+  config({
+    quota: { maxTotalSizeBytes: total * 2 },
+    retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+  });
+  const older = statSync(paths[0]!).size + statSync(paths[1]!).size;
+  const server = await serve();
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(server.url);
+
+  const headline = page.getByTestId("overview-headline");
+  await expect(headline).toContainText(
+    `50% of the ${formatBytes(total * 2)} quota used (${formatBytes(total)} in 3 sessions).`,
+  );
+  await expect(headline).toContainText(
+    `The policy would move 2 sessions (${formatBytes(older)}) to the trash now.`,
+  );
+  // The first scan estimated the history from creation times: all of it arrived this week, most in /work/big.
+  const rate = Number(await page.getByTestId("growth-rate").getAttribute("data-bytes"));
+  await expect(headline).toContainText(`Grew ${formatBytes(rate)} this week, most in /work/big`);
+  await expect(page.getByTestId("growth-rate")).toHaveText(`+${formatBytes(rate)}/week`);
+
+  // Above the fold at 1400×900: the headline, its button and the whole chart, which draws the quota.
+  const chart = page.locator(".growth canvas");
+  await expect(chart).toHaveAttribute(
+    "aria-label",
+    new RegExp(`against the ${formatBytes(total * 2)} quota`),
+  );
+  const box = (await chart.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(900);
+  await expect(page.getByTestId("review-cleanup")).toBeInViewport();
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${colorScheme} ${v.impact} ${v.id}`)).toEqual([]); // of any impact
+  }
+
+  // The next step: the wizard on the policy's plan.
+  await page.getByTestId("review-cleanup").click();
+  await expect(page.getByTestId("wizard")).toContainText("Clean by policy");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("wizard")).toHaveCount(0);
+
+  // A namespace row opens its sessions; a largest-session row opens that session.
+  await page
+    .locator('[data-testid="namespace-row"][data-namespace="/work/big"]')
+    .getByTestId("namespace-open")
+    .click();
+  await expect(page.getByTestId("filter-namespace")).toHaveValue("/work/big");
+  await expect(page.getByTestId("session-row")).toHaveCount(2);
+  await page.getByTestId("nav-overview").click();
+  const largest = page.getByTestId("largest-row").first();
+  const id = (await largest.getAttribute("data-id"))!;
+  await largest.getByTestId("largest-open").click();
+  await expect(page.getByTestId("drawer")).toBeVisible();
+  await expect(page.getByTestId("drawer")).toContainText(id.slice(0, 8));
 });

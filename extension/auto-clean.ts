@@ -185,5 +185,5 @@ function describe(
   }
   if (result.moved.length === 0)
     return `Auto-clean moved nothing: ${result.skipped.map((s) => visible(s.reason)).join("; ")}`;
-  return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more}. Undo with /${COMMAND} undo.${named}`;
+  return `Auto-clean moved ${n(result.moved.length)} (${formatBytes(result.bytesFreed)}) to the trash${more} — still on disk until emptied. Undo with /${COMMAND} undo.${named}`;
 }

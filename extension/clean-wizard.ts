@@ -10,7 +10,7 @@ import { riskiest } from "../shared/policy.js";
 import { describeQuota } from "../shared/quota.js";
 import { compareSessions } from "../shared/sort.js";
 import type { Config } from "../shared/config.js";
-import type { SoftDeleteResult } from "../shared/trash.js";
+import { STILL_ON_DISK, type SoftDeleteResult } from "../shared/trash.js";
 import { visible } from "../shared/visible-text.js";
 import type { SoftDeleteRequest } from "../server/delete/deletion-engine.js";
 import type { Dialogs } from "./tell.js";
@@ -154,7 +154,7 @@ export async function cleanWizard(
 export function describeResult(result: SoftDeleteResult, short: (path: string) => string = (p) => p): string {
   if (result.refused) return `Nothing moved: ${visible(result.refused)}`;
   const lines = [
-    `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"} to the trash, freed ${formatBytes(result.bytesFreed)}.` +
+    `${result.moved.length} session${result.moved.length === 1 ? "" : "s"} (${formatBytes(result.bytesFreed)}) ${STILL_ON_DISK}.` +
       (result.moved.length > 0 ? ` Undo with /${COMMAND} undo.` : ""),
   ];
   for (const s of result.skipped)

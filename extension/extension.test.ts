@@ -239,7 +239,7 @@ describe("clean command", () => {
     expect(trash.map((e) => e.originalPath).sort()).toEqual([...moved].sort());
     for (const e of trash) expect(existsSync(e.location!)).toBe(true);
     expect(ui.notes.at(-1)!.text).toMatch(
-      /^Moved 3 sessions to the trash, freed .*Undo with \/session-retention undo\./,
+      /^3 sessions \(.*\) moved to the trash — still on disk until emptied\. Undo with \/session-retention undo\./,
     );
     const audit = readAudit(statePaths().auditLog).entries.find((e) => e.action === "soft-delete");
     expect(audit?.actor).toBe("extension");
@@ -504,7 +504,7 @@ describe("auto-clean", () => {
     const day2 = scriptedUi();
     await start(day2, live());
     expect(day2.notes.at(-1)!.text).toMatch(
-      /^Auto-clean moved 2 sessions \(.*\) to the trash \(7 are candidates\)\. Undo with \/session-retention undo\./,
+      /^Auto-clean moved 2 sessions \(.*\) to the trash \(7 are candidates\) — still on disk until emptied\. Undo with \/session-retention undo\./,
     );
     expect(files.filter((f) => !existsSync(f))).toHaveLength(2);
     expect(existsSync(current.getSessionFile()!)).toBe(true);
@@ -577,7 +577,7 @@ describe("control characters in sessions", () => {
     await command(pi, "/session-retention clean");
     expect(ui.dialogs[0]!.options!.join("\n")).toContain(visible(cwd));
     expect(ui.dialogs[1]!.title).toContain(visible(piFolder(cwd)));
-    expect(ui.notes.at(-1)!.text).toMatch(/^Moved 2 sessions/);
+    expect(ui.notes.at(-1)!.text).toMatch(/^2 sessions \(.*\) moved to the trash/);
     expect(existsSync(inCwd) || existsSync(named)).toBe(false);
 
     await command(pi, "/session-retention undo");

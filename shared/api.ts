@@ -375,6 +375,14 @@ export const PurgeRequestSchema = TrashRefsSchema.extend({
   /** "COUNT:BYTES" of exactly what will be purged. */
   confirm: z.string().regex(/^\d+:\d+$/, { error: "must be COUNT:BYTES" }),
 });
+/**
+ * `POST /api/trash/empty`: purge what was deleted more than `olderThanDays` days ago. The same
+ * guard as a purge: `confirm` must be the count and bytes of exactly what that takes now.
+ */
+export const EmptyTrashRequestSchema = z.strictObject({
+  olderThanDays: z.number().int().positive().max(36_500),
+  confirm: PurgeRequestSchema.shape.confirm,
+});
 
 export const AuditQuerySchema = z.strictObject({
   offset: z.coerce.number().int().nonnegative().default(0),

@@ -22,7 +22,7 @@ describe("validateConfig", () => {
     expect(DEFAULT_CONFIG).toMatchObject({
       enabled: true,
       mode: "warn-only",
-      quota: { maxTotalSizeBytes: 20 * 1024 ** 3, maxSessionCount: 2000, warnRatio: 0.9, infoRatio: 0.7 },
+      quota: { maxTotalSizeBytes: 20 * 1024 ** 3, maxSessionCount: null, warnRatio: 0.9, infoRatio: 0.7 },
       retention: {
         maxAgeDays: 180,
         minKeepRecentCount: 30,

@@ -68,8 +68,11 @@ export const QuotaConfigSchema = z
   .strictObject({
     /** Primary limit (spec decision 4). Default 20 GiB. */
     maxTotalSizeBytes: limit("bytes").default(20 * GIB),
-    /** Secondary limit. Default 2000. */
-    maxSessionCount: limit("sessions").default(2000),
+    /**
+     * Secondary limit, none by default: a fixed count says nothing about disk use — 2,000 was
+     * "critical" for a store at 9 % of its size quota. Set one to cap the number of sessions too.
+     */
+    maxSessionCount: limit("sessions").default(null),
     /** Level `warn` from this share of a limit. Default 0.9. */
     warnRatio: ratio.default(0.9),
     /** Level `info` from this share of a limit. Default 0.7. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "./config.js";
 import { higherLevel, levelForRatio, quotaState } from "./quota.js";
 
 describe("levelForRatio (spec §5.5: 70 / 90 / 100 %)", () => {
@@ -45,5 +46,21 @@ describe("quotaState", () => {
     expect(higherLevel("info", "warn")).toBe("warn");
     expect(higherLevel("critical", "ok")).toBe("critical");
     expect(higherLevel("ok", "ok")).toBe("ok");
+  });
+});
+
+describe("the default limits", () => {
+  const GIB = 1024 ** 3;
+
+  // Issue 17: a default count limit of 2,000 called a store at 9 % of its size quota "critical".
+  it("judge a store by its size alone: 20,000 sessions at 9 % of the size quota are ok", () => {
+    const state = quotaState(0.09 * 20 * GIB, 20_000, DEFAULT_CONFIG.quota);
+    expect(state.count).toBeUndefined();
+    expect(state.level).toBe("ok");
+  });
+
+  it("still rise with the size quota", () => {
+    expect(quotaState(19 * GIB, 10, DEFAULT_CONFIG.quota).level).toBe("warn");
+    expect(quotaState(20 * GIB, 10, DEFAULT_CONFIG.quota).level).toBe("critical");
   });
 });

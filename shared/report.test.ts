@@ -168,7 +168,7 @@ describe("cleanupReport", () => {
     const md = cleanupReportMarkdown(report).split("\n");
     expect(md[0]).toBe("# Cleanups since 2026-05-15");
     expect(md).toContain(
-      "Moved to the trash: 1 sessions, 1000 B freed (1000 bytes). Skipped: 1. Restored: 1. Purged: 0.",
+      "Moved to the trash (still on disk until emptied): 1 sessions, 1000 B (1000 bytes). Skipped: 1. Restored: 1. Purged: 0.",
     );
     expect(md).toContain("| /s/b | skipped |  |  | changed since preview |");
     expect(md).toContain("| /s/a | moved | 1000 B | /q/1-a |  |");

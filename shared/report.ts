@@ -211,7 +211,7 @@ export function cleanupReportMarkdown(report: CleanupReport): string {
     "",
     `Generated ${report.generatedAt.slice(0, 16).replace("T", " ")} UTC.`,
     "",
-    `Moved to the trash: ${t.moved} sessions, ${formatBytes(t.bytesFreed)} freed (${t.bytesFreed} bytes). Skipped: ${t.skipped}. Restored: ${t.restored}. Purged: ${t.purged}.`,
+    `Moved to the trash (still on disk until emptied): ${t.moved} sessions, ${formatBytes(t.bytesFreed)} (${t.bytesFreed} bytes). Skipped: ${t.skipped}. Restored: ${t.restored}. Purged: ${t.purged}.`,
   ];
   for (const e of report.operations) {
     out.push(

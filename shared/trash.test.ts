@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { resolveTrashRefs, type TrashEntry, type TrashState } from "./trash.js";
+import {
+  cleanupTriggers,
+  deletedBefore,
+  describeTrigger,
+  groupByCleanup,
+  resolveTrashRefs,
+  trashTotals,
+  type TrashEntry,
+  type TrashState,
+} from "./trash.js";
 
 const OP1 = "20261122T170102Z-3f9a1c";
 const OP2 = "20261122T170736Z-3064be";
@@ -106,5 +115,79 @@ describe("resolveTrashRefs", () => {
       entries: [`${OP2}:1`, `${OP2}:3`, `${OP1}:2`],
       problems: [expect.stringMatching(/called nope /), expect.stringMatching(/called also-nope /)],
     });
+  });
+});
+
+/** An entry of `size` bytes deleted at `at`. */
+const weighed = (entryId: string, state: TrashState, sizeBytes: number, deletedAt: string): TrashEntry => ({
+  ...entry(
+    entryId,
+    `019d0000-0000-7000-8000-${entryId.slice(-12).replace(/\D/g, "0").padStart(12, "0")}`,
+    state,
+  ),
+  sizeBytes,
+  deletedAt,
+});
+
+describe("groupByCleanup", () => {
+  it("makes one group per operation, newest first, with what is still in the trash", () => {
+    const groups = groupByCleanup(ENTRIES);
+    // OP3 was fully restored: nothing left to show.
+    expect(groups.map((g) => g.operationId).sort()).toEqual([OP1, OP2]);
+    const op2 = groups.find((g) => g.operationId === OP2)!;
+    expect(op2.entries.map((e) => e.entryId)).toEqual([`${OP2}:1`, `${OP2}:2`, `${OP2}:3`]);
+    expect(op2.inTrash).toEqual({ count: 2, bytes: 200 }); // the not-moved entry is shown, not counted
+    const op1 = groups.find((g) => g.operationId === OP1)!;
+    expect(op1.entries.map((e) => e.entryId)).toEqual([`${OP1}:2`]); // the restored one is history
+    expect(op1.inTrash).toEqual({ count: 1, bytes: 100 });
+  });
+
+  it("sorts by when each cleanup ran and names what triggered it, where the audit log says", () => {
+    const entries = [
+      weighed("A:1", "in-trash", 10, "2026-11-01T00:00:00.000Z"),
+      weighed("B:1", "in-trash", 20, "2026-11-20T00:00:00.000Z"),
+      weighed("B:2", "in-trash", 30, "2026-11-20T00:00:01.000Z"),
+    ];
+    const triggers = cleanupTriggers([
+      { operationId: "B", actor: "ui", action: "soft-delete" },
+      { operationId: "B", actor: "ui", action: "restore" }, // not what started it
+      { operationId: "A", actor: "auto", action: "auto-clean" },
+      { actor: "cli", action: "config" },
+    ]);
+    const groups = groupByCleanup(entries, triggers);
+    expect(groups.map((g) => [g.operationId, g.deletedAt, g.inTrash.bytes])).toEqual([
+      ["B", "2026-11-20T00:00:00.000Z", 50],
+      ["A", "2026-11-01T00:00:00.000Z", 10],
+    ]);
+    expect(groups.map((g) => describeTrigger(g.trigger))).toEqual([
+      "a clean from the dashboard",
+      "auto-clean",
+    ]);
+    expect(describeTrigger(undefined)).toBeUndefined();
+  });
+});
+
+describe("trashTotals and deletedBefore (empty items older than N days)", () => {
+  const entries = [
+    weighed("A:1", "in-trash", 1000, "2026-10-01T00:00:00.000Z"),
+    weighed("A:2", "gone", 5000, "2026-10-01T00:00:00.000Z"), // not ours to purge any more
+    weighed("A:3", "purged", 7000, "2026-10-01T00:00:00.000Z"),
+    weighed("B:1", "in-trash", 300, "2026-10-26T00:00:00.000Z"), // exactly at the cutoff: not older
+    weighed("C:1", "in-trash", 20, "2026-11-20T00:00:00.000Z"),
+    weighed("D:1", "in-trash", 4, "not a time"),
+  ];
+
+  it("counts and weighs only what is in the trash", () => {
+    expect(trashTotals(entries)).toEqual({ count: 4, bytes: 1324 });
+  });
+
+  it("takes what is in the trash and was deleted strictly before the cutoff; an unreadable time never", () => {
+    const cutoff = new Date("2026-10-26T00:00:00.000Z");
+    expect(deletedBefore(entries, cutoff).map((e) => e.entryId)).toEqual(["A:1"]);
+    expect(deletedBefore(entries, new Date("2026-12-01T00:00:00.000Z")).map((e) => e.entryId)).toEqual([
+      "A:1",
+      "B:1",
+      "C:1",
+    ]);
   });
 });

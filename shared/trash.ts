@@ -139,12 +139,29 @@ export const TrashActionResultSchema = z.object({
 });
 export type TrashActionResult = z.infer<typeof TrashActionResultSchema>;
 
+/** Who started a cleanup, from its audit entry: the CLI, the dashboard, pi, or an automatic run. */
+export const CleanupTriggerSchema = z.object({
+  operationId: z.string(),
+  actor: z.enum(["cli", "ui", "extension", "auto"]),
+  /** "soft-delete" (a clean someone confirmed) or "auto-clean". */
+  action: z.enum(["soft-delete", "auto-clean"]),
+});
+export type CleanupTrigger = z.infer<typeof CleanupTriggerSchema>;
+
 export const TrashListSchema = z.object({
   entries: z.array(TrashEntrySchema),
   /** Ledger lines that could not be read (a torn write): counted, never guessed. */
   unreadableLines: z.number().int().nonnegative(),
+  /** What started each operation, where the audit log says (the dashboard's Trash groups by it). */
+  triggers: z.array(CleanupTriggerSchema).optional(),
 });
 export type TrashList = z.infer<typeof TrashListSchema>;
+
+/**
+ * What a soft delete did to the disk, said where its bytes are reported: the sessions sit in a trash
+ * on the same disk, so nothing is freed until the trash is emptied (a purge is what frees).
+ */
+export const STILL_ON_DISK = "moved to the trash — still on disk until emptied";
 
 /** The operation an entry id (`<operation>:<n>`) belongs to. */
 export const operationOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
@@ -221,4 +238,88 @@ export function trashRefResolver(entries: readonly TrashEntry[]): (ref: string) 
     return `nothing in the trash is called ${ref} (give an operation id, an entry id, a session id, or at least ${MIN_REF_PREFIX} characters of one)`;
   };
   return (ref) => byName(ref) ?? byPrefix(ref);
+}
+
+/** What is in the trash now: counted and weighed as a purge would (only entries `in-trash`). */
+export function trashTotals(entries: readonly TrashEntry[]): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (const entry of entries.filter(inTrash)) {
+    count++;
+    bytes += entry.sizeBytes;
+  }
+  return { count, bytes };
+}
+
+/**
+ * What "empty items older than N days" purges: what is in the trash and was deleted before
+ * `cutoff`. An entry whose time cannot be read is never taken — a purge is for good.
+ */
+export function deletedBefore(entries: readonly TrashEntry[], cutoff: Date): TrashEntry[] {
+  return entries.filter((e) => inTrash(e) && Date.parse(e.deletedAt) < cutoff.getTime());
+}
+
+/** One cleanup as the Trash page shows it: one delete operation and what is left of it. */
+export interface TrashGroup {
+  operationId: string;
+  /** When it ran: its first entry's time. */
+  deletedAt: string;
+  /** Its entries still worth showing (not restored, not purged), in the order they moved. */
+  entries: TrashEntry[];
+  /** What of it is in the trash now (what "Restore this cleanup" brings back). */
+  inTrash: { count: number; bytes: number };
+  trigger?: CleanupTrigger;
+}
+
+/** Entries a restore or purge has finished with: history, not what the trash holds. */
+const settled = (entry: TrashEntry) => entry.state === "restored" || entry.state === "purged";
+
+/**
+ * The trash by cleanup, newest first: each delete operation is one group. Groups with nothing left
+ * to show (all restored or purged) are left out.
+ */
+export function groupByCleanup(
+  entries: readonly TrashEntry[],
+  triggers: readonly CleanupTrigger[] = [],
+): TrashGroup[] {
+  const byOperation = new Map<string, TrashEntry[]>();
+  for (const entry of entries) {
+    if (settled(entry)) continue;
+    const operation = operationOf(entry.entryId);
+    const list = byOperation.get(operation);
+    if (list) list.push(entry);
+    else byOperation.set(operation, [entry]);
+  }
+  const triggerOf = new Map(triggers.map((t) => [t.operationId, t]));
+  const groups = [...byOperation].map(([operationId, list]): TrashGroup => {
+    const trigger = triggerOf.get(operationId);
+    return {
+      operationId,
+      deletedAt: list.reduce((first, e) => (e.deletedAt < first ? e.deletedAt : first), list[0]!.deletedAt),
+      entries: list,
+      inTrash: trashTotals(list),
+      ...(trigger ? { trigger } : {}),
+    };
+  });
+  return groups.sort((a, b) => Date.parse(b.deletedAt) - Date.parse(a.deletedAt));
+}
+
+const ACTORS = { cli: "the CLI", ui: "the dashboard", extension: "pi", auto: "an automatic run" } as const;
+
+/** "auto-clean", "a clean from the dashboard" — or undefined when the audit log does not say. */
+export function describeTrigger(trigger: CleanupTrigger | undefined): string | undefined {
+  if (!trigger) return undefined;
+  if (trigger.action === "auto-clean" || trigger.actor === "auto") return "auto-clean";
+  return `a clean from ${ACTORS[trigger.actor]}`;
+}
+
+/** Each operation's trigger, from the audit log's soft deletes and auto-cleans (the last entry wins). */
+export function cleanupTriggers(
+  audit: readonly { operationId?: string; actor: CleanupTrigger["actor"]; action: string }[],
+): CleanupTrigger[] {
+  const found = new Map<string, CleanupTrigger>();
+  for (const { operationId, actor, action } of audit)
+    if (operationId && (action === "soft-delete" || action === "auto-clean"))
+      found.set(operationId, { operationId, actor, action });
+  return [...found.values()];
 }

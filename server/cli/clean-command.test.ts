@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { formatBytes } from "../../shared/format.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
@@ -65,7 +66,7 @@ describe("session-retention clean", () => {
     for (const p of s.paths) expect(existsSync(p)).toBe(true);
   });
 
-  it("previews count, bytes and the riskiest, asks for DELETE, then reports what moved and the bytes freed", async () => {
+  it("previews count, bytes and the riskiest, asks for DELETE, then reports what moved, saying it is still on disk until emptied", async () => {
     const s = await store();
     const sizes = s.paths.slice(0, 3).reduce((t, p) => t + statSync(p).size, 0);
     const result = await run(["clean", ...s.args], () => "DELETE");
@@ -76,7 +77,12 @@ describe("session-retention clean", () => {
     expect(result.questions).toEqual([
       expect.stringMatching(/^Type DELETE to move 3 sessions \(.*\) to the quarantine folder: $/),
     ]);
-    expect(result.stdout).toMatch(new RegExp(`Moved 3 sessions, freed .* \\(${sizes} bytes\\)`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^3 sessions, .* \\(${sizes} bytes\\): moved to the trash — still on disk until emptied`,
+        "m",
+      ),
+    );
     expect(s.paths.map((p) => existsSync(p))).toEqual([false, false, false, true]);
   });
 
@@ -144,7 +150,9 @@ describe("session-retention clean", () => {
         child.once("exit", (code) => resolve({ code, out }));
       });
     const [a, b] = await Promise.all([cli(), cli()]);
-    const moved = [a, b].map((r) => Number(/Moved (\d+) session/.exec(r.out)?.[1] ?? 0));
+    const moved = [a, b].map((r) =>
+      Number(/^(\d+) sessions?, .*: moved to the trash/m.exec(r.out)?.[1] ?? 0),
+    );
     expect(
       moved.reduce((x, y) => x + y, 0),
       `${a.out}\n---\n${b.out}`,
@@ -185,7 +193,9 @@ describe("session-retention trash and audit", () => {
     expect(wrong).toMatchObject({ status: 2, stderr: expect.stringContaining(`must be 2:${total}`) });
     const done = await run(["trash", "purge", ...refs, "--confirm", `2:${total}`]);
     expect(done.status).toBe(0);
-    expect(done.stdout).toContain("2 purged");
+    // Only a purge frees space, and says so; a restore does not.
+    expect(done.stdout).toContain(`2 purged, ${formatBytes(total)} freed.`);
+    expect(restored.stdout).toMatch(/^1 restored, [^,]+\.$/m);
 
     const audit = JSON.parse((await run(["audit", "--json", "--since", "1h"])).stdout) as {
       entries: { action: string; result: string }[];
@@ -239,6 +249,7 @@ describe("session-retention trash and audit", () => {
     const restored = await run(["trash", "restore", s.idOf(s.paths[0]!).slice(0, -1), first]);
     expect(restored.status, restored.stderr).toBe(0);
     expect(restored.stdout).toContain("3 restored");
+    expect(restored.stdout).not.toContain("freed");
     expect(inPlace()).toEqual([true, true, true, false]);
     // Now only the second operation is in the trash: 8 characters name it.
     expect((await run(["trash", "restore", both])).status).toBe(0);
@@ -271,7 +282,7 @@ describe("orphaned session-index files", () => {
     expect(plan.stdout).toMatch(/Orphaned session-index files: 1 \(/);
     const cleaned = await run(["clean", "--yes", ...s.args]);
     expect(cleaned.stdout).toContain("…and 1 orphaned session-index file");
-    expect(cleaned.stdout).toContain("Moved 4 sessions"); // 3 sessions + the orphan
+    expect(cleaned.stdout).toContain("4 sessions, "); // 3 sessions + the orphan
     expect(existsSync(orphan)).toBe(false);
     const restored = await run(["trash", "restore", "meta:0190cccc-0000-7000-8000-000000000009"]);
     expect(restored.status).toBe(0);

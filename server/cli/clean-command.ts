@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { emptiesStore, riskiest } from "../../shared/policy.js";
 import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
-import type { SoftDeleteResult } from "../../shared/trash.js";
+import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
@@ -210,7 +210,7 @@ function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => st
     io.stderr(`recovered an interrupted operation: ${short(r.path)} — ${r.result}: ${visible(r.detail)}`);
   if (!result.dryRun)
     io.stdout(
-      `Moved ${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, freed ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes)` +
+      `${result.moved.length} session${result.moved.length === 1 ? "" : "s"}, ${formatBytes(result.bytesFreed)} (${result.bytesFreed} bytes): ${STILL_ON_DISK}` +
         (result.operationId
           ? ` — operation ${result.operationId}; undo with \`session-retention trash restore ${result.operationId}\``
           : ""),

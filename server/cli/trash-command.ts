@@ -4,7 +4,12 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
+import {
+  deletedBefore,
+  resolveTrashRefs,
+  type TrashActionResult,
+  type TrashEntry,
+} from "../../shared/trash.js";
 import { visible } from "../../shared/visible-text.js";
 import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
@@ -98,9 +103,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         if (refs.length > 0) throw new UsageError(`trash empty takes no ids (use trash purge)`);
         if (!values["older-than"]) throw new UsageError("trash empty wants --older-than DURATION (e.g. 30d)");
         const cutoff = Date.now() - parseDuration(values["older-than"], "--older-than");
-        selection = listTrash(engine)
-          .entries.filter((e) => e.state === "in-trash" && Date.parse(e.deletedAt) < cutoff)
-          .map((e) => e.entryId);
+        selection = deletedBefore(listTrash(engine).entries, new Date(cutoff)).map((e) => e.entryId);
         if (selection.length === 0) {
           io.stdout(`Nothing in the trash was deleted more than ${values["older-than"]} ago.`);
           return 0;
@@ -155,8 +158,9 @@ function report(result: TrashActionResult, verb: string, io: CliIo, short: (path
   // Its agent's own cleanup would delete it again: said, with what to do.
   for (const s of result.sweptAgain ?? []) io.stdout(`! ${short(s.path)}: ${visible(s.message)}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
+  // Only a purge frees space: a restore puts the bytes back where they were.
   io.stdout(
-    `${result.done.length} ${verb}, ${formatBytes(bytes)}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,
+    `${result.done.length} ${verb}, ${formatBytes(bytes)}${verb === "purged" ? " freed" : ""}${result.skipped.length ? `, ${result.skipped.length} skipped` : ""}.`,
   );
   return result.skipped.length > 0 ? 1 : 0;
 }

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   decodeSessionRows,
   GrowthResponseSchema,
@@ -20,6 +20,7 @@ import {
   SessionsResponseSchema,
 } from "../../shared/api.js";
 import { PlanSchema } from "../../shared/plan.js";
+import { operationOf, TrashActionResultSchema, TrashListSchema } from "../../shared/trash.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { growthFile } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
@@ -218,6 +219,72 @@ describe("delete, trash and audit", () => {
     };
     expect(audit.entries.map((e) => e.action)).toEqual(["purge", "restore"]);
     expect(audit.total).toBeGreaterThanOrEqual(3);
+  });
+
+  describe("POST /api/trash/empty: purge what was deleted more than N days ago", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("takes only the older cleanup, asks for its exact count:bytes, frees them and audits the purge", async () => {
+      const plan = PlanSchema.parse(await (await get("/api/plan")).json());
+      const item = (path: string) => {
+        const c = plan.candidates.find((x) => x.path === path)!;
+        return { id: c.id, fingerprint: c.fingerprint };
+      };
+      // A month ago (only the clock is faked, and only for this first cleanup), then now.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 31 * 86_400_000 });
+      expect((await send("POST", "/api/delete", { items: [item(paths[0]!)] })).status).toBe(200);
+      vi.useRealTimers();
+      expect((await send("POST", "/api/delete", { items: [item(paths[1]!)] })).status).toBe(200);
+      const before = TrashListSchema.parse(await (await get("/api/trash")).json());
+      const old = before.entries.find((e) => e.originalPath === paths[0])!;
+      const recent = before.entries.find((e) => e.originalPath === paths[1])!;
+      const triggerOf = (entryId: string) =>
+        before.triggers?.find((t) => t.operationId === operationOf(entryId));
+      expect(triggerOf(old.entryId)).toMatchObject({ actor: "ui", action: "soft-delete" });
+      expect(triggerOf(recent.entryId)).toMatchObject({ actor: "ui", action: "soft-delete" });
+
+      // The guard: a body that is not the schema's, a confirmation of anything but exactly the old
+      // cleanup (here: both), and no token — each refused, nothing purged.
+      expect((await send("POST", "/api/trash/empty", { olderThanDays: 0, confirm: "1:1" })).status).toBe(400);
+      expect((await send("POST", "/api/trash/empty", { olderThanDays: 30 })).status).toBe(400);
+      const both = `2:${old.sizeBytes + recent.sizeBytes}`;
+      expect((await send("POST", "/api/trash/empty", { olderThanDays: 30, confirm: both })).status).toBe(409);
+      const noToken = await app.request(`http://127.0.0.1:${PORT}/api/trash/empty`, {
+        method: "POST",
+        headers: { Host: headers.Host, "Content-Type": "application/json" },
+        body: JSON.stringify({ olderThanDays: 30, confirm: `1:${old.sizeBytes}` }),
+      });
+      expect(noToken.status).toBe(401);
+      const crossSite = await app.request(`http://127.0.0.1:${PORT}/api/trash/empty`, {
+        method: "POST",
+        headers: { ...jsonHeaders, "Sec-Fetch-Site": "cross-site" },
+        body: JSON.stringify({ olderThanDays: 30, confirm: `1:${old.sizeBytes}` }),
+      });
+      expect(crossSite.status).toBe(403);
+      expect(existsSync(old.location!)).toBe(true);
+
+      const emptied = await send("POST", "/api/trash/empty", {
+        olderThanDays: 30,
+        confirm: `1:${old.sizeBytes}`,
+      });
+      expect(emptied.status).toBe(200);
+      const result = TrashActionResultSchema.parse(await emptied.json());
+      expect(result.done).toEqual([expect.objectContaining({ entryId: old.entryId, bytes: old.sizeBytes })]);
+      expect(existsSync(old.location!)).toBe(false);
+      expect(existsSync(recent.location!)).toBe(true);
+      const after = TrashListSchema.parse(await (await get("/api/trash")).json());
+      expect(after.entries.find((e) => e.entryId === old.entryId)!.state).toBe("purged");
+      expect(after.entries.find((e) => e.entryId === recent.entryId)!.state).toBe("in-trash");
+      const audit = (await (await get("/api/audit?offset=0&limit=1")).json()) as {
+        entries: { action: string; actor: string; bytes?: number }[];
+      };
+      expect(audit.entries[0]).toMatchObject({ action: "purge", actor: "ui", bytes: old.sizeBytes });
+
+      // Nothing older left: said, not a silent success.
+      const again = await send("POST", "/api/trash/empty", { olderThanDays: 30, confirm: "0:0" });
+      expect(again.status).toBe(409);
+      expect(await again.text()).toContain("nothing in the trash was deleted more than 30 days ago");
+    });
   });
 
   it("two concurrent deletes of the same session: exactly one moves it", async () => {

@@ -26,7 +26,13 @@ import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
-import type { SoftDeleteResult, TrashActionResult, TrashList } from "../../shared/trash.js";
+import {
+  cleanupTriggers,
+  deletedBefore,
+  type SoftDeleteResult,
+  type TrashActionResult,
+  type TrashList,
+} from "../../shared/trash.js";
 import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import {
   exemptionsOf,
@@ -99,6 +105,8 @@ export interface DashboardApi {
   trash?: () => Promise<TrashList>;
   restore?: (refs: string[]) => Promise<TrashActionResult>;
   purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
+  /** Purge what was deleted more than `olderThanDays` ago, if `confirm` is its "COUNT:BYTES". */
+  emptyTrash?: (olderThanDays: number, confirm: string) => Promise<TrashActionResult>;
   /** Newest first; `total` counts the entries that match the filter. */
   audit?: (query: AuditQuery) => Promise<AuditPage>;
   /** Prometheus text. */
@@ -431,7 +439,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     async trash() {
-      return listTrash({ actor: "ui" });
+      // Each cleanup's trigger comes from the audit log: the ledger records what moved, not who asked.
+      return { ...listTrash({ actor: "ui" }), triggers: cleanupTriggers(readAudit(paths.auditLog).entries) };
     },
     async restore(refs) {
       try {
@@ -442,6 +451,23 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
     async purge(refs, confirm) {
       try {
+        return await purge(refs, confirm, { actor: "ui", config: stores.config });
+      } finally {
+        changed();
+      }
+    },
+    async emptyTrash(olderThanDays, confirm) {
+      const cutoff = new Date(Date.now() - olderThanDays * 86_400_000);
+      const old = deletedBefore(listTrash({ actor: "ui" }).entries, cutoff);
+      if (old.length === 0)
+        return {
+          done: [],
+          skipped: [],
+          refused: `nothing in the trash was deleted more than ${olderThanDays} days ago`,
+        };
+      try {
+        // purge() resolves these again under its lock and purges only if `confirm` still matches them.
+        const refs = old.map((e) => e.entryId);
         return await purge(refs, confirm, { actor: "ui", config: stores.config });
       } finally {
         changed();

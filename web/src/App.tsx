@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { formatBytes } from "../../shared/format.js";
 import { describeFinding } from "../../shared/scan-summary.js";
+import { NO_FILTER } from "../../shared/session-filter.js";
 import type { ApiClient } from "./api/client.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
 import { ScanButton } from "./components/ScanButton.js";
@@ -112,6 +113,14 @@ export function App({
               api={api}
               data={data}
               onChanged={reload}
+              onReview={() => setCleaning({ kind: "policy" })}
+              onOpenNamespace={(namespace) => {
+                // Only the namespace: a text or status filter left from before would hide some of its sessions.
+                sessions.filters.value = { ...NO_FILTER, namespace };
+                go("sessions");
+              }}
+              onOpenSession={setOpenId}
+              onOpenTrash={() => go("trash")}
               actions={
                 <p class="actions">
                   <button

@@ -8,6 +8,7 @@ import {
   AuditPageSchema,
   AuditQuerySchema,
   DeleteRequestSchema,
+  EmptyTrashRequestSchema,
   GrowthQuerySchema,
   GrowthResponseSchema,
   KeepRequestSchema,
@@ -134,6 +135,12 @@ export function apiRoutes(api: DashboardApi) {
   routes.post("/trash/purge", async (c) => {
     const { refs, confirm } = await jsonBody(c, PurgeRequestSchema);
     const result = await need(api.purge)(refs, confirm);
+    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    return c.json(TrashActionResultSchema.parse(result));
+  });
+  routes.post("/trash/empty", async (c) => {
+    const { olderThanDays, confirm } = await jsonBody(c, EmptyTrashRequestSchema);
+    const result = await need(api.emptyTrash)(olderThanDays, confirm);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
     return c.json(TrashActionResultSchema.parse(result));
   });

@@ -240,6 +240,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** `confirm` echoes "COUNT:BYTES" of exactly what will be purged. */
     purge: (refs: string[], confirm: string): Promise<TrashActionResult> =>
       call(TrashActionResultSchema, "a purge result", "/api/trash/purge", { body: { refs, confirm } }),
+    /** Purge what was deleted more than `olderThanDays` ago; `confirm` is its "COUNT:BYTES". */
+    emptyTrash: (olderThanDays: number, confirm: string): Promise<TrashActionResult> =>
+      call(TrashActionResultSchema, "a purge result", "/api/trash/empty", {
+        body: { olderThanDays, confirm },
+      }),
 
     audit: (query: Partial<AuditQuery> = {}): Promise<AuditPage> =>
       call(AuditPageSchema, "the audit log", `/api/audit${params(query)}`),

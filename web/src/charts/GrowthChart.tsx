@@ -72,10 +72,22 @@ function seriesOf(growth: GrowthResponse, view: GrowthView) {
   };
 }
 
-export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse; view?: GrowthView }) {
+export function GrowthChart({
+  growth,
+  view = "total",
+  quotaBytes,
+}: {
+  growth: GrowthResponse;
+  view?: GrowthView;
+  /** The size quota: drawn as a dashed line across the chart, so the headroom is seen at once. */
+  quotaBytes?: number | undefined;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const { times, estimated, series } = seriesOf(growth, view);
   const stacked = view === "namespace";
+  // A quota far above the line would flatten it to nothing: drawn only from a quarter of it, else said.
+  const peak = Math.max(0, ...times.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0)));
+  const drawQuota = quotaBytes !== undefined && quotaBytes > 0 && peak >= quotaBytes / 4;
   useEffect(() => {
     const accent = cssVar("--accent");
     const muted = cssVar("--muted");
@@ -97,6 +109,18 @@ export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse
         segment: { borderDash: (ctx) => (estimated[ctx.p1DataIndex] ? [5, 4] : undefined) },
       };
     });
+    if (drawQuota)
+      datasets.push({
+        label: `Quota ${formatBytes(quotaBytes)}`,
+        data: times.map(() => quotaBytes),
+        borderColor: cssVar("--level-critical") || muted,
+        borderDash: [8, 5],
+        borderWidth: 2,
+        pointRadius: 0,
+        fill: false,
+        // A stack of its own: stacked by namespace, the line is not added on top of the areas.
+        stack: "quota",
+      });
     const chart = new Chart(canvas.current!, {
       type: "line",
       data: { labels: times.map(day), datasets },
@@ -119,20 +143,22 @@ export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse
           tooltip: {
             callbacks: {
               label: (item) =>
-                stacked
-                  ? `${series[item.datasetIndex]!.label}: ${formatBytes(series[item.datasetIndex]!.values[item.dataIndex] ?? 0)}${
-                      estimated[item.dataIndex] ? " (estimated)" : ""
-                    }`
-                  : `${formatBytes(growth.points[item.dataIndex]!.bytes)} in ${growth.points[item.dataIndex]!.count} sessions${
-                      estimated[item.dataIndex] ? " (estimated)" : ""
-                    }`,
+                item.datasetIndex >= series.length
+                  ? `Quota: ${formatBytes(quotaBytes ?? 0)}`
+                  : stacked
+                    ? `${series[item.datasetIndex]!.label}: ${formatBytes(series[item.datasetIndex]!.values[item.dataIndex] ?? 0)}${
+                        estimated[item.dataIndex] ? " (estimated)" : ""
+                      }`
+                    : `${formatBytes(growth.points[item.dataIndex]!.bytes)} in ${growth.points[item.dataIndex]!.count} sessions${
+                        estimated[item.dataIndex] ? " (estimated)" : ""
+                      }`,
             },
           },
         },
       },
     });
     return () => chart.destroy();
-  }, [growth, view]);
+  }, [growth, view, quotaBytes, drawQuota]);
   const anyEstimated = estimated.some(Boolean);
   const last = times.length - 1;
   const what = stacked ? `stacked by namespace, ${series.length} series` : "in total";
@@ -142,7 +168,7 @@ export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse
         <canvas
           ref={canvas}
           role="img"
-          aria-label={`Disk used over the last ${growth.days} days, ${what}, ${times.length} points`}
+          aria-label={`Disk used over the last ${growth.days} days, ${what}, ${times.length} points${drawQuota ? `, against the ${formatBytes(quotaBytes)} quota` : ""}`}
         />
       </div>
       {stacked && (
@@ -164,6 +190,12 @@ export function GrowthChart({ growth, view = "total" }: { growth: GrowthResponse
             </li>
           ))}
         </ul>
+      )}
+      {quotaBytes !== undefined && quotaBytes > 0 && !drawQuota && (
+        <p class="hint" data-testid="growth-quota-far">
+          The {formatBytes(quotaBytes)} quota is far above this ({Math.floor((100 * peak) / quotaBytes)}% at
+          most): not drawn, so the growth stays readable.
+        </p>
       )}
       {anyEstimated && (
         <figcaption class="hint" data-testid="growth-estimated">

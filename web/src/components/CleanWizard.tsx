@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
-import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
+import { STILL_ON_DISK, type SoftDeleteResult, type TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
@@ -322,10 +322,12 @@ export function CleanWizard({
       {step === "result" && result && (
         <div data-testid="wizard-result">
           <p class="big-line">
-            Moved <strong data-testid="result-moved">{result.moved.length}</strong> · freed{" "}
+            <strong data-testid="result-moved">{result.moved.length}</strong> session
+            {result.moved.length === 1 ? "" : "s"} ·{" "}
             <strong>
               <Bytes value={result.bytesFreed} />
-            </strong>
+            </strong>{" "}
+            <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
           </p>
           {result.skipped.length > 0 && (
             <>

@@ -1,27 +1,54 @@
-// Growth over the last 7 or 30 days, in total or stacked by namespace, with the forecast the server
-// computes. One request brings both views, so switching between them is instant.
+// Growth over the last 7 or 30 days, in total or stacked by namespace, with the rate per week and the
+// size quota drawn as a line. One request brings both views, so switching between them is instant.
 import { useEffect, useState } from "preact/hooks";
 import type { GrowthResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
 import { GrowthChart, type GrowthView } from "../charts/GrowthChart.js";
+import { describeRate, weeklyGrowth } from "./overview-headline.js";
 
 const VIEWS: Array<[GrowthView, string]> = [
   ["total", "Total"],
   ["namespace", "By namespace"],
 ];
 
-export function GrowthSection({ api, scannedAt }: { api: Pick<ApiClient, "growth">; scannedAt: string }) {
+export function GrowthSection({
+  api,
+  scannedAt,
+  quotaBytes,
+  onGrowth,
+}: {
+  api: Pick<ApiClient, "growth">;
+  scannedAt: string;
+  /** The size quota, drawn as a line on the chart. */
+  quotaBytes?: number | undefined;
+  /** Each series as it comes (the overview's headline reads the 30-day one). */
+  onGrowth?: (growth: GrowthResponse) => void;
+}) {
   const [days, setDays] = useState<7 | 30>(30);
   const [view, setView] = useState<GrowthView>("total");
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
-    api.growth(days, undefined, "namespace").then(setGrowth, (e: Error) => setError(e.message));
+    api.growth(days, undefined, "namespace").then(
+      (g) => {
+        setGrowth(g);
+        onGrowth?.(g);
+      },
+      (e: Error) => setError(e.message),
+    );
   }, [api, days, scannedAt]);
   const points = view === "namespace" ? growth?.byNamespace?.points : growth?.points;
+  const week = growth && weeklyGrowth(growth.points);
   return (
     <section aria-labelledby="growth-title">
-      <h2 id="growth-title">Growth</h2>
+      <h2 id="growth-title">
+        Growth{" "}
+        {week !== undefined && (
+          <span class="growth-rate" data-testid="growth-rate" data-bytes={week}>
+            {describeRate(week)}
+          </span>
+        )}
+      </h2>
       <div class="toolbar">
         <div class="toggle" role="group" aria-label="Period">
           {([7, 30] as const).map((d) => (
@@ -56,7 +83,7 @@ export function GrowthSection({ api, scannedAt }: { api: Pick<ApiClient, "growth
         </div>
       )}
       {growth && points && points.length > 0 ? (
-        <GrowthChart growth={growth} view={view} />
+        <GrowthChart growth={growth} view={view} quotaBytes={quotaBytes} />
       ) : (
         !error && (
           <p class="empty">

@@ -1,8 +1,13 @@
-// Overview: what agents' own cleanup deletes next, totals, per-agent and per-namespace usage and the
-// largest sessions of the last scan.
+// Overview, built to answer in five seconds: one headline sentence (quota used, this week's growth and
+// where, what the policy would move, with a button to review it), the totals with the trash, and the
+// growth chart with its quota line — all above the fold. Below: what agents' own cleanup deletes next,
+// per-agent and per-namespace usage and the largest sessions, whose rows open their sessions.
 import type { ComponentChildren } from "preact";
-import type { SummaryResponse } from "../../../shared/api.js";
+import { useEffect, useState } from "preact/hooks";
+import type { GrowthResponse, SummaryResponse } from "../../../shared/api.js";
+import { trashTotals } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
+import { headline } from "../components/overview-headline.js";
 import { AgentUsageTable } from "../components/AgentUsageTable.js";
 import { GrowthSection } from "../components/GrowthSection.js";
 import { SpaceTreemap } from "../components/SpaceTreemap.js";
@@ -20,21 +25,71 @@ export function OverviewPage({
   data,
   actions,
   onChanged,
+  onReview,
+  onOpenNamespace,
+  onOpenSession,
+  onOpenTrash,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth" | "keep">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "trash">;
   data: SummaryResponse;
   /** What can be done about it (the clean buttons), shown under the totals. */
   actions?: ComponentChildren;
   /** Sessions were kept from an agent's cleanup: the summary looks again. */
   onChanged: () => void;
+  /** "Review the cleanup": the wizard on the policy's plan. */
+  onReview: () => void;
+  /** A namespace row: the Sessions page filtered to it. */
+  onOpenNamespace: (namespace: string) => void;
+  /** A largest-session row: its drawer. */
+  onOpenSession: (id: string) => void;
+  onOpenTrash: () => void;
 }) {
   const { summary, namespaces } = data;
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
+  const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
+  const [plan, setPlan] = useState<{ count: number; bytes: number } | undefined>(undefined);
+  /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
+  const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
+  useEffect(() => {
+    // Each part of the headline waits for its own answer; a failure leaves that part out.
+    api.plan().then(
+      (p) => setPlan({ count: p.candidates.length, bytes: p.bytesToFree }),
+      () => setPlan(undefined),
+    );
+    api.trash().then(
+      (t) => setTrash(trashTotals(t.entries)),
+      () => setTrash("unknown"),
+    );
+  }, [api, data.scannedAt]);
+  const said = headline({
+    totalBytes: summary.totalBytes,
+    sessionCount: summary.sessionCount,
+    quota: data.policy.quota,
+    configInvalid: data.policy.source === "invalid",
+    growth,
+    plan,
+  });
   return (
     <>
       {/* Always there: it says what a keep did after the last sweep's banner is gone. */}
       <SweepBanners api={api} sweeps={data.externalSweeps ?? []} onKept={onChanged} />
+      <section class="headline" aria-label="In short">
+        <p data-testid="overview-headline">
+          {said.used} {said.grew} {said.policy}
+        </p>
+        {plan && plan.count > 0 && (
+          <button
+            type="button"
+            class="primary"
+            data-testid="review-cleanup"
+            disabled={data.policy.readOnly}
+            onClick={onReview}
+          >
+            Review the cleanup
+          </button>
+        )}
+      </section>
       <section class="cards" aria-label="Totals">
         <QuotaCard policy={data.policy} forecast={data.forecast} />
         <div class="card">
@@ -55,6 +110,34 @@ export function OverviewPage({
             {summary.namespaceCount}
           </p>
         </div>
+        <div class="card" data-testid="trash-card">
+          <h2>Trash</h2>
+          <p
+            class="big"
+            data-testid="trash-card-bytes"
+            data-bytes={typeof trash === "object" ? trash.bytes : undefined}
+          >
+            {trash === "unknown" ? "unknown" : trash ? <Bytes value={trash.bytes} /> : "…"}
+          </p>
+          <p class="hint">
+            {typeof trash === "object" && (
+              <span data-testid="trash-card-count" data-count={trash.count}>
+                {trash.count.toLocaleString("en-US")} session{trash.count === 1 ? "" : "s"}, still on disk
+                ·{" "}
+              </span>
+            )}
+            <a
+              href="#/trash"
+              data-testid="trash-card-link"
+              onClick={(e) => {
+                e.preventDefault();
+                onOpenTrash();
+              }}
+            >
+              Open the Trash
+            </a>
+          </p>
+        </div>
         <div class="card">
           <h2>Warnings</h2>
           <p class="big" data-testid="warning-count">
@@ -66,6 +149,12 @@ export function OverviewPage({
         </div>
       </section>
 
+      <GrowthSection
+        api={api}
+        scannedAt={data.scannedAt}
+        quotaBytes={data.policy.quota?.size?.limit}
+        onGrowth={(g) => g.days === 30 && setGrowth(g)}
+      />
       {actions}
       {/* One agent: its one line would repeat the totals above, unless it has a quota of its own. */}
       {(data.agents.length > 1 || data.policy.agentQuotas) && (
@@ -77,7 +166,6 @@ export function OverviewPage({
         />
       )}
       {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
-      <GrowthSection api={api} scannedAt={data.scannedAt} />
 
       <section aria-labelledby="namespaces-title">
         <h2 id="namespaces-title">Usage by namespace</h2>
@@ -101,7 +189,20 @@ export function OverviewPage({
             <tbody>
               {namespaces.map((n) => (
                 <tr key={n.namespace} data-testid="namespace-row" data-namespace={n.namespace}>
-                  <td class="path">{n.namespace}</td>
+                  <td class="path">
+                    {/* A link, not a clickable row: reachable by Tab and read as what it does. */}
+                    <a
+                      href="#/sessions"
+                      data-testid="namespace-open"
+                      title={`Show the sessions of ${n.namespace}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        onOpenNamespace(n.namespace);
+                      }}
+                    >
+                      {n.namespace}
+                    </a>
+                  </td>
                   <td class="num" data-testid="namespace-sessions">
                     {n.sessionCount}
                   </td>
@@ -139,8 +240,17 @@ export function OverviewPage({
             </thead>
             <tbody>
               {summary.largest.map((s) => (
-                <tr key={s.id}>
-                  <td title={s.path}>{s.name ?? <span class="path">{shortPath(s.path)}</span>}</td>
+                <tr key={s.id} data-testid="largest-row" data-id={s.id}>
+                  <td title={s.path}>
+                    <button
+                      type="button"
+                      class="link"
+                      data-testid="largest-open"
+                      onClick={() => onOpenSession(s.id)}
+                    >
+                      {s.name ?? <span class="path">{shortPath(s.path)}</span>}
+                    </button>
+                  </td>
                   <td class="path">{s.namespace}</td>
                   <td class="num">
                     <Bytes value={s.sizeBytes} />

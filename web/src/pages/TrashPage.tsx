@@ -1,16 +1,33 @@
-// Trash: everything soft-deleted, where it went and when; restore (bulk), and purge with a second
-// confirmation that echoes the count and bytes — the server purges only if they match exactly. A
+// Trash: everything soft-deleted, grouped by the cleanup that moved it (when, how many, how big, what
+// started it), with what it all holds on disk. Restore is one click (a whole cleanup, or a selection):
+// it loses nothing. Purge is for good, so it asks to type the number of sessions, and the server
+// purges only if count and bytes match exactly; "Empty items older than 30 days" is a purge too. A
 // restored Claude Code session keeps its old file time, so Claude's own cleanup may delete it again:
 // the page says so and offers to keep it.
-import { useEffect, useState } from "preact/hooks";
-import type { TrashActionResult, TrashEntry } from "../../../shared/trash.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import {
+  type CleanupTrigger,
+  deletedBefore,
+  describeTrigger,
+  groupByCleanup,
+  type TrashActionResult,
+  type TrashEntry,
+  trashTotals,
+} from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
+import { formatBytes } from "../../../shared/format.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { Dialog } from "../components/Dialog.js";
 import { keptMessage, SweepWarning } from "../components/SweepWarning.js";
 
 const TARGET_LABELS = { "system-trash": "system trash", quarantine: "quarantine" } as const;
+
+/** "Empty items older than N days": what a month-old cleanup is unlikely to be wanted back after. */
+export const EMPTY_AFTER_DAYS = 30;
+
+/** What a purge dialog is about to delete for good: a selection, or what is older than N days. */
+type PurgeTarget = { kind: "selection" } | { kind: "older"; days: number };
 
 /** What could not be done to one entry, said plainly: which session, what is wrong, what to do. */
 interface NotDone {
@@ -26,15 +43,18 @@ export function TrashPage({
   now,
   onChanged,
 }: {
-  api: Pick<ApiClient, "trash" | "restore" | "purge" | "keep">;
+  api: Pick<ApiClient, "trash" | "restore" | "purge" | "emptyTrash" | "keep">;
   now: Date;
   onChanged: () => void;
 }) {
   const [entries, setEntries] = useState<TrashEntry[] | undefined>(undefined);
+  const [triggers, setTriggers] = useState<CleanupTrigger[]>([]);
   const [error, setError] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [purging, setPurging] = useState(false);
+  const [purging, setPurging] = useState<PurgeTarget | undefined>(undefined);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  /** Where focus goes after a restore or purge: the button pressed may be gone with its rows. */
+  const outcomeRef = useRef<HTMLDivElement>(null);
   const [notDone, setNotDone] = useState<NotDone[]>([]);
   /** Restored sessions Claude Code will delete again at its next run, with their bytes. */
   const [sweptAgain, setSweptAgain] = useState<{ items: SweptAgain[]; bytes: number } | undefined>(undefined);
@@ -45,6 +65,7 @@ export function TrashPage({
     api.trash().then(
       (list) => {
         setEntries(list.entries.filter((e) => e.state !== "restored" && e.state !== "purged"));
+        setTriggers(list.triggers ?? []);
         setError(undefined);
       },
       (e: Error) => setError(e.message),
@@ -54,20 +75,30 @@ export function TrashPage({
   const chosen = (entries ?? []).filter((e) => selected.has(e.entryId));
   const chosenBytes = chosen.reduce((sum, e) => sum + e.sizeBytes, 0);
 
-  async function act(kind: "restore" | "purge") {
+  const old = deletedBefore(entries ?? [], new Date(now.getTime() - EMPTY_AFTER_DAYS * 86_400_000));
+  const oldBytes = old.reduce((sum, e) => sum + e.sizeBytes, 0);
+
+  /** Restore a selection or a whole cleanup (by its operation id), or purge what `purging` names. */
+  async function act(kind: "restore" | "purge", refs: string[] = chosen.map((e) => e.entryId)) {
     try {
-      const refs = chosen.map((e) => e.entryId);
       const result: TrashActionResult =
         kind === "restore"
           ? await api.restore(refs)
-          : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
-      const verb = kind === "restore" ? "Restored" : "Purged";
+          : purging?.kind === "older"
+            ? await api.emptyTrash(purging.days, `${old.length}:${oldBytes}`)
+            : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
       const count = result.done.length;
-      setOutcome(`${verb} ${count} session${count === 1 ? "" : "s"}.`);
+      const bytes = result.done.reduce((sum, d) => sum + d.bytes, 0);
+      // Only a purge frees space; the bytes are what the server says it removed, not what was asked.
+      setOutcome(
+        kind === "restore"
+          ? `Restored ${count} session${count === 1 ? "" : "s"}.`
+          : `Purged ${count} session${count === 1 ? "" : "s"} — freed ${formatBytes(bytes)}.`,
+      );
       setNotDone(
         result.skipped.map((s) => ({
           ref: s.ref,
-          path: chosen.find((e) => e.entryId === s.ref)?.originalPath ?? s.ref,
+          path: (entries ?? []).find((e) => e.entryId === s.ref)?.originalPath ?? s.ref,
           // The engine refuses to restore over a file that is at the original path again.
           occupied: s.pathTaken === true,
           reason: s.reason,
@@ -76,9 +107,10 @@ export function TrashPage({
       setSweptAgain(sweptAgainOf(result));
       setDeletedAgain((result.sweptAgain ?? []).filter((s) => !s.keepable));
       setSelected(new Set());
-      setPurging(false);
+      setPurging(undefined);
       onChanged();
       await load();
+      outcomeRef.current?.focus();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -93,11 +125,35 @@ export function TrashPage({
   if (!entries) return <p class="empty">Reading the trash…</p>;
 
   const inTrash = entries.filter((e) => e.state === "in-trash");
+  const totals = trashTotals(entries);
+  const groups = groupByCleanup(entries, triggers);
   return (
     <section aria-labelledby="trash-title">
       <h2 id="trash-title">Trash</h2>
+      <div class="trash-summary">
+        <p data-testid="trash-totals" data-count={totals.count} data-bytes={totals.bytes}>
+          <strong>
+            {totals.count.toLocaleString("en-US")} session{totals.count === 1 ? "" : "s"} ·{" "}
+            <Bytes value={totals.bytes} />
+          </strong>{" "}
+          in the trash — still on disk until emptied.
+        </p>
+        <button
+          type="button"
+          class="danger"
+          data-testid="trash-empty-old"
+          data-count={old.length}
+          data-bytes={oldBytes}
+          disabled={old.length === 0}
+          title={old.length === 0 ? `Nothing was deleted more than ${EMPTY_AFTER_DAYS} days ago` : undefined}
+          onClick={() => setPurging({ kind: "older", days: EMPTY_AFTER_DAYS })}
+        >
+          Empty items older than {EMPTY_AFTER_DAYS} days (frees <Bytes value={oldBytes} />
+          )…
+        </button>
+      </div>
       {outcome && (
-        <div class="banner info" role="status" data-testid="trash-outcome">
+        <div class="banner info" role="status" data-testid="trash-outcome" tabIndex={-1} ref={outcomeRef}>
           {outcome}
         </div>
       )}
@@ -199,54 +255,76 @@ export function TrashPage({
               <th scope="col">State</th>
             </tr>
           </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.entryId} data-testid="trash-row" data-path={e.originalPath}>
-                <td class="select">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${e.originalPath}`}
-                    disabled={e.state !== "in-trash"}
-                    checked={selected.has(e.entryId)}
-                    onChange={(ev) => {
-                      const next = new Set(selected);
-                      if (ev.currentTarget.checked) next.add(e.entryId);
-                      else next.delete(e.entryId);
-                      setSelected(next);
-                    }}
-                  />
-                </td>
-                <td class="path" title={e.originalPath}>
-                  {e.originalPath}
-                </td>
-                <td title={e.location}>{TARGET_LABELS[e.target]}</td>
-                <td>
-                  <RelativeTime iso={e.deletedAt} now={now} />
-                </td>
-                <td class="num">
-                  <Bytes value={e.sizeBytes} />
-                </td>
-                <td>
-                  <span
-                    class={e.state === "conflict" || e.state === "gone" ? "badge warning" : "badge"}
-                    data-testid="trash-state"
+          {groups.map((g) => (
+            <tbody key={g.operationId} data-testid="trash-group" data-operation={g.operationId}>
+              <tr class="group-row">
+                <th scope="rowgroup" colSpan={6}>
+                  <span data-testid="trash-group-summary">
+                    <RelativeTime iso={g.deletedAt} now={now} /> · {g.entries.length} session
+                    {g.entries.length === 1 ? "" : "s"} ·{" "}
+                    <Bytes value={g.entries.reduce((s, e) => s + e.sizeBytes, 0)} />
+                    {describeTrigger(g.trigger) && <> · {describeTrigger(g.trigger)}</>}
+                  </span>{" "}
+                  <button
+                    type="button"
+                    data-testid="trash-group-restore"
+                    disabled={g.inTrash.count === 0}
+                    aria-label={`Restore this cleanup: ${g.inTrash.count} session${g.inTrash.count === 1 ? "" : "s"}`}
+                    // The operation id restores everything of it still in the trash (what `clean` prints as its undo).
+                    onClick={() => void act("restore", [g.operationId])}
                   >
-                    {e.state === "gone" ? "gone from the trash" : e.state}
-                  </span>
-                  {notDone.some((n) => n.ref === e.entryId && n.occupied) && (
-                    <span
-                      class="badge warning"
-                      data-testid="trash-row-occupied"
-                      title="A file is at the original path again; restoring would overwrite it"
-                    >
-                      original path taken
-                    </span>
-                  )}
-                  {e.reason && <span class="hint"> {e.reason}</span>}
-                </td>
+                    Restore this cleanup
+                  </button>
+                </th>
               </tr>
-            ))}
-          </tbody>
+              {g.entries.map((e) => (
+                <tr key={e.entryId} data-testid="trash-row" data-path={e.originalPath}>
+                  <td class="select">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${e.originalPath}`}
+                      disabled={e.state !== "in-trash"}
+                      checked={selected.has(e.entryId)}
+                      onChange={(ev) => {
+                        const next = new Set(selected);
+                        if (ev.currentTarget.checked) next.add(e.entryId);
+                        else next.delete(e.entryId);
+                        setSelected(next);
+                      }}
+                    />
+                  </td>
+                  <td class="path" title={e.originalPath}>
+                    {e.originalPath}
+                  </td>
+                  <td title={e.location}>{TARGET_LABELS[e.target]}</td>
+                  <td>
+                    <RelativeTime iso={e.deletedAt} now={now} />
+                  </td>
+                  <td class="num">
+                    <Bytes value={e.sizeBytes} />
+                  </td>
+                  <td>
+                    <span
+                      class={e.state === "conflict" || e.state === "gone" ? "badge warning" : "badge"}
+                      data-testid="trash-state"
+                    >
+                      {e.state === "gone" ? "gone from the trash" : e.state}
+                    </span>
+                    {notDone.some((n) => n.ref === e.entryId && n.occupied) && (
+                      <span
+                        class="badge warning"
+                        data-testid="trash-row-occupied"
+                        title="A file is at the original path again; restoring would overwrite it"
+                      >
+                        original path taken
+                      </span>
+                    )}
+                    {e.reason && <span class="hint"> {e.reason}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
         </table>
       )}
 
@@ -267,7 +345,7 @@ export function TrashPage({
           class="danger"
           data-testid="trash-purge"
           disabled={chosen.length === 0}
-          onClick={() => setPurging(true)}
+          onClick={() => setPurging({ kind: "selection" })}
         >
           Purge…
         </button>
@@ -275,9 +353,10 @@ export function TrashPage({
 
       {purging && (
         <PurgeDialog
-          count={chosen.length}
-          bytes={chosenBytes}
-          onCancel={() => setPurging(false)}
+          count={purging.kind === "older" ? old.length : chosen.length}
+          bytes={purging.kind === "older" ? oldBytes : chosenBytes}
+          what={purging.kind === "older" ? `deleted more than ${purging.days} days ago` : "selected"}
+          onCancel={() => setPurging(undefined)}
           onConfirm={() => void act("purge")}
         />
       )}
@@ -296,18 +375,27 @@ function sweptAgainOf(result: TrashActionResult) {
   return { items, bytes };
 }
 
-/** The second confirmation of a purge: echoes what goes for good; Escape or "Keep them" cancels. */
+/**
+ * The second confirmation of a purge: echoes what goes for good, and — because nothing undoes it —
+ * asks to type the number of sessions (a count scales with what is at stake and cannot be typed by
+ * habit the way "yes" can). Escape or "Keep them" cancels.
+ */
 function PurgeDialog({
   count,
   bytes,
+  what,
   onCancel,
   onConfirm,
 }: {
   count: number;
   bytes: number;
+  /** "selected", "deleted more than 30 days ago". */
+  what: string;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const [typed, setTyped] = useState("");
+  const confirmed = typed.trim() === String(count);
   return (
     <Dialog
       role="alertdialog"
@@ -324,16 +412,34 @@ function PurgeDialog({
         <strong data-testid="purge-summary">
           {count} session{count === 1 ? "" : "s"}, <Bytes value={bytes} />
         </strong>{" "}
-        will be deleted for good. This cannot be undone.
+        {what} will be deleted for good, freeing that space. This cannot be undone.
       </p>
-      <footer>
-        <button type="button" data-testid="purge-cancel" onClick={onCancel}>
-          Keep them
-        </button>
-        <button type="button" class="danger" data-testid="purge-confirm" onClick={onConfirm}>
-          Purge {count} forever
-        </button>
-      </footer>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (confirmed) onConfirm();
+        }}
+      >
+        <label>
+          Type <strong>{count}</strong> to confirm{" "}
+          <input
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            data-testid="purge-typed"
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </label>
+        <footer>
+          <button type="button" data-testid="purge-cancel" onClick={onCancel}>
+            Keep them
+          </button>
+          <button type="submit" class="danger" data-testid="purge-confirm" disabled={!confirmed}>
+            Purge {count} forever
+          </button>
+        </footer>
+      </form>
     </Dialog>
   );
 }

@@ -270,7 +270,9 @@ function chatRecord(
     });
   const modifiedAt = iso(identity.mtimeMs);
   const { counts } = facts;
-  const name = facts.summary ?? facts.firstPrompt;
+  // Gemini's list shows the summary, else the first prompt: the summary is its name, the prompt
+  // the first message (a title made by session-title.ts, as for every store).
+  const name = facts.summary;
   return {
     // A chat without its metadata names no session: an id from its path, as for any such file.
     id: sessionId !== undefined ? `gemini:${sessionId}` : pathDerivedId(path),
@@ -286,6 +288,7 @@ function chatRecord(
     messageCount: counts.user + counts.gemini + counts.other,
     messageCounts: { user: counts.user, assistant: counts.gemini, toolResult: 0, other: counts.other },
     ...(name ? { name } : {}),
+    ...(facts.firstPrompt ? { firstMessage: facts.firstPrompt } : {}),
     warnings,
   };
 }

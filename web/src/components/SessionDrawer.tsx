@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
+import { sessionTitle } from "../../../shared/session-title.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
@@ -60,7 +61,9 @@ export function SessionDrawer({
   return (
     <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
       <header>
-        <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
+        <h2 id="drawer-title" data-testid="drawer-title" data-source={s && sessionTitle(s).source}>
+          {s ? sessionTitle(s).title : "Session"}
+        </h2>
         <button type="button" aria-label="Close details" onClick={onClose}>
           ✕
         </button>

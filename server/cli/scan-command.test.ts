@@ -53,7 +53,7 @@ describe("session-retention scan", () => {
     expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ TITLE/);
     expect(stdout).toContain("“the big one”");
     // An unnamed session is called by its first message, as pi's picker calls it.
-    expect(stdout).toMatch(/\/work\/old  “question 0 in \/work\/old”/);
+    expect(stdout).toMatch(/\/work\/old {2}“question 0 in \/work\/old”/);
     expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
   });
 

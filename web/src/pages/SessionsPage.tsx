@@ -142,7 +142,7 @@ export function SessionsPage({
           <input
             type="search"
             data-testid="filter-text"
-            placeholder="name, first message, path or namespace"
+            placeholder="name, message, path…"
             value={filters.text}
             disabled={partial}
             onInput={(e) => setFilter({ text: e.currentTarget.value })}

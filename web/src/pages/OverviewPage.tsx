@@ -9,11 +9,8 @@ import { SpaceTreemap } from "../components/SpaceTreemap.js";
 import { Bytes } from "../components/Bytes.js";
 import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SessionName } from "../components/SessionName.js";
 import { SweepBanners } from "../components/SweepBanners.js";
-
-function shortPath(path: string) {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
 
 export function OverviewPage({
   api,
@@ -140,7 +137,9 @@ export function OverviewPage({
             <tbody>
               {summary.largest.map((s) => (
                 <tr key={s.id}>
-                  <td title={s.path}>{s.name ?? <span class="path">{shortPath(s.path)}</span>}</td>
+                  <td title={s.path}>
+                    <SessionName session={s} file={false} />
+                  </td>
                   <td class="path">{s.namespace}</td>
                   <td class="num">
                     <Bytes value={s.sizeBytes} />

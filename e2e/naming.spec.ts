@@ -30,6 +30,11 @@ function setUp(home: string) {
   setModified(path, new Date(Date.UTC(2026, 0, 1)));
   const named = writeSession(root, "/work/shop", 2, { name: "Checkout layout" }).getSessionFile()!;
   setModified(named, new Date(Date.UTC(2026, 0, 2)));
+  // A fork of it, renamed: its drawer links back to "Checkout layout" by name.
+  const forkFolder = join(root, piFolder("/work/shop-v2"));
+  mkdirSync(forkFolder, { recursive: true });
+  const fork = SessionManager.forkFrom(named, "/work/shop-v2", forkFolder);
+  fork.appendSessionInfo("Checkout, second try");
   return { path, named };
 }
 
@@ -49,7 +54,7 @@ test("an unnamed session shows its first message everywhere, and search finds it
   await page.goto(server.url);
   await page.getByTestId("nav-sessions").click();
   const rows = page.getByTestId("session-row");
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
 
   // The table: the first message (one line), the name in bold, the file name after each.
   const unnamedRow = rows.filter({ hasText: PROMPT });
@@ -58,6 +63,12 @@ test("an unnamed session shows its first message everywhere, and search finds it
   await expect(unnamedRow.getByTestId("open-session")).toContainText(file);
   const namedRow = rows.filter({ hasText: "Checkout layout" });
   await expect(namedRow.getByTestId("session-title")).toHaveAttribute("data-source", "name");
+
+  // A fork's drawer names the session it came from.
+  await rows.filter({ hasText: "Checkout, second try" }).getByTestId("open-session").click();
+  await expect(page.getByTestId("drawer-title")).toHaveText("Checkout, second try");
+  await expect(page.getByTestId("drawer-lineage")).toContainText("forked from Checkout layout");
+  await page.getByRole("button", { name: "Close details" }).click();
 
   // Search: a word of the first message only (not in the path, the name or the namespace).
   await page.getByTestId("filter-text").fill("invoice TOTAL");

@@ -449,9 +449,10 @@ export const SessionDetailResponseSchema = z.object({
       longLines: z.number(),
     })
     .optional(),
+  /** The sessions it was forked from and forked into, with their titles (session-title.ts). */
   lineage: z.object({
-    parent: z.object({ id: z.string(), path: z.string() }).optional(),
-    forks: z.array(z.object({ id: z.string(), path: z.string() })),
+    parent: z.object({ id: z.string(), path: z.string(), title: z.string().optional() }).optional(),
+    forks: z.array(z.object({ id: z.string(), path: z.string(), title: z.string().optional() })),
   }),
   /**
    * Its family (a Codex thread and its forks), when it has one: every session of it, and which of

@@ -10,6 +10,7 @@ import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
 import { Dialog } from "./Dialog.js";
+import { SessionName } from "./SessionName.js";
 
 export function SessionDrawer({
   api,
@@ -206,16 +207,21 @@ export function SessionDrawer({
                 {detail.lineage.parent && (
                   <li>
                     forked from{" "}
-                    <button type="button" class="link" onClick={() => onOpen(detail.lineage.parent!.id)}>
-                      {detail.lineage.parent.path.slice(detail.lineage.parent.path.lastIndexOf("/") + 1)}
+                    <button
+                      type="button"
+                      class="link"
+                      title={detail.lineage.parent.path}
+                      onClick={() => onOpen(detail.lineage.parent!.id)}
+                    >
+                      <SessionName session={detail.lineage.parent} title={detail.lineage.parent.title} />
                     </button>
                   </li>
                 )}
                 {detail.lineage.forks.map((f) => (
                   <li key={f.id}>
                     fork:{" "}
-                    <button type="button" class="link" onClick={() => onOpen(f.id)}>
-                      {f.path.slice(f.path.lastIndexOf("/") + 1)}
+                    <button type="button" class="link" title={f.path} onClick={() => onOpen(f.id)}>
+                      <SessionName session={f} title={f.title} />
                     </button>
                   </li>
                 ))}

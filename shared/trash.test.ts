@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveTrashRefs, type TrashEntry, type TrashState } from "./trash.js";
+import { AuditEntrySchema } from "./audit.js";
+import { resolveTrashRefs, type TrashEntry, TrashEntrySchema, type TrashState } from "./trash.js";
 
 const OP1 = "20261122T170102Z-3f9a1c";
 const OP2 = "20261122T170736Z-3064be";
@@ -106,5 +107,26 @@ describe("resolveTrashRefs", () => {
       entries: [`${OP2}:1`, `${OP2}:3`, `${OP1}:2`],
       problems: [expect.stringMatching(/called nope /), expect.stringMatching(/called also-nope /)],
     });
+  });
+});
+
+describe("entries written before titles were recorded", () => {
+  it("still parse, without a title, beside new ones that have one (trash ledger and audit log alike)", () => {
+    const old = entry(`${OP1}:1`, S1);
+    expect(TrashEntrySchema.parse(old).title).toBeUndefined();
+    expect(TrashEntrySchema.parse({ ...old, title: "why is the build red?" }).title).toBe(
+      "why is the build red?",
+    );
+    const item = { id: S1, path: old.originalPath, bytes: 100, result: "moved" };
+    const auditEntry = {
+      time: "2026-11-22T17:01:02.000Z",
+      actor: "cli",
+      action: "soft-delete",
+      result: "ok",
+    };
+    expect(AuditEntrySchema.parse({ ...auditEntry, items: [item] }).items[0]!.title).toBeUndefined();
+    expect(AuditEntrySchema.parse({ ...auditEntry, items: [{ ...item, title: "x" }] }).items[0]!.title).toBe(
+      "x",
+    );
   });
 });

@@ -591,7 +591,7 @@ export class GeminiStoreBuilder extends FixtureFiles {
     const parts = [...(unit.companion ? [unit.companion] : []), ...unit.parts].sort();
     const modifiedAt = new Date(Math.max(unit.mtimeMs, ...parts.map(newestTime))).toISOString();
     const known = this.knownPath(project);
-    const name = chat.summary;
+    const name = chat.summary ?? chat.firstPrompt;
     const firstMessage = chat.firstPrompt;
     const expected: ExpectedSession = {
       sessionId: chat.sessionId,

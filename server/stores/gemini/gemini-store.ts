@@ -270,9 +270,9 @@ function chatRecord(
     });
   const modifiedAt = iso(identity.mtimeMs);
   const { counts } = facts;
-  // Gemini's list shows the summary, else the first prompt: the summary is its name, the prompt
-  // the first message (a title made by session-title.ts, as for every store).
-  const name = facts.summary;
+  // Gemini's list shows the summary, else the first prompt: that is its name (protected patterns
+  // match names, so it stays one). The prompt is its first message too, for search and titles.
+  const name = facts.summary ?? facts.firstPrompt;
   return {
     // A chat without its metadata names no session: an id from its path, as for any such file.
     id: sessionId !== undefined ? `gemini:${sessionId}` : pathDerivedId(path),

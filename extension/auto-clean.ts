@@ -168,7 +168,12 @@ function describe(
   const short = (path: string) =>
     visible(home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const named = [
-    ...result.moved.slice(0, 5).map((m) => `\n  ${formatBytes(m.bytes).padStart(8)}  ${short(m.path)}`),
+    ...result.moved
+      .slice(0, 5)
+      .map(
+        (m) =>
+          `\n  ${formatBytes(m.bytes).padStart(8)}  ${m.title !== undefined ? `${visible(m.title)} — ` : ""}${short(m.path)}`,
+      ),
     ...(result.moved.length > 5 ? [`\n  …and ${result.moved.length - 5} more`] : []),
   ].join("");
   if (result.refused) return `Auto-clean refused: ${visible(result.refused)}`;

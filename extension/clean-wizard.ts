@@ -8,6 +8,7 @@ import { formatBytes, formatRelativeTime } from "../shared/format.js";
 import { type Plan, RULE_LABELS } from "../shared/plan.js";
 import { riskiest } from "../shared/policy.js";
 import { describeQuota } from "../shared/quota.js";
+import { oneLine } from "../shared/session-title.js";
 import { compareSessions } from "../shared/sort.js";
 import type { Config } from "../shared/config.js";
 import { STILL_ON_DISK, type SoftDeleteResult } from "../shared/trash.js";
@@ -27,15 +28,19 @@ interface Choice {
   fingerprint?: Plan["candidates"][number]["fingerprint"];
   /** The rule that chose it, or "not a candidate". */
   why: string;
+  /** Its title (name, else first message, else time); the policy's candidates carry one. */
+  title?: string;
 }
 
 /**
- * A row's name for a session: its namespace and file, the file's middle cut (pi's are 70
- * characters); visible, so that rows are told apart by what they show.
+ * A row's name for a session: its title as pi's picker shows it (shortened), then its namespace and
+ * file, the file's middle cut (pi's are 70 characters); visible, so that rows are told apart by
+ * what they show.
  */
 function rowName(c: Choice, short: (path: string) => string): string {
   const file = visible(c.path.slice(c.path.lastIndexOf("/") + 1));
-  return `${visible(short(c.namespace))} › ${file.length > 40 ? `${file.slice(0, 19)}…${file.slice(-16)}` : file}`;
+  const title = c.title === undefined ? "" : `${visible(oneLine(c.title, 40) ?? c.title)} · `;
+  return `${title}${visible(short(c.namespace))} › ${file.length > 40 ? `${file.slice(0, 19)}…${file.slice(-16)}` : file}`;
 }
 
 /** Longest list one select shows; the rest is said to be there (the dashboard handles thousands). */

@@ -226,7 +226,7 @@ describe("clean command", () => {
     expect(ui.dialogs[0]!.options!.filter((o) => o.startsWith("[x]"))).toHaveLength(4);
     expect(
       ui.dialogs[0]!.options!.some((o) =>
-        /^\[x\] +2\.\d\d KB · used 6mo ago · too old · ~\/project › \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d…[0-9a-f]{10}\.jsonl$/.test(
+        /^\[x\] +2\.\d\d KB · used 6mo ago · too old · question 0 in \S+ · ~\/project › \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d…[0-9a-f]{10}\.jsonl$/.test(
           o,
         ),
       ),

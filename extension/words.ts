@@ -124,7 +124,9 @@ export function overviewText(look: Look, dashboard: string | undefined): string 
         `The policy suggests ${count} session${count === 1 ? "" : "s"} (${formatBytes(bytes)}) — /${COMMAND} clean:`,
       );
       for (const c of first)
-        lines.push(`  ${formatBytes(c.sizeBytes).padStart(8)}  ${visible(c.detail)}  ${visible(c.path)}`);
+        lines.push(
+          `  ${formatBytes(c.sizeBytes).padStart(8)}  ${visible(c.detail)}  ${c.title !== undefined ? `${visible(c.title)} — ` : ""}${visible(c.path)}`,
+        );
       if (count > first.length) lines.push(`  …and ${count - first.length} more`);
     }
   }

@@ -116,7 +116,7 @@ export const SessionsQuerySchema = z.strictObject({
   namespace: z.string().max(4096).optional(),
   store: StoreKindSchema.optional(),
   tag: z.string().max(256).optional(),
-  /** Case-insensitive text in the path, name, summary or namespace. */
+  /** Case-insensitive text in the path, name, first message, summary or namespace. */
   text: z.string().max(256).optional(),
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().max(100_000).default(100_000),
@@ -144,13 +144,15 @@ export interface SessionRow {
   warnings: number;
   /** Why it may not be removed, when it may not ("active", "pinned", …). */
   kept?: string;
+  /** The first user message, one short line: the title of a session without a name. */
+  firstMessage?: string;
 }
 
 /**
  * The sessions table on the wire, compact enough for 100,000 rows: every store root and namespace
  * once, and one array per session — [id, root index, path below the root (see `rowPath`), namespace
  * index, bytes, created and modified (epoch seconds), last used (seconds after modified), messages,
- * name, tags, warnings, kept].
+ * name, tags, warnings, kept, first message (one line of at most 80 characters: session-title.ts)].
  */
 export const SessionsResponseSchema = z.object({
   total: z.number(),
@@ -173,6 +175,7 @@ export const SessionsResponseSchema = z.object({
       z.array(z.string()).nullable(),
       z.number(),
       z.string().nullable(),
+      z.string().nullable(),
     ]),
   ),
 });
@@ -193,7 +196,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 
 /** True when `row` has the shape of `SessionsResponseSchema`'s row tuple. */
 export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
-  if (!Array.isArray(row) || row.length !== 13) return false;
+  if (!Array.isArray(row) || row.length !== 14) return false;
   const tags: unknown = row[10];
   return (
     isString(row[0]) &&
@@ -208,7 +211,8 @@ export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
     (row[9] === null || isString(row[9])) &&
     (tags === null || (Array.isArray(tags) && tags.every(isString))) &&
     isNumber(row[11]) &&
-    (row[12] === null || isString(row[12]))
+    (row[12] === null || isString(row[12])) &&
+    (row[13] === null || isString(row[13]))
   );
 }
 
@@ -254,6 +258,7 @@ class DecodedSessionRow implements SessionRow {
   name?: string;
   tags?: string[];
   kept?: string;
+  firstMessage?: string;
   constructor(
     readonly id: string,
     readonly path: string,
@@ -307,6 +312,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
       tags,
       warnings,
       kept,
+      firstMessage,
     ] = rows[i]!;
     const row = new DecodedSessionRow(
       id,
@@ -323,6 +329,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
     if (name !== null) row.name = name;
     if (tags !== null) row.tags = tags;
     if (kept !== null) row.kept = kept;
+    if (firstMessage !== null) row.firstMessage = firstMessage;
     decoded[i] = row;
   }
   return decoded;
@@ -450,9 +457,10 @@ export const SessionDetailResponseSchema = z.object({
       longLines: z.number(),
     })
     .optional(),
+  /** The sessions it was forked from and forked into, with their titles (session-title.ts). */
   lineage: z.object({
-    parent: z.object({ id: z.string(), path: z.string() }).optional(),
-    forks: z.array(z.object({ id: z.string(), path: z.string() })),
+    parent: z.object({ id: z.string(), path: z.string(), title: z.string().optional() }).optional(),
+    forks: z.array(z.object({ id: z.string(), path: z.string(), title: z.string().optional() })),
   }),
   /**
    * Its family (a Codex thread and its forks), when it has one: every session of it, and which of

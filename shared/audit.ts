@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
 export const AuditItemSchema = z.object({
   id: z.string(),
   path: z.string(),
+  /** The session's title (session-title.ts); absent in older entries: shown by file name. */
+  title: z.string().optional(),
   bytes: z.number().int().nonnegative().optional(),
   /** Where it went (or came back from). */
   destination: z.string().optional(),

@@ -69,6 +69,8 @@ const PlanSessionSchema = z.object({
 });
 
 export const CandidateSchema = PlanSessionSchema.extend({
+  /** Its title (session-title.ts: name, else first message, else time). */
+  title: z.string().optional(),
   rule: z.enum(CANDIDATE_RULES),
   /** In words: "last used 212 days ago (limit 180)". */
   detail: z.string(),

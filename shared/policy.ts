@@ -21,6 +21,7 @@ import {
 } from "./plan.js";
 import { type QuotaState, quotaState } from "./quota.js";
 import { STORE_KINDS, type SessionRecord, type StoreKind } from "./session-record.js";
+import { sessionTitle } from "./session-title.js";
 import { compareSessions, type SortOrder } from "./sort.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -41,6 +42,7 @@ export type PolicySession = Pick<
   | "name"
   | "neededBy"
 > &
+  Partial<Pick<SessionRecord, "firstMessage">> &
   Partial<Pick<SessionRecord, "fingerprint" | "warnings">>;
 
 export interface PolicyInput {
@@ -205,6 +207,8 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     chosen.set(session.id, {
       id: session.id,
       path: session.path,
+      // Named as pi names it, for the wizard and the reports (kept sessions are many: not named here).
+      title: sessionTitle(session).title,
       store: session.store,
       namespace: session.namespace,
       sizeBytes: session.sizeBytes,

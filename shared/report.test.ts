@@ -24,7 +24,7 @@ describe("planReportMarkdown", () => {
   it("states the policy, totals, per-namespace table and every session with its rule or reason", () => {
     const plan = evaluatePolicy({
       sessions: [
-        session("old", "/a", 200, 2048),
+        { ...session("old", "/a", 200, 2048), firstMessage: "why is the build red?" },
         session("mid|pipe", "/a", 50, 1024),
         session("new", "/b", 1, 512),
       ],
@@ -65,9 +65,9 @@ describe("planReportMarkdown", () => {
       "",
       "## Would be removed",
       "",
-      "| session | size | last used | rule | why |",
-      "| --- | --- | --- | --- | --- |",
-      "| /s/old.jsonl | 2.00 KB | 2025-11-13 | maxAgeDays | last used 200 days ago (limit 180 days) |",
+      "| session | title | size | last used | rule | why |",
+      "| --- | --- | --- | --- | --- | --- |",
+      "| /s/old.jsonl | why is the build red? | 2.00 KB | 2025-11-13 | maxAgeDays | last used 200 days ago (limit 180 days) |",
       "",
       "## Kept",
       "",
@@ -146,7 +146,7 @@ describe("cleanupReport", () => {
   const audit = [
     entry("2026-05-01T00:00:00.000Z", "soft-delete", [{ id: "x", path: "/s/x", bytes: 10, result: "moved" }]),
     entry("2026-05-20T00:00:00.000Z", "soft-delete", [
-      { id: "a", path: "/s/a", bytes: 1000, destination: "/q/1-a", result: "moved" },
+      { id: "a", path: "/s/a", title: "release notes", bytes: 1000, destination: "/q/1-a", result: "moved" },
       { id: "b", path: "/s/b", result: "skipped", reason: "changed since preview" },
     ]),
     entry(
@@ -170,7 +170,8 @@ describe("cleanupReport", () => {
     expect(md).toContain(
       "Moved to the trash (still on disk until emptied): 1 sessions, 1000 B (1000 bytes). Skipped: 1. Restored: 1. Purged: 0.",
     );
-    expect(md).toContain("| /s/b | skipped |  |  | changed since preview |");
-    expect(md).toContain("| /s/a | moved | 1000 B | /q/1-a |  |");
+    // An item recorded before titles were has none: its path says it.
+    expect(md).toContain("| /s/b |  | skipped |  |  | changed since preview |");
+    expect(md).toContain("| /s/a | release notes | moved | 1000 B | /q/1-a |  |");
   });
 });

@@ -145,9 +145,10 @@ export function planReportMarkdown(plan: Plan): string {
     plan.candidates.length === 0
       ? "Nothing."
       : table(
-          ["session", "size", "last used", "rule", "why"],
+          ["session", "title", "size", "last used", "rule", "why"],
           plan.candidates.map((c) => [
             c.path,
+            c.title ?? "",
             formatBytes(c.sizeBytes),
             c.lastUsedAt.slice(0, 10),
             c.rule,
@@ -219,9 +220,11 @@ export function cleanupReportMarkdown(report: CleanupReport): string {
       `## ${e.time.slice(0, 19).replace("T", " ")} — ${e.action}${e.mode ? ` (${e.mode})` : ""} by ${e.actor}: ${e.result}${e.bytes !== undefined ? `, ${formatBytes(e.bytes)}` : ""}`,
       "",
       table(
-        ["session", "result", "size", "where", "reason"],
+        // The title as recorded with the item; older entries have none.
+        ["session", "title", "result", "size", "where", "reason"],
         e.items.map((i) => [
           i.path || i.id,
+          i.title ?? "",
           i.result,
           i.bytes !== undefined ? formatBytes(i.bytes) : "",
           i.destination ?? "",

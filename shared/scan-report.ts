@@ -43,6 +43,7 @@ export type AgentUsage = z.infer<typeof AgentUsageSchema>;
 const SessionBriefSchema = SessionRecordSchema.pick({
   id: true,
   name: true,
+  firstMessage: true,
   path: true,
   namespace: true,
   sizeBytes: true,

@@ -8,6 +8,7 @@ import { compareSessions } from "./sort.js";
 const brief = (s: SessionRecord) => ({
   id: s.id,
   ...(s.name !== undefined ? { name: s.name } : {}),
+  ...(s.firstMessage !== undefined ? { firstMessage: s.firstMessage } : {}),
   path: s.path,
   namespace: s.namespace,
   sizeBytes: s.sizeBytes,

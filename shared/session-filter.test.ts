@@ -24,6 +24,8 @@ describe("sessionMatcher", () => {
     ["text in the path, any case", { text: "2026-01-01_A" }, {}, true],
     ["text in the name", { text: "incident" }, { name: "Big Incident" }, true],
     ["text in the namespace", { text: "WORK/APP" }, {}, true],
+    ["text in the first message", { text: "build RED" }, { firstMessage: "Why is the build red?" }, true],
+    ["text not in the first message", { text: "green" }, { firstMessage: "Why is the build red?" }, false],
     ["text padded with spaces", { text: "  incident " }, { name: "incident" }, true],
     ["text nowhere", { text: "nope" }, { name: "something" }, false],
     ["namespace exact", { namespace: "/work/app" }, {}, true],

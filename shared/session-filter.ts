@@ -6,7 +6,7 @@ import { STORE_KINDS } from "./session-record.js";
 
 /** The filter fields of the sessions page; every field is optional on the wire ("" = any). */
 export const SessionFilterSchema = z.strictObject({
-  /** Case-insensitive text in the path, the name or the namespace. */
+  /** Case-insensitive text in the path, the name, the first message or the namespace. */
   text: z.string().max(256).default(""),
   /** Exactly this namespace. */
   namespace: z.string().max(4096).default(""),
@@ -30,6 +30,8 @@ export const NO_FILTER: SessionFilter = {
 export interface FilterableSession {
   path: string;
   name?: string | undefined;
+  /** The first user message (the title of a session without a name). */
+  firstMessage?: string | undefined;
   namespace: string;
   store: string;
   /** Why it may not be removed, when it may not. */
@@ -55,6 +57,7 @@ export function sessionMatcher(filter: SessionFilter): (session: FilterableSessi
     (!text ||
       s.path.toLowerCase().includes(text) ||
       (s.name?.toLowerCase().includes(text) ?? false) ||
+      (s.firstMessage?.toLowerCase().includes(text) ?? false) ||
       s.namespace.toLowerCase().includes(text));
 }
 

@@ -96,6 +96,11 @@ export const SessionRecordSchema = z.object({
   messageCounts: MessageCountsSchema,
   /** Latest `session_info` name (an empty name clears it, as in pi). */
   name: z.string().optional(),
+  /**
+   * The first real user prompt, as one line of at most `FIRST_MESSAGE_CHARS` (session-title.ts):
+   * what pi's picker shows for a session without a name. Agents' meta and command lines are skipped.
+   */
+  firstMessage: z.string().optional(),
   /** From pi's session index (`sessions-meta/<id>.meta.json`), when there is one. */
   description: z.string().optional(),
   summary: z.string().optional(),

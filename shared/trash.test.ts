@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AuditEntrySchema } from "./audit.js";
 import {
   cleanupTriggers,
   deletedBefore,
@@ -7,6 +8,7 @@ import {
   resolveTrashRefs,
   trashTotals,
   type TrashEntry,
+  TrashEntrySchema,
   type TrashState,
 } from "./trash.js";
 
@@ -189,5 +191,26 @@ describe("trashTotals and deletedBefore (empty items older than N days)", () => 
       "B:1",
       "C:1",
     ]);
+  });
+});
+
+describe("entries written before titles were recorded", () => {
+  it("still parse, without a title, beside new ones that have one (trash ledger and audit log alike)", () => {
+    const old = entry(`${OP1}:1`, S1);
+    expect(TrashEntrySchema.parse(old).title).toBeUndefined();
+    expect(TrashEntrySchema.parse({ ...old, title: "why is the build red?" }).title).toBe(
+      "why is the build red?",
+    );
+    const item = { id: S1, path: old.originalPath, bytes: 100, result: "moved" };
+    const auditEntry = {
+      time: "2026-11-22T17:01:02.000Z",
+      actor: "cli",
+      action: "soft-delete",
+      result: "ok",
+    };
+    expect(AuditEntrySchema.parse({ ...auditEntry, items: [item] }).items[0]!.title).toBeUndefined();
+    expect(AuditEntrySchema.parse({ ...auditEntry, items: [{ ...item, title: "x" }] }).items[0]!.title).toBe(
+      "x",
+    );
   });
 });

@@ -24,6 +24,11 @@ export const SidecarSchema = z.object({ from: z.string(), to: z.string() });
 export const TrashItemSchema = z.object({
   id: z.string(),
   originalPath: z.string(),
+  /**
+   * The session's title when it was moved (session-title.ts: its name, else its first message, else
+   * its time). Absent in entries written before it was recorded: those are shown by file name.
+   */
+  title: z.string().optional(),
   namespace: z.string(),
   storeRoot: z.string(),
   /** pi sessions are files; agentsh sessions and workspaces are folders, moved as one unit. */
@@ -91,6 +96,8 @@ export const SoftDeleteResultSchema = z.object({
     z.object({
       id: z.string(),
       path: z.string(),
+      /** Its title (see TrashItemSchema). */
+      title: z.string().optional(),
       bytes: z.number(),
       destination: z.string(),
       target: TrashItemSchema.shape.target,
@@ -109,7 +116,15 @@ export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
 
 /** The outcome of a restore or a purge. */
 export const TrashActionResultSchema = z.object({
-  done: z.array(z.object({ entryId: z.string(), id: z.string(), path: z.string(), bytes: z.number() })),
+  done: z.array(
+    z.object({
+      entryId: z.string(),
+      id: z.string(),
+      path: z.string(),
+      title: z.string().optional(),
+      bytes: z.number(),
+    }),
+  ),
   skipped: z.array(
     z.object({
       ref: z.string(),

@@ -13,6 +13,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "no
 import { basename, dirname, join } from "node:path";
 import { BASE64_ALPHABET, Random } from "../server/demo/seeded-random.js";
 import { FixtureFiles, newestTime } from "./fixture-files.js";
+import { oneLine } from "../shared/session-title.js";
 
 /** The fixed clock: every time in a generated store is before it (and before any real test run). */
 export const GEMINI_NOW = Date.parse("2026-03-02T09:00:00.000Z");
@@ -226,7 +227,7 @@ export class Chat {
   get firstPrompt() {
     const first = this.conversation.find((m) => m.type === "user" && m.resumable);
     const content = first?.record.content as Array<{ text: string }> | undefined;
-    return content?.[0]?.text.trim().replace(/\s+/g, " ").slice(0, 100);
+    return content?.[0] && oneLine(content[0].text);
   }
 
   /** The file as Gemini appends it: one JSON object per line, each line ended. */
@@ -289,6 +290,7 @@ export interface ExpectedSession {
   messageCount: number;
   messageCounts: { user: number; assistant: number; toolResult: 0; other: number };
   name?: string;
+  firstMessage?: string;
   /** Warning codes, sorted. */
   warnings: string[];
   /** Absolute paths of the other parts, sorted. */
@@ -590,6 +592,7 @@ export class GeminiStoreBuilder extends FixtureFiles {
     const modifiedAt = new Date(Math.max(unit.mtimeMs, ...parts.map(newestTime))).toISOString();
     const known = this.knownPath(project);
     const name = chat.summary ?? chat.firstPrompt;
+    const firstMessage = chat.firstPrompt;
     const expected: ExpectedSession = {
       sessionId: chat.sessionId,
       id: unit.duplicate ? PATH_DERIVED : `gemini:${chat.sessionId}`,
@@ -606,6 +609,7 @@ export class GeminiStoreBuilder extends FixtureFiles {
         other: chat.conversation.length - count("user") - count("gemini"),
       },
       ...(name !== undefined ? { name } : {}),
+      ...(firstMessage !== undefined ? { firstMessage } : {}),
       warnings: [
         ...(known === undefined ? ["namespace-from-folder"] : []),
         ...(unit.duplicate ? ["duplicate-id"] : []),
@@ -729,7 +733,12 @@ export function writeGeminiStore(home: string, options: { now?: number; seed?: n
   });
   const screenshot = b.chat(myApp, 8).pastedImage(PARSE_CAP + 1024, "why is this button misaligned?");
   screenshot.answer(sentence(b.random, 20));
-  b.saveRaw(screenshot, myApp, screenshot.jsonl(), { name: undefined, warnings: ["line-too-long"] });
+  // Its prompt is in the line too long to parse: no first message to show (its time names it).
+  b.saveRaw(screenshot, myApp, screenshot.jsonl(), {
+    name: undefined,
+    firstMessage: undefined,
+    warnings: ["line-too-long"],
+  });
 
   // old-api: migrated (the hash folder's copy stays behind, a second file with the same id).
   const old = b.save(b.chat(oldApiHash, 70).conversationOf(2), oldApiHash, "legacy");

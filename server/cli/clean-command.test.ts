@@ -74,6 +74,9 @@ describe("session-retention clean", () => {
     expect(result.stdout).toContain(`3 sessions, `);
     expect(result.stdout).toContain(`(${sizes} bytes), would go to the quarantine folder:`);
     expect(result.stdout).toContain("Riskiest");
+    // Each session by its title (no names here: the first message), its path after it.
+    expect(result.stdout).toMatch(/WHY\s+TITLE\s+SESSION/);
+    expect(result.stdout).toMatch(/question 0 in \/work\/p0\s+\S+\.jsonl/);
     expect(result.questions).toEqual([
       expect.stringMatching(/^Type DELETE to move 3 sessions \(.*\) to the quarantine folder: $/),
     ]);
@@ -178,9 +181,12 @@ describe("session-retention trash and audit", () => {
     const mine = list.entries.filter((e) => s.paths.includes(e.originalPath));
     expect(mine.map((e) => e.state)).toEqual(["in-trash", "in-trash", "in-trash"]);
     expect((await run(["trash", "list"])).stdout).toContain("quarantine");
+    expect((await run(["trash", "list"])).stdout).toMatch(/STATE\s+TITLE\s+ORIGINAL PATH/);
+    expect((await run(["trash", "list"])).stdout).toMatch(/in-trash\s+question 0 in \/work\/p1\s/);
 
     const restored = await run(["trash", "restore", s.idOf(s.paths[0]!)]);
     expect(restored.status).toBe(0);
+    expect(restored.stdout).toContain(`restored “question 0 in /work/p0” `);
     expect(readFileSync(s.paths[0]!).equals(bytes)).toBe(true);
 
     const rest = mine.filter((e) => e.originalPath !== s.paths[0]);

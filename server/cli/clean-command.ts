@@ -8,6 +8,7 @@ import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/
 import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
+import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
@@ -148,11 +149,12 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   );
   io.stdout(
     renderTable(
-      ["SIZE", "LAST USED", "WHY", "SESSION"],
+      ["SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
       targets.map((t) => [
         formatBytes(t.record.sizeBytes),
         formatRelativeTime(t.record.lastUsedAt, now),
         t.why,
+        sessionTitle(t.record).title,
         short(t.record.path),
       ]),
       [0],
@@ -165,10 +167,11 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   io.stdout("Riskiest (the largest and the most recently used):");
   io.stdout(
     renderTable(
-      ["SIZE", "LAST USED", "SESSION"],
+      ["SIZE", "LAST USED", "TITLE", "SESSION"],
       riskiest(targets.map((t) => t.record)).map((r) => [
         formatBytes(r.sizeBytes),
         formatRelativeTime(r.lastUsedAt, now),
+        sessionTitle(r).title,
         short(r.path),
       ]),
       [0],

@@ -76,12 +76,13 @@ export function renderPlan(
     out.push(
       renderTable(
         // The path last: it is the long one.
-        ["RULE", "SIZE", "LAST USED", "WHY", "SESSION"],
+        ["RULE", "SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
         plan.candidates.map((c) => [
           c.rule,
           formatBytes(c.sizeBytes),
           formatRelativeTime(c.lastUsedAt, now),
           c.detail,
+          c.title ?? "",
           short(c.path),
         ]),
         [1],
@@ -91,10 +92,11 @@ export function renderPlan(
     out.push("Riskiest (the largest and the most recently used of what would go):");
     out.push(
       renderTable(
-        ["SIZE", "LAST USED", "SESSION"],
+        ["SIZE", "LAST USED", "TITLE", "SESSION"],
         plan.riskiest.map((c) => [
           formatBytes(c.sizeBytes),
           formatRelativeTime(c.lastUsedAt, now),
+          c.title ?? "",
           short(c.path),
         ]),
         [0],

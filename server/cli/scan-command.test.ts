@@ -50,8 +50,10 @@ describe("session-retention scan", () => {
     const { status, stdout } = await run("scan", "--root", root, "--top", "2");
     expect(status).toBe(0);
     expect(stdout).toContain("Sessions (least recently used first, 2 of 3):");
-    expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ NAME/);
+    expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ TITLE/);
     expect(stdout).toContain("“the big one”");
+    // An unnamed session is called by its first message, as pi's picker calls it.
+    expect(stdout).toMatch(/\/work\/old {2}“question 0 in \/work\/old”/);
     expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
   });
 
@@ -65,7 +67,7 @@ describe("session-retention scan", () => {
     });
     const both = await run("scan", "--store", `pi:${root}`, "--store", `claude:${claude}`);
     expect(both.status).toBe(0);
-    expect(both.stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+AGENT\s+NAMESPACE \/ NAME/);
+    expect(both.stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+AGENT\s+NAMESPACE \/ TITLE/);
     expect(both.stdout).toMatch(/\s+Claude Code\s+\/work\/api/);
     const agents = both.stdout.slice(both.stdout.indexOf("Agents:")).split("\n").slice(1, 4);
     expect(agents[0]).toMatch(/SIZE\s+SESSIONS\s+LAST USED\s+AGENT/);

@@ -5,6 +5,7 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { AGENT_LABELS, STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
+import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { STORE_FLAGS } from "./config-command.js";
@@ -85,6 +86,12 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
 /** How many things that are not sessions the table lists one by one. */
 const LISTED_NOT_SESSIONS = 10;
 
+/** The session's name, else its first message, quoted after its namespace; its time is in CREATED already. */
+function titleOf(session: SessionRecord): string {
+  const { title, source } = sessionTitle(session);
+  return source === "time" ? "" : `  “${title}”`;
+}
+
 function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: boolean) {
   return sessions.map((s) => [
     formatRelativeTime(s.lastUsedAt, now),
@@ -92,7 +99,7 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: b
     String(s.messageCount),
     s.createdAt.slice(0, 10),
     ...(withAgent ? [AGENT_LABELS[s.store.kind]] : []),
-    `${s.namespace}${s.name ? `  “${s.name}”` : ""}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
+    `${s.namespace}${titleOf(s)}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
 }
 
@@ -120,7 +127,7 @@ export function renderScanReport(
     );
     out.push(
       renderTable(
-        ["LAST USED", "SIZE", "MSGS", "CREATED", ...(withAgent ? ["AGENT"] : []), "NAMESPACE / NAME"],
+        ["LAST USED", "SIZE", "MSGS", "CREATED", ...(withAgent ? ["AGENT"] : []), "NAMESPACE / TITLE"],
         sessionRows(shown, now, withAgent),
         [1, 2],
       ),

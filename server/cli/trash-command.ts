@@ -133,13 +133,15 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
 function renderList(entries: readonly TrashEntry[], short: (path: string) => string): string {
   const now = new Date();
   return renderTable(
-    ["ENTRY", "DELETED", "SIZE", "WHERE", "STATE", "ORIGINAL PATH"],
+    // The title as recorded at delete time; entries from before then have none (their path says it).
+    ["ENTRY", "DELETED", "SIZE", "WHERE", "STATE", "TITLE", "ORIGINAL PATH"],
     entries.map((e) => [
       e.entryId,
       formatRelativeTime(e.deletedAt, now),
       formatBytes(e.sizeBytes),
       e.target === "system-trash" ? "system trash" : "quarantine",
       e.state,
+      e.title ?? "",
       short(e.originalPath),
     ]),
     [2],
@@ -153,7 +155,10 @@ function report(result: TrashActionResult, verb: string, io: CliIo, short: (path
     io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
-  for (const d of result.done) io.stdout(`${verb} ${short(d.path)} (${formatBytes(d.bytes)})`);
+  for (const d of result.done)
+    io.stdout(
+      `${verb} ${d.title !== undefined ? `“${visible(d.title)}” ` : ""}${short(d.path)} (${formatBytes(d.bytes)})`,
+    );
   for (const s of result.skipped) io.stdout(`skipped ${visible(s.ref)} — ${visible(s.reason)}`);
   // Its agent's own cleanup would delete it again: said, with what to do.
   for (const s of result.sweptAgain ?? []) io.stdout(`! ${short(s.path)}: ${visible(s.message)}`);

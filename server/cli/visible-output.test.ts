@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { writeConfigFile } from "../../test-support/config-file.js";
+import { oneLine } from "../../shared/session-title.js";
 import { describe, expect, it } from "vitest";
 import { visible } from "../../shared/visible-text.js";
 import { piFolder, setModified, writeSession } from "../../test-support/pi-store.js";
@@ -73,7 +74,9 @@ describe("control characters from sessions", () => {
     const table = await run("scan", ...s.args);
     expect(table.status).toBe(0);
     expectSafe(table.output);
-    for (const text of [NAME, CWD, TAG]) expect(table.output).toContain(visible(text));
+    for (const text of [CWD, TAG]) expect(table.output).toContain(visible(text));
+    // A name is a title: one line, its control characters made spaces (as pi's picker shows it).
+    expect(table.output).toContain(`“${oneLine(NAME)}”`);
 
     const json = await run("scan", "--json", ...s.args);
     expectSafe(json.output);

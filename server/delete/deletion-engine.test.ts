@@ -87,6 +87,15 @@ describe("soft delete to quarantine, and restore", () => {
 
     const trash = listTrash(engine).entries.filter((e) => e.state === "in-trash");
     expect(trash.map((e) => e.originalPath).sort()).toEqual(sessions.map((s) => s.path).sort());
+    // Each is named as pi names it (no name: its first message), in the result, the trash and the audit.
+    const titles = sessions.map((s) => [s.path, `question 0 in ${s.namespace}`]).sort();
+    expect(result.moved.map((m) => [m.path, m.title]).sort()).toEqual(titles);
+    expect(trash.map((e) => [e.originalPath, e.title]).sort()).toEqual(titles);
+    expect(
+      readAudit(statePaths().auditLog)
+        .entries[0]!.items.map((i) => [i.path, i.title])
+        .sort(),
+    ).toEqual(titles);
     expect(readAudit(statePaths().auditLog).entries[0]).toMatchObject({
       action: "soft-delete",
       mode: "quarantine",
@@ -99,6 +108,7 @@ describe("soft delete to quarantine, and restore", () => {
       engine,
     );
     expect(restored.skipped).toEqual([]);
+    expect(restored.done.map((d) => [d.path, d.title]).sort()).toEqual(titles);
     for (const b of before) {
       expect(readFileSync(b.path).equals(b.bytes)).toBe(true);
       expect(statSync(b.path).mtimeMs).toBe(b.mtime);

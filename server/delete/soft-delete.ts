@@ -10,6 +10,7 @@ import type { Config } from "../../shared/config.js";
 import { emptiesStore } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { type Fingerprint, isFolderSession, type SessionRecord } from "../../shared/session-record.js";
+import { sessionTitle } from "../../shared/session-title.js";
 import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
@@ -237,6 +238,7 @@ export async function softDelete(
         result.moved.push({
           id: record.id,
           path: record.path,
+          title: sessionTitle(record).title,
           bytes: record.sizeBytes,
           destination: "(dry run)",
           target: "quarantine",
@@ -267,6 +269,7 @@ export async function softDelete(
               seq,
               id: record.id,
               originalPath: record.path,
+              title: sessionTitle(record).title,
               namespace: record.namespace,
               storeRoot: record.store.root,
               storeKind: record.store.kind,
@@ -433,6 +436,7 @@ function settle(
   result.moved.push({
     id: item.id,
     path: item.originalPath,
+    ...(item.title !== undefined ? { title: item.title } : {}),
     bytes: item.sizeBytes,
     destination: location,
     target,
@@ -481,6 +485,7 @@ function settleCodex(
   result.moved.push({
     id: item.id,
     path: item.originalPath,
+    ...(item.title !== undefined ? { title: item.title } : {}),
     bytes: item.sizeBytes,
     destination: item.location!,
     target: "quarantine",
@@ -514,6 +519,7 @@ function audit(
     ...result.moved.map((m) => ({
       id: m.id,
       path: m.path,
+      ...(m.title !== undefined ? { title: m.title } : {}),
       bytes: m.bytes,
       destination: m.destination,
       result: request.dryRun ? "would-move" : "moved",

@@ -227,6 +227,7 @@ const doneItem = (entry: TrashEntry) => ({
   entryId: entry.entryId,
   id: entry.id,
   path: entry.originalPath,
+  ...(entry.title !== undefined ? { title: entry.title } : {}),
   bytes: entry.sizeBytes,
 });
 
@@ -245,6 +246,7 @@ function trashAudit(
       ...result.done.map((d) => ({
         id: d.id,
         path: d.path,
+        ...(d.title !== undefined ? { title: d.title } : {}),
         bytes: d.bytes,
         result: action === "restore" ? "restored" : "purged",
       })),

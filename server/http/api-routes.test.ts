@@ -488,6 +488,8 @@ describe("GET /api/sessions/:id", () => {
     expect(body.session.path).toBe(paths[3]);
     expect(body.kept).toMatchObject({ reason: "recent" });
     expect(body.detail?.firstUserMessage).toBe("question 0 in /play");
+    // The record carries it too, from the scan: the title of a session without a name.
+    expect(body.session.firstMessage).toBe("question 0 in /play");
     expect(body.detail?.entryTypes.message).toBe(8);
     expect(body.lineage).toEqual({ forks: [] });
     expect((await get("/api/sessions/..%2F..%2Fetc")).status).toBe(400);

@@ -56,6 +56,7 @@ import {
 import { readRawConfig } from "../state/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { forecast, growthByNamespace, growthSeries } from "../../shared/growth.js";
+import { sessionTitle } from "../../shared/session-title.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
@@ -351,10 +352,12 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
             }
           : {}),
         lineage: {
-          ...(parent ? { parent: { id: parent.id, path: parent.path } } : {}),
+          ...(parent
+            ? { parent: { id: parent.id, path: parent.path, title: sessionTitle(parent).title } }
+            : {}),
           forks: (session.forks ?? []).flatMap((forkId) => {
             const fork = byId.get(forkId);
-            return fork ? [{ id: fork.id, path: fork.path }] : [];
+            return fork ? [{ id: fork.id, path: fork.path, title: sessionTitle(fork).title }] : [];
           }),
         },
       };

@@ -64,7 +64,14 @@ async function bytesOf(table: ReturnType<typeof buildSessionsTable>, query: Sess
 
 describe("buildSessionsTable", () => {
   const sessions = Array.from({ length: 3000 }, (_, i) =>
-    record(i, i % 5 === 0 ? { name: `näme ${i} "quoted"`, tags: ["a", `t${i % 2}`] } : {}),
+    record(
+      i,
+      i % 5 === 0
+        ? { name: `näme ${i} "quoted"`, tags: ["a", `t${i % 2}`] }
+        : i % 7 === 0
+          ? { firstMessage: `fïx test ${i}` }
+          : {},
+    ),
   );
   // The rows fill a dozen storage buffers (64 KiB); one row is bigger than a buffer.
   sessions.push(record(3000, { name: "x".repeat(200_000) }));
@@ -78,6 +85,7 @@ describe("buildSessionsTable", () => {
     { tag: "t1", sort: "size" },
     { text: "NÄME 1" },
     { text: "no such text" },
+    { text: "FÏX TEST 14" },
     { offset: 2990 },
     { offset: 1500, limit: 700 },
     { offset: 5000 },
@@ -92,6 +100,13 @@ describe("buildSessionsTable", () => {
     const { rows, namespaces } = table.query(SessionsQuerySchema.parse({}));
     expect(rows.some((row) => row[12] === "recent")).toBe(true);
     expect(namespaces).toEqual(["/work/0", "/work/1", "/work/2"]);
+  });
+
+  it("rows end with the first message; the text search finds a session by it", () => {
+    const { rows, matching } = table.query(SessionsQuerySchema.parse({ text: "fïx test 2996" }));
+    expect(matching).toBe(1);
+    expect(rows[0]![13]).toBe("fïx test 2996");
+    expect(rows[0]![9]).toBeNull();
   });
 
   it("answers an empty store", async () => {

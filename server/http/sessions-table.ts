@@ -57,6 +57,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       s.tags ?? null,
       s.warnings.length,
       kept.get(s.id)?.reason ?? null,
+      s.firstMessage ?? null,
     ];
   };
 
@@ -118,7 +119,9 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
             (query.store === undefined || s.store.kind === query.store) &&
             (query.tag === undefined || (s.tags ?? []).includes(query.tag)) &&
             (text === undefined ||
-              [s.path, s.name, s.summary, s.namespace].some((field) => field?.toLowerCase().includes(text)))
+              [s.path, s.name, s.firstMessage, s.summary, s.namespace].some((field) =>
+                field?.toLowerCase().includes(text),
+              ))
           );
         });
     const page = matching.subarray(query.offset, query.offset + query.limit);

@@ -21,6 +21,7 @@ export function idsMatchingFilter(
       matches({
         path: s.path,
         name: s.name,
+        firstMessage: s.firstMessage,
         namespace: s.namespace,
         store: s.store.kind,
         kept: kept.get(s.id)?.reason,

@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import { ensureStateDir } from "../state/state-dir.js";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 /**
  * Entries per line of the file (a JSON array of entries): ~85 KB, under V8's 128 KiB large-object
  * size, so a line's string dies young instead of waiting in the old generation for a full GC.
@@ -57,6 +57,7 @@ type EncodedFacts = [
   long: Problem,
   tail: number,
   truncatedLastLine: 0 | 1,
+  firstMessage: string | null,
 ];
 type EncodedEntry = [
   key: string,
@@ -87,6 +88,7 @@ function encodeFacts(facts: PiParseState & { truncatedLastLine?: boolean }): Enc
     facts.longLines ? [facts.longLines.first, facts.longLines.count] : null,
     facts.tail,
     facts.truncatedLastLine ? 1 : 0,
+    facts.firstMessage ?? null,
   ];
 }
 
@@ -108,6 +110,7 @@ function decodeFacts(e: EncodedFacts): PiFileFacts {
     long,
     tail,
     truncated,
+    firstMessage,
   ] = e;
   let header: PiHeader | null = null;
   if (h) {
@@ -129,6 +132,7 @@ function decodeFacts(e: EncodedFacts): PiFileFacts {
   if (lastEntryAt !== null) facts.lastEntryAt = lastEntryAt;
   if (corrupt) facts.corruptLines = { first: corrupt[0], count: corrupt[1] };
   if (long) facts.longLines = { first: long[0], count: long[1] };
+  if (firstMessage !== null) facts.firstMessage = firstMessage;
   return facts;
 }
 
@@ -143,7 +147,7 @@ function looksEncoded(value: unknown): value is EncodedEntry {
     typeof size === "number" &&
     typeof mtimeNs === "string" &&
     Array.isArray(facts) &&
-    facts.length === 15 &&
+    facts.length === 16 &&
     typeof facts[0] === "number"
   );
 }

@@ -28,6 +28,7 @@ import {
   userMessage,
   writeSession,
 } from "../../test-support/pi-store.js";
+import { FIRST_MESSAGE_CHARS, oneLine, sessionTitle } from "../../shared/session-title.js";
 import { sameIdentity } from "./file-identity.js";
 import { loadScanCache } from "./scan-cache.js";
 import { scanStores } from "./scanner.js";
@@ -83,6 +84,8 @@ describe("agreement with pi's own reading of its files", () => {
       expect(record.id).toBe(info.id);
       expect(record.namespace).toBe(info.cwd);
       expect(record.name).toBe(info.name);
+      // pi's picker shows the first message for an unnamed session; we keep it as one short line.
+      expect(record.firstMessage).toBe(oneLine(info.firstMessage));
       expect(record.createdAt).toBe(info.created.toISOString());
       expect(record.parentSession).toBe(info.parentSessionPath);
       const counts = record.messageCounts;
@@ -357,6 +360,63 @@ describe("only pi sessions are sessions of a pi store", () => {
     ).toBe(
       "2 items (17) in /h/.claude are not sessions of this Claude Code store: left alone, never cleaned.",
     );
+  });
+});
+
+describe("the first user message (the title of an unnamed session)", () => {
+  it("is the first user message with text, as one short line, found across chunk edges", async () => {
+    const root = newRoot();
+    const folder = join(root, piFolder("/home/dev/app"));
+    mkdirSync(folder, { recursive: true });
+    // An image alone is not a title (pi skips it too); a 400 KB pasted log spans read chunks.
+    const imageOnly = SessionManager.create("/home/dev/app", folder);
+    imageOnly.appendMessage({
+      role: "user",
+      content: [{ type: "image", data: Buffer.alloc(300_000, 1).toString("base64"), mimeType: "image/png" }],
+      timestamp: Date.now(),
+    });
+    imageOnly.appendMessage(assistantMessage("a cat"));
+    imageOnly.appendMessage({
+      role: "user",
+      content: [
+        { type: "text", text: "\n\n  why is\tthe build\n" },
+        { type: "text", text: "red? " + "log line\n".repeat(40_000) },
+      ],
+      timestamp: Date.now(),
+    });
+    imageOnly.appendMessage(assistantMessage("because"));
+    imageOnly.appendMessage(userMessage("a later question"));
+    const empty = SessionManager.create("/home/dev/app", folder);
+    empty.appendMessage(assistantMessage("hello"));
+    empty.appendMessage(userMessage("   "));
+    empty.appendMessage(assistantMessage("still there?"));
+    const named = writeSession(root, "/home/dev/app", 1, { name: "release notes" });
+
+    const cacheFile = join(newRoot(), "cache.json");
+    const report = await scanStores({ roots: [root], cacheFile });
+    const records = byPath(report.sessions);
+    const first = records.get(imageOnly.getSessionFile()!)!;
+    expect(first.firstMessage).toMatch(/^why is the build red\? log line log line/);
+    expect(first.firstMessage!.endsWith("…")).toBe(true);
+    expect(Array.from(first.firstMessage!)).toHaveLength(FIRST_MESSAGE_CHARS);
+    expect(sessionTitle(first)).toEqual({ title: first.firstMessage, source: "message" });
+    const none = records.get(empty.getSessionFile()!)!;
+    expect(none.firstMessage).toBeUndefined();
+    expect(sessionTitle(none).source).toBe("time");
+    const withName = records.get(named.getSessionFile()!)!;
+    expect(withName.firstMessage).toBe("question 0 in /home/dev/app");
+    expect(sessionTitle(withName)).toEqual({ title: "release notes", source: "name" });
+
+    // A warm scan reads nothing and still knows it, from the cache file.
+    const warm = await scanStores({ roots: [root], cacheFile });
+    expect(warm.stats.filesRead).toBe(0);
+    expect(warm.sessions).toEqual(report.sessions);
+    // An append does not replace it: it stays the first.
+    empty.appendMessage(userMessage("now a real question"));
+    imageOnly.appendMessage(userMessage("not the first"));
+    const appended = byPath((await scanStores({ roots: [root], cacheFile })).sessions);
+    expect(appended.get(imageOnly.getSessionFile()!)!.firstMessage).toBe(first.firstMessage);
+    expect(appended.get(empty.getSessionFile()!)!.firstMessage).toBe("now a real question");
   });
 });
 

@@ -235,6 +235,7 @@ function transcriptRecord(
       other: facts.counts.other,
     },
     ...(facts.title ? { name: facts.title } : {}),
+    ...(facts.firstMessage ? { firstMessage: facts.firstMessage } : {}),
     warnings,
   };
   if (facts.readsFrom || facts.branchedFrom || facts.otherSessionIds) origins.set(record, facts);

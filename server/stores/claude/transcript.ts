@@ -6,6 +6,7 @@
 // snapshot, a pasted image) is counted without being held whole. The format is internal to Claude
 // Code and changes between versions: every field is optional here.
 import type { FileIdentity } from "../../scan/file-identity.js";
+import { oneLine } from "../../../shared/session-title.js";
 import { readJsonLines } from "../json-lines.js";
 
 /** Lines longer than this are counted, not parsed. */
@@ -23,6 +24,8 @@ export interface ClaudeFacts {
    * `ai-title`, else the last `summary`. Claude re-appends titles as the file grows.
    */
   title?: string;
+  /** The first real prompt, one short line: meta lines, tool results and command wrappers skipped. */
+  firstMessage?: string;
   /**
    * A session this one reads its history from: a `fork-context-ref` line (a fork written as a
    * pointer, not a copy). When it names another session, that one must stay while this one exists.
@@ -68,6 +71,10 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   }
   if (type === "user" || type === "assistant") facts.counts[type] += 1;
   else facts.counts.other += 1;
+  if (type === "user" && facts.firstMessage === undefined) {
+    const prompt = promptText(line);
+    if (prompt !== undefined) facts.firstMessage = prompt;
+  }
   if (type === "custom-title" || type === "ai-title" || type === "summary") {
     const seen = titles.get(facts) ?? {};
     if (type === "custom-title" && typeof line.customTitle === "string") seen.custom = line.customTitle;
@@ -84,6 +91,35 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   }
   const branched = sessionRef(line.forkedFrom);
   if (branched !== undefined) facts.branchedFrom ??= branched;
+}
+
+/**
+ * What Claude Code writes as a user line without the user typing it: a slash command's wrapper and
+ * output, hook and system text, the caveat before local commands, an interruption note.
+ */
+const NOT_TYPED =
+  /^(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook)>|Caveat: |\[Request interrupted)/;
+
+/**
+ * A user line's prompt as one short line, as Claude's resume list finds a session's first prompt:
+ * not a meta line (`isMeta`), a compaction summary or a subagent's line; text blocks only (a tool
+ * result is not a prompt); not a command wrapper.
+ */
+function promptText(line: Record<string, unknown>): string | undefined {
+  if (line.isMeta === true || line.isCompactSummary === true || line.isSidechain === true) return undefined;
+  const content = (line.message as { content?: unknown } | undefined)?.content;
+  let text: string | undefined;
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    const texts: string[] = [];
+    for (const block of content as unknown[]) {
+      const { type, text: value } = (block ?? {}) as { type?: unknown; text?: unknown };
+      if (type === "text" && typeof value === "string") texts.push(value);
+    }
+    text = texts.join(" ");
+  }
+  if (text === undefined || NOT_TYPED.test(text.trimStart())) return undefined;
+  return oneLine(text);
 }
 
 /** The top-level type: right before `"uuid"` at a line's end (an assistant line), or before any nested object. */

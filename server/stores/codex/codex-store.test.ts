@@ -82,6 +82,42 @@ describe("scan of a Codex store", () => {
     expect(facts.header).toMatchObject({ id: huge.id, cwd: "/home/dev/docs", source: "cli" });
   });
 
+  it("takes the first prompt the user typed, not the environment or AGENTS.md Codex injects, from a line's first bytes", () => {
+    const thread = "0199a2b3-c4d5-7e6f-8a9b-0c1d2e3f4a5b";
+    const at = "2026-03-01T10:00:00.000Z";
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: at, type, payload });
+    const user = (text: string) =>
+      line("response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] });
+    const prompt = `Überprüfe "die" Tests\n${"✓ ".repeat(5_000)}`;
+    const lines = [
+      line("session_meta", { id: thread, timestamp: at, cwd: "/home/dev/app", cli_version: "0.46.0" }),
+      user("# AGENTS.md instructions for /home/dev/app\n\nbe brief"),
+      user("<environment_context>\n  <cwd>/home/dev/app</cwd>\n</environment_context>"),
+      line("response_item", {
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "not a prompt" }],
+      }),
+      user(prompt),
+      line("event_msg", { type: "user_message", message: prompt, images: [] }),
+      user("a later prompt"),
+    ];
+    const path = join(newHome(), `rollout-2026-03-01T10-00-00-${thread}.jsonl`);
+    writeFileSync(path, lines.join("\n") + "\n");
+    const { facts } = readRollout(path);
+    expect(facts.firstMessage).toMatch(/^Überprüfe "die" Tests ✓ ✓/);
+    expect(facts.firstMessage!.endsWith("…")).toBe(true);
+    expect(facts.counts).toEqual({ user: 4, assistant: 1, other: 1 });
+
+    // A rollout whose only prompt is in a user_message event (a newer Codex's order) still has one.
+    writeFileSync(
+      path,
+      [lines[0], lines[2], line("event_msg", { type: "user_message", message: "ship it" })].join("\n"),
+    );
+    expect(readRollout(path).facts.firstMessage).toBe("ship it");
+  });
+
   it("the generator is deterministic: one seed, the same bytes in any folder", async () => {
     const a = writeCodexStore(join(newHome(), ".codex"));
     const b = writeCodexStore(join(newHome(), ".codex"));

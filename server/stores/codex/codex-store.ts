@@ -267,6 +267,7 @@ function sessionRecord(
       other: sum((f) => f.counts.other),
     },
     ...(name ? { name } : {}),
+    ...(facts.firstMessage ? { firstMessage: facts.firstMessage } : {}),
     ...(bundle.length > 0 ? { bundle } : {}),
     warnings,
   };

@@ -6,6 +6,7 @@
 // the header (whose `base_instructions` can be large: past a cap its fields are read from its head).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { Decompress } from "fzstd";
+import { oneLine } from "../../../shared/session-title.js";
 import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
 
 /** `rollout-2026-11-24T22-21-59-<uuid>.jsonl[.zst]`: local start time, then the thread's uuid. */
@@ -59,6 +60,8 @@ export interface RolloutFacts {
   corruptLines: number;
   /** The last line has no newline: cut off, or Codex is writing it. */
   truncatedLast: boolean;
+  /** The first prompt the user typed, one short line (Codex's injected context skipped). */
+  firstMessage?: string;
 }
 
 /** A header longer than this is read from its first bytes only. */
@@ -66,11 +69,47 @@ const HEADER_CAP = 1024 * 1024;
 /** How much of every other line is kept: its type, role and time are in its first bytes. */
 const LINE_HEAD = 320;
 const HEADER_HEAD = 64 * 1024;
+/** How much of a line is kept until the first prompt is found: enough for a title's 80 characters. */
+const PROMPT_HEAD = 2048;
 const CHUNK = 1024 * 1024;
 
 const TIMESTAMP = /"timestamp":"([^"]{10,40})"/;
 const TYPE = /"type":"([a-z_]+)"/;
 const ROLE = /"role":"([a-z]+)"/;
+/** Where a prompt's text starts: a user message's `input_text`, or a `user_message` event's message. */
+const PROMPT_START = /"type":"input_text","text":"|"type":"user_message","message":"/;
+/**
+ * What Codex puts in the conversation as user messages without the user typing them: the
+ * environment, AGENTS.md and permission instructions, a turn aborted. Its resume picker skips them.
+ */
+const INJECTED =
+  /^(?:<environment_context>|<user_instructions>|<permissions instructions>|<turn_aborted>|# AGENTS\.md instructions)/;
+
+/** The start of a JSON string value cut anywhere (an escape or a character may be cut in half). */
+function stringStart(raw: string): string | undefined {
+  let end = 0;
+  while (end < raw.length && raw[end] !== '"') end += raw[end] === "\\" ? 2 : 1;
+  let body = raw.slice(0, Math.min(end, raw.length)).replace(/\uFFFD+$/, "");
+  // Drop a cut escape (`\`, `\u12`) so the rest decodes.
+  body = body.replace(/\\(?:u[0-9a-fA-F]{0,3})?$/, "");
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The prompt in a line's first bytes, when it is one the user typed. */
+function promptOf(head: Buffer): string | undefined {
+  const text = head.toString("utf8");
+  const at = PROMPT_START.exec(text);
+  if (!at) return undefined;
+  const role = ROLE.exec(text)?.[1];
+  if (at[0].includes("input_text") && role !== "user") return undefined;
+  const value = stringStart(text.slice(at.index + at[0].length));
+  if (value === undefined || INJECTED.test(value.trimStart())) return undefined;
+  return oneLine(value);
+}
 
 const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
@@ -157,7 +196,7 @@ class LineCounter {
       // A line whole in this chunk is judged where it is, without a copy (the usual case).
       if (this.length === 0 && this.line > 0)
         this.judge(
-          buffer.subarray(start, Math.min(newline, start + LINE_HEAD)),
+          buffer.subarray(start, Math.min(newline, start + this.headCap)),
           newline - start,
           newline > start ? buffer[newline - 1]! : -1,
         );
@@ -183,9 +222,14 @@ class LineCounter {
     return this.facts;
   }
 
+  /** A line's bytes judged: more until the first prompt is found. */
+  private get headCap() {
+    return this.facts.firstMessage === undefined ? PROMPT_HEAD : LINE_HEAD;
+  }
+
   private take(bytes: Buffer) {
     if (bytes.length === 0) return;
-    const cap = this.line === 0 ? HEADER_CAP + 1 : LINE_HEAD;
+    const cap = this.line === 0 ? HEADER_CAP + 1 : this.headCap;
     if (this.headLength < cap) {
       const kept = bytes.subarray(0, cap - this.headLength);
       this.head.push(Buffer.from(kept));
@@ -233,6 +277,10 @@ class LineCounter {
         : undefined;
     if (role === "user" || role === "assistant") this.facts.counts[role] += 1;
     else this.facts.counts.other += 1;
+    if (this.facts.firstMessage === undefined && (role === "user" || type === "event_msg")) {
+      const prompt = promptOf(head);
+      if (prompt !== undefined) this.facts.firstMessage = prompt;
+    }
   }
 
   private takeHeader(head: Buffer, whole: number, ended: boolean) {

@@ -11,6 +11,7 @@
 // the messages by id, as Gemini rebuilds it. Legacy chats (`.json`) are one JSON object with a
 // `messages` array, rewritten whole on every change.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { oneLine } from "../../../shared/session-title.js";
 import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
 import { readJsonLines } from "../json-lines.js";
 import { FactsCache } from "../facts-cache.js";
@@ -19,8 +20,6 @@ import { FactsCache } from "../facts-cache.js";
 const PARSE_CAP = 4 * 1024 * 1024;
 /** A legacy `.json` chat larger than this is not parsed (its file time stands in for its own). */
 const LEGACY_CAP = 32 * 1024 * 1024;
-/** How much of the first prompt is kept, to name a chat that has no summary. */
-const FIRST_PROMPT_CHARS = 100;
 
 export interface GeminiChatFacts {
   /** From the metadata line: the id Gemini finds the chat's side files by. */
@@ -30,7 +29,7 @@ export interface GeminiChatFacts {
   lastUpdated?: string;
   summary?: string;
   kind?: string;
-  /** The first prompt worth showing (Gemini's name for a chat without a summary), shortened. */
+  /** The first prompt worth showing (Gemini's name for a chat without a summary), one short line. */
   firstPrompt?: string;
   /** The first and last message times seen. */
   firstAt?: string;
@@ -106,8 +105,7 @@ class Conversation {
       type === "user"
         ? !ignoredPrompt(text)
         : type === "gemini" && (text !== "" || nonEmpty(record.toolCalls) || nonEmpty(record.thoughts));
-    if (type === "user" && resumable && this.firstPrompt === undefined)
-      this.firstPrompt = text.replace(/\s+/g, " ").slice(0, FIRST_PROMPT_CHARS);
+    if (type === "user" && resumable && this.firstPrompt === undefined) this.firstPrompt = oneLine(text);
     this.addKind(id, type, resumable, record.timestamp);
   }
 

@@ -66,6 +66,7 @@ const asSession = (r: SessionRecord) => ({
   messageCount: r.messageCount,
   messageCounts: r.messageCounts,
   name: r.name,
+  firstMessage: r.firstMessage,
   warnings: r.warnings.map((w) => w.code).sort(),
   bundle: [...(r.bundle ?? [])].sort(),
   sizeBytes: r.sizeBytes,

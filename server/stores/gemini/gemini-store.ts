@@ -270,6 +270,8 @@ function chatRecord(
     });
   const modifiedAt = iso(identity.mtimeMs);
   const { counts } = facts;
+  // Gemini's list shows the summary, else the first prompt: that is its name (protected patterns
+  // match names, so it stays one). The prompt is its first message too, for search and titles.
   const name = facts.summary ?? facts.firstPrompt;
   return {
     // A chat without its metadata names no session: an id from its path, as for any such file.
@@ -286,6 +288,7 @@ function chatRecord(
     messageCount: counts.user + counts.gemini + counts.other,
     messageCounts: { user: counts.user, assistant: counts.gemini, toolResult: 0, other: counts.other },
     ...(name ? { name } : {}),
+    ...(facts.firstPrompt ? { firstMessage: facts.firstPrompt } : {}),
     warnings,
   };
 }

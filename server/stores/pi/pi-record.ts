@@ -131,6 +131,7 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     // Shared with the cache entry, not copied: neither is changed after the read.
     messageCounts: counts,
     ...(typeof facts?.name === "string" ? { name: facts.name } : {}),
+    ...(facts?.firstMessage ? { firstMessage: facts.firstMessage } : {}),
     ...(header?.parentSession ? { parentSession: header.parentSession } : {}),
     ...(version !== undefined ? { version } : {}),
     warnings,

@@ -5,9 +5,11 @@
 // judged by their shape: pi writes `{"type":"<type>","id":…` with the message's `"role"` at a fixed
 // offset (its ids and timestamps have fixed lengths), and comparing those few bytes is enough to count
 // the line — a 50 MB tool result costs no more than a short one. Only the header, `session_info`
-// lines (for the name) and lines without pi's layout are parsed as JSON, up to `FULL_PARSE_CAP` bytes.
+// lines (for the name), the first user message (for the title) and lines without pi's layout are parsed as JSON, up to `FULL_PARSE_CAP` bytes.
 // The trade-off: a line is "corrupt" only if it is not `{…}`-shaped; damage inside a well-shaped
 // line goes unnoticed, as it would cost a JSON parse of every byte (about 5× slower).
+
+import { oneLine } from "../../../shared/session-title.js";
 
 /** Lines longer than this are counted, never parsed (`line-too-long`). */
 export const FULL_PARSE_CAP = 1024 * 1024;
@@ -67,6 +69,8 @@ export interface PiParseState {
   counts: { user: number; assistant: number; toolResult: number; other: number };
   /** Latest `session_info` name; `null` once a `session_info` cleared it. */
   name?: string | null;
+  /** The first user message with text, as one short line (session-title.ts `oneLine`). */
+  firstMessage?: string;
   /** Timestamp of the last entry (for `--precise` last-used times). */
   lastEntryAt?: string;
   corruptLines?: LineProblem;
@@ -349,7 +353,11 @@ export class PiSessionParser {
     const prefix = Buffer.concat(this.pending, this.pendingBytes);
     let s = 0;
     while (s < prefix.length && isSpace(prefix[s])) s += 1;
-    return sniff(prefix, s, prefix.length) === Sniffed.NeedsParse;
+    const sniffed = sniff(prefix, s, prefix.length);
+    // The first user message is read for its text: once per file, whatever its length (up to the cap).
+    return (
+      sniffed === Sniffed.NeedsParse || (sniffed === Sniffed.User && this.state.firstMessage === undefined)
+    );
   }
 
   private takePending() {
@@ -433,6 +441,12 @@ export class PiSessionParser {
 
     state.entries += 1;
     const counts = state.counts;
+    if (sniffed === Sniffed.User && state.firstMessage === undefined && complete) {
+      // Only until one is found: the other user lines stay unparsed (a few per session, not thousands).
+      parsed ??= asObject(tryJson(buf, s, e));
+      const text = parsed && userText(parsed.message);
+      if (text) state.firstMessage = text;
+    }
     if (sniffed === Sniffed.User) counts.user += 1;
     else if (sniffed === Sniffed.Assistant) counts.assistant += 1;
     else if (sniffed === Sniffed.ToolResult) counts.toolResult += 1;
@@ -527,6 +541,28 @@ function roleOf(parsed: Record<string, unknown>): Sniffed {
       : role === "toolResult"
         ? Sniffed.ToolResult
         : Sniffed.OtherRole;
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * A user message's text as pi's picker takes it (a string, or its text blocks joined by a space),
+ * as one short line; undefined when it has none (an image alone).
+ */
+function userText(message: unknown): string | undefined {
+  const content = (message as { content?: unknown } | undefined)?.content;
+  if (typeof content === "string") return oneLine(content);
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const block of content as unknown[]) {
+    const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+    if (type === "text" && typeof text === "string") texts.push(text);
+  }
+  return oneLine(texts.join(" "));
 }
 
 function tryJson(buf: Buffer, start: number, end: number): unknown {

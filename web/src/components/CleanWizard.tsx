@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
+import { fileName, namespaceBase } from "../../../shared/session-title.js";
 import { STILL_ON_DISK, type SoftDeleteResult, type TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
@@ -67,12 +68,19 @@ function whatGoes(plan: Plan): Tile[] {
   return [...tiles.values()];
 }
 
-/** A session as "namespace › file", the full path on hover: absolute paths drown the list. */
-function SessionName({ path, namespace }: { path: string; namespace: string }) {
+/**
+ * A session by its title (name, else first message, else time: session-title.ts) with its
+ * namespace's folder and file name after it, the full path on hover: absolute paths drown the list.
+ * Kept sessions come without a title (the plan does not name them): their file name stands in.
+ */
+function SessionName({ path, namespace, title }: { path: string; namespace: string; title?: string }) {
   return (
     <span title={path}>
-      <span class="hint">{namespace} › </span>
-      <code>{path.slice(path.lastIndexOf("/") + 1)}</code>
+      {title !== undefined && <span data-testid="session-title">{title} </span>}
+      <span class="hint" title={namespace}>
+        {namespaceBase(namespace)} ›{" "}
+      </span>
+      <code class={title !== undefined ? "session-file" : undefined}>{fileName(path)}</code>
     </span>
   );
 }
@@ -228,8 +236,8 @@ export function CleanWizard({
               {candidates.slice(0, 200).map((c) => (
                 <li key={c.id} data-testid="wizard-candidate">
                   <span class="badge">{RULE_LABELS[c.rule]}</span>{" "}
-                  <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} />{" "}
-                  <span class="hint">{c.detail}</span>
+                  <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
+                  <Bytes value={c.sizeBytes} /> <span class="hint">{c.detail}</span>
                 </li>
               ))}
               {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
@@ -283,8 +291,8 @@ export function CleanWizard({
               <ul data-testid="wizard-riskiest">
                 {plan.riskiest.map((c) => (
                   <li key={c.id}>
-                    <SessionName path={c.path} namespace={c.namespace} /> · <Bytes value={c.sizeBytes} /> ·
-                    last used {new Date(c.lastUsedAt).toLocaleString()}
+                    <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
+                    <Bytes value={c.sizeBytes} /> · last used {new Date(c.lastUsedAt).toLocaleString()}
                   </li>
                 ))}
               </ul>
@@ -313,7 +321,8 @@ export function CleanWizard({
             </label>
           ) : (
             <p>
-              Move <code title={candidates[0]?.path}>{candidates[0]?.path}</code> to the trash?
+              Move <strong title={candidates[0]?.path}>{candidates[0]?.title ?? candidates[0]?.path}</strong>{" "}
+              to the trash?
             </p>
           )}
         </div>

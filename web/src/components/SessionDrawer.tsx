@@ -5,10 +5,12 @@
 import { useEffect, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
+import { sessionTitle } from "../../../shared/session-title.js";
 import type { ApiClient } from "../api/client.js";
 import { Bytes } from "./Bytes.js";
 import { RelativeTime } from "./RelativeTime.js";
 import { Dialog } from "./Dialog.js";
+import { SessionName } from "./SessionName.js";
 
 export function SessionDrawer({
   api,
@@ -60,7 +62,9 @@ export function SessionDrawer({
   return (
     <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
       <header>
-        <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
+        <h2 id="drawer-title" data-testid="drawer-title" data-source={s && sessionTitle(s).source}>
+          {s ? sessionTitle(s).title : "Session"}
+        </h2>
         <button type="button" aria-label="Close details" onClick={onClose}>
           ✕
         </button>
@@ -203,16 +207,21 @@ export function SessionDrawer({
                 {detail.lineage.parent && (
                   <li>
                     forked from{" "}
-                    <button type="button" class="link" onClick={() => onOpen(detail.lineage.parent!.id)}>
-                      {detail.lineage.parent.path.slice(detail.lineage.parent.path.lastIndexOf("/") + 1)}
+                    <button
+                      type="button"
+                      class="link"
+                      title={detail.lineage.parent.path}
+                      onClick={() => onOpen(detail.lineage.parent!.id)}
+                    >
+                      <SessionName session={detail.lineage.parent} title={detail.lineage.parent.title} />
                     </button>
                   </li>
                 )}
                 {detail.lineage.forks.map((f) => (
                   <li key={f.id}>
                     fork:{" "}
-                    <button type="button" class="link" onClick={() => onOpen(f.id)}>
-                      {f.path.slice(f.path.lastIndexOf("/") + 1)}
+                    <button type="button" class="link" title={f.path} onClick={() => onOpen(f.id)}>
+                      <SessionName session={f} title={f.title} />
                     </button>
                   </li>
                 ))}

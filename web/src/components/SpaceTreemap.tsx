@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { NamespaceUsage } from "../../../shared/scan-report.js";
 import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
+import { sessionTitle } from "../../../shared/session-title.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 
@@ -62,8 +63,9 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
         setSessionTiles(
           table.rows.map((r) => ({
             key: r.id,
-            label: r.name ?? r.path.slice(r.path.lastIndexOf("/") + 1),
-            title: r.path,
+            // Named as pi names it; the tooltip adds the file's path.
+            label: sessionTitle(r).title,
+            title: `${sessionTitle(r).title} — ${r.path}`,
             bytes: r.sizeBytes,
             count: 1,
             lastUsedAt: r.lastUsedAt,

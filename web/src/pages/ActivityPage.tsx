@@ -6,6 +6,7 @@ import { AUDIT_ACTIONS, type AuditEntry } from "../../../shared/audit.js";
 import type { ApiClient, ReportFormat } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SessionName } from "../components/SessionName.js";
 
 const PAGE_SIZE = 50;
 const ACTORS = ["cli", "ui", "extension", "auto"] as const;
@@ -129,6 +130,7 @@ export function ActivityPage({ api, now }: { api: Pick<ApiClient, "audit" | "rep
                     {e.action}
                     {e.mode && <span class="hint"> ({e.mode})</span>}
                     {e.detail && <div class="hint">{e.detail}</div>}
+                    {e.items.length > 0 && <AuditItems items={e.items} />}
                   </td>
                   <td class="num">{e.items.length}</td>
                   <td class="num">{e.bytes !== undefined ? <Bytes value={e.bytes} /> : ""}</td>
@@ -195,5 +197,28 @@ export function ActivityPage({ api, now }: { api: Pick<ApiClient, "audit" | "rep
         </p>
       )}
     </section>
+  );
+}
+
+/** How many sessions an entry names before "and N more": the row stays a row. */
+const ITEMS_SHOWN = 3;
+
+/**
+ * The sessions an entry acted on, by the title recorded with them (older entries have none: their
+ * file name), each with its full path on hover.
+ */
+function AuditItems({ items }: { items: AuditEntry["items"] }) {
+  const named = items.filter((item) => item.title !== undefined || item.path !== "");
+  if (named.length === 0) return null;
+  return (
+    <div class="audit-items" data-testid="audit-items">
+      {named.slice(0, ITEMS_SHOWN).map((item, i) => (
+        <span key={item.id} title={item.path}>
+          {i > 0 && ", "}
+          <SessionName session={{ path: item.path }} title={item.title} file={false} />
+        </span>
+      ))}
+      {named.length > ITEMS_SHOWN && <span class="hint"> and {named.length - ITEMS_SHOWN} more</span>}
+    </div>
   );
 }

@@ -14,11 +14,8 @@ import { SpaceTreemap } from "../components/SpaceTreemap.js";
 import { Bytes } from "../components/Bytes.js";
 import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SessionName } from "../components/SessionName.js";
 import { SweepBanners } from "../components/SweepBanners.js";
-
-function shortPath(path: string) {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
 
 export function OverviewPage({
   api,
@@ -248,7 +245,7 @@ export function OverviewPage({
                       data-testid="largest-open"
                       onClick={() => onOpenSession(s.id)}
                     >
-                      {s.name ?? <span class="path">{shortPath(s.path)}</span>}
+                      <SessionName session={s} file={false} />
                     </button>
                   </td>
                   <td class="path">{s.namespace}</td>

@@ -11,9 +11,11 @@ import {
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../../shared/session-record.js";
+import { fileName, sessionTitle } from "../../../shared/session-title.js";
 import { Bytes } from "../components/Bytes.js";
 import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SessionName } from "../components/SessionName.js";
 import { clickRow, selectAll } from "../state/selection.js";
 import type { SessionsStore } from "../state/sessions-store.js";
 import { sortRows } from "../state/sort-rows.js";
@@ -140,7 +142,7 @@ export function SessionsPage({
           <input
             type="search"
             data-testid="filter-text"
-            placeholder="path, name or namespace"
+            placeholder="name, message, path…"
             value={filters.text}
             disabled={partial}
             onInput={(e) => setFilter({ text: e.currentTarget.value })}
@@ -283,7 +285,7 @@ export function SessionsPage({
                     <input
                       type="checkbox"
                       data-testid="row-select"
-                      aria-label={`Select ${row.path}`}
+                      aria-label={`Select ${sessionTitle(row).title} (${fileName(row.path)})`}
                       checked={isSelected}
                       // A kept row is in the selection only with its family (a fork parent): it can be taken out.
                       disabled={partial || (row.kept !== undefined && !isSelected)}
@@ -300,15 +302,14 @@ export function SessionsPage({
                       }}
                     />
                   </td>
-                  <td class="path" title={row.path}>
+                  <td class="title" title={row.path}>
                     <button
                       type="button"
                       class="link"
                       data-testid="open-session"
                       onClick={() => onOpen(row.id)}
                     >
-                      {row.name && <strong class="name">{row.name} </strong>}
-                      {row.path.slice(row.path.lastIndexOf("/") + 1)}
+                      <SessionName session={row} />
                     </button>
                     {row.tags?.map((tag) => (
                       <span key={tag} class="tag">

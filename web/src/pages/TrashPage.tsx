@@ -14,10 +14,12 @@ import {
   type TrashEntry,
   trashTotals,
 } from "../../../shared/trash.js";
+import { fileName } from "../../../shared/session-title.js";
 import type { ApiClient } from "../api/client.js";
 import { formatBytes } from "../../../shared/format.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { SessionName } from "../components/SessionName.js";
 import { Dialog } from "../components/Dialog.js";
 import { keptMessage, SweepWarning } from "../components/SweepWarning.js";
 
@@ -282,7 +284,7 @@ export function TrashPage({
                   <td class="select">
                     <input
                       type="checkbox"
-                      aria-label={`Select ${e.originalPath}`}
+                      aria-label={`Select ${e.title ?? fileName(e.originalPath)} (${e.originalPath})`}
                       disabled={e.state !== "in-trash"}
                       checked={selected.has(e.entryId)}
                       onChange={(ev) => {
@@ -293,8 +295,8 @@ export function TrashPage({
                       }}
                     />
                   </td>
-                  <td class="path" title={e.originalPath}>
-                    {e.originalPath}
+                  <td title={e.originalPath} data-testid="trash-name">
+                    <SessionName session={{ path: e.originalPath }} title={e.title} namespace={e.namespace} />
                   </td>
                   <td title={e.location}>{TARGET_LABELS[e.target]}</td>
                   <td>

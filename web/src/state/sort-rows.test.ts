@@ -39,6 +39,16 @@ describe("sortRows", () => {
     expect(ids(sortRows(rows, [{ id: "path", desc: false }]))).toEqual(["b", "a", "c"]);
   });
 
+  it("sorts the Session column by the title it shows: names and first messages, then the rest by path", () => {
+    const titled = [
+      row("t", { path: "/s/1" }),
+      row("m", { path: "/s/2", firstMessage: "Why is the build red?" }),
+      row("n", { path: "/s/3", name: "  add tests" }),
+      row("s", { path: "/s/0" }),
+    ];
+    expect(ids(sortRows(titled, [{ id: "path", desc: false }]))).toEqual(["n", "m", "s", "t"]);
+  });
+
   it("sorts agents by the name the column shows", () => {
     const agents = [
       row("w", { store: "workspace" }),

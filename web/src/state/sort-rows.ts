@@ -15,7 +15,10 @@ const AGENT_KEYS = Object.fromEntries(
 
 /** A column's sort key: case-insensitive text, or a number. */
 const KEYS: Record<SortableColumn, (row: SessionRow) => string | number> = {
-  path: (r) => r.path.toLowerCase(),
+  // The Session column shows a title (session-title.ts): sorted by it — named and first-message
+  // sessions by their text, then the untitled ones (shown by their time) by path, which starts with
+  // pi's time-stamped file name within a folder.
+  path: (r) => (r.name?.trim() || r.firstMessage || `\uffff${r.path}`).toLowerCase(),
   store: (r) => AGENT_KEYS[r.store],
   namespace: (r) => r.namespace.toLowerCase(),
   sizeBytes: (r) => r.sizeBytes,

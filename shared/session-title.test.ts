@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import {
+  FIRST_MESSAGE_CHARS,
+  fileName,
+  namespaceBase,
+  oneLine,
+  sessionTitle,
+  titleLine,
+} from "./session-title.js";
+
+describe("oneLine", () => {
+  it("makes one trimmed line of any white space and control characters", () => {
+    expect(oneLine("\n  fix\tthe\r\nbuild \u0007 now  ")).toBe("fix the build now");
+    expect(oneLine(" \n\t ")).toBeUndefined();
+  });
+
+  it("cuts a long message at the limit with an ellipsis, never inside a surrogate pair", () => {
+    const cut = oneLine("😀".repeat(200))!;
+    expect(Array.from(cut)).toHaveLength(FIRST_MESSAGE_CHARS);
+    expect(cut.endsWith("…")).toBe(true);
+    expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(oneLine("a".repeat(FIRST_MESSAGE_CHARS))).toBe("a".repeat(FIRST_MESSAGE_CHARS));
+  });
+
+  it("does not walk a huge paste to its end, and still says it was cut", () => {
+    const line = oneLine(`short ${" ".repeat(5_000_000)}`);
+    expect(line).toBe("short…");
+  });
+});
+
+describe("sessionTitle", () => {
+  const createdAt = "2026-01-05T14:03:59.000Z";
+  it("is the name, else the first message, else the time (UTC), else the file name", () => {
+    expect(sessionTitle({ name: " release ", firstMessage: "hi", createdAt })).toEqual({
+      title: "release",
+      source: "name",
+    });
+    expect(sessionTitle({ name: "  ", firstMessage: "why\nred?", createdAt })).toEqual({
+      title: "why red?",
+      source: "message",
+    });
+    expect(sessionTitle({ createdAt })).toEqual({ title: "2026-01-05 14:03", source: "time" });
+    expect(sessionTitle({ createdAt: "not a date", path: "/s/--p--/x_1.jsonl" })).toEqual({
+      title: "x_1.jsonl",
+      source: "time",
+    });
+    expect(sessionTitle({})).toEqual({ title: "(unnamed)", source: "time" });
+  });
+
+  it("gives a listing line with the namespace's folder name beside the title", () => {
+    expect(titleLine({ firstMessage: "add tests", namespace: "/home/dev/app/" })).toBe("add tests · app");
+    expect(namespaceBase("/")).toBe("/");
+    expect(fileName("/a/b/2026_x.jsonl")).toBe("2026_x.jsonl");
+  });
+});

@@ -70,6 +70,8 @@ test("the Trash card and page agree; restore a cleanup; empty what is older than
   home,
   serve,
 }) => {
+  // Two real CLI cleans, three axe runs and a purge: about 25 s on an idle 2-core machine.
+  test.slow();
   const { old, recent, bytes, trashFiles } = cleanedTwice(home);
   const server = await serve();
   await page.goto(server.url);

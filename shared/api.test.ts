@@ -23,6 +23,7 @@ const ROW: SessionRowTuple = [
   ["tag"],
   1,
   "pinned",
+  "pinned",
 ];
 const response = (rows: unknown[]) => ({
   total: rows.length,
@@ -37,8 +38,8 @@ describe("isSessionRowTuple agrees with the row schema", () => {
   const wrong: unknown[] = ["x", 1, null, [], {}, true, ["x", 1]];
   const variants: unknown[] = [
     ROW,
-    [...ROW.slice(0, 9), null, null, 0, null],
-    ROW.slice(0, 12),
+    [...ROW.slice(0, 9), null, null, 0, null, null],
+    ROW.slice(0, 13),
     [...ROW, null],
     {},
     null,
@@ -89,6 +90,7 @@ describe("decodeSessionRows", () => {
       tags: ["tag"],
       warnings: 1,
       kept: "pinned",
+      verdict: "pinned",
     };
     expect(row).toMatchObject(expected);
     expect(JSON.parse(JSON.stringify(row))).toEqual(expected);
@@ -96,7 +98,7 @@ describe("decodeSessionRows", () => {
 
   it("leaves out what a row does not have", () => {
     const [row] = decodeSessionRows(
-      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null]]))!,
+      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null, null]]))!,
     );
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("name");
     expect(row!.kept).toBeUndefined();

@@ -144,13 +144,15 @@ export interface SessionRow {
   warnings: number;
   /** Why it may not be removed, when it may not ("active", "pinned", …). */
   kept?: string;
+  /** The policy's verdict (a `VerdictCode`: the rule that would clean it, or why it is kept). */
+  verdict?: string;
 }
 
 /**
  * The sessions table on the wire, compact enough for 100,000 rows: every store root and namespace
  * once, and one array per session — [id, root index, path below the root (see `rowPath`), namespace
  * index, bytes, created and modified (epoch seconds), last used (seconds after modified), messages,
- * name, tags, warnings, kept].
+ * name, tags, warnings, kept, the policy's verdict (a `VerdictCode`, null without a valid policy)].
  */
 export const SessionsResponseSchema = z.object({
   total: z.number(),
@@ -173,8 +175,11 @@ export const SessionsResponseSchema = z.object({
       z.array(z.string()).nullable(),
       z.number(),
       z.string().nullable(),
+      z.string().nullable(),
     ]),
   ),
+  /** Each verdict code's words for the current policy ("would clean · older than 30 days"). */
+  verdicts: z.record(z.string(), z.string()).optional(),
 });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
@@ -193,7 +198,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 
 /** True when `row` has the shape of `SessionsResponseSchema`'s row tuple. */
 export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
-  if (!Array.isArray(row) || row.length !== 13) return false;
+  if (!Array.isArray(row) || row.length !== 14) return false;
   const tags: unknown = row[10];
   return (
     isString(row[0]) &&
@@ -208,7 +213,8 @@ export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
     (row[9] === null || isString(row[9])) &&
     (tags === null || (Array.isArray(tags) && tags.every(isString))) &&
     isNumber(row[11]) &&
-    (row[12] === null || isString(row[12]))
+    (row[12] === null || isString(row[12])) &&
+    (row[13] === null || isString(row[13]))
   );
 }
 
@@ -254,6 +260,7 @@ class DecodedSessionRow implements SessionRow {
   name?: string;
   tags?: string[];
   kept?: string;
+  verdict?: string;
   constructor(
     readonly id: string,
     readonly path: string,
@@ -307,6 +314,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
       tags,
       warnings,
       kept,
+      verdict,
     ] = rows[i]!;
     const row = new DecodedSessionRow(
       id,
@@ -323,6 +331,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
     if (name !== null) row.name = name;
     if (tags !== null) row.tags = tags;
     if (kept !== null) row.kept = kept;
+    if (verdict !== null) row.verdict = verdict;
     decoded[i] = row;
   }
   return decoded;

@@ -5,7 +5,8 @@
 import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
-import { exemptionsOf, type PlanInputs } from "../plan/plan-inputs.js";
+import { verdictLabels, verdictsOf } from "../../shared/verdict.js";
+import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
 
@@ -29,9 +30,12 @@ export interface SessionsTable {
 
 export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
   const all = inputs.report.sessions;
-  const kept = inputs.config.ok
-    ? exemptionsOf(inputs, inputs.config.config, now)
-    : new Map<string, { reason: string }>();
+  // The policy's plan gives both the kept reasons (its exemptions) and each session's verdict.
+  const plan = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined;
+  const verdicts = plan ? verdictsOf(plan) : new Map<string, string>();
+  const kept = new Map<string, string>();
+  for (const k of plan?.kept ?? []) if (k.reason !== "within-policy") kept.set(k.id, k.reason);
+  const labels = inputs.config.ok ? { verdicts: verdictLabels(inputs.config.config) } : {};
   const roots = inputs.report.stores;
   const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
   const namespaces: string[] = [];
@@ -56,7 +60,8 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       s.name ?? null,
       s.tags ?? null,
       s.warnings.length,
-      kept.get(s.id)?.reason ?? null,
+      kept.get(s.id) ?? null,
+      verdicts.get(s.id) ?? null,
     ];
   };
 
@@ -133,6 +138,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
         matching,
         roots,
         namespaces,
+        ...labels,
         rows: Array.from(page, (i) => rowOf(all[i]!)),
       };
     },
@@ -141,7 +147,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       const { matching, page, contiguous } = select(query);
       // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
       const head = Buffer.from(
-        JSON.stringify({ total: all.length, matching, roots, namespaces, rows: [] }).slice(0, -2),
+        JSON.stringify({ total: all.length, matching, roots, namespaces, ...labels, rows: [] }).slice(0, -2),
       );
       const tail = Buffer.from("]}");
       let byteLength = head.length + tail.length + Math.max(0, page.length - 1);

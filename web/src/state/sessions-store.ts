@@ -6,6 +6,7 @@
 import { computed, signal } from "@preact/signals";
 import type { SessionRow } from "../../../shared/api.js";
 import { filterSessions, NO_FILTER, type SessionFilter } from "../../../shared/session-filter.js";
+import { wouldClean } from "../../../shared/verdict.js";
 import { type ApiClient, createApiClient } from "../api/client.js";
 
 /** The same filter the server evaluates for "clean everything matching" (shared/session-filter.ts). */
@@ -21,6 +22,8 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
   /** How many sessions the look has (known from the first page on). */
   const total = signal(0);
   const namespaces = signal<string[]>([]);
+  /** Each verdict code's words for the current policy (none without a valid policy). */
+  const verdicts = signal<Record<string, string>>({});
   const loading = signal(false);
   const loaded = signal(false);
   const error = signal<string | undefined>(undefined);
@@ -43,6 +46,7 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
         const first = await api.sessions({ sort: "lru", limit: FIRST_PAGE });
         total.value = first.total;
         namespaces.value = first.namespaces;
+        verdicts.value = first.verdicts ?? {};
         rows.value = first.rows;
         loaded.value = true;
         if (first.rows.length >= first.total) {
@@ -56,6 +60,7 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
       total.value = table.total;
       complete.value = true;
       namespaces.value = table.namespaces;
+      verdicts.value = table.verdicts ?? {};
       // A selection only ever holds rows that still exist and may still go.
       if (selected.value.size > 0) {
         const selectable = new Set(table.rows.filter((r) => !r.kept).map((r) => r.id));
@@ -70,8 +75,17 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
     }
   }
 
+  /** The policy's verdict on a session in words ("would clean · older than 30 days"), if known. */
+  const verdictOf = (id: string): { text: string; clean: boolean } | undefined => {
+    const code = rows.value.find((r) => r.id === id)?.verdict;
+    const text = code === undefined ? undefined : verdicts.value[code];
+    return text === undefined ? undefined : { text, clean: wouldClean(code) };
+  };
+
   return {
     rows,
+    verdicts,
+    verdictOf,
     complete,
     total,
     namespaces,

@@ -356,6 +356,8 @@ export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
 export const DeleteRequestSchema = z.union([
   z.strictObject({
     previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
+    /** The candidates left ticked in the review, when not all: only these of the preview go. */
+    ids: z.array(SessionIdSchema).min(1).max(100_000).optional(),
     dryRun: z.boolean().default(false),
   }),
   z.strictObject({

@@ -410,7 +410,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async deleteSessions(request) {
       const chosen: Preview =
         "previewId" in request
-          ? previews.take(request.previewId)
+          ? previews.take(request.previewId, request.ids)
           : { items: request.items, via: "selection" };
       try {
         return await softDelete(

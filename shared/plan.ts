@@ -59,6 +59,8 @@ export const QuotaStateSchema = z.object({
 const PlanSessionSchema = z.object({
   id: z.string(),
   path: z.string(),
+  /** The session's name, when it has one (a candidate's: the wizard's table names its rows). */
+  name: z.string().optional(),
   store: StoreRefSchema,
   namespace: z.string(),
   sizeBytes: z.number().int().nonnegative(),

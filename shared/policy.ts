@@ -205,6 +205,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     chosen.set(session.id, {
       id: session.id,
       path: session.path,
+      ...(session.name ? { name: session.name } : {}),
       store: session.store,
       namespace: session.namespace,
       sizeBytes: session.sizeBytes,

@@ -158,6 +158,7 @@ export function App({
         <CleanWizard
           api={api}
           source={cleaning}
+          onOpen={setOpenId}
           onClose={(changed) => {
             setCleaning(undefined);
             if (changed) {

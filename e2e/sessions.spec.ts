@@ -85,14 +85,17 @@ test("the drawer shows the file's contents and pins the session; a rescan finds 
 
 /** The policy's own plan, asked of the server as the page asks it (the token is in this tab's storage). */
 const planCandidates = (page: import("@playwright/test").Page) =>
+  planOf(page).then((plan) => plan.candidates.map((c) => c.id).sort());
+
+const planOf = (page: import("@playwright/test").Page) =>
   page.evaluate(async () => {
     const token = sessionStorage.getItem("session-retention-token");
     const plan = (await (
       await fetch("/api/plan", { headers: { authorization: `Bearer ${token}` } })
     ).json()) as {
-      candidates: Array<{ id: string }>;
+      candidates: Array<{ id: string; sizeBytes: number }>;
     };
-    return plan.candidates.map((c) => c.id).sort();
+    return plan;
   });
 
 test("each row says the policy's verdict; 'cleaned by the policy' shows exactly the plan's candidates; the drawer says it too", async ({
@@ -138,4 +141,30 @@ test("each row says the policy's verdict; 'cleaned by the policy' shows exactly 
   await page.keyboard.press("Escape");
   await cleaned.first().getByTestId("open-session").click();
   await expect(page.getByTestId("drawer-verdict")).toContainText("would clean · older than 30 days");
+});
+
+test("the overview's treemap highlights what the policy would clean, on the toggle", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { root } = agentDirWith(home, {
+    retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+  });
+  for (const [i, cwd] of ["/work/api", "/work/api", "/work/web"].entries()) {
+    const path = writeSession(root, cwd, 2 + i).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+  }
+  const server = await serve();
+  await page.goto(server.url);
+  const map = page.getByTestId("treemap");
+  await expect(map).toHaveAttribute("data-highlight-bytes", "0");
+  const plan = await planOf(page);
+  expect(plan.candidates).toHaveLength(2);
+  await page.getByTestId("treemap-policy").check();
+  await expect(page.getByTestId("treemap-policy-total")).toContainText("would clean 2 sessions");
+  const bytes = plan.candidates.reduce((sum, c) => sum + c.sizeBytes, 0);
+  await expect(map).toHaveAttribute("data-highlight-bytes", String(bytes));
+  await page.getByTestId("treemap-policy").uncheck();
+  await expect(map).toHaveAttribute("data-highlight-bytes", "0");
 });

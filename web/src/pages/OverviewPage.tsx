@@ -21,7 +21,7 @@ export function OverviewPage({
   actions,
   onChanged,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth" | "keep">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan">;
   data: SummaryResponse;
   /** What can be done about it (the clean buttons), shown under the totals. */
   actions?: ComponentChildren;

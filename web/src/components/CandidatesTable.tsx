@@ -184,8 +184,8 @@ export function CandidatesTable({
                     )}{" "}
                     <span class="hint">{c.namespace}</span>
                   </td>
-                  <td title={c.detail}>
-                    <span class="badge">{RULE_LABELS[c.rule]}</span>
+                  <td class="rule" title={c.detail}>
+                    <span class="badge">{RULE_LABELS[c.rule]}</span> <span class="hint">{c.detail}</span>
                   </td>
                   <td class="num" data-bytes={c.sizeBytes}>
                     <Bytes value={c.sizeBytes} />

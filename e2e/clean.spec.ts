@@ -375,3 +375,23 @@ test("the wizard shows every plan warning: a quota the policy cannot meet says s
   await wizard.getByTestId("wizard-next").click();
   await expect(wizard.getByTestId("plan-warning")).toBeVisible();
 });
+
+test("a candidate's name opens its details in the drawer, the wizard staying open", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const paths = manySessions(home, 3, {
+    ...KEEP_NOTHING,
+    retention: { ...KEEP_NOTHING.retention, maxAgeDays: 30 },
+  });
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("clean-policy").click();
+  const wizard = page.getByTestId("wizard");
+  await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("candidate-open").filter({ hasText: "many 01" }).click();
+  await expect(page.getByTestId("drawer-path")).toHaveText(paths[1]!);
+  await expect(page.getByTestId("drawer-verdict")).toContainText("would clean · older than 30 days");
+  await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(3);
+});

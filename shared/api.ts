@@ -442,6 +442,8 @@ export const SessionDetailResponseSchema = z.object({
   session: SessionRecordSchema,
   /** Why it may not be removed, when it may not. */
   kept: z.object({ reason: z.string(), detail: z.string() }).optional(),
+  /** The policy's verdict ("would clean · older than 30 days"), when the policy is valid. */
+  verdict: z.object({ clean: z.boolean(), text: z.string() }).optional(),
   /** pi sessions: what the file holds. */
   detail: z
     .object({

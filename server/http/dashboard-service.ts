@@ -312,6 +312,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const session = all.find((s) => s.id === id);
       if (!session) throw new UnknownIdsError([id]);
       const kept = inputs.config.ok ? exemptionsOf(inputs, inputs.config.config).get(id) : undefined;
+      const verdict = tableOf(inputs).verdict(id);
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
@@ -330,6 +331,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return {
         session,
         ...(kept ? { kept } : {}),
+        ...(verdict ? { verdict } : {}),
         ...(detail ? { detail } : {}),
         ...(members.length > 0
           ? {

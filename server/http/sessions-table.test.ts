@@ -113,7 +113,8 @@ describe("buildSessionsTable", () => {
     config.retention.maxAgeDays = 15;
     const now = new Date(day(40));
     const inputs = inputsOf(sessions.slice(0, 300), config);
-    const { rows, verdicts } = buildSessionsTable(inputs, now).query(SessionsQuerySchema.parse({}));
+    const built = buildSessionsTable(inputs, now);
+    const { rows, verdicts } = built.query(SessionsQuerySchema.parse({}));
     const plan = planFor(
       { ...inputs, config: { ok: true, path: "/nowhere.json", source: "defaults", config } },
       now,
@@ -123,6 +124,13 @@ describe("buildSessionsTable", () => {
     expect(new Set(cleaned)).toEqual(new Set(plan.candidates.map((c) => c.id)));
     expect(rows.every((row) => row[13] !== null)).toBe(true);
     expect(verdicts?.maxAgeDays).toBe("would clean · older than 15 days");
+    // The drawer's words for one session (the session detail sends them).
+    expect(built.verdict(plan.candidates[0]!.id)).toEqual({
+      clean: true,
+      text: "would clean · older than 15 days",
+    });
+    expect(built.verdict(plan.kept[0]!.id)?.clean).toBe(false);
+    expect(built.verdict("no-such-id")).toBeUndefined();
   });
 
   it("sends no verdict without a valid policy", () => {

@@ -5,7 +5,7 @@
 import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
-import { verdictLabels, verdictsOf } from "../../shared/verdict.js";
+import { verdictLabels, verdictsOf, wouldClean } from "../../shared/verdict.js";
 import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
@@ -26,6 +26,8 @@ export interface SessionsTable {
   query(query: SessionsQuery): SessionsResponse;
   /** The same answer as JSON bytes: its length, and its pieces (each fresh, to hand to a stream). */
   json(query: SessionsQuery): { byteLength: number; pieces: () => Generator<Uint8Array> };
+  /** The policy's verdict on one session in words, when the policy is valid. */
+  verdict(id: string): { clean: boolean; text: string } | undefined;
 }
 
 export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
@@ -131,6 +133,12 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
   };
 
   return {
+    verdict(id) {
+      const code = verdicts.get(id);
+      const text = code === undefined ? undefined : labels.verdicts?.[code as keyof typeof labels.verdicts];
+      return text === undefined ? undefined : { clean: wouldClean(code), text };
+    },
+
     query(query) {
       const { matching, page } = select(query);
       return {

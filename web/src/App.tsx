@@ -147,7 +147,6 @@ export function App({
           onOpen={setOpenId}
           onClose={() => setOpenId(undefined)}
           onChanged={() => void sessions.load()}
-          verdict={sessions.verdictOf(openId)}
           onSelect={(ids) => {
             sessions.selected.value = new Set([...sessions.selected.value, ...ids]);
             go("sessions");

@@ -18,7 +18,6 @@ export function SessionDrawer({
   onClose,
   onChanged,
   onSelect,
-  verdict,
 }: {
   api: Pick<ApiClient, "session" | "protect">;
   id: string;
@@ -30,8 +29,6 @@ export function SessionDrawer({
   onChanged: () => void;
   /** Adds these sessions to the sessions table's selection (a whole family). */
   onSelect: (ids: readonly string[]) => void;
-  /** The policy's verdict from the sessions table ("would clean · older than 30 days"), if known. */
-  verdict?: { text: string; clean: boolean } | undefined;
 }) {
   const [detail, setDetail] = useState<SessionDetailResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -86,10 +83,12 @@ export function SessionDrawer({
           ) : (
             <p class="hint">Not kept by anything: a policy or a selection may clean it.</p>
           )}
-          {verdict && (
+          {detail.verdict && (
             <p data-testid="drawer-verdict">
               The policy now:{" "}
-              <span class={verdict.clean ? "badge verdict clean" : "verdict kept"}>{verdict.text}</span>
+              <span class={detail.verdict.clean ? "badge verdict clean" : "verdict kept"}>
+                {detail.verdict.text}
+              </span>
             </p>
           )}
           <p>

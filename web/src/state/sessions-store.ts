@@ -6,7 +6,6 @@
 import { computed, signal } from "@preact/signals";
 import type { SessionRow } from "../../../shared/api.js";
 import { filterSessions, NO_FILTER, type SessionFilter } from "../../../shared/session-filter.js";
-import { wouldClean } from "../../../shared/verdict.js";
 import { type ApiClient, createApiClient } from "../api/client.js";
 
 /** The same filter the server evaluates for "clean everything matching" (shared/session-filter.ts). */
@@ -75,17 +74,9 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
     }
   }
 
-  /** The policy's verdict on a session in words ("would clean · older than 30 days"), if known. */
-  const verdictOf = (id: string): { text: string; clean: boolean } | undefined => {
-    const code = rows.value.find((r) => r.id === id)?.verdict;
-    const text = code === undefined ? undefined : verdicts.value[code];
-    return text === undefined ? undefined : { text, clean: wouldClean(code) };
-  };
-
   return {
     rows,
     verdicts,
-    verdictOf,
     complete,
     total,
     namespaces,

@@ -345,6 +345,7 @@ export function SessionsPage({
                         class={wouldClean(row.verdict) ? "badge verdict clean" : "verdict kept"}
                         data-testid="verdict"
                         data-verdict={row.verdict}
+                        title={verdicts[row.verdict]}
                       >
                         {verdicts[row.verdict]}
                       </span>

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
+import AxeBuilder from "@axe-core/playwright";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 /** Selects the first session row, opens the clean wizard on it and goes to its last step. */
@@ -172,7 +173,7 @@ test("select all matching a filter sends the filter, not ids; the plan is exactl
   await expect(wizard).toContainText("Clean every session matching the filter");
   await wizard.getByTestId("wizard-next").click();
   const names = paths.slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1));
-  await expect(wizard.getByTestId("wizard-candidate").locator("code")).toHaveText(names, {
+  await expect(wizard.getByTestId("candidate-open")).toHaveText(names, {
     useInnerText: true,
   });
   await expect(wizard.getByTestId("wizard-filter-differs")).toHaveCount(0);
@@ -253,4 +254,147 @@ test("while the move runs the wizard cannot be closed: Escape, Cancel and Back d
   await expect(wizard.getByTestId("result-moved")).toHaveText("1");
   await expect(wizard.getByTestId("undo")).toBeVisible();
   expect(existsSync(paths[0]!)).toBe(false);
+});
+
+/** A store of `count` sessions in /work/many, oldest first; under `config`. */
+function manySessions(home: string, count: number, config: object) {
+  const { root } = agentDirWith(home, config);
+  return Array.from({ length: count }, (_, i) => {
+    const path = writeSession(root, "/work/many", 2, {
+      name: `many ${String(i).padStart(2, "0")}`,
+    }).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+    return path;
+  });
+}
+
+/** Every violation axe finds, whatever its impact, one line each. */
+async function anyViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+test("policy clean: the candidates are a sortable table; an unticked row stays, the ticked go; a large clean asks to type and says its share", async ({
+  page,
+  home,
+  serve,
+}) => {
+  // Older than 30 days goes: the five January sessions; the incident is protected.
+  const { root } = agentDirWith(home, {
+    ...KEEP_NOTHING,
+    retention: { ...KEEP_NOTHING.retention, maxAgeDays: 30 },
+    protection: { protectedPatterns: ["*incident*"] },
+  });
+  const paths = [1, 8, 2, 5, 3].map((turns, i) => {
+    const path = writeSession(root, "/work/a", turns, { name: `session ${i}` }).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+    return path;
+  });
+  const important = writeSession(root, "/work/a", 2, { name: "important incident" }).getSessionFile()!;
+  const sizes = paths.map((p) => statSync(p).size);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("clean-policy").click();
+  const wizard = page.getByTestId("wizard");
+  await wizard.getByTestId("wizard-next").click();
+  const rows = wizard.getByTestId("wizard-candidate");
+  await expect(rows).toHaveCount(5);
+  await expect(wizard.getByTestId("candidate-open")).toHaveText(paths.map((_, i) => `session ${i}`));
+  expect(await anyViolations(page), "wizard candidates").toEqual([]);
+
+  // Sorted by size, largest first: the 8-turn session heads the table.
+  await wizard.getByTestId("candidates-sort-sizeBytes").click();
+  const shownSizes = () =>
+    rows
+      .locator("td[data-bytes]")
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-bytes"))));
+  await expect.poll(shownSizes).toEqual([...sizes].sort((a, b) => b - a));
+  await expect(rows.first()).toContainText("session 1");
+
+  // Untick the largest: the totals follow, and only the four others go.
+  await rows.first().getByTestId("candidate-tick").uncheck();
+  const rest = sizes.reduce((a, b) => a + b, 0) - sizes[1]!;
+  await expect(wizard.getByTestId("ticked-total")).toContainText("4 of 5 ticked");
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("review-count")).toHaveText("4");
+  await expect(wizard.getByTestId("review-bytes")).toHaveAttribute("data-bytes", String(rest));
+  await wizard.getByTestId("wizard-next").click();
+  // Four of six sessions, most of the bytes: typed, with the share.
+  const storeBytes = rest + sizes[1]! + statSync(important).size;
+  const share = `${(Math.round((rest / storeBytes) * 1000) / 10).toFixed(1)} %`;
+  await expect(wizard.getByTestId("confirm-share")).toHaveText(`removes ${share} of the store`);
+  await expect(wizard.getByTestId("wizard-execute")).toBeDisabled();
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/delete"));
+  await wizard.getByTestId("confirm-input").fill("DELETE");
+  await wizard.getByTestId("wizard-execute").click();
+  const sent = (await request).postDataJSON() as { ids: string[] };
+  expect(sent.ids).toHaveLength(4);
+  await expect(wizard.getByTestId("result-moved")).toHaveText("4");
+  expect(paths.map((p) => existsSync(p))).toEqual([false, true, false, false, false]);
+  expect(existsSync(important)).toBe(true);
+});
+
+test("a small hand pick moves in one click with its share shown, and Undo puts it back", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const paths = manySessions(home, 12, KEEP_NOTHING);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(12);
+  for (const i of [0, 1]) await page.getByTestId("session-row").nth(i).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("confirm-input")).toHaveCount(0);
+  await expect(wizard.getByTestId("confirm-small")).toContainText("2 sessions");
+  await expect(wizard.getByTestId("confirm-share")).toHaveText(/^removes \d+\.\d % of the store$/);
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("2");
+  expect(existsSync(paths[0]!)).toBe(false);
+  await wizard.getByTestId("undo").click();
+  await expect(wizard.getByTestId("undo-result")).toContainText("Restored 2 sessions");
+  expect(existsSync(paths[0]!) && existsSync(paths[1]!)).toBe(true);
+});
+
+test("the wizard shows every plan warning: a quota the policy cannot meet says so", async ({
+  page,
+  home,
+  serve,
+}) => {
+  // Three sessions, a count limit of one, and the three most recent kept: the quota cannot be met.
+  manySessions(home, 3, {
+    quota: { maxSessionCount: 1 },
+    retention: { minKeepRecentCount: 3, keepLastPerNamespace: 0 },
+  });
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("clean-policy").click();
+  const wizard = page.getByTestId("wizard");
+  await expect(wizard.getByTestId("plan-warning")).toHaveAttribute("data-code", "quota-unreachable");
+  await expect(wizard.getByTestId("plan-warning")).toContainText("quota cannot be met");
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("plan-warning")).toBeVisible();
+});
+
+test("a candidate's name opens its details in the drawer, the wizard staying open", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const paths = manySessions(home, 3, {
+    ...KEEP_NOTHING,
+    retention: { ...KEEP_NOTHING.retention, maxAgeDays: 30 },
+  });
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("clean-policy").click();
+  const wizard = page.getByTestId("wizard");
+  await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("candidate-open").filter({ hasText: "many 01" }).click();
+  await expect(page.getByTestId("drawer-path")).toHaveText(paths[1]!);
+  await expect(page.getByTestId("drawer-verdict")).toContainText("would clean · older than 30 days");
+  await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(3);
 });

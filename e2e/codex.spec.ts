@@ -54,7 +54,7 @@ test("a Codex family: shown in the drawer, selected as one, cleaned forks first"
   await page.getByTestId("clean-selected").click();
   const wizard = page.getByTestId("wizard");
   for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
-  await wizard.getByTestId("confirm-input").fill("DELETE");
+  // A small share of the store: one click (shared/confirmation.ts).
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("result-moved")).toHaveText("3");
   for (const t of family) expect(existsSync(t.path), t.path).toBe(false);

@@ -82,3 +82,89 @@ test("the drawer shows the file's contents and pins the session; a rescan finds 
   await page.getByTestId("rescan").click();
   await expect(page.getByTestId("session-row")).toHaveCount(6);
 });
+
+/** The policy's own plan, asked of the server as the page asks it (the token is in this tab's storage). */
+const planCandidates = (page: import("@playwright/test").Page) =>
+  planOf(page).then((plan) => plan.candidates.map((c) => c.id).sort());
+
+const planOf = (page: import("@playwright/test").Page) =>
+  page.evaluate(async () => {
+    const token = sessionStorage.getItem("session-retention-token");
+    const plan = (await (
+      await fetch("/api/plan", { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
+      candidates: Array<{ id: string; sizeBytes: number }>;
+    };
+    return plan;
+  });
+
+test("each row says the policy's verdict; 'cleaned by the policy' shows exactly the plan's candidates; the drawer says it too", async ({
+  page,
+  home,
+  serve,
+}) => {
+  // Older than 30 days goes, except the 2 most recent: 3 of the 5 (all from January 2026).
+  const { root } = agentDirWith(home, {
+    retention: { maxAgeDays: 30, minKeepRecentCount: 2, keepLastPerNamespace: 0 },
+  });
+  for (const [i, cwd] of ["/work/api", "/work/api", "/work/web", "/srv/data", "/srv/data"].entries()) {
+    const path = writeSession(root, cwd, 1 + i, i === 4 ? { name: "Newest" } : {}).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+  }
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(5);
+  const candidates = await planCandidates(page);
+  expect(candidates).toHaveLength(3);
+
+  const cleaned = page
+    .getByTestId("session-row")
+    .filter({ has: page.locator('[data-verdict="maxAgeDays"]') });
+  await expect(cleaned.getByTestId("verdict")).toHaveText(Array(3).fill("would clean · older than 30 days"));
+  const newest = page.getByTestId("session-row").filter({ hasText: "Newest" });
+  await expect(newest.getByTestId("verdict")).toHaveText("kept · among the 2 most recent");
+
+  await page.getByTestId("filter-status").selectOption("policy");
+  await expect(page.getByTestId("shown-count")).toHaveText(`${candidates.length} of 5`);
+  const shownIds = await page
+    .getByTestId("session-row")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")!).sort());
+  expect(shownIds).toEqual(candidates);
+  // "Not kept" is a different question, and its label says so: the 3 plus the one no rule takes.
+  await page.getByTestId("filter-status").selectOption("deletable");
+  await expect(page.getByTestId("shown-count")).toHaveText("3 of 5");
+  await page.getByTestId("filter-status").selectOption("");
+
+  await newest.getByTestId("open-session").click();
+  await expect(page.getByTestId("drawer-verdict")).toContainText("kept · among the 2 most recent");
+  await page.keyboard.press("Escape");
+  await cleaned.first().getByTestId("open-session").click();
+  await expect(page.getByTestId("drawer-verdict")).toContainText("would clean · older than 30 days");
+});
+
+test("the overview's treemap highlights what the policy would clean, on the toggle", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { root } = agentDirWith(home, {
+    retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+  });
+  for (const [i, cwd] of ["/work/api", "/work/api", "/work/web"].entries()) {
+    const path = writeSession(root, cwd, 2 + i).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+  }
+  const server = await serve();
+  await page.goto(server.url);
+  const map = page.getByTestId("treemap");
+  await expect(map).toHaveAttribute("data-highlight-bytes", "0");
+  const plan = await planOf(page);
+  expect(plan.candidates).toHaveLength(2);
+  await page.getByTestId("treemap-policy").check();
+  await expect(page.getByTestId("treemap-policy-total")).toContainText("would clean 2 sessions");
+  const bytes = plan.candidates.reduce((sum, c) => sum + c.sizeBytes, 0);
+  await expect(map).toHaveAttribute("data-highlight-bytes", String(bytes));
+  await page.getByTestId("treemap-policy").uncheck();
+  await expect(map).toHaveAttribute("data-highlight-bytes", "0");
+});

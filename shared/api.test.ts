@@ -24,6 +24,7 @@ const ROW: SessionRowTuple = [
   1,
   "pinned",
   "why is the build red?",
+  "pinned",
 ];
 const response = (rows: unknown[]) => ({
   total: rows.length,
@@ -38,7 +39,7 @@ describe("isSessionRowTuple agrees with the row schema", () => {
   const wrong: unknown[] = ["x", 1, null, [], {}, true, ["x", 1]];
   const variants: unknown[] = [
     ROW,
-    [...ROW.slice(0, 9), null, null, 0, null, null],
+    [...ROW.slice(0, 9), null, null, 0, null, null, null],
     ROW.slice(0, 13),
     [...ROW, null],
     {},
@@ -91,6 +92,7 @@ describe("decodeSessionRows", () => {
       warnings: 1,
       kept: "pinned",
       firstMessage: "why is the build red?",
+      verdict: "pinned",
     };
     expect(row).toMatchObject(expected);
     expect(JSON.parse(JSON.stringify(row))).toEqual(expected);
@@ -98,7 +100,7 @@ describe("decodeSessionRows", () => {
 
   it("leaves out what a row does not have", () => {
     const [row] = decodeSessionRows(
-      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null, null]]))!,
+      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null, null, null]]))!,
     );
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("name");
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("firstMessage");

@@ -146,13 +146,16 @@ export interface SessionRow {
   kept?: string;
   /** The first user message, one short line: the title of a session without a name. */
   firstMessage?: string;
+  /** The policy's verdict (a `VerdictCode`: the rule that would clean it, or why it is kept). */
+  verdict?: string;
 }
 
 /**
  * The sessions table on the wire, compact enough for 100,000 rows: every store root and namespace
  * once, and one array per session — [id, root index, path below the root (see `rowPath`), namespace
  * index, bytes, created and modified (epoch seconds), last used (seconds after modified), messages,
- * name, tags, warnings, kept, first message (one line of at most 80 characters: session-title.ts)].
+ * name, tags, warnings, kept, first message (one line of at most 80 characters: session-title.ts),
+ * the policy's verdict (a `VerdictCode`, null without a valid policy)].
  */
 export const SessionsResponseSchema = z.object({
   total: z.number(),
@@ -176,8 +179,11 @@ export const SessionsResponseSchema = z.object({
       z.number(),
       z.string().nullable(),
       z.string().nullable(),
+      z.string().nullable(),
     ]),
   ),
+  /** Each verdict code's words for the current policy ("would clean · older than 30 days"). */
+  verdicts: z.record(z.string(), z.string()).optional(),
 });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
@@ -196,7 +202,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 
 /** True when `row` has the shape of `SessionsResponseSchema`'s row tuple. */
 export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
-  if (!Array.isArray(row) || row.length !== 14) return false;
+  if (!Array.isArray(row) || row.length !== 15) return false;
   const tags: unknown = row[10];
   return (
     isString(row[0]) &&
@@ -212,7 +218,8 @@ export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
     (tags === null || (Array.isArray(tags) && tags.every(isString))) &&
     isNumber(row[11]) &&
     (row[12] === null || isString(row[12])) &&
-    (row[13] === null || isString(row[13]))
+    (row[13] === null || isString(row[13])) &&
+    (row[14] === null || isString(row[14]))
   );
 }
 
@@ -259,6 +266,7 @@ class DecodedSessionRow implements SessionRow {
   tags?: string[];
   kept?: string;
   firstMessage?: string;
+  verdict?: string;
   constructor(
     readonly id: string,
     readonly path: string,
@@ -313,6 +321,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
       warnings,
       kept,
       firstMessage,
+      verdict,
     ] = rows[i]!;
     const row = new DecodedSessionRow(
       id,
@@ -330,6 +339,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
     if (tags !== null) row.tags = tags;
     if (kept !== null) row.kept = kept;
     if (firstMessage !== null) row.firstMessage = firstMessage;
+    if (verdict !== null) row.verdict = verdict;
     decoded[i] = row;
   }
   return decoded;
@@ -354,6 +364,8 @@ export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
 export const DeleteRequestSchema = z.union([
   z.strictObject({
     previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
+    /** The candidates left ticked in the review, when not all: only these of the preview go. */
+    ids: z.array(SessionIdSchema).min(1).max(100_000).optional(),
     dryRun: z.boolean().default(false),
   }),
   z.strictObject({
@@ -446,6 +458,8 @@ export const SessionDetailResponseSchema = z.object({
   session: SessionRecordSchema,
   /** Why it may not be removed, when it may not. */
   kept: z.object({ reason: z.string(), detail: z.string() }).optional(),
+  /** The policy's verdict ("would clean · older than 30 days"), when the policy is valid. */
+  verdict: z.object({ clean: z.boolean(), text: z.string() }).optional(),
   /** pi sessions: what the file holds. */
   detail: z
     .object({

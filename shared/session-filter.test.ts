@@ -36,6 +36,9 @@ describe("sessionMatcher", () => {
     ["deletable: kept is out", { status: "deletable" }, { kept: "pinned" }, false],
     ["kept: kept is in", { status: "kept" }, { kept: "active" }, true],
     ["kept: not kept is out", { status: "kept" }, {}, false],
+    ["policy: what the policy would clean", { status: "policy" }, { verdict: "maxAgeDays" }, true],
+    ["policy: not kept, yet the policy keeps it", { status: "policy" }, { verdict: "within-policy" }, false],
+    ["policy: no verdict without a policy", { status: "policy" }, {}, false],
     ["warnings only: none", { warningsOnly: true }, {}, false],
     ["warnings only: some", { warningsOnly: true }, { warnings: 2 }, true],
     [

@@ -3,6 +3,7 @@
 // disagree about which sessions a filter means.
 import { z } from "zod";
 import { STORE_KINDS } from "./session-record.js";
+import { wouldClean } from "./verdict.js";
 
 /** The filter fields of the sessions page; every field is optional on the wire ("" = any). */
 export const SessionFilterSchema = z.strictObject({
@@ -11,8 +12,11 @@ export const SessionFilterSchema = z.strictObject({
   /** Exactly this namespace. */
   namespace: z.string().max(4096).default(""),
   store: z.enum(["", ...STORE_KINDS]).default(""),
-  /** "deletable": may be cleaned; "kept": kept for some reason (active, pinned, protected…). */
-  status: z.enum(["", "deletable", "kept"]).default(""),
+  /**
+   * "policy": what the policy would clean now; "deletable": not kept, so it may be picked by hand
+   * (the policy may still keep it); "kept": kept for some reason (active, pinned, protected…).
+   */
+  status: z.enum(["", "policy", "deletable", "kept"]).default(""),
   /** Only sessions with parse warnings. */
   warningsOnly: z.boolean().default(false),
 });
@@ -36,6 +40,8 @@ export interface FilterableSession {
   store: string;
   /** Why it may not be removed, when it may not. */
   kept?: string | undefined;
+  /** The policy's verdict (see verdict.ts), when there is a valid policy. */
+  verdict?: string | undefined;
   /** How many parse warnings it has. */
   warnings: number;
 }
@@ -52,7 +58,8 @@ export function sessionMatcher(filter: SessionFilter): (session: FilterableSessi
   return (s) =>
     (!namespace || s.namespace === namespace) &&
     (!store || s.store === store) &&
-    (!status || (status === "kept") === (s.kept !== undefined)) &&
+    (!status ||
+      (status === "policy" ? wouldClean(s.verdict) : (status === "kept") === (s.kept !== undefined))) &&
     (!warningsOnly || s.warnings > 0) &&
     (!text ||
       s.path.toLowerCase().includes(text) ||

@@ -323,6 +323,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const session = all.find((s) => s.id === id);
       if (!session) throw new UnknownIdsError([id]);
       const kept = inputs.config.ok ? exemptionsOf(inputs, inputs.config.config).get(id) : undefined;
+      const verdict = tableOf(inputs).verdict(id);
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
@@ -341,6 +342,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return {
         session,
         ...(kept ? { kept } : {}),
+        ...(verdict ? { verdict } : {}),
         ...(detail ? { detail } : {}),
         ...(members.length > 0
           ? {
@@ -423,7 +425,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async deleteSessions(request) {
       const chosen: Preview =
         "previewId" in request
-          ? previews.take(request.previewId)
+          ? previews.take(request.previewId, request.ids)
           : { items: request.items, via: "selection" };
       try {
         return await softDelete(

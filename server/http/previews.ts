@@ -42,13 +42,33 @@ export function createPreviews(now = () => Date.now()) {
         if (previews.size > KEPT || now() - preview.at > TTL_MS) previews.delete(old);
       return { ...plan, previewId: id };
     },
-    /** The preview of an id, once: a second delete of the same review is refused. */
-    take(id: string): Preview {
+    /**
+     * The preview of an id, once: a second delete of the same review is refused. `only`: the
+     * candidates left ticked in the review — a part of the preview, never anything else (then the
+     * orphaned index files, which were not offered for ticking, stay).
+     */
+    take(id: string, only?: readonly string[]): Preview {
       const preview = previews.get(id);
+      if (!preview || now() - preview.at > TTL_MS) {
+        previews.delete(id);
+        throw new UnknownPreviewError();
+      }
+      if (only === undefined) {
+        previews.delete(id);
+        const { at: _at, ...rest } = preview;
+        return rest;
+      }
+      const offered = new Set(preview.items.map((item) => item.id));
+      const foreign = only.find((ticked) => !offered.has(ticked));
+      if (foreign !== undefined)
+        throw new UserError(`session ${foreign} is not in this preview; review the plan again`);
       previews.delete(id);
-      if (!preview || now() - preview.at > TTL_MS) throw new UnknownPreviewError();
-      const { at: _at, ...rest } = preview;
-      return rest;
+      const ticked = new Set(only);
+      return {
+        via: preview.via,
+        items: preview.items.filter((item) => ticked.has(item.id)),
+        orphanedMeta: [],
+      };
     },
   };
 }

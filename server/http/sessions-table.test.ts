@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { SessionsQuerySchema, type SessionsQuery } from "../../shared/api.js";
 import { validateConfig } from "../../shared/config.js";
 import type { SessionRecord } from "../../shared/session-record.js";
-import type { PlanInputs } from "../plan/plan-inputs.js";
+import { wouldClean } from "../../shared/verdict.js";
+import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
 import { buildSessionsTable } from "./sessions-table.js";
 
 const ROOT = "/store";
@@ -35,10 +36,10 @@ function defaults() {
   return checked.config;
 }
 
-function inputsOf(sessions: SessionRecord[]): PlanInputs {
+function inputsOf(sessions: SessionRecord[], config = defaults()): PlanInputs {
   return {
     // The defaults: the newest sessions are kept ("recent"), so kept reasons are in the rows too.
-    config: { ok: true, path: "/nowhere.json", source: "defaults", config: defaults() },
+    config: { ok: true, path: "/nowhere.json", source: "defaults", config },
     report: {
       scannedAt: day(40),
       stores: [{ kind: "pi", root: ROOT }],
@@ -117,8 +118,49 @@ describe("buildSessionsTable", () => {
       matching: 0,
       roots: [{ kind: "pi", root: ROOT }],
       namespaces: [],
+      verdicts: expect.objectContaining({ recent: "kept · among the 30 most recent" }),
       rows: [],
     });
+  });
+
+  it("rows carry the policy's verdict: those it would clean are exactly the plan's candidates", () => {
+    const config = defaults();
+    config.retention.maxAgeDays = 15;
+    const now = new Date(day(40));
+    const inputs = inputsOf(sessions.slice(0, 300), config);
+    const built = buildSessionsTable(inputs, now);
+    const { rows, verdicts } = built.query(SessionsQuerySchema.parse({}));
+    const plan = planFor(
+      { ...inputs, config: { ok: true, path: "/nowhere.json", source: "defaults", config } },
+      now,
+    );
+    const cleaned = rows.filter((row) => wouldClean(row[14] ?? undefined)).map((row) => row[0]);
+    expect(plan.candidates.length).toBeGreaterThan(0);
+    expect(new Set(cleaned)).toEqual(new Set(plan.candidates.map((c) => c.id)));
+    expect(rows.every((row) => row[14] !== null)).toBe(true);
+    expect(verdicts?.maxAgeDays).toBe("would clean · older than 15 days");
+    // The drawer's words for one session (the session detail sends them).
+    expect(built.verdict(plan.candidates[0]!.id)).toEqual({
+      clean: true,
+      text: "would clean · older than 15 days",
+    });
+    expect(built.verdict(plan.kept[0]!.id)?.clean).toBe(false);
+    expect(built.verdict("no-such-id")).toBeUndefined();
+  });
+
+  it("sends no verdict without a valid policy", () => {
+    const inputs: PlanInputs = {
+      ...inputsOf(sessions.slice(0, 10)),
+      config: {
+        ok: false,
+        path: "/bad.json",
+        source: "file",
+        errors: ["broken"],
+      } as unknown as PlanInputs["config"],
+    };
+    const answer = buildSessionsTable(inputs).query(SessionsQuerySchema.parse({}));
+    expect(answer.verdicts).toBeUndefined();
+    expect(answer.rows.every((row) => row[14] === null && row[12] === null)).toBe(true);
   });
 
   it("pieces can be taken again, each time fresh", async () => {

@@ -5,7 +5,8 @@
 import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
-import { exemptionsOf, type PlanInputs } from "../plan/plan-inputs.js";
+import { verdictLabels, verdictsOf, wouldClean } from "../../shared/verdict.js";
+import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
 
@@ -25,13 +26,18 @@ export interface SessionsTable {
   query(query: SessionsQuery): SessionsResponse;
   /** The same answer as JSON bytes: its length, and its pieces (each fresh, to hand to a stream). */
   json(query: SessionsQuery): { byteLength: number; pieces: () => Generator<Uint8Array> };
+  /** The policy's verdict on one session in words, when the policy is valid. */
+  verdict(id: string): { clean: boolean; text: string } | undefined;
 }
 
 export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
   const all = inputs.report.sessions;
-  const kept = inputs.config.ok
-    ? exemptionsOf(inputs, inputs.config.config, now)
-    : new Map<string, { reason: string }>();
+  // The policy's plan gives both the kept reasons (its exemptions) and each session's verdict.
+  const plan = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined;
+  const verdicts = plan ? verdictsOf(plan) : new Map<string, string>();
+  const kept = new Map<string, string>();
+  for (const k of plan?.kept ?? []) if (k.reason !== "within-policy") kept.set(k.id, k.reason);
+  const labels = inputs.config.ok ? { verdicts: verdictLabels(inputs.config.config) } : {};
   const roots = inputs.report.stores;
   const rootIndex = new Map(roots.map((r, i) => [r.root, i]));
   const namespaces: string[] = [];
@@ -56,8 +62,9 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       s.name ?? null,
       s.tags ?? null,
       s.warnings.length,
-      kept.get(s.id)?.reason ?? null,
+      kept.get(s.id) ?? null,
       s.firstMessage ?? null,
+      verdicts.get(s.id) ?? null,
     ];
   };
 
@@ -129,6 +136,12 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
   };
 
   return {
+    verdict(id) {
+      const code = verdicts.get(id);
+      const text = code === undefined ? undefined : labels.verdicts?.[code as keyof typeof labels.verdicts];
+      return text === undefined ? undefined : { clean: wouldClean(code), text };
+    },
+
     query(query) {
       const { matching, page } = select(query);
       return {
@@ -136,6 +149,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
         matching,
         roots,
         namespaces,
+        ...labels,
         rows: Array.from(page, (i) => rowOf(all[i]!)),
       };
     },
@@ -144,7 +158,7 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       const { matching, page, contiguous } = select(query);
       // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
       const head = Buffer.from(
-        JSON.stringify({ total: all.length, matching, roots, namespaces, rows: [] }).slice(0, -2),
+        JSON.stringify({ total: all.length, matching, roots, namespaces, ...labels, rows: [] }).slice(0, -2),
       );
       const tail = Buffer.from("]}");
       let byteLength = head.length + tail.length + Math.max(0, page.length - 1);

@@ -4,7 +4,8 @@
 // applies every exemption again; nothing the client counted is trusted.
 import type { Config } from "../../shared/config.js";
 import { type SessionFilter, sessionMatcher } from "../../shared/session-filter.js";
-import { exemptionsOf, type PlanInputs } from "./plan-inputs.js";
+import { verdictsOf } from "../../shared/verdict.js";
+import { exemptionsOf, type PlanInputs, planFor } from "./plan-inputs.js";
 
 export function idsMatchingFilter(
   inputs: PlanInputs,
@@ -14,6 +15,11 @@ export function idsMatchingFilter(
 ): Set<string> {
   const sessions = inputs.report.sessions;
   const kept = exemptionsOf(inputs, config, now);
+  // The verdicts cost a plan: made only for the filter that asks for them.
+  const verdicts =
+    filter.status === "policy"
+      ? verdictsOf(planFor({ ...inputs, config: { ok: true, path: "", source: "file", config } }, now))
+      : undefined;
   const matches = sessionMatcher(filter);
   const ids = new Set<string>();
   for (const s of sessions)
@@ -25,6 +31,7 @@ export function idsMatchingFilter(
         namespace: s.namespace,
         store: s.store.kind,
         kept: kept.get(s.id)?.reason,
+        verdict: verdicts?.get(s.id),
         warnings: s.warnings.length,
       })
     )

@@ -166,6 +166,7 @@ export function App({
         <CleanWizard
           api={api}
           source={cleaning}
+          onOpen={setOpenId}
           onClose={(changed) => {
             setCleaning(undefined);
             if (changed) {

@@ -99,7 +99,12 @@ export function Treemap({
     return () => chart.destroy();
   }, [tiles, onPick]);
   return (
-    <div class="treemap" data-testid="treemap">
+    <div
+      class="treemap"
+      data-testid="treemap"
+      // What is highlighted, as numbers a test (or a curious user) can read; the canvas has none.
+      data-highlight-bytes={tiles.reduce((sum, t) => sum + (t.highlight ? t.bytes : 0), 0)}
+    >
       <canvas ref={canvas} role="img" aria-label={label} />
     </div>
   );

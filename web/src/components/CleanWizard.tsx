@@ -1,16 +1,20 @@
 // The clean wizard (spec §9.2): usage → candidates with their rule → review (count, bytes, the 5
-// riskiest, what is kept) → confirm (type DELETE for more than one session or any policy clean) →
+// riskiest, what is kept) → confirm (one click for a small clean; type DELETE for a large one, see
+// shared/confirmation.ts) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
+import { confirmationFor } from "../../../shared/confirmation.js";
+import type { Plan } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
 import { fileName, namespaceBase } from "../../../shared/session-title.js";
 import { STILL_ON_DISK, type SoftDeleteResult, type TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
+import { CandidatesTable } from "./CandidatesTable.js";
 import { Dialog } from "./Dialog.js";
+import { PlanWarnings } from "./PlanWarnings.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
 const BATCH = 300;
@@ -45,8 +49,8 @@ const STEP_TITLES: Record<Step, string> = {
   result: "Result",
 };
 
-/** Per namespace, what goes (highlighted) and what stays, as treemap tiles. */
-function whatGoes(plan: Plan): Tile[] {
+/** Per namespace, what goes (highlighted: the ticked candidates) and what stays, as treemap tiles. */
+function whatGoes(plan: Plan, ticked: ReadonlySet<string>): Tile[] {
   const tiles = new Map<string, Tile>();
   const add = (namespace: string, bytes: number, going: boolean) => {
     const key = `${going ? "go" : "keep"}:${namespace}`;
@@ -63,7 +67,7 @@ function whatGoes(plan: Plan): Tile[] {
     tile.count += 1;
     tiles.set(key, tile);
   };
-  for (const c of plan.candidates) add(c.namespace, c.sizeBytes, true);
+  for (const c of plan.candidates) add(c.namespace, c.sizeBytes, ticked.has(c.id));
   for (const k of plan.kept) add(k.namespace, k.sizeBytes, false);
   return [...tiles.values()];
 }
@@ -91,9 +95,12 @@ export function CleanWizard({
   api,
   source,
   onClose,
+  onOpen,
 }: {
   api: Pick<ApiClient, "plan" | "planSelection" | "deleteSessions" | "trash" | "restore">;
   source: CleanSource;
+  /** Opens a candidate's details in the session drawer. */
+  onOpen?: (id: string) => void;
   /** `changed`: something moved, the caller reloads. */
   onClose: (changed: boolean) => void;
 }) {
@@ -106,6 +113,8 @@ export function CleanWizard({
   /** The trash operations this run made (one per batch): what undo restores. */
   const [operations, setOperations] = useState<string[]>([]);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
+  /** The candidates left ticked: exactly what a delete sends. */
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => {
     if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
@@ -115,14 +124,29 @@ export function CleanWizard({
     (source.kind === "policy"
       ? api.plan()
       : api.planSelection(source.kind === "filter" ? { filter: source.filter } : { ids: source.ids })
-    ).then(setPlan, (e: Error) => setError(e.message));
+    ).then(
+      (made) => {
+        setPlan(made);
+        // Every candidate starts ticked: the plan as the policy (or the selection) made it.
+        setTicked(new Set(made.candidates.map((c) => c.id)));
+      },
+      (e: Error) => setError(e.message),
+    );
   }, [api, source]);
 
-  const goes = useMemo(() => plan && whatGoes(plan), [plan]);
-  const candidates = plan?.candidates ?? [];
+  const allCandidates = plan?.candidates ?? [];
+  /** The candidates that go: the ticked ones, in the plan's order. */
+  const candidates = useMemo(() => allCandidates.filter((c) => ticked.has(c.id)), [allCandidates, ticked]);
+  const tickedBytes = useMemo(() => candidates.reduce((sum, c) => sum + c.sizeBytes, 0), [candidates]);
+  const goes = useMemo(() => plan && whatGoes(plan, ticked), [plan, ticked]);
   const selectedIds = source.kind === "policy" ? undefined : new Set(source.ids);
   const keptOfSelection = plan && selectedIds ? plan.kept.filter((k) => selectedIds.has(k.id)) : [];
-  const mustType = candidates.length > 1 || source.kind === "policy";
+  const confirmation = confirmationFor({
+    sessions: candidates.length,
+    bytes: tickedBytes,
+    storeBytes: plan?.before.totalBytes ?? 0,
+  });
+  const mustType = confirmation.typed;
   const confirmed = !mustType || typed === "DELETE";
 
   async function execute() {
@@ -132,8 +156,10 @@ export function CleanWizard({
       const made: string[] = [];
       // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
       // go in batches only for a plan without a preview id.)
+      // Only the ticked candidates go: the preview's ids are named when some were unticked.
+      const all = candidates.length === allCandidates.length;
       const requests = plan?.previewId
-        ? [{ previewId: plan.previewId, dryRun: false }]
+        ? [{ previewId: plan.previewId, ...(all ? {} : { ids: candidates.map((c) => c.id) }), dryRun: false }]
         : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
             items: candidates
               .slice(i * BATCH, (i + 1) * BATCH)
@@ -185,7 +211,8 @@ export function CleanWizard({
       // the move runs: closing then would hide a deletion that goes on, and its result and undo.
       onEscape={step === "result" || busy ? undefined : () => onClose(false)}
     >
-      <header>
+      {/* Not a banner landmark: the page has one, and a second confuses screen readers (axe). */}
+      <header role="none">
         <h2 id="wizard-title">
           {TITLES[source.kind]} — {STEP_TITLES[step]}
         </h2>
@@ -219,12 +246,14 @@ export function CleanWizard({
             {plan.quotaBefore.count && <> · count {percent(plan.quotaBefore.count.ratio)} of the limit</>}.
           </p>
           <p class="hint">Mode: {plan.mode}.</p>
+          <PlanWarnings plan={plan} />
         </div>
       )}
 
       {plan && step === "candidates" && (
         <div data-testid="wizard-candidates">
-          {candidates.length === 0 ? (
+          <PlanWarnings plan={plan} />
+          {allCandidates.length === 0 ? (
             <p class="empty">
               Nothing to clean:{" "}
               {source.kind === "policy"
@@ -232,22 +261,24 @@ export function CleanWizard({
                 : "every selected session is kept."}
             </p>
           ) : (
-            <ul class="candidates">
-              {candidates.slice(0, 200).map((c) => (
-                <li key={c.id} data-testid="wizard-candidate">
-                  <span class="badge">{RULE_LABELS[c.rule]}</span>{" "}
-                  <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
-                  <Bytes value={c.sizeBytes} /> <span class="hint">{c.detail}</span>
-                </li>
-              ))}
-              {candidates.length > 200 && <li class="hint">…and {candidates.length - 200} more</li>}
-            </ul>
+            <>
+              <p data-testid="ticked-total">
+                {candidates.length.toLocaleString("en-US")} of {allCandidates.length.toLocaleString("en-US")}{" "}
+                ticked · <Bytes value={tickedBytes} />
+              </p>
+              <CandidatesTable
+                candidates={allCandidates}
+                ticked={ticked}
+                onTicked={setTicked}
+                onOpen={onOpen}
+              />
+            </>
           )}
-          {source.kind === "filter" && candidates.length !== source.ids.length && (
+          {source.kind === "filter" && allCandidates.length !== source.ids.length && (
             <p class="banner info" data-testid="wizard-filter-differs">
               The table showed {source.ids.length.toLocaleString("en-US")} matching session
               {source.ids.length === 1 ? "" : "s"} that may be cleaned; the stores as they are now give{" "}
-              {candidates.length.toLocaleString("en-US")}. This plan is what will be cleaned.
+              {allCandidates.length.toLocaleString("en-US")}. This plan is what will be cleaned.
             </p>
           )}
           {keptOfSelection.length > 0 && (
@@ -257,6 +288,16 @@ export function CleanWizard({
                 {keptOfSelection.slice(0, 200).map((k) => (
                   <li key={k.id}>
                     <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
+                    {(k.reason === "recent" ||
+                      k.reason === "last-in-namespace" ||
+                      k.reason === "protected") && (
+                      <>
+                        {" "}
+                        <a href="#/policy" data-testid="kept-change-policy">
+                          change the policy
+                        </a>
+                      </>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -270,11 +311,17 @@ export function CleanWizard({
           <p class="big-line">
             <strong data-testid="review-count">{candidates.length}</strong> session
             {candidates.length === 1 ? "" : "s"} ·{" "}
-            <strong data-testid="review-bytes" data-bytes={plan.bytesToFree}>
-              <Bytes value={plan.bytesToFree} />
+            <strong data-testid="review-bytes" data-bytes={tickedBytes}>
+              <Bytes value={tickedBytes} />
             </strong>{" "}
-            to free · quota after:{" "}
-            <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
+            to move to the trash ({confirmation.summary})
+            {candidates.length === allCandidates.length && (
+              <>
+                {" "}
+                · quota after:{" "}
+                <span class={`level level-${plan.quotaAfter.level}`}>{plan.quotaAfter.level}</span>
+              </>
+            )}
           </p>
           <Treemap
             tiles={goes ?? []}
@@ -285,16 +332,18 @@ export function CleanWizard({
               {plan.refusal.message}
             </div>
           )}
-          {plan.riskiest.length > 0 && (
+          {plan.riskiest.some((c) => ticked.has(c.id)) && (
             <>
-              <h3>The {plan.riskiest.length} riskiest (largest or most recently used)</h3>
+              <h3>The riskiest (largest or most recently used)</h3>
               <ul data-testid="wizard-riskiest">
-                {plan.riskiest.map((c) => (
-                  <li key={c.id}>
-                    <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
-                    <Bytes value={c.sizeBytes} /> · last used {new Date(c.lastUsedAt).toLocaleString()}
-                  </li>
-                ))}
+                {plan.riskiest
+                  .filter((c) => ticked.has(c.id))
+                  .map((c) => (
+                    <li key={c.id}>
+                      <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
+                      <Bytes value={c.sizeBytes} /> · last used {new Date(c.lastUsedAt).toLocaleString()}
+                    </li>
+                  ))}
               </ul>
             </>
           )}
@@ -309,9 +358,10 @@ export function CleanWizard({
         <div data-testid="wizard-confirm">
           {mustType ? (
             <label>
-              Type <strong>DELETE</strong> to move {candidates.length} session
+              This clean is large: it <strong data-testid="confirm-share">{confirmation.summary}</strong>.
+              Type <strong>DELETE</strong> to move {candidates.length.toLocaleString("en-US")} session
               {candidates.length === 1 ? "" : "s"} (
-              <Bytes value={plan.bytesToFree} />) to the trash
+              <Bytes value={tickedBytes} />) to the trash
               <input
                 data-testid="confirm-input"
                 autoComplete="off"
@@ -320,9 +370,15 @@ export function CleanWizard({
               />
             </label>
           ) : (
-            <p>
-              Move <strong title={candidates[0]?.path}>{candidates[0]?.title ?? candidates[0]?.path}</strong>{" "}
-              to the trash?
+            <p data-testid="confirm-small">
+              Move{" "}
+              {candidates.length === 1 ? (
+                <strong title={candidates[0]?.path}>{candidates[0]?.title ?? candidates[0]?.path}</strong>
+              ) : (
+                <>{candidates.length} sessions</>
+              )}{" "}
+              (<Bytes value={tickedBytes} />, <span data-testid="confirm-share">{confirmation.summary}</span>)
+              to the trash? The result offers Undo.
             </p>
           )}
         </div>
@@ -406,6 +462,11 @@ export function CleanWizard({
                 class="primary"
                 data-testid="wizard-next"
                 disabled={!plan || (step !== "usage" && candidates.length === 0)}
+                title={
+                  plan && step !== "usage" && allCandidates.length > 0 && candidates.length === 0
+                    ? "Tick at least one session"
+                    : undefined
+                }
                 onClick={next}
               >
                 Next

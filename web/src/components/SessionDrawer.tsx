@@ -87,6 +87,14 @@ export function SessionDrawer({
           ) : (
             <p class="hint">Not kept by anything: a policy or a selection may clean it.</p>
           )}
+          {detail.verdict && (
+            <p data-testid="drawer-verdict">
+              The policy now:{" "}
+              <span class={detail.verdict.clean ? "badge verdict clean" : "verdict kept"}>
+                {detail.verdict.text}
+              </span>
+            </p>
+          )}
           <p>
             {pinned ? (
               <button type="button" data-testid="drawer-unpin" onClick={() => void pin(false)}>

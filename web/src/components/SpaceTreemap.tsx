@@ -1,9 +1,12 @@
 // Where the space goes: a treemap of agents when there is more than one (picking one shows its
 // namespaces), else of namespaces; picking a namespace drills into its largest sessions, and the
 // breadcrumb leads back. Agents and namespaces come aggregated with the summary: only the last
-// level asks for sessions, and only for the largest few hundred.
+// level asks for sessions, and only for the largest few hundred. "Highlight what the policy would
+// clean" asks for the policy's plan and splits each tile into what it would clean (highlighted)
+// and what it keeps.
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
+import type { Plan } from "../../../shared/plan.js";
 import type { NamespaceUsage } from "../../../shared/scan-report.js";
 import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
 import { sessionTitle } from "../../../shared/session-title.js";
@@ -30,12 +33,63 @@ interface Crumb {
   go?: () => void;
 }
 
-export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; data: SummaryResponse }) {
+/** Per tile, the bytes and count of the policy's candidates in it. */
+type Cleaned = Map<string, { bytes: number; count: number }>;
+
+/**
+ * Each tile split in two when the policy would clean part of it: the part that goes (highlighted,
+ * "… (would clean)") and the part that stays.
+ */
+export function splitByPolicy(tiles: readonly Tile[], cleaned: Cleaned): Tile[] {
+  return tiles.flatMap((tile) => {
+    const gone = cleaned.get(tile.key);
+    if (!gone || gone.bytes === 0) return [tile];
+    const going: Tile = {
+      ...tile,
+      key: `${tile.key}\u0000clean`,
+      label: `${tile.label} (would clean)`,
+      bytes: Math.min(gone.bytes, tile.bytes),
+      count: gone.count,
+      highlight: true,
+    };
+    const rest = { ...tile, bytes: tile.bytes - going.bytes, count: tile.count - gone.count };
+    return rest.bytes > 0 ? [going, rest] : [going];
+  });
+}
+
+/** The agent or namespace a tile stands for, its "would clean" part too. */
+const baseKey = (key: string) => key.split("\u0000")[0]!;
+
+/** The plan's candidates summed per agent, per namespace and per session id. */
+function cleanedBy(plan: Plan, key: (c: Plan["candidates"][number]) => string): Cleaned {
+  const sums: Cleaned = new Map();
+  for (const c of plan.candidates) {
+    const sum = sums.get(key(c)) ?? { bytes: 0, count: 0 };
+    sum.bytes += c.sizeBytes;
+    sum.count += 1;
+    sums.set(key(c), sum);
+  }
+  return sums;
+}
+
+export function SpaceTreemap({
+  api,
+  data,
+}: {
+  api: Pick<ApiClient, "sessions" | "plan">;
+  data: SummaryResponse;
+}) {
   const byAgent = data.agents.length > 1;
   const [picked, setPicked] = useState<StoreKind | undefined>(undefined);
   const [namespace, setNamespace] = useState<string | undefined>(undefined);
   const [sessionTiles, setSessionTiles] = useState<Tile[] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [highlight, setHighlight] = useState(false);
+  const [plan, setPlan] = useState<Plan | undefined>(undefined);
+  useEffect(() => {
+    if (!highlight) return setPlan(undefined);
+    api.plan().then(setPlan, (e: Error) => setError(`The policy's plan: ${e.message}`));
+  }, [api, highlight, data]);
 
   // The picked agent as the latest summary has it (gone after a rescan: back to every agent).
   const agent = byAgent ? data.agents.find((a) => a.kind === picked) : undefined;
@@ -76,10 +130,15 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
   }, [api, shownNamespace, store, data]);
   // Stable: the chart is rebuilt when its handler changes.
   const pickAgent = useCallback((tile: Tile) => {
-    setPicked(tile.key as StoreKind);
+    setPicked(baseKey(tile.key) as StoreKind);
     setNamespace(undefined);
   }, []);
-  const pickNamespace = useCallback((tile: Tile) => setNamespace(tile.key), []);
+  const pickNamespace = useCallback((tile: Tile) => setNamespace(baseKey(tile.key)), []);
+
+  // With the toggle on, each level's tiles split by what the policy would clean.
+  const split = (tiles: readonly Tile[], key: (c: Plan["candidates"][number]) => string) =>
+    plan ? splitByPolicy(tiles, cleanedBy(plan, key)) : tiles;
+  const inAgent = (c: Plan["candidates"][number]) => !agent || c.store.kind === agent.kind;
 
   const agentName = agent && AGENT_LABELS[agent.kind];
   const crumbs: Crumb[] = [
@@ -99,6 +158,21 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
   return (
     <section aria-labelledby="space-title">
       <h2 id="space-title">Where the space goes</h2>
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid="treemap-policy"
+          checked={highlight}
+          onChange={(e) => setHighlight(e.currentTarget.checked)}
+        />
+        highlight what the policy would clean
+      </label>
+      {plan && (
+        <p class="hint" data-testid="treemap-policy-total">
+          The policy would clean {plan.candidates.length.toLocaleString("en-US")} session
+          {plan.candidates.length === 1 ? "" : "s"} (highlighted).
+        </p>
+      )}
       <nav class="breadcrumb" aria-label="Treemap level" data-testid="treemap-breadcrumb">
         {crumbs.map((crumb, i) => (
           <span key={i}>
@@ -119,16 +193,20 @@ export function SpaceTreemap({ api, data }: { api: Pick<ApiClient, "sessions">; 
         </div>
       )}
       {atAgents ? (
-        <Treemap tiles={agentTiles} label="Disk used per agent" onPick={pickAgent} />
+        <Treemap
+          tiles={split(agentTiles, (c) => c.store.kind)}
+          label="Disk used per agent"
+          onPick={pickAgent}
+        />
       ) : shownNamespace === undefined ? (
         <Treemap
-          tiles={namespaceTiles}
+          tiles={split(namespaceTiles, (c) => (inAgent(c) ? c.namespace : ""))}
           label={agentName ? `Disk used per namespace of ${agentName}` : "Disk used per namespace"}
           onPick={pickNamespace}
         />
       ) : sessionTiles ? (
         <Treemap
-          tiles={sessionTiles}
+          tiles={split(sessionTiles, (c) => c.id)}
           label={`Largest sessions of ${shownNamespace}${agentName ? ` (${agentName})` : ""}`}
         />
       ) : (

@@ -12,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionRow } from "../../../shared/api.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../../shared/session-record.js";
 import { fileName, sessionTitle } from "../../../shared/session-title.js";
+import { wouldClean } from "../../../shared/verdict.js";
 import { Bytes } from "../components/Bytes.js";
 import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
@@ -80,6 +81,7 @@ export function SessionsPage({
   const [anchor, setAnchor] = useState<string | undefined>(undefined);
   const shown = store.shown.value;
   const selected = store.selected.value;
+  const verdicts = store.verdicts.value;
 
   const table = useTable({
     features,
@@ -189,7 +191,8 @@ export function SessionsPage({
             onChange={(e) => setFilter({ status: e.currentTarget.value as typeof filters.status })}
           >
             <option value="">all</option>
-            <option value="deletable">may be cleaned</option>
+            <option value="policy">cleaned by the policy</option>
+            <option value="deletable">not kept (may be picked by hand)</option>
             <option value="kept">kept (active, pinned, protected…)</option>
           </select>
         </label>
@@ -265,6 +268,9 @@ export function SessionsPage({
                     </th>
                   );
                 })}
+                <th scope="col" class="col-verdict">
+                  Policy
+                </th>
                 <th scope="col">Status</th>
               </tr>
             ))}
@@ -334,6 +340,18 @@ export function SessionsPage({
                     <RelativeTime iso={row.lastUsedAt} now={now} />
                   </td>
                   <td class="num">{row.messageCount.toLocaleString("en-US")}</td>
+                  <td class="col-verdict">
+                    {row.verdict !== undefined && verdicts[row.verdict] !== undefined && (
+                      <span
+                        class={wouldClean(row.verdict) ? "badge verdict clean" : "verdict kept"}
+                        data-testid="verdict"
+                        data-verdict={row.verdict}
+                        title={verdicts[row.verdict]}
+                      >
+                        {verdicts[row.verdict]}
+                      </span>
+                    )}
+                  </td>
                   <td>
                     {row.kept && (
                       <span class={`badge kept-${row.kept}`} data-testid="kept-badge">

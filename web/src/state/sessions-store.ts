@@ -21,6 +21,8 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
   /** How many sessions the look has (known from the first page on). */
   const total = signal(0);
   const namespaces = signal<string[]>([]);
+  /** Each verdict code's words for the current policy (none without a valid policy). */
+  const verdicts = signal<Record<string, string>>({});
   const loading = signal(false);
   const loaded = signal(false);
   const error = signal<string | undefined>(undefined);
@@ -43,6 +45,7 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
         const first = await api.sessions({ sort: "lru", limit: FIRST_PAGE });
         total.value = first.total;
         namespaces.value = first.namespaces;
+        verdicts.value = first.verdicts ?? {};
         rows.value = first.rows;
         loaded.value = true;
         if (first.rows.length >= first.total) {
@@ -56,6 +59,7 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
       total.value = table.total;
       complete.value = true;
       namespaces.value = table.namespaces;
+      verdicts.value = table.verdicts ?? {};
       // A selection only ever holds rows that still exist and may still go.
       if (selected.value.size > 0) {
         const selectable = new Set(table.rows.filter((r) => !r.kept).map((r) => r.id));
@@ -72,6 +76,7 @@ export function createSessionsStore(api: Pick<ApiClient, "sessions"> = createApi
 
   return {
     rows,
+    verdicts,
     complete,
     total,
     namespaces,

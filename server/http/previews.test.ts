@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type { Plan } from "../../shared/plan.js";
+import { createPreviews, UnknownPreviewError } from "./previews.js";
+
+const fingerprint = { dev: 1, ino: 1, size: 10, mtimeNs: "1" };
+const plan = {
+  candidates: ["a", "b", "c"].map((id) => ({ id, fingerprint })),
+  orphanedMeta: [{ path: "/store/x.meta" }],
+} as unknown as Plan;
+
+describe("a preview taken with the ticked candidates", () => {
+  it("executes only those, with the fingerprints the preview saw, and no orphaned index file", () => {
+    const previews = createPreviews();
+    const { previewId } = previews.remember(plan, "policy");
+    expect(previews.take(previewId!, ["c", "a"])).toEqual({
+      via: "policy",
+      items: [
+        { id: "a", fingerprint },
+        { id: "c", fingerprint },
+      ],
+      orphanedMeta: [],
+    });
+    expect(() => previews.take(previewId!)).toThrow(UnknownPreviewError);
+  });
+
+  it("refuses an id the preview did not offer, and the preview stays for a correct request", () => {
+    const previews = createPreviews();
+    const { previewId } = previews.remember(plan, "policy");
+    expect(() => previews.take(previewId!, ["a", "not-offered"])).toThrow(
+      /not-offered is not in this preview/,
+    );
+    expect(previews.take(previewId!).items.map((item) => item.id)).toEqual(["a", "b", "c"]);
+  });
+});

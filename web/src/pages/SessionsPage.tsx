@@ -14,9 +14,11 @@ import { AGENT_LABELS, STORE_KINDS } from "../../../shared/session-record.js";
 import { Bytes } from "../components/Bytes.js";
 import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
+import { pageParams, setPageParams } from "../router.js";
 import { clickRow, selectAll } from "../state/selection.js";
 import type { SessionsStore } from "../state/sessions-store.js";
 import { sortRows } from "../state/sort-rows.js";
+import { fromParams, toParams } from "../state/url-state.js";
 
 const ROW_HEIGHT = 36;
 /** Rows rendered above and below the visible ones. */
@@ -73,8 +75,18 @@ export function SessionsPage({
   useEffect(() => {
     if (!store.loaded.value) void store.load();
   }, [store]);
-  // Least recently used first: the sessions a cleanup would look at first.
-  const [sorting, setSorting] = useState<SortingState>([{ id: "lastUsedAt", desc: false }]);
+  // Filters and sort come from the address when it has them (a reload, a shared link); by default
+  // least recently used first: the sessions a cleanup would look at first.
+  const [sorting, setSorting] = useState<SortingState>(() => {
+    const fromAddress = fromParams(pageParams());
+    if (location.hash.includes("?")) store.filters.value = fromAddress.filters;
+    return fromAddress.sorting;
+  });
+  // …and go back to the address as they change.
+  useEffect(
+    () => setPageParams("sessions", toParams(store.filters.value, sorting)),
+    [store.filters.value, sorting],
+  );
   const [anchor, setAnchor] = useState<string | undefined>(undefined);
   const shown = store.shown.value;
   const selected = store.selected.value;

@@ -177,7 +177,8 @@ export function CleanWizard({
       // the move runs: closing then would hide a deletion that goes on, and its result and undo.
       onEscape={step === "result" || busy ? undefined : () => onClose(false)}
     >
-      <header>
+      {/* Not a second banner landmark: the dialog's own heading area. */}
+      <header role="none">
         <h2 id="wizard-title">
           {TITLES[source.kind]} — {STEP_TITLES[step]}
         </h2>

@@ -59,7 +59,8 @@ export function SessionDrawer({
   const pinned = detail?.kept?.reason === "pinned";
   return (
     <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
-      <header>
+      {/* Not a second banner landmark: the drawer's own heading area. */}
+      <header role="none">
         <h2 id="drawer-title">{s?.name ?? "Session"}</h2>
         <button type="button" aria-label="Close details" onClick={onClose}>
           ✕

@@ -1,9 +1,11 @@
-// Dialogs with the keyboard only: the detail drawer, the clean wizard and the purge confirmation
-// take focus when they open, keep Tab and Shift+Tab inside, close on Escape (the wizard not on its
-// result) and give focus back to what opened them.
+// Keyboard only: the detail drawer, the clean wizard and the purge confirmation take focus when they
+// open, keep Tab and Shift+Tab inside, close on Escape and on Back (the wizard not on its result) and
+// give focus back to what opened them, or to the selection bar — never to <body>. The sessions table
+// is one tab stop (arrows, Space, Enter), a skip link reaches the selection bar, the treemap's tiles
+// take focus and drill in, and the Sessions page's filters and sort live in the address.
 import type { Locator, Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
   const { root } = agentDirWith(home, KEEP_NOTHING);
@@ -79,6 +81,9 @@ test("drawer, wizard and purge dialog: focus in, Tab trapped, Escape closes, foc
   await wizard.getByTestId("wizard-close").focus();
   await page.keyboard.press("Enter");
   await expect(wizard).toHaveCount(0);
+  // "Clean selected…" is disabled now (the selection went with the move): the bar has focus.
+  await expect(page.getByTestId("clean-selected")).toBeDisabled();
+  await expect(page.getByTestId("selection-bar")).toBeFocused();
 
   // The purge confirmation: focus on the safe choice, Tab trapped, Escape keeps them.
   await page.getByTestId("nav-trash").click();
@@ -93,4 +98,191 @@ test("drawer, wizard and purge dialog: focus in, Tab trapped, Escape closes, foc
   await expect(purge).toHaveCount(0);
   await expect(page.getByTestId("trash-purge")).toBeFocused();
   await expect(page.getByTestId("trash-row")).toHaveCount(1); // nothing purged
+});
+
+const focusedTestId = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+
+test("sessions by keyboard: a skip link to the bar, the rows one tab stop, arrows, Space and Enter", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url.replace("#", "#/sessions&"));
+  await expect(page.getByTestId("session-row")).toHaveCount(3);
+  const rows = page.getByTestId("session-row");
+  // One tab stop for all the rows.
+  await expect(page.locator('[data-testid="open-session"][tabindex="0"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="row-select"]:not([tabindex="-1"])')).toHaveCount(0);
+
+  // From the top: Tab shows the skip link, Enter goes to the bar, Shift+Tab is the table.
+  let presses = 0;
+  const press = async (key: string) => {
+    presses += 1;
+    await page.keyboard.press(key);
+  };
+  await press("Tab");
+  await expect(page.getByTestId("skip-to-selection")).toBeFocused();
+  await expect(page.getByTestId("skip-to-selection")).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("selection-bar")).toBeFocused();
+  expect(page.url()).toContain("#/sessions");
+  await press("Shift+Tab");
+  await expect(rows.nth(0).getByTestId("open-session")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(rows.nth(1).getByTestId("open-session")).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("selection-count")).toContainText("1 selected");
+  await expect(rows.nth(1).getByTestId("row-select")).toBeChecked();
+  await press("Tab"); // Clear
+  await press("Tab");
+  await expect(page.getByTestId("clean-selected")).toBeFocused();
+  expect(presses).toBeLessThanOrEqual(10);
+
+  // Back in the table the tab stop is where it was; End and Home; Enter opens that row.
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Shift+Tab");
+  await expect(rows.nth(1).getByTestId("open-session")).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(rows.nth(2).getByTestId("open-session")).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(rows.nth(0).getByTestId("open-session")).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("selection-count")).toContainText("2 selected");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("selection-count")).toContainText("1 selected");
+  const id = await rows.nth(0).getAttribute("data-id");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("drawer-path")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(
+    page.locator(`[data-testid="session-row"][data-id="${id}"]`).getByTestId("open-session"),
+  ).toBeFocused();
+
+  // Undo in the wizard keeps focus inside it; Done leaves it on the bar.
+  await page.getByTestId("clean-selected").focus();
+  await page.keyboard.press("Enter");
+  const wizard = page.getByTestId("wizard");
+  await expect(wizard.getByTestId("wizard-usage")).toBeVisible();
+  for (const step of ["wizard-candidates", "wizard-review", "wizard-confirm"]) {
+    await wizard.getByTestId("wizard-next").focus();
+    await page.keyboard.press("Enter");
+    await expect(wizard.getByTestId(step)).toBeVisible();
+  }
+  await wizard.getByTestId("wizard-execute").focus();
+  await page.keyboard.press("Enter");
+  await wizard.getByTestId("undo").focus();
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByTestId("undo-result")).toContainText("Restored 1 session");
+  expect(await focusIsIn(wizard)).toBe(true);
+  await page.keyboard.press("Tab");
+  expect(await focusedTestId(page)).toBe("wizard-close");
+  await page.keyboard.press("Enter");
+  await expect(wizard).toHaveCount(0);
+  await expect(page.getByTestId("selection-bar")).toBeFocused();
+});
+
+test("Back closes the drawer and the wizard; closing them otherwise leaves history as it was", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(3);
+
+  await page.getByTestId("open-session").first().click();
+  await expect(page.getByTestId("drawer")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId("drawer")).toHaveCount(0);
+  await expect(page.getByTestId("nav-sessions")).toHaveAttribute("aria-current", "page");
+
+  await page.getByTestId("row-select").first().click();
+  await page.getByTestId("clean-selected").click();
+  await expect(page.getByTestId("wizard-usage")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId("wizard")).toHaveCount(0);
+  await expect(page.getByTestId("nav-sessions")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("selection-count")).toContainText("1 selected"); // nothing moved
+
+  // Closed by Escape: its entry went too, so Back now leaves the page for the overview.
+  await page.getByTestId("open-session").first().click();
+  await expect(page.getByTestId("drawer")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("drawer")).toHaveCount(0);
+  await page.goBack();
+  await expect(page.getByTestId("nav-overview")).toHaveAttribute("aria-current", "page");
+});
+
+test("filters and sort are in the address: restored on reload and from a shared link", async ({
+  page,
+  home,
+  serve,
+}) => {
+  agentsHome(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("shown-count")).toHaveText("5 of 5");
+  await page.getByTestId("filter-agent").selectOption("claude");
+  await page.getByTestId("sort-sizeBytes").click();
+  await page.getByTestId("sort-sizeBytes").click();
+  await expect(page.locator("th.col-sizeBytes")).toHaveAttribute("aria-sort", "ascending");
+  await expect.poll(() => new URL(page.url()).hash).toBe("#/sessions?agent=claude&sort=sizeBytes");
+
+  await page.reload();
+  await expect(page.getByTestId("shown-count")).toHaveText("2 of 5");
+  await expect(page.getByTestId("filter-agent")).toHaveValue("claude");
+  await expect(page.locator("th.col-sizeBytes")).toHaveAttribute("aria-sort", "ascending");
+  const sizes = await page
+    .getByTestId("session-row")
+    .locator("td.col-sizeBytes")
+    .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-bytes"))));
+  expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
+
+  // A link with a search and a descending sort, opened in this tab (which holds the access token).
+  await page.goto(`${new URL(server.url).origin}/#/sessions?q=checkout&sort=-sizeBytes`);
+  await page.reload();
+  await expect(page.getByTestId("filter-text")).toHaveValue("checkout");
+  await expect(page.getByTestId("shown-count")).toHaveText("1 of 5");
+  await expect(page.getByTestId("filter-agent")).toHaveValue("");
+  await expect(page.locator("th.col-sizeBytes")).toHaveAttribute("aria-sort", "descending");
+});
+
+test("treemap tiles take focus, arrows move between them and Enter drills in", async ({
+  page,
+  home,
+  serve,
+}) => {
+  agentsHome(home);
+  const server = await serve();
+  await page.goto(server.url);
+  const breadcrumb = page.getByTestId("treemap-breadcrumb");
+  await expect(breadcrumb).toHaveText("All agents");
+  const tiles = page.getByTestId("treemap-tile");
+  await expect(tiles).toHaveCount(2);
+  await expect(page.locator('[data-testid="treemap-tile"][tabindex="0"]')).toHaveCount(1);
+  await expect(tiles.nth(0)).toHaveAttribute("aria-label", /^Claude Code: .* in 2 sessions$/);
+  // Each button lies over its tile, inside the picture.
+  const map = (await page.getByTestId("treemap").boundingBox())!;
+  for (const box of await tiles.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+    expect(box.width * box.height).toBeGreaterThan(0);
+    expect(box.x).toBeGreaterThanOrEqual(map.x - 1);
+    expect(box.x + box.width).toBeLessThanOrEqual(map.x + map.width + 1);
+  }
+  await tiles.nth(0).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(tiles.nth(1)).toBeFocused();
+  await expect(tiles.nth(1)).toHaveAttribute("aria-label", /^pi: /);
+  await page.keyboard.press("Enter");
+  await expect(breadcrumb).toContainText("pi");
+  // The next level's first tile has focus, not <body>.
+  await expect(tiles.first()).toBeFocused();
+  await expect(tiles).toHaveCount(2); // pi's namespaces /work/a and /work/b
+  await page.keyboard.press("Enter");
+  await expect(breadcrumb).toContainText("/work/");
 });

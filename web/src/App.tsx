@@ -39,6 +39,8 @@ export function App({
   }, [store]);
   const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
+  /** The page tabs on a narrow screen, where they fold behind the menu button. */
+  const [menuOpen, setMenuOpen] = useState(false);
   const data = store.data.value;
   const page = currentPage.value;
   const now = data ? new Date(data.scannedAt) : new Date();
@@ -50,15 +52,41 @@ export function App({
   const readOnly = data?.policy.readOnly ?? true;
   return (
     <>
+      {page === "sessions" && (
+        // The table holds many rows: the selection's actions are one Tab and Enter away.
+        // The address keeps its page: the link moves focus itself instead of changing the fragment.
+        <a
+          class="skip-link"
+          href="#selection-bar"
+          data-testid="skip-to-selection"
+          onClick={(e) => {
+            e.preventDefault();
+            document.getElementById("selection-bar")?.focus();
+          }}
+        >
+          Skip to the selection actions
+        </a>
+      )}
       <header class="top">
         <h1>Session Retention</h1>
-        <nav aria-label="Pages">
+        <button
+          type="button"
+          class="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="page-tabs"
+          data-testid="menu-toggle"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav aria-label="Pages" id="page-tabs" class={menuOpen ? "open" : ""}>
           {PAGES.map((p) => (
             <a
               key={p}
               href={`#/${p}`}
               aria-current={p === page ? "page" : undefined}
               data-testid={`nav-${p}`}
+              onClick={() => setMenuOpen(false)}
             >
               {PAGE_TITLES[p]}
             </a>

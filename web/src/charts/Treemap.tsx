@@ -1,9 +1,13 @@
 // A squarified treemap (chart.js + chartjs-chart-treemap): area = bytes. Tiles can be picked
 // (drill down) and highlighted (what a cleanup would remove). The canvas is an image to assistive
 // technology; the tables beside it carry the same numbers as text.
+//
+// Keyboard layer: a transparent button over each tile, in the chart's own order (largest first),
+// one tab stop for all (arrows move, Home/End), Enter or Space picks as a click does. The mouse
+// goes through them to the canvas (its tooltips stay); focus draws a ring around the tile.
 import { Chart, Tooltip } from "chart.js";
 import { TreemapController, TreemapElement } from "chartjs-chart-treemap";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { formatBytes } from "../../../shared/format.js";
 import { PALETTE } from "./palette.js";
 
@@ -20,6 +24,21 @@ export interface Tile {
   highlight?: boolean;
 }
 
+/** A tile's place on the canvas, in CSS pixels. */
+interface Box {
+  key: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A tile was picked from the keyboard: the next level's first tile takes focus (not <body>). */
+let focusNextLevel = false;
+
+const describe = (tile: Tile) =>
+  `${tile.title ?? tile.label}: ${formatBytes(tile.bytes)} in ${tile.count} session${tile.count === 1 ? "" : "s"}`;
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 export function Treemap({
@@ -33,7 +52,11 @@ export function Treemap({
   onPick?: (tile: Tile) => void;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [boxes, setBoxes] = useState<Box[]>([]);
+  const [active, setActive] = useState(0);
+  const layer = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    let last = "";
     const danger = cssVar("--level-critical");
     const text = "#fff";
     const tree = tiles.filter((t) => t.bytes > 0).map((t) => ({ ...t }));
@@ -64,6 +87,28 @@ export function Treemap({
           },
         ],
       },
+      // After each drawing (first, resize): where the tiles are, for the keyboard layer.
+      plugins: [
+        {
+          id: "tileBoxes",
+          afterRender: (drawn) => {
+            const data = drawn.data.datasets[0]!.data as unknown[];
+            const next = drawn.getDatasetMeta(0).data.flatMap((element, i) => {
+              const tile = tileOf(data[i]);
+              const { x, y, width, height } = element.getProps(["x", "y", "width", "height"], true) as Record<
+                string,
+                number
+              >;
+              return tile ? [{ key: tile.key, x: x!, y: y!, width: width!, height: height! }] : [];
+            });
+            const serialized = JSON.stringify(next);
+            if (serialized !== last) {
+              last = serialized;
+              setBoxes(next);
+            }
+          },
+        },
+      ],
       options: {
         responsive: true,
         maintainAspectRatio: false,
@@ -98,6 +143,31 @@ export function Treemap({
     });
     return () => chart.destroy();
   }, [tiles, onPick]);
+
+  useEffect(() => {
+    if (!focusNextLevel || boxes.length === 0) return;
+    focusNextLevel = false;
+    setActive(0);
+    layer.current?.querySelector<HTMLElement>("button")?.focus();
+  }, [boxes]);
+
+  const byKey = new Map(tiles.map((t) => [t.key, t]));
+  const onKey = (event: KeyboardEvent, index: number) => {
+    const moves: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowDown: index + 1,
+      ArrowLeft: index - 1,
+      ArrowUp: index - 1,
+      Home: 0,
+      End: boxes.length - 1,
+    };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(boxes.length - 1, target));
+    setActive(next);
+    layer.current?.querySelectorAll<HTMLElement>("button")[next]?.focus();
+  };
   return (
     <div
       class="treemap"
@@ -106,6 +176,37 @@ export function Treemap({
       data-highlight-bytes={tiles.reduce((sum, t) => sum + (t.highlight ? t.bytes : 0), 0)}
     >
       <canvas ref={canvas} role="img" aria-label={label} />
+      <div class="treemap-keys" ref={layer} role="group" aria-label={`${label}: tiles`}>
+        {boxes.map((box, i) => {
+          const tile = byKey.get(box.key);
+          if (!tile) return null;
+          return (
+            <button
+              key={box.key}
+              type="button"
+              class="treemap-tile"
+              data-testid="treemap-tile"
+              data-key={box.key}
+              aria-label={describe(tile)}
+              aria-keyshortcuts="ArrowLeft ArrowRight Home End Enter"
+              tabIndex={i === Math.min(active, boxes.length - 1) ? 0 : -1}
+              style={{
+                left: `${box.x}px`,
+                top: `${box.y}px`,
+                width: `${box.width}px`,
+                height: `${box.height}px`,
+              }}
+              onFocus={() => setActive(i)}
+              onKeyDown={(e) => onKey(e, i)}
+              onClick={() => {
+                if (!onPick) return;
+                focusNextLevel = true;
+                onPick(tile);
+              }}
+            />
+          );
+        })}
+      </div>
     </div>
   );
 }

@@ -61,7 +61,8 @@ export function SessionDrawer({
   const pinned = detail?.kept?.reason === "pinned";
   return (
     <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
-      <header>
+      {/* Not a second banner landmark: the drawer's own heading area. */}
+      <header role="none">
         <h2 id="drawer-title" data-testid="drawer-title" data-source={s && sessionTitle(s).source}>
           {s ? sessionTitle(s).title : "Session"}
         </h2>

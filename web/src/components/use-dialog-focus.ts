@@ -2,6 +2,13 @@
 // focus moves into the dialog when it opens, Tab and Shift+Tab stay inside it, Escape closes it
 // (when the dialog allows), and focus goes back to what opened it. Only the topmost open dialog
 // answers the keyboard, so a dialog over another one closes first.
+//
+// Focus is never left on <body>: when the focused element inside vanishes (a step replaced, Undo
+// done) the dialog itself takes it; when what opened the dialog is gone or disabled on closing (the
+// selection cleared after a move), its nearest `data-focus-return` ancestor does, else <main>.
+//
+// Back closes the dialog as Escape does: opening pushes a history entry (same address), Back pops
+// it, and closing otherwise goes back over it. Where Escape does nothing, Back does nothing either.
 import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
@@ -32,6 +39,28 @@ export interface DialogFocusOptions {
 /** The open dialogs, innermost last: only that one handles Tab and Escape. */
 const open: Array<RefObject<HTMLElement | null>> = [];
 
+/** Marks the history entry a dialog pushed: its depth among the open dialogs. */
+const HISTORY_KEY = "sessionRetentionDialog";
+const depthOf = (state: unknown) =>
+  typeof state === "object" && state !== null
+    ? ((state as Record<string, unknown>)[HISTORY_KEY] as number)
+    : 0;
+
+const canTakeFocus = (el: HTMLElement | undefined): boolean =>
+  !!el && el.isConnected && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0;
+
+/** Where focus goes when a dialog closes: what opened it, else its nearest return point, else <main>. */
+function returnFocus(opener: HTMLElement | undefined) {
+  if (opener && canTakeFocus(opener)) return opener.focus();
+  const fallback =
+    (opener?.isConnected ? opener.closest<HTMLElement>("[data-focus-return]") : null) ??
+    document.querySelector<HTMLElement>("[data-focus-return]") ??
+    document.querySelector<HTMLElement>("main");
+  if (!fallback) return;
+  if (!fallback.hasAttribute("tabindex")) fallback.tabIndex = -1;
+  fallback.focus();
+}
+
 export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: DialogFocusOptions = {}) {
   // The latest options without re-running the effect (that would move focus again).
   const latest = useRef(options);
@@ -42,6 +71,23 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: D
     const container = dialog.current;
     if (!container) return;
     open.push(dialog);
+    const depth = open.length;
+    history.pushState({ ...(history.state as object | null), [HISTORY_KEY]: depth }, "");
+    const onPop = (event: PopStateEvent) => {
+      if (depthOf(event.state) >= depth) return; // a dialog above this one went
+      const onEscape = latest.current.onEscape;
+      if (onEscape) onEscape();
+      // Not closable now (a move running, a result to read): stay, and the entry comes back.
+      else history.pushState({ ...(history.state as object | null), [HISTORY_KEY]: depth }, "");
+    };
+    addEventListener("popstate", onPop);
+    // What had focus was removed (a step replaced by the next): the dialog takes it, never <body>.
+    const keepFocus = new MutationObserver(() => {
+      if (open.at(-1) !== dialog) return;
+      const active = document.activeElement;
+      if (!active || active === document.body) container.focus();
+    });
+    keepFocus.observe(container, { childList: true, subtree: true });
     if (!container.hasAttribute("tabindex")) container.tabIndex = -1;
     const first = latest.current.initialFocus
       ? container.querySelector<HTMLElement>(latest.current.initialFocus)
@@ -80,9 +126,16 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: D
     document.addEventListener("keydown", onKey);
     return () => {
       document.removeEventListener("keydown", onKey);
+      removeEventListener("popstate", onPop);
+      keepFocus.disconnect();
       open.splice(open.lastIndexOf(dialog), 1);
-      // Back to what opened it, when it is still there and can take focus.
-      if (opener?.isConnected) opener.focus();
+      // Closed otherwise than by Back: its history entry goes too.
+      if (depthOf(history.state) === depth) history.back();
+      // Back to what opened it — after this render, which may disable it (a selection cleared).
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body || !active.isConnected) returnFocus(opener);
+      });
     };
   }, [dialog]);
 }

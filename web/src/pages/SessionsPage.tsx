@@ -17,9 +17,11 @@ import { Bytes } from "../components/Bytes.js";
 import type { CleanSource } from "../components/CleanWizard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
+import { pageParams, setPageParams } from "../router.js";
 import { clickRow, selectAll } from "../state/selection.js";
 import type { SessionsStore } from "../state/sessions-store.js";
 import { sortRows } from "../state/sort-rows.js";
+import { fromParams, toParams } from "../state/url-state.js";
 
 const ROW_HEIGHT = 36;
 /** Rows rendered above and below the visible ones. */
@@ -76,8 +78,18 @@ export function SessionsPage({
   useEffect(() => {
     if (!store.loaded.value) void store.load();
   }, [store]);
-  // Least recently used first: the sessions a cleanup would look at first.
-  const [sorting, setSorting] = useState<SortingState>([{ id: "lastUsedAt", desc: false }]);
+  // Filters and sort come from the address when it has them (a reload, a shared link); by default
+  // least recently used first: the sessions a cleanup would look at first.
+  const [sorting, setSorting] = useState<SortingState>(() => {
+    const fromAddress = fromParams(pageParams());
+    if (location.hash.includes("?")) store.filters.value = fromAddress.filters;
+    return fromAddress.sorting;
+  });
+  // …and go back to the address as they change.
+  useEffect(
+    () => setPageParams("sessions", toParams(store.filters.value, sorting)),
+    [store.filters.value, sorting],
+  );
   const [anchor, setAnchor] = useState<string | undefined>(undefined);
   const shown = store.shown.value;
   const selected = store.selected.value;
@@ -108,6 +120,65 @@ export function SessionsPage({
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(ordered.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   const visible = ordered.slice(first, last);
+
+  // Keyboard: the rows are one tab stop (a roving tabindex on the session's name): arrows move it,
+  // Space selects, Enter opens. Without it reaching the selection bar took a Tab per row.
+  const [activeId, setActiveId] = useState<string | undefined>(undefined);
+  const focusActive = useRef(false);
+  const tabStop = visible.some((r) => r.id === activeId) ? activeId : visible[0]?.id;
+  useEffect(() => {
+    if (!focusActive.current || !activeId) return;
+    focusActive.current = false;
+    viewport.current
+      ?.querySelector<HTMLElement>(`tr[data-id="${CSS.escape(activeId)}"] [data-testid="open-session"]`)
+      ?.focus();
+  });
+  const onRowKey = (event: KeyboardEvent) => {
+    const tr = (event.target as HTMLElement).closest<HTMLElement>("tr[data-id]");
+    const element = viewport.current;
+    if (!tr || !element) return;
+    const index = ordered.findIndex((r) => r.id === tr.dataset.id);
+    const row = ordered[index];
+    if (!row) return;
+    const onCheckbox = (event.target as HTMLElement).matches("input[type=checkbox]");
+    if (event.key === " " && !onCheckbox) {
+      event.preventDefault();
+      // The same rule as the checkbox: a kept row can only be taken out of the selection.
+      if (partial || (row.kept !== undefined && !selected.has(row.id))) return;
+      store.selected.value = clickRow(selected, ordered, row, anchor, event.shiftKey);
+      setAnchor(row.id);
+      return;
+    }
+    if (event.key === "Enter" && onCheckbox) {
+      event.preventDefault();
+      onOpen(row.id);
+      return;
+    }
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + page,
+      PageUp: index - page,
+      Home: 0,
+      End: ordered.length - 1,
+    };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(ordered.length - 1, target));
+    // Scroll the row into the window (below the sticky header) so it is rendered, then focus it.
+    const header = element.querySelector("thead")?.getBoundingClientRect().height ?? ROW_HEIGHT;
+    const top = next * ROW_HEIGHT;
+    let scroll = element.scrollTop;
+    if (top < scroll) scroll = top;
+    else if (top + ROW_HEIGHT + header > scroll + element.clientHeight)
+      scroll = top + ROW_HEIGHT + header - element.clientHeight;
+    element.scrollTop = scroll;
+    setScrollTop(scroll);
+    setActiveId(ordered[next]!.id);
+    focusActive.current = true;
+  };
 
   const filters = store.filters.value;
   /** Only the first page is in: filtering, sorting and selecting would see part of the rows. */
@@ -271,11 +342,13 @@ export function SessionsPage({
                 <th scope="col" class="col-verdict">
                   Policy
                 </th>
-                <th scope="col">Status</th>
+                <th scope="col" class="col-status">
+                  Status
+                </th>
               </tr>
             ))}
           </thead>
-          <tbody>
+          <tbody onKeyDown={onRowKey}>
             {first > 0 && <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />}
             {visible.map((row, i) => {
               const isSelected = selected.has(row.id);
@@ -285,12 +358,13 @@ export function SessionsPage({
                   data-testid="session-row"
                   data-id={row.id}
                   aria-rowindex={first + i + 2}
-                  class={isSelected ? "selected" : ""}
+                  class={`${isSelected ? "selected" : ""}${row.id === tabStop ? " active" : ""}`}
                 >
                   <td class="select">
                     <input
                       type="checkbox"
                       data-testid="row-select"
+                      tabIndex={-1}
                       aria-label={`Select ${sessionTitle(row).title} (${fileName(row.path)})`}
                       checked={isSelected}
                       // A kept row is in the selection only with its family (a fork parent): it can be taken out.
@@ -308,11 +382,14 @@ export function SessionsPage({
                       }}
                     />
                   </td>
-                  <td class="title" title={row.path}>
+                  <td class="title col-path" title={row.path}>
                     <button
                       type="button"
                       class="link"
                       data-testid="open-session"
+                      tabIndex={row.id === tabStop ? 0 : -1}
+                      aria-keyshortcuts="ArrowUp ArrowDown Space Enter"
+                      onFocus={() => setActiveId(row.id)}
                       onClick={() => onOpen(row.id)}
                     >
                       <SessionName session={row} />
@@ -323,23 +400,25 @@ export function SessionsPage({
                       </span>
                     ))}
                   </td>
-                  <td data-testid="session-agent">{AGENT_LABELS[row.store]}</td>
-                  <td class="path" title={row.namespace}>
+                  <td class="col-store" data-testid="session-agent">
+                    {AGENT_LABELS[row.store]}
+                  </td>
+                  <td class="path col-namespace" title={row.namespace}>
                     {row.namespace}
                   </td>
-                  <td class="num" data-bytes={row.sizeBytes}>
+                  <td class="num col-sizeBytes" data-bytes={row.sizeBytes}>
                     <Bytes value={row.sizeBytes} />
                   </td>
-                  <td>
+                  <td class="col-createdAt">
                     <RelativeTime iso={row.createdAt} now={now} />
                   </td>
-                  <td>
+                  <td class="col-modifiedAt">
                     <RelativeTime iso={row.modifiedAt} now={now} />
                   </td>
-                  <td>
+                  <td class="col-lastUsedAt">
                     <RelativeTime iso={row.lastUsedAt} now={now} />
                   </td>
-                  <td class="num">{row.messageCount.toLocaleString("en-US")}</td>
+                  <td class="num col-messageCount">{row.messageCount.toLocaleString("en-US")}</td>
                   <td class="col-verdict">
                     {row.verdict !== undefined && verdicts[row.verdict] !== undefined && (
                       <span
@@ -352,7 +431,7 @@ export function SessionsPage({
                       </span>
                     )}
                   </td>
-                  <td>
+                  <td class="col-status">
                     {row.kept && (
                       <span class={`badge kept-${row.kept}`} data-testid="kept-badge">
                         {KEPT_LABELS[row.kept] ?? row.kept}
@@ -375,7 +454,13 @@ export function SessionsPage({
         {shown.length === 0 && <p class="empty">No session matches these filters.</p>}
       </div>
 
-      <footer class="selection-bar" data-testid="selection-bar">
+      <footer
+        class="selection-bar"
+        id="selection-bar"
+        tabIndex={-1}
+        data-focus-return
+        data-testid="selection-bar"
+      >
         <span data-testid="selection-count">
           {selected.size.toLocaleString("en-US")} selected · <Bytes value={store.selectedBytes.value} />
           {allMatching && (

@@ -168,7 +168,7 @@ describe("rules", () => {
       },
     });
     expect(result.candidates.map((c) => [c.id, c.rule])).toEqual([["w1", "namespaceQuota"]]);
-    expect(result.candidates[0]!.detail).toBe('/work/a must stay below 7.00 MB (pattern "/work/*")');
+    expect(result.candidates[0]!.detail).toBe('/work/a must stay below 7.00 MiB (pattern "/work/*")');
     expect(
       result.namespaceQuotas.map((n) => [n.namespace, n.pattern, n.before.level, n.after.level]),
     ).toEqual([
@@ -187,7 +187,7 @@ describe("rules", () => {
     ];
     const result = plan(sessions, { quota: { agents: { claude: { maxTotalSizeBytes: 9 * MB } } } });
     expect(result.candidates.map((c) => [c.id, c.rule, c.detail])).toEqual([
-      ["c1", "agentQuota", "the claude sessions must stay below 9.00 MB"],
+      ["c1", "agentQuota", "the claude sessions must stay below 9.00 MiB"],
     ]);
     expect(result.agentQuotas.map((a) => [a.agent, a.before.level, a.after.level])).toEqual([
       ["claude", "critical", "info"], // 8 MB of 9
@@ -213,7 +213,7 @@ describe("rules", () => {
       {
         code: "agent-quota-unreachable",
         message:
-          "quota of the claude sessions cannot be met: sessions that must be kept alone use 4.00 MB in 1 session (pinned 1); it must stay below 1 sessions",
+          "quota of the claude sessions cannot be met: sessions that must be kept alone use 4.00 MiB in 1 session (pinned 1); it must stay below 1 sessions",
       },
     ]);
   });

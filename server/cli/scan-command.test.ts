@@ -52,7 +52,7 @@ describe("session-retention scan", () => {
     expect(stdout).toContain("Sessions (least recently used first, 2 of 3):");
     expect(stdout).toMatch(/LAST USED\s+SIZE\s+MSGS\s+CREATED\s+NAMESPACE \/ NAME/);
     expect(stdout).toContain("“the big one”");
-    expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
+    expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KiB \(\d+ bytes\) in 2 namespaces$/m);
   });
 
   it("with more than one agent: an AGENT column and a table of agents; with pi alone, neither", async () => {

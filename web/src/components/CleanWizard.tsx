@@ -3,6 +3,7 @@
 // result with an undo that restores exactly what this run moved. It executes only the plan it
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { formatPercent } from "../../../shared/format.js";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
 import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
@@ -77,7 +78,7 @@ function SessionName({ path, namespace }: { path: string; namespace: string }) {
   );
 }
 
-const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+const percent = formatPercent;
 
 export function CleanWizard({
   api,

@@ -254,6 +254,13 @@ describe("session-retention trash and audit", () => {
       stdout: expect.stringContaining("Nothing in the trash was deleted more than 30d ago"),
     });
     expect((await run(["trash", "empty", "--older-than", "soon"])).stderr).toContain("wants a duration");
+    // restic's "1m" is a month, most tools' a minute: refused with both spellings, and nothing purged.
+    const ambiguous = await run(["trash", "empty", "--older-than", "1m", "--confirm", "3:1"]);
+    expect(ambiguous).toMatchObject({
+      status: 2,
+      stderr: 'session-retention: --older-than: "1m" is ambiguous: did you mean 1mo (month) or 1min?',
+    });
+    expect((await run(["trash", "list", "--json"])).stdout).toContain('"in-trash"');
   });
 });
 

@@ -19,7 +19,7 @@ than the duration. Workspaces without valid metadata, and active, pinned or prot
 skipped and said so. One JSON line per decision goes to stderr; a summary to stdout.
 
 Options:
-  --older-than D    30m, 24h, 7d, 2w
+  --older-than D    90min, 24h, 7d, 2w, 2mo
   --store workspace:DIR   the workspace root (repeatable); default: the config's workspace stores
   --dry-run         list the candidates, delete nothing
   --yes             do not ask for DELETE (needed when there is no terminal)

@@ -22,6 +22,7 @@ Commands:
   protect    pin sessions so no policy removes them; unprotect removes the pin
   keep       keep Claude Code sessions from Claude's own cleanup (cleanupPeriodDays)
   config     the config file: schema, check, show
+  cache      the scan cache: info, clear
   serve      run the local dashboard on 127.0.0.1
 
 Run \`session-retention <command> --help\` for a command's options.`;
@@ -200,6 +201,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return await (await import("./audit-command.js")).runAudit(args, io);
     case "config":
       return await (await import("./config-command.js")).runConfig(args, io);
+    case "cache":
+      return await (await import("./cache-command.js")).runCache(args, io);
     case "serve":
       return await (await import("./serve-command.js")).runServe(args, io);
     case undefined:

@@ -75,7 +75,7 @@ export async function runProtect(
   const { sessions } = await scanStores({
     roots,
     adapterStores,
-    cacheFile: paths.scanCache,
+    cacheDir: paths.scanCache,
     metaDir: paths.sessionsMeta,
     topN: 0,
   });

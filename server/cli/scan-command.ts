@@ -227,7 +227,7 @@ export async function runScan(
   const report = await scanStores({
     roots,
     adapterStores,
-    ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
+    ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
     metaDir: statePaths().sessionsMeta,
     growthDir: statePaths().dir,
     precise: flags.precise,

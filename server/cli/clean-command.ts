@@ -15,6 +15,7 @@ import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
+import { scanProgressLine } from "./progress.js";
 
 export const CLEAN_HELP = `Usage: session-retention clean [options]
 
@@ -92,11 +93,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0 && values.ids.length === 0)
     throw new UsageError(`unexpected "${positionals[0]}" (sessions are given with --ids)`);
 
+  const progress = scanProgressLine({ quiet: values.json });
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
     flagRoots: values.root,
     flagStores: values.store,
-  });
+    onProgress: progress.onProgress,
+  }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   if (!inputs.config.ok) {
     io.stderr(invalidConfigText(inputs.config));

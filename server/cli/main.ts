@@ -23,6 +23,7 @@ Commands:
   keep       keep Claude Code sessions from Claude's own cleanup (cleanupPeriodDays)
   config     the config file: schema, check, show
   cache      the scan cache: info, clear
+  completion a completion script for bash, zsh or fish
   serve      run the local dashboard on 127.0.0.1
 
 Run \`session-retention <command> --help\` for a command's options.`;
@@ -203,6 +204,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return await (await import("./config-command.js")).runConfig(args, io);
     case "cache":
       return await (await import("./cache-command.js")).runCache(args, io);
+    case "completion":
+      return await (await import("./completion-command.js")).runCompletion(args, io);
     case "serve":
       return await (await import("./serve-command.js")).runServe(args, io);
     case undefined:

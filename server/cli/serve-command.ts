@@ -164,15 +164,17 @@ export async function runServe(
     if (error instanceof PortInUseError) throw new UsageError(error.message);
     throw error;
   }
+  // Stopping is set up before the address is printed: a signal sent as soon as it shows (a test,
+  // a supervisor) must still remove the record and the redirect file.
+  const stop = () => void server.close();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   // The token travels in the fragment: browsers never send it to a server, log or Referer.
   const url = `http://127.0.0.1:${server.port}/#token=${token}`;
   recordInstance(stateDir, { pid: process.pid, port: server.port, url, shows });
   io.stdout(`session-retention dashboard: ${url}`);
   if (!values["no-open"] && !(await openWithDesktop(writeRedirectFile(stateDir, url))))
     io.stderr("note: could not open a browser here; open the address above.");
-  const stop = () => void server.close();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
   void server.closed.then(() => forgetInstance(stateDir));
   await server.closed;
   return 0;

@@ -144,7 +144,7 @@ describe("rules", () => {
     });
     expect(result.candidates.map((c) => [c.id, c.rule])).toEqual([
       ["ancient", "maxAgeDays"],
-      ["big", "maxTotalSizeBytes"], // 11 MB left after the age rule → big goes → 3 MB
+      ["big", "maxTotalSizeBytes"], // 11 MiB left after the age rule → big goes → 3 MiB
       ["x", "maxSessionCount"], // 3 sessions left, the limit is below 3
     ]);
   });
@@ -190,7 +190,7 @@ describe("rules", () => {
       ["c1", "agentQuota", "the claude sessions must stay below 9.00 MiB"],
     ]);
     expect(result.agentQuotas.map((a) => [a.agent, a.before.level, a.after.level])).toEqual([
-      ["claude", "critical", "info"], // 8 MB of 9
+      ["claude", "critical", "info"], // 8 MiB of 9
     ]);
     // Only what the limit needs: without it nothing goes; a count limit counts the agent's own.
     expect(plan(sessions).candidates).toEqual([]);
@@ -283,7 +283,7 @@ describe("never a candidate", () => {
       {
         code: "quota-unreachable",
         message:
-          "quota cannot be met: sessions that must be kept alone use 10.0 MB in 2 sessions (recent 2); the store must stay below 6.00 MB",
+          "quota cannot be met: sessions that must be kept alone use 10.0 MiB in 2 sessions (recent 2); the store must stay below 6.00 MiB",
       },
     ]);
     expect(result.quotaAfter.level).toBe("critical");

@@ -169,7 +169,7 @@ test("Claude Code's own cleanup: the warning, Keep them confirmed, the transcrip
   await expect(page.getByTestId("keep-dialog")).toHaveCount(0);
   expect(ageInDays(swept)).toBeGreaterThan(59);
 
-  await keepThem(page, banner, /^1 session, [\d.]+ KB$/);
+  await keepThem(page, banner, /^1 session, [\d.]+ KiB$/);
   await expect(page.getByTestId("keep-outcome")).toHaveText(
     "Kept 1 session from Claude Code's cleanup: it leaves it alone for another 30 days.",
   );
@@ -211,7 +211,7 @@ async function restoreAndKeep(page: Page, path: string) {
   await expect(box.getByTestId("swept-again-item")).toHaveAttribute("data-path", path);
   expect(ageInDays(path)).toBeGreaterThan(59);
 
-  await keepThem(page, box, /^1 session, [\d.]+ KB$/);
+  await keepThem(page, box, /^1 session, [\d.]+ KiB$/);
   await expect(box).toHaveCount(0);
   await expect(page.getByTestId("trash-outcome")).toContainText("Kept 1 session from Claude Code's cleanup");
   expect(ageInDays(path)).toBeLessThan(0.01);

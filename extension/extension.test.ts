@@ -95,8 +95,8 @@ describe("status line", () => {
     expect(ui.notes).toEqual([]); // no notice below warn
 
     const cases: Array<[number, string, RegExp | undefined]> = [
-      [13, "warn-only", /^sessions 76% of quota$/],
-      [11, "warn-only", /^⚠ sessions 90% of quota · \/session-retention clean$/],
+      [13, "warn-only", /^sessions 77% of quota$/],
+      [11, "warn-only", /^⚠ sessions 91% of quota · \/session-retention clean$/],
       [8, "warn-only", /^⛔ sessions 125% of quota · \/session-retention clean$/],
       [8, "hard-block", /^⛔ sessions 125% of quota: input blocked · \/session-retention clean$/],
       [8, "off", undefined],
@@ -226,7 +226,7 @@ describe("clean command", () => {
     expect(ui.dialogs[0]!.options!.filter((o) => o.startsWith("[x]"))).toHaveLength(4);
     expect(
       ui.dialogs[0]!.options!.some((o) =>
-        /^\[x\] +2\.\d\d KB · used 6mo ago · too old · question 0 in \S+ · ~\/project › \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d…[0-9a-f]{10}\.jsonl$/.test(
+        /^\[x\] +2\.\d\d KiB · used 6mo ago · too old · question 0 in \S+ · ~\/project › \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d…[0-9a-f]{10}\.jsonl$/.test(
           o,
         ),
       ),

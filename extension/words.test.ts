@@ -27,7 +27,7 @@ describe("statusText", () => {
   it("is silent at ok, shows the usage at info and warn, and what to do at critical", () => {
     expect(statusText(look(10 * GB, 100))).toBeUndefined();
     expect(statusText(look(15 * GB, 100))).toBe("sessions 75% of quota");
-    expect(statusText(look(18.5 * GB, 100))).toBe("⚠ sessions 92% of quota · /session-retention clean");
+    expect(statusText(look(18.5 * GB, 100))).toBe("⚠ sessions 93% of quota · /session-retention clean");
     expect(statusText(look(21 * GB, 100))).toBe("⛔ sessions 105% of quota · /session-retention clean");
     expect(statusText(look(21 * GB, 100, { mode: "hard-block" }))).toBe(
       "⛔ sessions 105% of quota: input blocked · /session-retention clean",
@@ -48,10 +48,10 @@ describe("levelNotice", () => {
   it("prompts at warn and critical with the way to clean, and not below or in mode off", () => {
     expect(levelNotice(look(15 * GB, 100))).toBeUndefined();
     expect(levelNotice(look(18.5 * GB, 100, { candidates: { count: 2, bytes: GB, first: [] } }))).toBe(
-      "Sessions are near their quota: 18.5 GB of 20.0 GB (92%) · 100 of 2000 sessions (5%).\nThe policy suggests 2 sessions (1.00 GB) to move to the trash: /session-retention clean.",
+      "Sessions are near their quota: 18.5 GiB of 20.0 GiB (93%) · 100 of 2000 sessions (5%).\nThe policy suggests 2 sessions (1.00 GiB) to move to the trash: /session-retention clean.",
     );
     expect(levelNotice(look(21 * GB, 100, { mode: "hard-block" }))?.split("\n")).toEqual([
-      "Sessions are over their quota: 21.0 GB of 20.0 GB (105%) · 100 of 2000 sessions (5%).",
+      "Sessions are over their quota: 21.0 GiB of 20.0 GiB (105%) · 100 of 2000 sessions (5%).",
       "Pick sessions to move to the trash with /session-retention clean (the policy suggests none), or raise the quota with /session-retention policy.",
       "Until then, messages are not sent (mode hard-block); commands still work.",
     ]);
@@ -84,8 +84,8 @@ describe("blocking", () => {
       look(21 * GB, 2100, { mode: "hard-block", candidates: { count: 3, bytes: 2 * GB, first: [] } }),
     );
     expect(message.split("\n")).toEqual([
-      "Not sent: the sessions are over their quota — 21.0 GB of 20.0 GB (105%), 1.00 GB over; 2100 of 2000 sessions (105%), 100 over — and the mode is hard-block.",
-      "The policy suggests 3 sessions (2.00 GB) to move to the trash: /session-retention clean.",
+      "Not sent: the sessions are over their quota — 21.0 GiB of 20.0 GiB (105%), 1.00 GiB over; 2100 of 2000 sessions (105%), 100 over — and the mode is hard-block.",
+      "The policy suggests 3 sessions (2.00 GiB) to move to the trash: /session-retention clean.",
       "Commands still work; /session-retention policy mode warn-only turns blocking off.",
     ]);
   });
@@ -117,11 +117,11 @@ describe("overviewText", () => {
       "http://127.0.0.1:5173/#token=t",
     );
     expect(text.split("\n")).toEqual([
-      "1,234 sessions, 15.0 GB",
-      "Quota: 15.0 GB of 20.0 GB (75%) · 1234 of 2000 sessions (61%) — info (≥ 70% of a limit) · mode warn-only",
-      "Forecast: 100% of the size quota in 10 days at the 7-day rate (512 MB/day)",
-      "The policy suggests 7 sessions (3.00 GB) — /session-retention clean:",
-      "   2.00 GB  last used 300 days ago (limit 180 days)  /s/a.jsonl",
+      "1,234 sessions, 15.0 GiB",
+      "Quota: 15.0 GiB of 20.0 GiB (75%) · 1234 of 2000 sessions (62%) — info (≥ 70% of a limit) · mode warn-only",
+      "Forecast: 100% of the size quota in 10 days at the 7-day rate (512 MiB/day)",
+      "The policy suggests 7 sessions (3.00 GiB) — /session-retention clean:",
+      "  2.00 GiB  last used 300 days ago (limit 180 days)  /s/a.jsonl",
       "  …and 6 more",
       "Dashboard: http://127.0.0.1:5173/#token=t",
     ]);

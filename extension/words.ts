@@ -1,13 +1,11 @@
 // What the extension says, as pure functions of a look: the status line, the input block and the
 // overview. Kept apart from pi's API so each sentence is tested for every quota level and mode.
-import { formatBytes } from "../shared/format.js";
+import { formatBytes, formatPercent } from "../shared/format.js";
 import { describeQuota, type QuotaState } from "../shared/quota.js";
 import { visible } from "../shared/visible-text.js";
 import type { Look } from "./look.js";
 
 export const COMMAND = "session-retention";
-
-const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;
 
 /** The measure nearer its limit; size when tied (it is the primary limit, spec decision 4). */
 const leading = ({ size, count }: QuotaState) =>
@@ -18,11 +16,11 @@ function overLimits({ size, count }: QuotaState): string {
   const parts: string[] = [];
   if (size && size.ratio >= 1)
     parts.push(
-      `${formatBytes(size.used)} of ${formatBytes(size.limit)} (${percent(size.ratio)}), ${formatBytes(size.used - size.limit)} over`,
+      `${formatBytes(size.used)} of ${formatBytes(size.limit)} (${formatPercent(size.ratio)}), ${formatBytes(size.used - size.limit)} over`,
     );
   if (count && count.ratio >= 1)
     parts.push(
-      `${count.used} of ${count.limit} sessions (${percent(count.ratio)}), ${count.used - count.limit} over`,
+      `${count.used} of ${count.limit} sessions (${formatPercent(count.ratio)}), ${count.used - count.limit} over`,
     );
   return parts.join("; ");
 }
@@ -47,7 +45,7 @@ export function statusText(look: Look): string | undefined {
   if (look.invalidConfig) return `sessions: invalid config, read-only (${COMMAND} policy)`;
   if (look.mode === "off" || look.quota.level === "ok") return undefined;
   const measure = leading(look.quota)!;
-  const usage = `sessions ${percent(measure.ratio)} of quota`;
+  const usage = `sessions ${formatPercent(measure.ratio)} of quota`;
   switch (look.quota.level) {
     case "info":
       return usage;

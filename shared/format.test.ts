@@ -1,19 +1,37 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatRelativeTime } from "./format.js";
+import { formatBytes, formatPercent, formatRelativeTime } from "./format.js";
 
 describe("formatBytes", () => {
   it.each([
     [0, "0 B"],
     [1023, "1023 B"],
-    [1024, "1.00 KB"],
-    [1536, "1.50 KB"],
-    [10 * 1024 + 512, "10.5 KB"],
-    [150 * 1024 * 1024, "150 MB"],
-    [2.5 * 1024 ** 3, "2.50 GB"],
+    [1024, "1.00 KiB"],
+    [1536, "1.50 KiB"],
+    [10 * 1024 + 512, "10.5 KiB"],
+    [150 * 1024 * 1024, "150 MiB"],
+    [2.5 * 1024 ** 3, "2.50 GiB"],
     [-1, "?"],
     [Number.NaN, "?"],
   ])("%s bytes → %s", (bytes, text) => {
     expect(formatBytes(bytes)).toBe(text);
+  });
+});
+
+describe("formatPercent", () => {
+  it.each([
+    [0, "0%"],
+    [0.001, "<1%"],
+    [0.034, "3%"],
+    // The store that read 3 % in the CLI and pi (floored) and 4 % in the dashboard (rounded).
+    [0.037, "4%"],
+    [0.5, "50%"],
+    [0.996, "99%"],
+    [1, "100%"],
+    [1.234, "123%"],
+    [-1, "?"],
+    [Number.NaN, "?"],
+  ])("%s → %s", (ratio, text) => {
+    expect(formatPercent(ratio)).toBe(text);
   });
 });
 

@@ -1,8 +1,10 @@
 // Human-readable bytes and times, identical in the CLI, the dashboard and the pi extension.
 
-const UNITS = ["B", "KB", "MB", "GB", "TB", "PB"] as const;
+// Binary multiples, labelled as such (IEC): the Policy page asks for GiB, and 1 "MB" that is 1024²
+// bytes would be off by 5 % from what a decimal reader expects.
+const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] as const;
 
-/** 1536 → "1.5 KB". Binary multiples (1 KB = 1024 B), as du -h and gdu show them. */
+/** 1536 → "1.50 KiB". Binary multiples (1 KiB = 1024 B), as du -h and gdu count them. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return "?";
   let value = bytes;
@@ -13,6 +15,18 @@ export function formatBytes(bytes: number): string {
   }
   if (unit === 0) return `${value} B`;
   return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${UNITS[unit]}`;
+}
+
+/**
+ * A share as the one percentage the CLI, the pi extension and the dashboard all show: rounded to the
+ * nearest whole percent (3.7 % → "4%"), except that a share short of the whole never reads "100%"
+ * and a share above nothing never reads "0%" ("<1%") — the two values a quota reader acts on.
+ */
+export function formatPercent(ratio: number): string {
+  if (!Number.isFinite(ratio) || ratio < 0) return "?";
+  if (ratio > 0 && ratio < 0.005) return "<1%";
+  const whole = Math.round(ratio * 100);
+  return `${ratio < 1 ? Math.min(whole, 99) : whole}%`;
 }
 
 const SPANS: ReadonlyArray<readonly [number, string]> = [

@@ -144,7 +144,7 @@ describe("rules", () => {
     });
     expect(result.candidates.map((c) => [c.id, c.rule])).toEqual([
       ["ancient", "maxAgeDays"],
-      ["big", "maxTotalSizeBytes"], // 11 MB left after the age rule → big goes → 3 MB
+      ["big", "maxTotalSizeBytes"], // 11 MiB left after the age rule → big goes → 3 MiB
       ["x", "maxSessionCount"], // 3 sessions left, the limit is below 3
     ]);
   });
@@ -168,7 +168,7 @@ describe("rules", () => {
       },
     });
     expect(result.candidates.map((c) => [c.id, c.rule])).toEqual([["w1", "namespaceQuota"]]);
-    expect(result.candidates[0]!.detail).toBe('/work/a must stay below 7.00 MB (pattern "/work/*")');
+    expect(result.candidates[0]!.detail).toBe('/work/a must stay below 7.00 MiB (pattern "/work/*")');
     expect(
       result.namespaceQuotas.map((n) => [n.namespace, n.pattern, n.before.level, n.after.level]),
     ).toEqual([
@@ -187,10 +187,10 @@ describe("rules", () => {
     ];
     const result = plan(sessions, { quota: { agents: { claude: { maxTotalSizeBytes: 9 * MB } } } });
     expect(result.candidates.map((c) => [c.id, c.rule, c.detail])).toEqual([
-      ["c1", "agentQuota", "the claude sessions must stay below 9.00 MB"],
+      ["c1", "agentQuota", "the claude sessions must stay below 9.00 MiB"],
     ]);
     expect(result.agentQuotas.map((a) => [a.agent, a.before.level, a.after.level])).toEqual([
-      ["claude", "critical", "info"], // 8 MB of 9
+      ["claude", "critical", "info"], // 8 MiB of 9
     ]);
     // Only what the limit needs: without it nothing goes; a count limit counts the agent's own.
     expect(plan(sessions).candidates).toEqual([]);
@@ -213,7 +213,7 @@ describe("rules", () => {
       {
         code: "agent-quota-unreachable",
         message:
-          "quota of the claude sessions cannot be met: sessions that must be kept alone use 4.00 MB in 1 session (pinned 1); it must stay below 1 sessions",
+          "quota of the claude sessions cannot be met: sessions that must be kept alone use 4.00 MiB in 1 session (pinned 1); it must stay below 1 sessions",
       },
     ]);
   });
@@ -283,7 +283,7 @@ describe("never a candidate", () => {
       {
         code: "quota-unreachable",
         message:
-          "quota cannot be met: sessions that must be kept alone use 10.0 MB in 2 sessions (recent 2); the store must stay below 6.00 MB",
+          "quota cannot be met: sessions that must be kept alone use 10.0 MiB in 2 sessions (recent 2); the store must stay below 6.00 MiB",
       },
     ]);
     expect(result.quotaAfter.level).toBe("critical");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "./config.js";
-import { higherLevel, levelForRatio, quotaState } from "./quota.js";
+import { describeQuota, higherLevel, levelForRatio, quotaState } from "./quota.js";
 
 describe("levelForRatio (spec §5.5: 70 / 90 / 100 %)", () => {
   it.each([
@@ -62,5 +62,15 @@ describe("the default limits", () => {
   it("still rise with the size quota", () => {
     expect(quotaState(19 * GIB, 10, DEFAULT_CONFIG.quota).level).toBe("warn");
     expect(quotaState(20 * GIB, 10, DEFAULT_CONFIG.quota).level).toBe("critical");
+  });
+});
+
+describe("describeQuota", () => {
+  it("says the percentage the dashboard's gauge says (formatPercent): 71 of 2,000 is 4%, not a floored 3%", () => {
+    const state = quotaState(19.2 * 1024 ** 2, 71, {
+      maxTotalSizeBytes: 572 * 1024 ** 2,
+      maxSessionCount: 2000,
+    });
+    expect(describeQuota(state)).toBe("19.2 MiB of 572 MiB (3%) · 71 of 2000 sessions (4%)");
   });
 });

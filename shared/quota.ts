@@ -1,6 +1,6 @@
 // Quota levels of spec §5.5 and decision 4: size is the primary measure, count the secondary, and
 // the overall level is the higher of the two.
-import { formatBytes } from "./format.js";
+import { formatBytes, formatPercent } from "./format.js";
 import type { StoreKind } from "./session-record.js";
 
 // No zod here: `session-retention status` runs this on a path where start-up time matters; payload
@@ -91,16 +91,14 @@ export function agentQuotaStates(
   return states;
 }
 
-const percent = (ratio: number) => `${Math.floor(ratio * 100)}%`;
-
-/** "18.4 GB of 20.0 GB (92%) · 1204 of 2000 sessions (60%)" — or "no limits set". */
+/** "18.4 GiB of 20.0 GiB (92%) · 1204 of 2000 sessions (60%)" — or "no limits set". */
 export function describeQuota(state: QuotaState): string {
   const parts: string[] = [];
   if (state.size)
     parts.push(
-      `${formatBytes(state.size.used)} of ${formatBytes(state.size.limit)} (${percent(state.size.ratio)})`,
+      `${formatBytes(state.size.used)} of ${formatBytes(state.size.limit)} (${formatPercent(state.size.ratio)})`,
     );
   if (state.count)
-    parts.push(`${state.count.used} of ${state.count.limit} sessions (${percent(state.count.ratio)})`);
+    parts.push(`${state.count.used} of ${state.count.limit} sessions (${formatPercent(state.count.ratio)})`);
   return parts.length ? parts.join(" · ") : "no limits set";
 }

@@ -16,6 +16,7 @@ import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
+import { scanProgressLine } from "./progress.js";
 
 export const CLEAN_HELP = `Usage: session-retention clean [options]
 
@@ -28,6 +29,7 @@ Options:
   --ids ID…         these sessions instead of the policy's candidates (id, unique part of one, or path)
   --family          with --ids: each named session with its whole family (a Codex thread and its forks)
   --yes             do not ask for DELETE (needed when there is no terminal)
+  --json            print one JSON document (the sessions and the result) instead of tables
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run (repeatable)
   --root DIR        use this pi store instead of the configured or default stores (repeatable)
@@ -39,6 +41,15 @@ a session that changed since the preview is skipped; if the output's reader is g
 move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped, cancelled, or the output
 closed before anything moved, 2 refused (invalid config, no confirmation, would empty a store),
 130 Ctrl-C or Ctrl-D at the prompt.`;
+
+/** What `clean --json` prints: the sessions chosen, and what happened to them. */
+export interface CleanJson {
+  dryRun: boolean;
+  sessions: Array<{ id: string; path: string; sizeBytes: number; why: string }>;
+  orphanedMeta: string[];
+  /** The move (or the dry run's preview of it); null when nothing was a candidate. */
+  result: SoftDeleteResult | null;
+}
 
 interface Target {
   record: SessionRecord;
@@ -66,6 +77,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       ids: { type: "string", multiple: true, default: [] },
       family: { type: "boolean", default: false },
       yes: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
       ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
@@ -82,11 +94,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0 && values.ids.length === 0)
     throw new UsageError(`unexpected "${positionals[0]}" (sessions are given with --ids)`);
 
+  const progress = scanProgressLine({ quiet: values.json });
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
     flagRoots: values.root,
     flagStores: values.store,
-  });
+    onProgress: progress.onProgress,
+  }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   if (!inputs.config.ok) {
     io.stderr(invalidConfigText(inputs.config));
@@ -135,8 +149,25 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     }));
   }
 
+  const json = (result: SoftDeleteResult | null) => {
+    const document: CleanJson = {
+      dryRun: values["dry-run"],
+      sessions: targets.map((t) => ({
+        id: t.record.id,
+        path: t.record.path,
+        sizeBytes: t.record.sizeBytes,
+        why: t.why,
+      })),
+      orphanedMeta: orphans,
+      result,
+    };
+    io.stdout(JSON.stringify(document));
+  };
+  // With --json the tables are left out: stdout is the one document.
+  const say = values.json ? () => {} : io.stdout;
   if (targets.length === 0 && orphans.length === 0) {
-    io.stdout("Nothing to clean: no session is a candidate.");
+    if (values.json) json(null);
+    else io.stdout("Nothing to clean: no session is a candidate.");
     return 0;
   }
   const home = homedir();
@@ -144,10 +175,10 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
-  io.stdout(
+  say(
     `${targets.length} session${targets.length === 1 ? "" : "s"}, ${formatBytes(bytes)} (${bytes} bytes), would go to ${where}:`,
   );
-  io.stdout(
+  say(
     renderTable(
       ["SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
       targets.map((t) => [
@@ -161,11 +192,11 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     ),
   );
   if (orphans.length > 0)
-    io.stdout(
+    say(
       `…and ${orphans.length} orphaned session-index file${orphans.length === 1 ? "" : "s"} (their sessions are gone).`,
     );
-  io.stdout("Riskiest (the largest and the most recently used):");
-  io.stdout(
+  say("Riskiest (the largest and the most recently used):");
+  say(
     renderTable(
       ["SIZE", "LAST USED", "TITLE", "SESSION"],
       riskiest(targets.map((t) => t.record)).map((r) => [
@@ -189,8 +220,11 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const engine = { actor: "cli" as const, config: configOptions(values) };
   if (values["dry-run"]) {
     const result = await softDelete({ ...request, dryRun: true }, engine);
-    report(result, io, short);
-    io.stdout("Dry run: nothing was moved.");
+    if (values.json) json(result);
+    else {
+      report(result, io, short);
+      io.stdout("Dry run: nothing was moved.");
+    }
     return 0;
   }
   const stop = await confirmMove(io, {
@@ -204,7 +238,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;
   }
-  report(result, io, short);
+  if (values.json) json(result);
+  else report(result, io, short);
   return result.skipped.length > 0 ? 1 : 0;
 }
 

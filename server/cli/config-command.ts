@@ -23,7 +23,11 @@ export function invalidConfigText(status: Extract<ConfigStatus, { ok: false }>):
   return describeInvalidConfig({
     ...status,
     path: visible(status.path),
-    problems: status.problems.map((p) => ({ path: visible(p.path), message: visible(p.message) })),
+    problems: status.problems.map((p) => ({
+      path: visible(p.path),
+      message: visible(p.message),
+      ...(p.from !== undefined ? { from: visible(p.from) } : {}),
+    })),
   });
 }
 

@@ -26,6 +26,7 @@ Options:
   --root DIR        look in this pi store (repeatable)
   --store KIND:DIR  look in this store, e.g. claude:~/.claude (repeatable)
   --config FILE     use this config file
+  --json            print one JSON document: what was kept, with the time each had
   -h, --help        this help`;
 
 export async function runKeep(args: string[], io: CliIo): Promise<number> {
@@ -34,6 +35,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
     options: {
       ...CONFIG_FLAGS,
       swept: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
       ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
@@ -63,11 +65,16 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
         .flatMap((sweep) => sweep.ids.flatMap((id) => byId.get(id) ?? []))
     : positionals.map((ref) => findSession(ref, sessions));
   if (chosen.length === 0) {
-    io.stdout("Nothing to keep: Claude Code's cleanup would delete no session now.");
+    if (values.json) io.stdout(JSON.stringify({ kept: [], bytes: 0 }));
+    else io.stdout("Nothing to keep: Claude Code's cleanup would delete no session now.");
     return 0;
   }
   const kept = keepFromClaudeSweep(chosen, "cli");
   const bytes = chosen.reduce((total, s) => total + s.sizeBytes, 0);
+  if (values.json) {
+    io.stdout(JSON.stringify({ kept, bytes }));
+    return 0;
+  }
   for (const k of kept) io.stdout(`kept ${visible(k.path)} (its time was ${k.before})`);
   io.stdout(
     `Kept ${kept.length} session${kept.length === 1 ? "" : "s"} (${formatBytes(bytes)}) from Claude Code's cleanup for another cleanupPeriodDays: their file time is now. ` +

@@ -22,6 +22,8 @@ Commands:
   protect    pin sessions so no policy removes them; unprotect removes the pin
   keep       keep Claude Code sessions from Claude's own cleanup (cleanupPeriodDays)
   config     the config file: schema, check, show
+  cache      the scan cache: info, clear
+  completion a completion script for bash, zsh or fish
   serve      run the local dashboard on 127.0.0.1
 
 Run \`session-retention <command> --help\` for a command's options.`;
@@ -106,62 +108,114 @@ function visibleIo(io: CliIo): CliIo {
   };
 }
 
+/** What `--json` prints on stdout when a command fails before it could print its own document. */
+export interface CliJsonError {
+  ok: false;
+  exitCode: number;
+  /** What the command said on stderr, the reason last (also still written to stderr). */
+  errors: string[];
+}
+
+/**
+ * With `--json`, stdout carries one JSON document whatever happens: a command that fails without
+ * printing its own (bad arguments, an invalid config, a refusal) leaves a `CliJsonError` there,
+ * built from what it said on stderr, so a script never has to parse prose.
+ */
+async function withJsonErrors(io: CliIo, run: (io: CliIo) => Promise<number>): Promise<number> {
+  const errors: string[] = [];
+  let printed = false;
+  const watched: CliIo = {
+    ...io,
+    stdout: (text) => ((printed = true), io.stdout(text)),
+    stderr: (text) => (errors.push(text), io.stderr(text)),
+  };
+  let status: number;
+  try {
+    status = await run(watched);
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    status = reportError(error, watched);
+  }
+  if (status !== 0 && !printed) {
+    const failure: CliJsonError = { ok: false, exitCode: status, errors };
+    io.stdout(JSON.stringify(failure));
+  }
+  return status;
+}
+
+function isUserError(error: unknown): boolean {
+  return error instanceof UserError || isParseArgsError(error);
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  // Made visible like every line we print (io is wrapped). A message may have lines of its own
+  // (an invalid config lists its problems); the values errors quote come from the user's own
+  // arguments and config, never from a session's contents.
+  io.stderr(`session-retention: ${(error as Error).message}`);
+  return 2;
+}
+
 /** Runs one command and returns its exit status (0 ok, 2 unusable input). */
 export async function runCli(argv: string[], given: CliIo = processIo): Promise<number> {
   const io = visibleIo(given);
-  const [command, ...args] = argv;
+  // A help text is prose even with --json.
+  if (argv.includes("--json") && !argv.includes("--help") && !argv.includes("-h"))
+    return withJsonErrors(io, (watched) => dispatch(argv, watched));
   try {
-    switch (command) {
-      // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
-      case "scan":
-        return await (await import("./scan-command.js")).runScan(args, io);
-      case "plan":
-        return await (await import("./plan-command.js")).runPlan(args, io);
-      case "status":
-        return await (await import("./status-command.js")).runStatus(args, io);
-      case "protect":
-      case "unprotect":
-        return await (await import("./protect-command.js")).runProtect(args, io, command);
-      case "keep":
-        return await (await import("./keep-command.js")).runKeep(args, io);
-      case "clean":
-        return await (await import("./clean-command.js")).runClean(args, io);
-      case "trash":
-        return await (await import("./trash-command.js")).runTrash(args, io);
-      case "prune":
-        return await (await import("./workspace-commands.js")).runPrune(args, io);
-      case "touch":
-        return await (await import("./workspace-commands.js")).runTouch(args, io);
-      case "repair-metadata":
-        return await (await import("./workspace-commands.js")).runRepair(args, io);
-      case "report":
-        return await (await import("./report-command.js")).runReport(args, io);
-      case "metrics":
-        return await (await import("./metrics-command.js")).runMetrics(args, io);
-      case "audit":
-        return await (await import("./audit-command.js")).runAudit(args, io);
-      case "config":
-        return await (await import("./config-command.js")).runConfig(args, io);
-      case "serve":
-        return await (await import("./serve-command.js")).runServe(args, io);
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        io.stdout(MAIN_HELP);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}" (try --help)`);
-    }
+    return await dispatch(argv, io);
   } catch (error) {
-    if (error instanceof UserError || isParseArgsError(error)) {
-      // Made visible like every line we print (io is wrapped). A message may have lines of its own
-      // (an invalid config lists its problems); the values errors quote come from the user's own
-      // arguments and config, never from a session's contents.
-      io.stderr(`session-retention: ${(error as Error).message}`);
-      return 2;
-    }
-    throw error;
+    if (!isUserError(error)) throw error;
+    return reportError(error, io);
+  }
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
+    case "scan":
+      return await (await import("./scan-command.js")).runScan(args, io);
+    case "plan":
+      return await (await import("./plan-command.js")).runPlan(args, io);
+    case "status":
+      return await (await import("./status-command.js")).runStatus(args, io);
+    case "protect":
+    case "unprotect":
+      return await (await import("./protect-command.js")).runProtect(args, io, command);
+    case "keep":
+      return await (await import("./keep-command.js")).runKeep(args, io);
+    case "clean":
+      return await (await import("./clean-command.js")).runClean(args, io);
+    case "trash":
+      return await (await import("./trash-command.js")).runTrash(args, io);
+    case "prune":
+      return await (await import("./workspace-commands.js")).runPrune(args, io);
+    case "touch":
+      return await (await import("./workspace-commands.js")).runTouch(args, io);
+    case "repair-metadata":
+      return await (await import("./workspace-commands.js")).runRepair(args, io);
+    case "report":
+      return await (await import("./report-command.js")).runReport(args, io);
+    case "metrics":
+      return await (await import("./metrics-command.js")).runMetrics(args, io);
+    case "audit":
+      return await (await import("./audit-command.js")).runAudit(args, io);
+    case "config":
+      return await (await import("./config-command.js")).runConfig(args, io);
+    case "cache":
+      return await (await import("./cache-command.js")).runCache(args, io);
+    case "completion":
+      return await (await import("./completion-command.js")).runCompletion(args, io);
+    case "serve":
+      return await (await import("./serve-command.js")).runServe(args, io);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      io.stdout(MAIN_HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}" (try --help)`);
   }
 }
 

@@ -11,6 +11,7 @@ import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./c
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
+import { scanProgressLine } from "./progress.js";
 
 export const PLAN_HELP = `Usage: session-retention plan [options]
 
@@ -161,11 +162,13 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     io.stdout(PLAN_HELP);
     return 0;
   }
+  const progress = scanProgressLine({ quiet: values.json });
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
     flagRoots: values.root,
     flagStores: values.store,
-  });
+    onProgress: progress.onProgress,
+  }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);
   const { config } = inputs;
   if (!config.ok) {

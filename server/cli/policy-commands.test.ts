@@ -340,6 +340,28 @@ describe("session-retention config", () => {
       stderr: expect.stringContaining("--set wants key=value"),
     });
   });
+
+  it("an invalid --set value is blamed on the flag, not on a config file that does not exist", async () => {
+    // No file at the default path (the test's home): the defaults plus the flag.
+    const result = await run("config", "check", "--set", "quota.maxSessionCount=abc");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /^invalid value on the command line:\n {2}quota\.maxSessionCount: .+ \(from --set quota\.maxSessionCount=abc\)\nRunning read-only/,
+    );
+    expect(result.stderr).not.toContain("session-retention.json");
+  });
+
+  it("with a bad file and a bad --set, each problem names where its value came from", async () => {
+    config({ mode: "sometimes" });
+    const result = await run("config", "check", "--config", configFile, "--set", 'quota={"warnRatio":7}');
+    expect(result.status).toBe(2);
+    const lines = result.stderr.split("\n");
+    expect(lines[0]).toBe(`invalid config ${configFile}:`);
+    expect(lines.find((l) => l.startsWith("  mode:"))).not.toContain("from --set");
+    expect(lines.find((l) => l.startsWith("  quota.warnRatio:"))).toMatch(
+      /\(from --set quota=\{"warnRatio":7\}\)$/,
+    );
+  });
 });
 
 describe("the store root named in the config", () => {

@@ -23,6 +23,7 @@ id (any unique part of it, at least 8 characters, will do) or by its file's path
 
 Options:
   --list            list the pinned sessions
+  --json            print one JSON document ({pins} for --list, else {changed, unchanged})
   --root DIR        look for sessions in this pi store (repeatable)
   --store KIND:DIR  look for sessions in this store (KIND: ${STORE_KINDS.join(", ")}; repeatable)
   --config FILE     use this config file (for its sessionDir)
@@ -38,6 +39,7 @@ export async function runProtect(
     options: {
       ...CONFIG_FLAGS,
       list: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
       ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
@@ -51,6 +53,10 @@ export async function runProtect(
   const paths = statePaths();
   if (values.list) {
     const pins = readPins(paths.protectedList);
+    if (values.json) {
+      io.stdout(JSON.stringify({ pins }));
+      return 0;
+    }
     io.stdout(
       pins.length === 0
         ? "No pinned sessions."
@@ -69,7 +75,7 @@ export async function runProtect(
   const { sessions } = await scanStores({
     roots,
     adapterStores,
-    cacheFile: paths.scanCache,
+    cacheDir: paths.scanCache,
     metaDir: paths.sessionsMeta,
     topN: 0,
   });
@@ -82,6 +88,11 @@ export async function runProtect(
   );
 
   const { changed, unchanged } = setProtection(targets, action === "protect", "cli", paths);
+  if (values.json) {
+    const pick = (t: { id: string; path: string }) => ({ id: t.id, path: t.path });
+    io.stdout(JSON.stringify({ action, changed: changed.map(pick), unchanged: unchanged.map(pick) }));
+    return 0;
+  }
   for (const t of changed)
     io.stdout(`${action === "protect" ? "protected" : "unprotected"} ${visible(t.id)}  ${visible(t.path)}`);
   for (const t of unchanged)

@@ -54,7 +54,7 @@ describe("session-retention scan", () => {
     expect(stdout).toContain("“the big one”");
     // An unnamed session is called by its first message, as pi's picker calls it.
     expect(stdout).toMatch(/\/work\/old {2}“question 0 in \/work\/old”/);
-    expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KB \(\d+ bytes\) in 2 namespaces$/m);
+    expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KiB \(\d+ bytes\) in 2 namespaces$/m);
   });
 
   it("with more than one agent: an AGENT column and a table of agents; with pi alone, neither", async () => {

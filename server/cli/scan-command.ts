@@ -14,6 +14,7 @@ import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
+import { scanProgressLine } from "./progress.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
@@ -231,15 +232,17 @@ export async function runScan(
     configured,
   );
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
+  const progress = scanProgressLine({ quiet: flags.json });
   const report = await scanStores({
     roots,
     adapterStores,
-    ...(flags.cache ? { cacheFile: statePaths().scanCache } : {}),
+    onProgress: progress.onProgress,
+    ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
     metaDir: statePaths().sessionsMeta,
     growthDir: statePaths().dir,
     precise: flags.precise,
     topN: flags.top,
-  });
+  }).finally(progress.done);
   report.sessions.sort(compareSessions(flags.sort));
   if (flags.json) for (const chunk of scanReportJson(report)) io.stdout(chunk);
   else io.stdout(renderScanReport(report, flags, new Date()));

@@ -11,10 +11,13 @@ import { createDashboardService } from "../http/dashboard-service.js";
 import { newToken } from "../http/guard.js";
 import { limitHeapGrowth } from "../http/heap.js";
 import {
+  describeShown,
   forgetInstance,
   openWithDesktop,
   recordInstance,
   runningInstance,
+  shownStores,
+  showsSame,
   writeRedirectFile,
 } from "../http/instance.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
@@ -39,6 +42,10 @@ Options:
   --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
   --no-open      do not open a browser (the address, with its token, is printed either way)
   -h, --help     this help
+
+When a dashboard already runs for the same stores and config, its address is printed (exit 0).
+When one runs for other stores, that is said and nothing starts (exit 2), unless --port names
+another port: then a second dashboard starts there.
 
 Without --root or a configured sessionDir, and with no pi store on this machine, a demo store is
 generated in <agentDir>/session-retention/demo and shown, marked as such.`;
@@ -103,17 +110,35 @@ export async function runServe(
     throw new UsageError(`--port wants 0–65535, got "${values.port}"`);
 
   const stateDir = statePaths().dir;
-  const other = runningInstance(stateDir);
-  if (other) {
-    io.stdout(`session-retention dashboard is already running (pid ${other.pid}): ${other.url}`);
-    return 0;
-  }
-  limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
   const configOptionsInUse = configOptions(values);
+  const config = loadConfig(configOptionsInUse);
   const { roots, adapterStores, source, notes } = await chooseSource(
     { roots: values.root, stores: values.store },
-    loadConfig(configOptionsInUse),
+    config,
   );
+  const shows = shownStores(roots, adapterStores, { path: config.path, sets: configOptionsInUse.sets });
+  const other = runningInstance(stateDir);
+  if (other && showsSame(other, shows)) {
+    io.stdout(
+      `session-retention dashboard is already running for these stores (pid ${other.pid}): ${other.url}`,
+    );
+    return 0;
+  }
+  // Another dashboard shows other stores: opening it would silently show the wrong sessions. An
+  // explicit other --port starts a second one; else say what runs and how to go on.
+  const explicitPort = args.some((arg) => arg === "--port" || arg.startsWith("--port="));
+  if (other && !(explicitPort && port !== other.port)) {
+    io.stderr(
+      [
+        `session-retention: a dashboard is already running (pid ${other.pid}, port ${other.port}) for other stores:`,
+        `  it shows    ${visible(describeShown(other.shows!))}`,
+        `  you asked   ${visible(describeShown(shows))}`,
+        `Open it at the address it printed, stop it (kill ${other.pid}), or start this one on another port (--port 0 picks a free one).`,
+      ].join("\n"),
+    );
+    return 2;
+  }
+  limitHeapGrowth(); // this process now holds looks at the stores for as long as it runs
   // What a killed run left half done is settled before the first page shows the trash.
   try {
     for (const r of recover({ actor: "ui" }))
@@ -139,15 +164,17 @@ export async function runServe(
     if (error instanceof PortInUseError) throw new UsageError(error.message);
     throw error;
   }
-  // The token travels in the fragment: browsers never send it to a server, log or Referer.
-  const url = `http://127.0.0.1:${server.port}/#token=${token}`;
-  recordInstance(stateDir, { pid: process.pid, port: server.port, url });
-  io.stdout(`session-retention dashboard: ${url}`);
-  if (!values["no-open"] && !(await openWithDesktop(writeRedirectFile(stateDir, url))))
-    io.stderr("note: could not open a browser here; open the address above.");
+  // Stopping is set up before the address is printed: a signal sent as soon as it shows (a test,
+  // a supervisor) must still remove the record and the redirect file.
   const stop = () => void server.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // The token travels in the fragment: browsers never send it to a server, log or Referer.
+  const url = `http://127.0.0.1:${server.port}/#token=${token}`;
+  recordInstance(stateDir, { pid: process.pid, port: server.port, url, shows });
+  io.stdout(`session-retention dashboard: ${url}`);
+  if (!values["no-open"] && !(await openWithDesktop(writeRedirectFile(stateDir, url))))
+    io.stderr("note: could not open a browser here; open the address above.");
   void server.closed.then(() => forgetInstance(stateDir));
   await server.closed;
   return 0;

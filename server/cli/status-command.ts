@@ -86,7 +86,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
   const { summary, sessions, stores } = await scanStores({
     roots,
     adapterStores,
-    cacheFile: statePaths().scanCache,
+    cacheDir: statePaths().scanCache,
     topN: 0,
   });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);

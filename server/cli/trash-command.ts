@@ -33,7 +33,8 @@ A purge must be confirmed with the count and bytes of exactly what it removes; r
 in the trash is no longer the one session-retention put there. Restoring never overwrites: if the
 original path exists again, both are kept.
 
-Options: --config FILE, --set KEY=VALUE (the config a purge checks), --json, --all, -h/--help.`;
+Options: --config FILE, --set KEY=VALUE (the config a purge checks), --json (one JSON document, for
+every action: list's entries, or the restore's or purge's result), --all, -h/--help.`;
 
 const ACTIVE_STATES = new Set(["in-trash", "moving", "restoring", "purging", "conflict", "gone"]);
 
@@ -94,7 +95,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         entries.map((e) => e.entryId),
         engine,
       );
-      return report(result, "restored", io, short);
+      return values.json ? jsonReport(result, io) : report(result, "restored", io, short);
     }
     case "purge":
     case "empty": {
@@ -105,6 +106,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         const cutoff = Date.now() - parseDuration(values["older-than"], "--older-than");
         selection = deletedBefore(listTrash(engine).entries, new Date(cutoff)).map((e) => e.entryId);
         if (selection.length === 0) {
+          if (values.json) return jsonReport({ done: [], skipped: [] }, io);
           io.stdout(`Nothing in the trash was deleted more than ${values["older-than"]} ago.`);
           return 0;
         }
@@ -116,6 +118,12 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
       const { selected, problems, count, bytes } = purgeSelection(selection, engine);
       if (problems.length > 0) throw new UsageError(problems.join("; "));
       if (values.confirm === undefined) {
+        if (values.json) {
+          io.stdout(
+            JSON.stringify({ needsConfirmation: `${count}:${bytes}`, count, bytes, entries: selected }),
+          );
+          return 2;
+        }
         io.stdout(renderList(selected, short));
         io.stdout(
           `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${count}:${bytes}`,
@@ -123,7 +131,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         return 2;
       }
       const result = await purge(selection, values.confirm, engine);
-      return report(result, "purged", io, short);
+      return values.json ? jsonReport(result, io) : report(result, "purged", io, short);
     }
     default:
       throw new UsageError(`trash: unknown action "${action}" (list, restore, purge or empty)`);
@@ -146,6 +154,13 @@ function renderList(entries: readonly TrashEntry[], short: (path: string) => str
     ]),
     [2],
   );
+}
+
+/** A restore's or purge's result as one JSON document; a refusal is still said on stderr. */
+function jsonReport(result: TrashActionResult, io: CliIo): number {
+  if (result.refused) io.stderr(`session-retention: ${visible(result.refused)}`);
+  io.stdout(JSON.stringify(result));
+  return result.refused ? 2 : result.skipped.length > 0 ? 1 : 0;
 }
 
 function report(result: TrashActionResult, verb: string, io: CliIo, short: (path: string) => string): number {

@@ -124,7 +124,7 @@ describe("other unusable files as the config", () => {
     [
       "over 1 MB",
       JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
-      /\(file\): is 1\.00 MB \(\d+ bytes\), over the limit of 1\.00 MB \(1048576 bytes\)/,
+      /\(file\): is 1\.00 MiB \(\d+ bytes\), over the limit of 1\.00 MiB \(1048576 bytes\)/,
     ],
     [
       "invalid UTF-8 in a protected pattern",

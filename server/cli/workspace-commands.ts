@@ -5,7 +5,12 @@ import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
 import { parseStoreFlag, resolveStores } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../state/configured-root.js";
-import { pruneSessions, repairSessionMetadata, touchSession } from "../stores/workspace/workspace-api.js";
+import {
+  type PruneResult,
+  pruneSessions,
+  repairSessionMetadata,
+  touchSession,
+} from "../stores/workspace/workspace-api.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";
@@ -19,20 +24,27 @@ than the duration. Workspaces without valid metadata, and active, pinned or prot
 skipped and said so. One JSON line per decision goes to stderr; a summary to stdout.
 
 Options:
-  --older-than D    30m, 24h, 7d, 2w
+  --older-than D    90min, 24h, 7d, 2w, 2mo
   --store workspace:DIR   the workspace root (repeatable); default: the config's workspace stores
   --dry-run         list the candidates, delete nothing
   --yes             do not ask for DELETE (needed when there is no terminal)
+  --json            print one JSON document: per workspace root, the candidates and the result
   --config FILE     the config file (deletion target, protected patterns)`;
 
-export const TOUCH_HELP = `Usage: session-retention touch DIR
+export const TOUCH_HELP = `Usage: session-retention touch DIR [--json]
 
 Sets updated_at in DIR/.metadata.json to now (creating the file if it is missing or unusable).`;
 
-export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run]
+export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run] [--json]
 
 Rebuilds a missing or corrupt DIR/.metadata.json from the files' times: created_at = the oldest
 mtime inside, updated_at = the newest. Valid metadata is left alone.`;
+
+/** What `prune --json` prints: per workspace root, the preview and the move (null when none ran). */
+export interface PruneJson {
+  dryRun: boolean;
+  roots: Array<{ root: string; preview: PruneResult; result: PruneResult | null }>;
+}
 
 function workspaceRoots(flagStores: string[], file: string | undefined): string[] {
   const fromFlags = flagStores.map(parseStoreFlag);
@@ -67,6 +79,7 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
       store: { type: "string", multiple: true, default: [] },
       "dry-run": { type: "boolean", default: false },
       yes: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -79,6 +92,9 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
   const olderThanHours = parseDuration(values["older-than"], "--older-than") / 3_600_000;
   const config = configOptions(values);
   let status = 0;
+  const roots: PruneJson["roots"] = [];
+  // With --json the lines are left out: stdout is the one document, printed at the end.
+  const say = values.json ? () => {} : io.stdout;
   for (const workspaceRoot of workspaceRoots(values.store, values.config)) {
     const log = (line: object) => io.stderr(JSON.stringify(line));
     // The preview; with --dry-run it is the whole run, and its decisions are logged.
@@ -90,29 +106,37 @@ export async function runPrune(args: string[], io: CliIo): Promise<number> {
       log: values["dry-run"] ? log : () => {},
     });
     const bytes = preview.candidates.reduce((t, c) => t + c.bytes, 0);
-    io.stdout(
+    say(
       `${visible(workspaceRoot)}: ${preview.candidates.length} workspace${preview.candidates.length === 1 ? "" : "s"} idle for more than ${values["older-than"]}, ${formatBytes(bytes)}; ${preview.skipped.length} skipped`,
     );
-    if (values["dry-run"] || preview.candidates.length === 0) continue;
+    if (values["dry-run"] || preview.candidates.length === 0) {
+      roots.push({ root: workspaceRoot, preview, result: null });
+      continue;
+    }
     const stop = await confirmMove(io, {
       yes: values.yes,
       question: `Type DELETE to move ${preview.candidates.length} workspaces (${formatBytes(bytes)}) to the trash: `,
       refusal: "prune",
     });
-    if (stop !== undefined) return stop;
+    if (stop !== undefined) return stop; // with --json, main prints the refusal as JSON
     const result = await pruneSessions({ olderThanHours, workspaceRoot, config, log, actor: "cli" });
-    io.stdout(
+    roots.push({ root: workspaceRoot, preview, result });
+    say(
       `Pruned ${result.deleted.length} workspace${result.deleted.length === 1 ? "" : "s"}, ${formatBytes(result.bytesReclaimed)} reclaimed; ${result.skipped.length} skipped.`,
     );
     if (result.deleted.length < result.candidates.length) status = 1;
   }
+  if (values.json) io.stdout(JSON.stringify({ dryRun: values["dry-run"], roots } satisfies PruneJson));
   return status;
 }
 
 export async function runTouch(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { help: { type: "boolean", short: "h", default: false } },
+    options: {
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -121,6 +145,10 @@ export async function runTouch(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const metadata = touchSession(positionals[0]!);
+  if (values.json) {
+    io.stdout(JSON.stringify({ dir: positionals[0], metadata }));
+    return 0;
+  }
   io.stdout(`${visible(positionals[0]!)}: updated_at ${metadata.updated_at}`);
   return 0;
 }
@@ -130,6 +158,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     args,
     options: {
       "dry-run": { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -140,6 +169,10 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const result = repairSessionMetadata(positionals[0]!, { dryRun: values["dry-run"] });
+  if (values.json) {
+    io.stdout(JSON.stringify({ dir: positionals[0], ...result }));
+    return 0;
+  }
   const dir = visible(positionals[0]!);
   io.stdout(
     result.status === "ok"

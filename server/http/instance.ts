@@ -14,6 +14,40 @@ export interface RunningInstance {
   port: number;
   /** The address with the token in its fragment. */
   url: string;
+  /** What it shows: a second `serve` for other stores or another config must not be sent there. */
+  shows?: ShownStores;
+}
+
+/** The stores and config a dashboard shows, comparable between two `serve`s. */
+export interface ShownStores {
+  /** pi store roots and `kind:root` of the other stores, sorted. */
+  stores: string[];
+  /** The config file read, and its `--set` overrides. */
+  config: string;
+  sets: string[];
+}
+
+export function shownStores(
+  roots: readonly string[],
+  adapterStores: ReadonlyArray<{ kind: string; root: string }>,
+  config: { path: string; sets: readonly string[] },
+): ShownStores {
+  return {
+    stores: [...roots.map((root) => `pi:${root}`), ...adapterStores.map((s) => `${s.kind}:${s.root}`)].sort(),
+    config: config.path,
+    sets: [...config.sets],
+  };
+}
+
+/** Whether a running dashboard shows what `wanted` asks for (one recorded without it is assumed to). */
+export function showsSame(running: RunningInstance, wanted: ShownStores): boolean {
+  return running.shows === undefined || JSON.stringify(running.shows) === JSON.stringify(wanted);
+}
+
+/** "pi:/a, claude:/b (config /x/c.json, --set mode=off)". */
+export function describeShown(shows: ShownStores): string {
+  const sets = shows.sets.map((set) => `, --set ${set}`).join("");
+  return `${shows.stores.join(", ") || "no store"} (config ${shows.config}${sets})`;
 }
 
 const instanceFile = (stateDir: string) => join(stateDir, "server.json");

@@ -71,7 +71,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const report = await scanStores({
     roots,
     adapterStores,
-    ...(options.cache !== false ? { cacheFile: paths.scanCache } : {}),
+    ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
     metaDir: paths.sessionsMeta,
     growthDir: paths.dir,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -131,7 +131,7 @@ export async function collectMetrics(stores: {
   const report = await scanStores({
     roots: stores.roots,
     adapterStores: stores.adapterStores,
-    cacheFile: paths.scanCache,
+    cacheDir: paths.scanCache,
     topN: 0,
   });
   const config = loadConfig(stores.config);

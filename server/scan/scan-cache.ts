@@ -5,8 +5,24 @@
 // time loading this file, and arrays parse about 3× faster than the same data as keyed objects.
 // The file is a header line, then lines of up to 250 entries, read and written in chunks: at
 // 100,000 sessions one JSON document cost ~160 MB more peak memory, per-entry lines ~10% more time.
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+//
+// There is one cache file per set of store roots (`cacheFileFor`), so a small store's warm scan
+// loads only its own entries: with one file for all, a 71-session store took 0.79 s instead of
+// 0.12 s after one big store had been scanned. The folder is bounded (`CACHE_LIMITS`): the files
+// used least recently go first.
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { ensureStateDir } from "../state/state-dir.js";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
@@ -17,8 +33,111 @@ const CACHE_VERSION = 5;
  */
 const ENTRIES_PER_LINE = 250;
 const NEWLINE = 10;
-/** The first line of the file: lines of entries follow. */
-const HEADER_LINE = JSON.stringify({ version: CACHE_VERSION });
+/** The first line of the file (the roots its entries are of, for `cache info`): lines of entries follow. */
+const headerLine = (roots: readonly string[]) => JSON.stringify({ version: CACHE_VERSION, roots });
+
+/** The header's roots when it is this version's, else undefined. */
+function headerRoots(line: string): string[] | undefined {
+  try {
+    const header = JSON.parse(line) as { version?: unknown; roots?: unknown };
+    return header.version === CACHE_VERSION && Array.isArray(header.roots)
+      ? (header.roots as string[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The cache folder's bound: at most this many files (sets of roots) and bytes in all. Beyond it
+ * the files used least recently are removed — a removed file only means its store's next scan
+ * reads every session again. 256 MiB holds the caches of several 100,000-session stores.
+ */
+export const CACHE_LIMITS = { files: 16, bytes: 256 * 1024 * 1024 };
+
+/** The cache file of this set of roots in `dir`: named by a hash, the same for any order. */
+export function cacheFileFor(dir: string, roots: readonly string[]): string {
+  const hash = createHash("sha256")
+    .update(JSON.stringify([...roots].sort()))
+    .digest("hex");
+  return join(dir, `${hash.slice(0, 16)}.cache`);
+}
+
+export interface CacheFileInfo {
+  file: string;
+  /** The roots its entries are of; empty when the file is unreadable or of another version. */
+  roots: string[];
+  bytes: number;
+  /** When a scan last used it (its mtime: a scan that changes nothing touches it). */
+  lastUsed: Date;
+}
+
+/** The cache files in `dir`, most recently used first. */
+export function listCacheFiles(dir: string): CacheFileInfo[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".cache"));
+  } catch {
+    return [];
+  }
+  const files: CacheFileInfo[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      const stat = statSync(file);
+      files.push({ file, roots: readRoots(file), bytes: stat.size, lastUsed: stat.mtime });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return files.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
+}
+
+function readRoots(file: string): string[] {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const end = head.subarray(0, n).indexOf(NEWLINE);
+    return headerRoots(head.toString("utf8", 0, end === -1 ? n : end)) ?? [];
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * After a scan used `file`: marks it used now, then removes the least recently used files of
+ * `dir` until it is within `limits` (never `file` itself). Returns the files removed.
+ */
+export function settleCacheDir(dir: string, file: string, limits = CACHE_LIMITS): string[] {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // no cache file (nothing was cached): nothing to mark
+  }
+  const files = listCacheFiles(dir);
+  let bytes = files.reduce((total, f) => total + f.bytes, 0);
+  let count = files.length;
+  const removed: string[] = [];
+  for (const f of [...files].reverse()) {
+    if (count <= limits.files && bytes <= limits.bytes) break;
+    if (f.file === file) continue;
+    rmSync(f.file, { force: true });
+    removed.push(f.file);
+    count -= 1;
+    bytes -= f.bytes;
+  }
+  return removed;
+}
+
+/** Removes every cache file of `dir` (and `legacy`, the single file of older versions). */
+export function clearCache(dir: string, legacy?: string): CacheFileInfo[] {
+  const files = listCacheFiles(dir);
+  for (const f of files) rmSync(f.file, { force: true });
+  if (legacy !== undefined) rmSync(legacy, { force: true });
+  return files;
+}
 
 export interface CacheEntry {
   dev: number;
@@ -172,7 +291,7 @@ function readEncodedEntries(file: string, onEntry: (value: EncodedEntry) => void
   const onLine = (line: string) => {
     if (first) {
       first = false;
-      return line === HEADER_LINE;
+      return headerRoots(line) !== undefined;
     }
     if (!line) return true;
     let values: unknown;
@@ -242,7 +361,10 @@ export class ScanCacheWriter {
   // Unique per writer: two scans in one process (a server's look and a forced rescan) may overlap.
   private readonly temp: string;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly roots: readonly string[] = [],
+  ) {
     this.temp = `${file}.${process.pid}.${++tempCounter}.tmp`;
   }
 
@@ -290,7 +412,7 @@ export class ScanCacheWriter {
     if (this.fd === undefined) {
       ensureStateDir(dirname(this.file));
       this.fd = openSync(this.temp, "w", 0o600); // every session's path, cwd and name: private
-      writeSync(this.fd, `${HEADER_LINE}\n`);
+      writeSync(this.fd, `${headerLine(this.roots)}\n`);
     }
     if (this.batch.length > 0) writeSync(this.fd, `${JSON.stringify(this.batch)}\n`);
     this.batch = [];
@@ -298,8 +420,8 @@ export class ScanCacheWriter {
 }
 
 /** Writes the whole cache atomically (temp file + rename), so a crash leaves the old cache or the new one. */
-export function saveScanCache(file: string, cache: ScanCache): void {
-  const writer = new ScanCacheWriter(file);
+export function saveScanCache(file: string, cache: ScanCache, roots: readonly string[] = []): void {
+  const writer = new ScanCacheWriter(file, roots);
   try {
     for (const [key, entry] of cache) writer.add(key, entry);
     writer.commit();

@@ -10,7 +10,14 @@ import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "./file-identity.js";
-import { type CacheEntry, loadScanCache, type ScanCache, ScanCacheWriter } from "./scan-cache.js";
+import {
+  type CacheEntry,
+  cacheFileFor,
+  loadScanCache,
+  type ScanCache,
+  ScanCacheWriter,
+  settleCacheDir,
+} from "./scan-cache.js";
 import type { AdapterStore } from "./resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { type FoundFile, type FoundFiles, walkPiRoot } from "./walker.js";
@@ -20,8 +27,13 @@ export interface ScanOptions {
   roots: readonly string[];
   /** Stores whose sessions are folders (agentsh, sandbox workspaces), checked the same way. */
   adapterStores?: readonly AdapterStore[];
-  /** Where the incremental cache lives; without it every file is read. */
+  /** Where the incremental cache lives; without it (and `cacheDir`) every file is read. */
   cacheFile?: string;
+  /**
+   * The cache folder: one file per set of roots (`cacheFileFor`), the least recently used removed
+   * beyond `CACHE_LIMITS`. Used instead of `cacheFile`.
+   */
+  cacheDir?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
   metaDir?: string;
   /** The state dir: when given, the scan is recorded as a growth snapshot of these stores. */
@@ -150,6 +162,8 @@ function gatedStores(options: ScanOptions) {
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const { roots, adapterStores } = gatedStores(options);
+  const cacheFile =
+    options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
@@ -225,14 +239,14 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       options.previous!.sessions.some(
         (s) => s.store.kind === "pi" && roots.includes(s.store.root) && !foundKeys.has(s.path),
       );
-    if (options.cacheFile && (neededKeys.size > 0 || gone())) {
-      oldCache = loadScanCache(options.cacheFile, (key) => {
+    if (cacheFile && (neededKeys.size > 0 || gone())) {
+      oldCache = loadScanCache(cacheFile, (key) => {
         if (neededKeys.has(key)) return true;
         if (!foundKeys.has(key) && isUnderAny(keyPath(key), roots)) forgotten += 1;
         return false;
       });
     }
-  } else if (options.cacheFile) oldCache = loadScanCache(options.cacheFile);
+  } else if (cacheFile) oldCache = loadScanCache(cacheFile);
   // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
   // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
   // loaded entry, written only if the cache is rewritten at all (lean: copied from the old file).
@@ -261,7 +275,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await breathe();
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
-  const writer = options.cacheFile ? new ScanCacheWriter(options.cacheFile) : undefined;
+  const writer = cacheFile ? new ScanCacheWriter(cacheFile, roots) : undefined;
   try {
     let index = 0;
     for (const { root, files } of found) {
@@ -360,7 +374,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       if (lean) {
         // What stays: entries of files found and not read now, and of other stores.
         writer.copyFrom(
-          options.cacheFile!,
+          cacheFile!,
           (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), roots)),
         );
       } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
@@ -369,6 +383,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   } finally {
     writer?.abort(); // nothing to do after a commit; else the temp file goes
   }
+  if (options.cacheDir !== undefined && cacheFile) settleCacheDir(options.cacheDir, cacheFile);
   await breathe();
   const summary = summarizeSessions(records, problems, options.topN ?? 10);
   await breathe();

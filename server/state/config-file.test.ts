@@ -143,7 +143,7 @@ describe("loadConfig: files that are not a usable config are unusable (read-only
     const problem = problemOf((file) =>
       writeFileSync(file, JSON.stringify({ mode: "off", pad: "x".repeat(1024 * 1024) })),
     );
-    expect(problem).toBe("(file): is 1.00 MB (1048599 bytes), over the limit of 1.00 MB (1048576 bytes)");
+    expect(problem).toBe("(file): is 1.00 MiB (1048599 bytes), over the limit of 1.00 MiB (1048576 bytes)");
   });
 
   it("invalid UTF-8 in a protected pattern: names the offset; nothing of the file is used", () => {

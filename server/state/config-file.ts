@@ -38,12 +38,19 @@ export type ConfigStatus =
   | {
       ok: false;
       path: string;
-      problems: ConfigProblem[];
+      /** Each with where its value came from: the file, or the `--set` that gave it. */
+      problems: SourcedProblem[];
       /** The store root the file names, as far as it can be trusted without the rest of it. */
       sessionDir: ConfiguredSessionDir;
       stores: ConfiguredStores;
       quarantineDir?: string;
     };
+
+/** A config problem and, when it was not the file, where the bad value came from. */
+export interface SourcedProblem extends ConfigProblem {
+  /** `--set quota.maxSessionCount=abc`; absent when the value is the file's (or a default). */
+  from?: string;
+}
 
 export interface LoadConfigOptions {
   /** `--config FILE`; it must exist. Default `<agentDir>/session-retention.json`, which may be absent. */
@@ -59,7 +66,9 @@ export interface LoadConfigOptions {
  */
 export class ReadOnlyError extends UserError {
   constructor(readonly status: Extract<ConfigStatus, { ok: false }>) {
-    const problems = status.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+    const problems = status.problems
+      .map((p) => `${p.path}: ${p.message}${p.from !== undefined ? ` (from ${p.from})` : ""}`)
+      .join("; ");
     super(`read-only: ${status.path} is invalid (${problems}), so nothing can be deleted until it is fixed`);
   }
   override name = "ReadOnlyError";
@@ -99,7 +108,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigStatus {
     return {
       ok: false,
       path,
-      problems: result.problems,
+      problems: result.problems.map((p) => blame(p, options.sets ?? [])),
       sessionDir: trustedSessionDir(raw, home),
       stores: trustedStores(raw, home),
       ...(quarantineDir !== undefined ? { quarantineDir } : {}),
@@ -160,11 +169,31 @@ export function applyOverride(raw: unknown, set: string): unknown {
   return root;
 }
 
-/** The one clear message of an invalid config: every problem with its JSON path, and what happens now. */
+/**
+ * The `--set` a problem comes from: the last one whose key is the problem's path, inside it, or
+ * above it (`--set quota={"warnRatio":2}` is blamed for `quota.warnRatio`). The last, since a later
+ * `--set` of the same key wins.
+ */
+function blame(problem: ConfigProblem, sets: readonly string[]): SourcedProblem {
+  const key = (set: string) => set.slice(0, Math.max(set.indexOf("="), 0));
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}.`);
+  const set = sets.findLast((s) => within(problem.path, key(s)) || within(key(s), problem.path));
+  return set === undefined ? problem : { ...problem, from: `--set ${set}` };
+}
+
+/**
+ * The one clear message of an invalid config: every problem with its JSON path and where the bad
+ * value came from — a `--set` is named as such, never blamed on a file that may not even exist.
+ */
 export function describeInvalidConfig(status: Extract<ConfigStatus, { ok: false }>): string {
+  const fromFlags = status.problems.every((p) => p.from !== undefined);
   return [
-    `invalid config ${status.path}:`,
-    ...status.problems.map((p) => `  ${p.path}: ${p.message}`),
+    fromFlags
+      ? `invalid ${status.problems.length === 1 ? "value" : "values"} on the command line:`
+      : `invalid config ${status.path}:`,
+    ...status.problems.map((p) =>
+      p.from === undefined ? `  ${p.path}: ${p.message}` : `  ${p.path}: ${p.message} (from ${p.from})`,
+    ),
     "Running read-only: sessions can be scanned and shown; nothing is deleted until the config is fixed.",
   ].join("\n");
 }

@@ -92,7 +92,7 @@ describe("readSmallTextFile: at most maxBytes", () => {
     writeFileSync(join(d, "over"), "x".repeat(1025));
     expect(readSmallTextFile(join(d, "full"), options)).toHaveLength(1024);
     expect(failure(join(d, "over")).problem).toBe(
-      "is 1.00 KB (1025 bytes), over the limit of 1.00 KB (1024 bytes)",
+      "is 1.00 KiB (1025 bytes), over the limit of 1.00 KiB (1024 bytes)",
     );
   });
 

@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  realpathSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { describe, expect, it, vi } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { startServe, withStubBrowser } from "../../test-support/serve-child.js";
 import { runCli } from "../cli/main.js";
+import { cacheFileFor } from "../scan/scan-cache.js";
 import { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 import { ensureStateDir, statePaths } from "./state-dir.js";
 
@@ -48,9 +50,10 @@ describe("the state folder", () => {
     mkdirSync(join(state, "growth"), { recursive: true, mode: 0o755 });
     chmodSync(state, 0o755);
     chmodSync(join(state, "growth"), 0o755);
-    writeFileSync(statePaths().scanCache, "old", { mode: 0o644 });
 
     const root = mkdtempSync(join(tmpdir(), "sr-private-"));
+    mkdirSync(statePaths().scanCache, { recursive: true, mode: 0o755 });
+    writeFileSync(cacheFileFor(statePaths().scanCache, [realpathSync(root)]), "old", { mode: 0o644 });
     const old = writeSession(root, "/work/app", 2).getSessionFile()!;
     writeSession(root, "/work/app", 1);
     setModified(old, new Date(Date.now() - 400 * 86_400_000));

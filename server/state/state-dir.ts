@@ -12,7 +12,10 @@ export interface StatePaths {
   dir: string;
   /** The config file used when no `--config` is given. */
   configFile: string;
+  /** The scan cache folder: one file per set of store roots (server/scan/scan-cache.ts). */
   scanCache: string;
+  /** The single cache file of earlier versions: no longer read, removed by `cache clear`. */
+  legacyScanCache: string;
   demoStore: string;
   /** Manual pins by session id. */
   protectedList: string;
@@ -36,7 +39,8 @@ export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
   return {
     dir,
     configFile: join(agentDir, "session-retention.json"),
-    scanCache: join(dir, "scan-cache.json"),
+    scanCache: join(dir, "scan-cache"),
+    legacyScanCache: join(dir, "scan-cache.json"),
     demoStore: join(dir, "demo", "sessions"),
     protectedList: join(dir, "protected.json"),
     auditLog: join(dir, "audit.jsonl"),

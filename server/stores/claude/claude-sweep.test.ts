@@ -133,6 +133,24 @@ describe("keep, plan and status", () => {
     );
   });
 
+  it("keep --json prints what was kept, with the time each had, as one document", async () => {
+    const { root, paths } = claudeStore([3, 40]);
+    writeConfigFile({});
+    const o = out();
+    expect(await runCli(["keep", "--swept", "--json", "--store", `claude:${root}`], o.io)).toBe(0);
+    expect(o.lines).toHaveLength(1);
+    const document = JSON.parse(o.lines[0]!) as {
+      kept: Array<{ path: string; before: string }>;
+      bytes: number;
+    };
+    expect(document.kept.map((k) => k.path)).toEqual([paths[1]]);
+    expect(Date.now() - Date.parse(document.kept[0]!.before)).toBeGreaterThan(39 * DAY);
+    expect(document.bytes).toBe(statSync(paths[1]!).size);
+    const none = out();
+    expect(await runCli(["keep", "--swept", "--json", "--store", `claude:${root}`], none.io)).toBe(0);
+    expect(JSON.parse(none.lines[0]!)).toEqual({ kept: [], bytes: 0 });
+  });
+
   it("a restored session Claude would delete again is named, with how to keep it", async () => {
     const { root, paths } = claudeStore([50, 1]);
     writeConfigFile({

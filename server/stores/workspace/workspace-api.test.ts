@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../cli/main.js";
+import type { PruneJson } from "../../cli/workspace-commands.js";
 import { listTrash, restore } from "../../delete/deletion-engine.js";
 import { addPins } from "../../state/protection-list.js";
 import { statePaths } from "../../state/state-dir.js";
@@ -212,6 +213,29 @@ describe("prune, touch and repair-metadata commands", () => {
     expect(done.stdout).toContain("Pruned 1 workspace");
     expect(existsSync(join(root, "stale"))).toBe(false);
     expect(existsSync(join(root, "young"))).toBe(true);
+  });
+
+  it("prune --json prints one document per run, and a refusal as JSON with a non-zero exit", async () => {
+    const root = workspaces({ stale: 48, young: 1 });
+    const args = ["prune", "--older-than", "24h", "--store", `workspace:${root}`, "--config", config().file];
+    const refused = await run([...args, "--json"]);
+    expect(refused.status).toBe(2);
+    expect(JSON.parse(refused.stdout)).toEqual({
+      ok: false,
+      exitCode: 2,
+      errors: [expect.stringContaining("pass --yes")],
+    });
+    const done = await run([...args, "--json", "--yes"]);
+    expect(done.status).toBe(0);
+    const document = JSON.parse(done.stdout) as PruneJson;
+    expect(document.dryRun).toBe(false);
+    expect(document.roots).toHaveLength(1);
+    expect(document.roots[0]!.preview.candidates.map((c) => c.id)).toEqual(["stale"]);
+    expect(document.roots[0]!.result!.deleted.map((d) => d.id)).toEqual(["stale"]);
+    expect(existsSync(join(root, "stale"))).toBe(false);
+    const bad = await run(["prune", "--older-than", "1m", "--store", `workspace:${root}`, "--json"]);
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stdout).errors[0]).toContain("did you mean 1mo (month) or 1min?");
   });
 
   it("touch and repair-metadata", async () => {

@@ -1,6 +1,7 @@
 // One line per agent: its sessions, its bytes and its share of the total, as text — the numbers
 // the treemap's agent level draws — and, when the policy limits agents (`quota.agents`), where
 // each stands against its own limit.
+import { formatPercent } from "../../../shared/format.js";
 import { describeQuota, type QuotaState } from "../../../shared/quota.js";
 import type { AgentUsage } from "../../../shared/scan-report.js";
 import { AGENT_LABELS, type StoreKind } from "../../../shared/session-record.js";
@@ -9,9 +10,7 @@ import { RelativeTime } from "./RelativeTime.js";
 
 /** "62%", and "<1%" rather than a misleading "0%" for a small agent that has something. */
 function percent(part: number, total: number) {
-  if (total === 0) return "0%";
-  const share = (100 * part) / total;
-  return share > 0 && share < 1 ? "<1%" : `${Math.round(share)}%`;
+  return total === 0 ? "0%" : formatPercent(part / total);
 }
 
 export function AgentUsageTable({
@@ -76,7 +75,7 @@ export function AgentUsageTable({
   );
 }
 
-/** "warn · 9.2 GB of 10.0 GB (92%)", the level in its colour; "no limit" for an agent without one. */
+/** "warn · 9.2 GiB of 10.0 GiB (92%)", the level in its colour; "no limit" for an agent without one. */
 function AgentQuota({ state }: { state: QuotaState | undefined }) {
   if (!state) return <td class="empty">no limit</td>;
   return (

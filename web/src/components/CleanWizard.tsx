@@ -5,6 +5,7 @@
 // showed: every item goes with the fingerprint the review saw, and the server skips what changed.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { confirmationFor } from "../../../shared/confirmation.js";
+import { formatPercent } from "../../../shared/format.js";
 import type { Plan } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
 import { fileName, namespaceBase } from "../../../shared/session-title.js";
@@ -88,8 +89,6 @@ function SessionName({ path, namespace, title }: { path: string; namespace: stri
     </span>
   );
 }
-
-const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 
 export function CleanWizard({
   api,
@@ -242,8 +241,11 @@ export function CleanWizard({
             {plan.before.sessionCount.toLocaleString("en-US")} sessions use{" "}
             <Bytes value={plan.before.totalBytes} />. Quota level:{" "}
             <span class={`level level-${plan.quotaBefore.level}`}>{plan.quotaBefore.level}</span>
-            {plan.quotaBefore.size && <> · size {percent(plan.quotaBefore.size.ratio)} of the limit</>}
-            {plan.quotaBefore.count && <> · count {percent(plan.quotaBefore.count.ratio)} of the limit</>}.
+            {plan.quotaBefore.size && <> · size {formatPercent(plan.quotaBefore.size.ratio)} of the limit</>}
+            {plan.quotaBefore.count && (
+              <> · count {formatPercent(plan.quotaBefore.count.ratio)} of the limit</>
+            )}
+            .
           </p>
           <p class="hint">Mode: {plan.mode}.</p>
           <PlanWarnings plan={plan} />

@@ -2,7 +2,7 @@
 // and 90% marks, the mode, what the level means, and the forecast.
 import type { PolicyStatus } from "../../../shared/api.js";
 import type { Forecast } from "../../../shared/growth.js";
-import { formatBytes } from "../../../shared/format.js";
+import { formatBytes, formatPercent } from "../../../shared/format.js";
 import type { QuotaLevel, QuotaState } from "../../../shared/quota.js";
 
 const MEANING: Record<QuotaLevel, string> = {
@@ -72,7 +72,9 @@ type Measure = NonNullable<QuotaState["size"]>;
 
 /** One limit as a bar: filled to the usage (capped at the end), coloured by its own level. */
 function Gauge({ name, measure, text }: { name: string; measure: Measure; text: (n: number) => string }) {
+  // The bar's numbers; the words use the percentage the CLI and pi show (formatPercent).
   const percent = Math.round(measure.ratio * 100);
+  const shown = formatPercent(measure.ratio);
   return (
     <div class="gauge" data-testid={`gauge-${name}`} data-level={measure.level}>
       <div
@@ -82,14 +84,14 @@ function Gauge({ name, measure, text }: { name: string; measure: Measure; text: 
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.min(percent, 100)}
-        aria-valuetext={`${percent}%, ${measure.level}`}
+        aria-valuetext={`${shown}, ${measure.level}`}
       >
         <span class={`fill level-bg-${measure.level}`} style={{ width: `${Math.min(percent, 100)}%` }} />
         <i class="mark" style={{ left: "70%" }} aria-hidden="true" />
         <i class="mark" style={{ left: "90%" }} aria-hidden="true" />
       </div>
       <p class="hint">
-        {name}: {text(measure.used)} of {text(measure.limit)} ({percent}%)
+        {name}: {text(measure.used)} of {text(measure.limit)} ({shown})
       </p>
     </div>
   );

@@ -102,6 +102,11 @@ export const SoftDeleteResultSchema = z.object({
   notes: z.array(z.string()).optional(),
   /** Set when nothing was done because the selection as a whole is refused. */
   refused: z.string().optional(),
+  /**
+   * Set when the user stopped the run: it stopped after `after` of the `of` chosen items. What
+   * moved stays moved (with its undo); the rest are in `skipped`, untouched.
+   */
+  stopped: z.object({ after: z.number(), of: z.number() }).optional(),
   /** What recovery resolved before this operation started. */
   recovered: z.array(RecoverySchema).optional(),
 });

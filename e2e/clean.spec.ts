@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { generateStore } from "../bench/synthetic-store.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
@@ -234,7 +235,7 @@ test("while the move runs the wizard cannot be closed: Escape, Cancel and Back d
   const server = await serve();
   // The real request to the real server, held back in the browser's network layer for a moment:
   // time enough to try to close the wizard while the move is under way.
-  await page.route("**/api/delete", async (route) => {
+  await page.route("**/api/operations/delete", async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await route.continue();
   });
@@ -242,7 +243,7 @@ test("while the move runs the wizard cannot be closed: Escape, Cancel and Back d
   const wizard = await wizardOnFirstRow(page);
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("wizard-execute")).toHaveText("Moving…");
-  await expect(wizard.getByTestId("wizard-moving")).toContainText("cannot be cancelled part-way");
+  await expect(wizard.getByTestId("wizard-moving")).toContainText("Stop after this item");
   await expect(wizard.getByTestId("wizard-cancel")).toBeDisabled();
   await page.keyboard.press("Escape");
   await expect(wizard).toBeVisible();
@@ -250,4 +251,153 @@ test("while the move runs the wizard cannot be closed: Escape, Cancel and Back d
   await expect(wizard.getByTestId("result-moved")).toHaveText("1");
   await expect(wizard.getByTestId("undo")).toBeVisible();
   expect(existsSync(paths[0]!)).toBe(false);
+});
+
+/**
+ * A store large enough for a delete to take a while: `count` small pi sessions written by the
+ * benchmark's generator (real pi session files, old enough to be cleaned), and a config that lets
+ * a clean empty it.
+ */
+async function largeStore(home: string, count: number) {
+  const { root } = agentDirWith(home, {
+    retention: { ...KEEP_NOTHING.retention, allowEmptyStore: true },
+  });
+  const { files } = await generateStore(
+    {
+      name: "e2e",
+      seed: 17,
+      sessions: count,
+      folders: 12,
+      targetLines: 0,
+      targetBytes: 0,
+      linesRange: [3, 6],
+    },
+    root,
+  );
+  return files;
+}
+
+/** Every session of the table selected ("all matching"), the wizard through to its typed confirmation, and Move. */
+async function deleteEverything(page: Page, count: number) {
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("select-all").check();
+  await expect(page.getByTestId("selection-count")).toContainText(
+    `${count.toLocaleString("en-US")} selected`,
+  );
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("confirm-input").fill("DELETE");
+  await wizard.getByTestId("wizard-execute").click();
+  return wizard;
+}
+
+const SESSIONS = 3_000;
+const still = (files: string[]) => files.filter((f) => existsSync(f)).length;
+
+test("a large delete shows its progress from the server; Stop ends it after the current item, lists what moved with its Undo", async ({
+  page,
+  home,
+  serve,
+}) => {
+  test.setTimeout(180_000);
+  const files = await largeStore(home, SESSIONS);
+  const server = await serve();
+  await page.goto(server.url);
+  const wizard = await deleteEverything(page, SESSIONS);
+
+  const text = wizard.getByTestId("operation-progress-text");
+  await expect(text).toHaveAttribute("aria-live", "polite");
+  await expect(text).toHaveText(/^Moving [1-9][\d,]* of 3,000$/, { timeout: 60_000 });
+  await expect(wizard.locator("progress")).toHaveAttribute("max", String(SESSIONS));
+  // Escape and Cancel do nothing while it runs.
+  await page.keyboard.press("Escape");
+  await expect(wizard.getByTestId("wizard-cancel")).toBeDisabled();
+  await wizard.getByTestId("operation-stop").click();
+
+  await expect(wizard.getByTestId("result-stopped")).toContainText(/Stopped after [\d,]+ of 3,000/, {
+    timeout: 60_000,
+  });
+  const moved = Number(await wizard.getByTestId("result-moved").textContent());
+  expect(moved).toBeGreaterThan(0);
+  expect(moved).toBeLessThan(SESSIONS);
+  // The disk agrees: what moved is gone, the rest is where it was.
+  expect(still(files)).toBe(SESSIONS - moved);
+  // The table looked again at once: what moved is out of the selection, the rest still selected.
+  await expect(page.getByTestId("selection-count")).toContainText(
+    `${(SESSIONS - moved).toLocaleString("en-US")} selected`,
+  );
+
+  await wizard.getByTestId("undo").click();
+  await expect(wizard.getByTestId("undo-result")).toContainText(`Restored ${moved} sessions`);
+  expect(still(files)).toBe(SESSIONS);
+  await wizard.getByTestId("wizard-close").click();
+  await expect(wizard).toBeHidden();
+});
+
+test("a page reloaded mid-delete finds the deletion: its progress, then the result with its Undo, until Done", async ({
+  page,
+  home,
+  serve,
+}) => {
+  test.setTimeout(180_000);
+  const files = await largeStore(home, SESSIONS);
+  const server = await serve();
+  await page.goto(server.url);
+  const wizard = await deleteEverything(page, SESSIONS);
+  await expect(wizard.getByTestId("operation-progress-text")).toHaveText(/^Moving [1-9]/, {
+    timeout: 60_000,
+  });
+  await page.reload();
+
+  const resumed = page.getByTestId("resumed-deletion");
+  await expect(resumed).toBeVisible();
+  await expect(resumed.getByTestId("result-moved")).toHaveText(String(SESSIONS), { timeout: 120_000 });
+  expect(still(files)).toBe(0);
+  await expect(resumed.getByTestId("undo")).toBeVisible();
+  await resumed.getByTestId("resumed-close").click();
+  await expect(resumed).toBeHidden();
+  // Dismissed: the next load shows no old result.
+  await page.reload();
+  await expect(page.getByTestId("nav-sessions")).toBeVisible();
+  await expect(resumed).toBeHidden();
+});
+
+/** Presses Tab until the element with `testId` has the focus (at most `max` presses). */
+async function tabTo(page: Page, testId: string, max = 60) {
+  for (let i = 0; i < max; i++) {
+    if ((await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))) === testId) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`${testId} was not reached in ${max} Tab presses`);
+}
+
+test("the delete flow by keyboard only: select, wizard, move, undo, done", async ({ page, home, serve }) => {
+  const { paths } = setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await tabTo(page, "nav-sessions");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("session-row")).toHaveCount(6);
+  await tabTo(page, "row-select");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("selection-count")).toContainText("1 selected");
+  await tabTo(page, "clean-selected", 200);
+  await page.keyboard.press("Enter");
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) {
+    await tabTo(page, "wizard-next");
+    await page.keyboard.press("Enter");
+  }
+  await tabTo(page, "wizard-execute");
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByTestId("result-moved")).toHaveText("1");
+  expect(existsSync(paths[0]!)).toBe(false);
+  await tabTo(page, "undo");
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByTestId("undo-result")).toContainText("Restored 1 session");
+  expect(existsSync(paths[0]!)).toBe(true);
+  await tabTo(page, "wizard-close");
+  await page.keyboard.press("Enter");
+  await expect(wizard).toBeHidden();
 });

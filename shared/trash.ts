@@ -112,6 +112,9 @@ export const SoftDeleteResultSchema = z.object({
 });
 export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
 
+/** Why an item a delete chose stayed where it is: the user stopped the run before its turn. */
+export const STOPPED_REASON = "not moved: the deletion was stopped before its turn";
+
 /** The outcome of a restore or a purge. */
 export const TrashActionResultSchema = z.object({
   done: z.array(z.object({ entryId: z.string(), id: z.string(), path: z.string(), bytes: z.number() })),

@@ -10,7 +10,7 @@ import type { Config } from "../../shared/config.js";
 import { emptiesStore } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { type Fingerprint, isFolderSession, type SessionRecord } from "../../shared/session-record.js";
-import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
+import { type SoftDeleteResult, STOPPED_REASON, type TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
@@ -73,9 +73,6 @@ const forksMoved = (record: SessionRecord | undefined, result: SoftDeleteResult)
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
-
-/** Why an item the operation chose stayed: the user stopped the run before its turn. */
-export const STOPPED_REASON = "not moved: the deletion was stopped before its turn";
 
 /**
  * How a caller follows and stops a run (the dashboard's operations; the CLI's progress line).

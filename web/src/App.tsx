@@ -4,7 +4,9 @@ import { useEffect, useState } from "preact/hooks";
 import { formatBytes } from "../../shared/format.js";
 import { describeFinding } from "../../shared/scan-summary.js";
 import type { ApiClient } from "./api/client.js";
+import type { OperationStatus } from "../../shared/api.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
+import { ResumedDeletion } from "./components/ResumedDeletion.js";
 import { ScanButton } from "./components/ScanButton.js";
 import { SessionDrawer } from "./components/SessionDrawer.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
@@ -38,6 +40,14 @@ export function App({
   }, [store]);
   const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
+  /** A deletion the server still runs, or whose result was not dismissed: the page was reloaded or left. */
+  const [resumed, setResumed] = useState<Exclude<OperationStatus, { state: "none" }> | undefined>();
+  useEffect(() => {
+    api.operation().then(
+      (status) => status.state !== "none" && setResumed(status),
+      () => {}, // the summary's own request says when the server is not reachable
+    );
+  }, [api]);
   const data = store.data.value;
   const page = currentPage.value;
   const now = data ? new Date(data.scannedAt) : new Date();
@@ -45,6 +55,12 @@ export function App({
   const reload = () => {
     void store.refresh();
     void sessions.load();
+  };
+  /** Sessions moved or put back: out of the selection, and the table and summary look again. */
+  const moved = (ids: string[]) => {
+    const gone = new Set(ids);
+    sessions.selected.value = new Set([...sessions.selected.value].filter((id) => !gone.has(id)));
+    reload();
   };
   const readOnly = data?.policy.readOnly ?? true;
   return (
@@ -157,6 +173,7 @@ export function App({
         <CleanWizard
           api={api}
           source={cleaning}
+          onMoved={moved}
           onClose={(changed) => {
             setCleaning(undefined);
             if (changed) {
@@ -165,6 +182,9 @@ export function App({
             }
           }}
         />
+      )}
+      {resumed && !cleaning && (
+        <ResumedDeletion api={api} found={resumed} onMoved={moved} onClose={() => setResumed(undefined)} />
       )}
     </>
   );

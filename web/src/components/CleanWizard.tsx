@@ -5,8 +5,11 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { type Plan, RULE_LABELS } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
-import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
+import type { DeleteRequest, OperationStatus } from "../../../shared/api.js";
+import { type SoftDeleteResult, STOPPED_REASON, type TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
+import { followOperation } from "../state/operation.js";
+import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
 import { Dialog } from "./Dialog.js";
@@ -83,11 +86,24 @@ export function CleanWizard({
   api,
   source,
   onClose,
+  onMoved,
 }: {
-  api: Pick<ApiClient, "plan" | "planSelection" | "deleteSessions" | "trash" | "restore">;
+  api: Pick<
+    ApiClient,
+    | "plan"
+    | "planSelection"
+    | "trash"
+    | "restore"
+    | "startDelete"
+    | "operation"
+    | "stopOperation"
+    | "dismissOperation"
+  >;
   source: CleanSource;
   /** `changed`: something moved, the caller reloads. */
   onClose: (changed: boolean) => void;
+  /** Sessions moved (or put back by Undo): the caller refreshes the table and the selection at once. */
+  onMoved?: (ids: string[]) => void;
 }) {
   const [plan, setPlan] = useState<Plan | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -98,6 +114,10 @@ export function CleanWizard({
   /** The trash operations this run made (one per batch): what undo restores. */
   const [operations, setOperations] = useState<string[]>([]);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
+  /** The server's operation while it runs: its progress, and the id Stop names. */
+  const [running, setRunning] = useState<Extract<OperationStatus, { state: "running" }> | undefined>();
+  /** The finished operations (their results stay on the server until Done dismisses them). */
+  const [finished, setFinished] = useState<string[]>([]);
 
   useEffect(() => {
     if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
@@ -124,7 +144,7 @@ export function CleanWizard({
       const made: string[] = [];
       // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
       // go in batches only for a plan without a preview id.)
-      const requests = plan?.previewId
+      const requests: DeleteRequest[] = plan?.previewId
         ? [{ previewId: plan.previewId, dryRun: false }]
         : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
             items: candidates
@@ -132,19 +152,42 @@ export function CleanWizard({
               .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
             dryRun: false,
           }));
+      // Each request runs as a server operation the page follows: its progress shows, Stop ends it
+      // after the current item, and a reload finds its result waiting (see ResumedDeletion).
+      let offset = 0;
       for (const request of requests) {
-        const done = await api.deleteSessions(request);
+        const started = await api.startDelete(request);
+        if (started.state !== "running") throw new Error("The server did not start the deletion.");
+        const end = await followOperation(api, started.id, (status) =>
+          setRunning({ ...status, done: offset + status.done, total: offset + status.total }),
+        );
+        setFinished((ids) => [...ids, end.id]);
+        if (end.state === "failed") throw new Error(end.error);
+        const done = end.result;
+        if (done.refused) throw new Error(done.refused);
+        const before = offset;
+        offset += done.moved.length + done.skipped.length;
         if (done.operationId) made.push(done.operationId);
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);
         merged.bytesFreed += done.bytesFreed;
+        if (done.stopped) {
+          merged.stopped = { after: before + done.stopped.after, of: candidates.length };
+          // The requests not sent are not moved either.
+          for (const rest of requests.slice(requests.indexOf(request) + 1))
+            if ("items" in rest)
+              merged.skipped.push(...rest.items.map((i) => ({ id: i.id, reason: STOPPED_REASON })));
+          break;
+        }
       }
+      if (merged.moved.length > 0) onMoved?.(merged.moved.map((m) => m.id));
       setOperations(made);
       setResult(merged);
       setStep("result");
     } catch (e) {
       setError((e as Error).message);
     } finally {
+      setRunning(undefined);
       setBusy(false);
     }
   }
@@ -152,11 +195,9 @@ export function CleanWizard({
   async function undo() {
     setBusy(true);
     try {
-      const { entries } = await api.trash();
-      const refs = entries
-        .filter((e) => e.state === "in-trash" && operations.some((op) => e.entryId.startsWith(`${op}:`)))
-        .map((e) => e.entryId);
-      setUndone(refs.length ? await api.restore(refs) : { done: [], skipped: [] });
+      const restored = await undoMoves(api, operations);
+      setUndone(restored);
+      onMoved?.(restored.done.map((d) => d.id));
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -319,38 +360,17 @@ export function CleanWizard({
         </div>
       )}
 
-      {step === "result" && result && (
-        <div data-testid="wizard-result">
-          <p class="big-line">
-            Moved <strong data-testid="result-moved">{result.moved.length}</strong> · freed{" "}
-            <strong>
-              <Bytes value={result.bytesFreed} />
-            </strong>
-          </p>
-          {result.skipped.length > 0 && (
-            <>
-              <h3>Skipped</h3>
-              <ul data-testid="result-skipped">
-                {result.skipped.map((s) => (
-                  <li key={s.id}>
-                    <code>{s.path ?? s.id}</code>: {s.reason}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          {undone ? (
-            <p data-testid="undo-result">
-              Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
-              {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
-            </p>
-          ) : (
-            result.moved.length > 0 && (
-              <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
-            )
-          )}
-        </div>
+      {step === "confirm" && running && (
+        <DeleteProgress
+          status={running}
+          onStop={() => {
+            setRunning({ ...running, stopRequested: true });
+            api.stopOperation(running.id).catch(() => {}); // it may have just finished: the result says
+          }}
+        />
       )}
+
+      {step === "result" && result && <DeleteResult result={result} undone={undone} />}
 
       <footer>
         {step === "result" ? (
@@ -360,15 +380,25 @@ export function CleanWizard({
                 Undo
               </button>
             )}
-            <button type="button" class="primary" data-testid="wizard-close" onClick={() => onClose(true)}>
+            <button
+              type="button"
+              class="primary"
+              data-testid="wizard-close"
+              onClick={() => {
+                // The result was seen: the server may forget it (a reload then shows no old result).
+                for (const id of finished) api.dismissOperation(id).catch(() => {});
+                onClose(true);
+              }}
+            >
               Done
             </button>
           </>
         ) : (
           <>
             {busy && step === "confirm" && (
-              <span class="hint" role="status" data-testid="wizard-moving">
-                Moving to the trash: this cannot be cancelled part-way; the result and its Undo follow.
+              <span class="hint" data-testid="wizard-moving">
+                Closing is not possible while sessions move: use Stop after this item; the result and its Undo
+                follow.
               </span>
             )}
             <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => onClose(false)}>

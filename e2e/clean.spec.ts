@@ -8,7 +8,14 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateStore } from "../bench/synthetic-store.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
+import AxeBuilder from "@axe-core/playwright";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+
+/** axe's violations of any impact on the page as it is, one line each (none: `[]`). */
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
 
 /** Selects the first session row, opens the clean wizard on it and goes to its last step. */
 async function wizardOnFirstRow(page: Page) {
@@ -321,6 +328,7 @@ test("a large delete shows its progress from the server; Stop ends it after the 
   const moved = Number(await wizard.getByTestId("result-moved").textContent());
   expect(moved).toBeGreaterThan(0);
   expect(moved).toBeLessThan(SESSIONS);
+  expect(await violations(page)).toEqual([]);
   // The disk agrees: what moved is gone, the rest is where it was.
   expect(still(files)).toBe(SESSIONS - moved);
   // The table looked again at once: what moved is out of the selection, the rest still selected.
@@ -329,7 +337,9 @@ test("a large delete shows its progress from the server; Stop ends it after the 
   );
 
   await wizard.getByTestId("undo").click();
-  await expect(wizard.getByTestId("undo-result")).toContainText(`Restored ${moved} sessions`);
+  await expect(wizard.getByTestId("undo-result")).toContainText(`Restored ${moved} sessions`, {
+    timeout: 60_000,
+  });
   expect(still(files)).toBe(SESSIONS);
   await wizard.getByTestId("wizard-close").click();
   await expect(wizard).toBeHidden();
@@ -355,12 +365,35 @@ test("a page reloaded mid-delete finds the deletion: its progress, then the resu
   await expect(resumed.getByTestId("result-moved")).toHaveText(String(SESSIONS), { timeout: 120_000 });
   expect(still(files)).toBe(0);
   await expect(resumed.getByTestId("undo")).toBeVisible();
+  expect(await violations(page)).toEqual([]);
   await resumed.getByTestId("resumed-close").click();
   await expect(resumed).toBeHidden();
   // Dismissed: the next load shows no old result.
   await page.reload();
   await expect(page.getByTestId("nav-sessions")).toBeVisible();
   await expect(resumed).toBeHidden();
+});
+
+test("the progress view passes axe (no violation of any impact); its Stop is a named button", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  // The status answers held back: the wizard stays on the server's first answer ("Preparing")
+  // for as long as axe looks at it.
+  await page.route("**/api/operations/current", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    await route.continue();
+  });
+  await page.goto(server.url);
+  const wizard = await wizardOnFirstRow(page);
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("operation-progress-text")).toContainText("Preparing");
+  await expect(wizard.getByRole("button", { name: "Stop after this item" })).toBeEnabled();
+  expect(await violations(page)).toEqual([]);
+  await expect(wizard.getByTestId("result-moved")).toHaveText("1", { timeout: 20_000 });
 });
 
 /** Presses Tab until the element with `testId` has the focus (at most `max` presses). */

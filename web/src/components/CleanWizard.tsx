@@ -158,6 +158,7 @@ export function CleanWizard({
       for (const request of requests) {
         const started = await api.startDelete(request);
         if (started.state !== "running") throw new Error("The server did not start the deletion.");
+        setRunning({ ...started, done: offset, total: offset + started.total });
         const end = await followOperation(api, started.id, (status) =>
           setRunning({ ...status, done: offset + status.done, total: offset + status.total }),
         );
@@ -218,7 +219,8 @@ export function CleanWizard({
       // the move runs: closing then would hide a deletion that goes on, and its result and undo.
       onEscape={step === "result" || busy ? undefined : () => onClose(false)}
     >
-      <header>
+      {/* Not a <header>: inside a dialog it would be a second banner landmark beside the page's (axe). */}
+      <div class="dialog-head">
         <h2 id="wizard-title">
           {TITLES[source.kind]} — {STEP_TITLES[step]}
         </h2>
@@ -233,7 +235,7 @@ export function CleanWizard({
             </li>
           ))}
         </ol>
-      </header>
+      </div>
 
       {error && (
         <div class="banner error" role="alert" data-testid="wizard-error">
@@ -396,7 +398,7 @@ export function CleanWizard({
         ) : (
           <>
             {busy && step === "confirm" && (
-              <span class="hint" data-testid="wizard-moving">
+              <span class="hint footer-note" data-testid="wizard-moving">
                 Closing is not possible while sessions move: use Stop after this item; the result and its Undo
                 follow.
               </span>

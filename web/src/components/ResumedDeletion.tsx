@@ -63,12 +63,13 @@ export function ResumedDeletion({
 
   return (
     <Dialog class="dialog wizard" labelledBy="resumed-title" testId="resumed-deletion">
-      <header>
+      {/* Not a <header>: inside a dialog it would be a second banner landmark beside the page's (axe). */}
+      <div class="dialog-head">
         <h2 id="resumed-title">
           {running ? "A deletion is running" : "The last deletion's result"} (started{" "}
           {new Date(found.startedAt).toLocaleTimeString()})
         </h2>
-      </header>
+      </div>
       {error && (
         <div class="banner error" role="alert">
           {error}

@@ -206,6 +206,12 @@ export function CleanWizard({
     }
   }
 
+  /** Closes, letting the server forget the results seen here (a refused or failed run's too). */
+  const close = (changed: boolean) => {
+    for (const id of finished) api.dismissOperation(id).catch(() => {});
+    onClose(changed);
+  };
+
   const index = STEPS.indexOf(step);
   const next = () => setStep(STEPS[index + 1]!);
   const back = () => setStep(STEPS[index - 1]!);
@@ -217,7 +223,7 @@ export function CleanWizard({
       testId="wizard"
       // Escape cancels, except on the result (what was done, and its undo, must be seen) and while
       // the move runs: closing then would hide a deletion that goes on, and its result and undo.
-      onEscape={step === "result" || busy ? undefined : () => onClose(false)}
+      onEscape={step === "result" || busy ? undefined : () => close(false)}
     >
       {/* Not a <header>: inside a dialog it would be a second banner landmark beside the page's (axe). */}
       <div class="dialog-head">
@@ -386,11 +392,8 @@ export function CleanWizard({
               type="button"
               class="primary"
               data-testid="wizard-close"
-              onClick={() => {
-                // The result was seen: the server may forget it (a reload then shows no old result).
-                for (const id of finished) api.dismissOperation(id).catch(() => {});
-                onClose(true);
-              }}
+              // The result was seen: the server may forget it (a reload then shows no old result).
+              onClick={() => close(true)}
             >
               Done
             </button>
@@ -403,7 +406,7 @@ export function CleanWizard({
                 follow.
               </span>
             )}
-            <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => onClose(false)}>
+            <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => close(false)}>
               Cancel
             </button>
             {index > 0 && (

@@ -299,7 +299,11 @@ async function deleteEverything(page: Page, count: number) {
   return wizard;
 }
 
-const SESSIONS = 3_000;
+/**
+ * Sessions of the large store: the 20,000 the issue asks about (both tests together take about two
+ * minutes on a shared machine); I17_SESSIONS=3000 runs them on a smaller store while developing.
+ */
+const SESSIONS = Number(process.env.I17_SESSIONS ?? 20_000);
 const still = (files: string[]) => files.filter((f) => existsSync(f)).length;
 
 test("a large delete shows its progress from the server; Stop ends it after the current item, lists what moved with its Undo", async ({
@@ -307,7 +311,7 @@ test("a large delete shows its progress from the server; Stop ends it after the 
   home,
   serve,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(600_000);
   const files = await largeStore(home, SESSIONS);
   const server = await serve();
   await page.goto(server.url);
@@ -315,16 +319,21 @@ test("a large delete shows its progress from the server; Stop ends it after the 
 
   const text = wizard.getByTestId("operation-progress-text");
   await expect(text).toHaveAttribute("aria-live", "polite");
-  await expect(text).toHaveText(/^Moving [1-9][\d,]* of 3,000$/, { timeout: 60_000 });
+  await expect(text).toHaveText(new RegExp(`^Moving [1-9][\\d,]* of ${SESSIONS.toLocaleString("en-US")}$`), {
+    timeout: 60_000,
+  });
   await expect(wizard.locator("progress")).toHaveAttribute("max", String(SESSIONS));
   // Escape and Cancel do nothing while it runs.
   await page.keyboard.press("Escape");
   await expect(wizard.getByTestId("wizard-cancel")).toBeDisabled();
   await wizard.getByTestId("operation-stop").click();
 
-  await expect(wizard.getByTestId("result-stopped")).toContainText(/Stopped after [\d,]+ of 3,000/, {
-    timeout: 60_000,
-  });
+  await expect(wizard.getByTestId("result-stopped")).toContainText(
+    new RegExp(`Stopped after [\\d,]+ of ${SESSIONS.toLocaleString("en-US")}:`),
+    {
+      timeout: 60_000,
+    },
+  );
   const moved = Number(await wizard.getByTestId("result-moved").textContent());
   expect(moved).toBeGreaterThan(0);
   expect(moved).toBeLessThan(SESSIONS);
@@ -350,7 +359,7 @@ test("a page reloaded mid-delete finds the deletion: its progress, then the resu
   home,
   serve,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(600_000);
   const files = await largeStore(home, SESSIONS);
   const server = await serve();
   await page.goto(server.url);
@@ -362,7 +371,7 @@ test("a page reloaded mid-delete finds the deletion: its progress, then the resu
 
   const resumed = page.getByTestId("resumed-deletion");
   await expect(resumed).toBeVisible();
-  await expect(resumed.getByTestId("result-moved")).toHaveText(String(SESSIONS), { timeout: 120_000 });
+  await expect(resumed.getByTestId("result-moved")).toHaveText(String(SESSIONS), { timeout: 300_000 });
   expect(still(files)).toBe(0);
   await expect(resumed.getByTestId("undo")).toBeVisible();
   expect(await violations(page)).toEqual([]);

@@ -17,6 +17,7 @@ import {
   StoreRefSchema,
 } from "./session-record.js";
 import { SessionFilterSchema } from "./session-filter.js";
+import { SoftDeleteResultSchema } from "./trash.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -377,6 +378,44 @@ export const DeleteRequestSchema = z.union([
   }),
 ]);
 export type DeleteRequest = z.infer<typeof DeleteRequestSchema>;
+
+/**
+ * A delete the dashboard started as an operation (`POST /api/operations/delete`, same body as
+ * `/api/delete`), as `GET /api/operations/current` tells it: running with its progress, or its
+ * result, kept until dismissed or until the next operation starts — so a page that was reloaded or
+ * left mid-run finds the result and its Undo waiting.
+ */
+const OperationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not an operation id" });
+const OperationBase = { id: OperationIdSchema, kind: z.literal("delete"), startedAt: z.iso.datetime() };
+export const OperationStatusSchema = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("none") }),
+  z.object({
+    state: z.literal("running"),
+    ...OperationBase,
+    /** "preparing": the fresh scan and checks before the first move; "moving": item by item. */
+    phase: z.enum(["preparing", "moving"]),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    /** A stop was asked for: the run ends after the current item. */
+    stopRequested: z.boolean(),
+  }),
+  z.object({
+    state: z.literal("finished"),
+    ...OperationBase,
+    finishedAt: z.iso.datetime(),
+    result: SoftDeleteResultSchema,
+  }),
+  z.object({
+    state: z.literal("failed"),
+    ...OperationBase,
+    finishedAt: z.iso.datetime(),
+    error: z.string(),
+  }),
+]);
+export type OperationStatus = z.infer<typeof OperationStatusSchema>;
+
+/** `POST /api/operations/current/stop` and `…/dismiss`: which operation (a stale page's stop is refused). */
+export const OperationRefSchema = z.strictObject({ id: OperationIdSchema });
 
 export const TrashRefsSchema = z.strictObject({
   refs: z

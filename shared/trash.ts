@@ -109,10 +109,18 @@ export const SoftDeleteResultSchema = z.object({
   notes: z.array(z.string()).optional(),
   /** Set when nothing was done because the selection as a whole is refused. */
   refused: z.string().optional(),
+  /**
+   * Set when the user stopped the run: it stopped after `after` of the `of` chosen items. What
+   * moved stays moved (with its undo); the rest are in `skipped`, untouched.
+   */
+  stopped: z.object({ after: z.number(), of: z.number() }).optional(),
   /** What recovery resolved before this operation started. */
   recovered: z.array(RecoverySchema).optional(),
 });
 export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
+
+/** Why an item a delete chose stayed where it is: the user stopped the run before its turn. */
+export const STOPPED_REASON = "not moved: the deletion was stopped before its turn";
 
 /** The outcome of a restore or a purge. */
 export const TrashActionResultSchema = z.object({

@@ -3,5 +3,6 @@
 // allows) at the moment it runs. One file per operation; this is their one door.
 export { type EngineOptions } from "./engine.js";
 export { recover } from "./recovery.js";
-export { softDelete, type SoftDeleteRequest } from "./soft-delete.js";
+export { STOPPED_REASON } from "../../shared/trash.js";
+export { type DeleteControl, softDelete, type SoftDeleteRequest } from "./soft-delete.js";
 export { listTrash, purge, purgeSelection, restore } from "./trash-actions.js";

@@ -11,7 +11,7 @@ import { emptiesStore } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { type Fingerprint, isFolderSession, type SessionRecord } from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
-import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
+import { type SoftDeleteResult, STOPPED_REASON, type TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
@@ -75,6 +75,21 @@ const forksMoved = (record: SessionRecord | undefined, result: SoftDeleteResult)
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
 
+/**
+ * How a caller follows and stops a run (the dashboard's operations; the CLI's progress line).
+ * Stopping means "after the current item": the engine asks between items, never during one, so an
+ * item is moved whole or not at all, and every journal guarantee stays as it is.
+ */
+export interface DeleteControl {
+  /** Items handled (moved or skipped) of those chosen; called before the first and after each. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+  /** Asked between items: true stops the run there. */
+  stopRequested?: () => boolean;
+}
+
+/** Lets the event loop answer (a status request, a stop) between two items of a run that is followed. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface SoftDeleteRequest {
   /** The sessions to move, each with the fingerprint its preview showed (when there was a preview). */
   items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
@@ -121,6 +136,7 @@ function atSessionPlace(target: MoveTarget): boolean {
 export async function softDelete(
   request: SoftDeleteRequest,
   options: EngineOptions,
+  control: DeleteControl = {},
 ): Promise<SoftDeleteResult> {
   return exclusive(options, recoverLocked, async (state) => {
     const now = state.now();
@@ -259,8 +275,32 @@ export async function softDelete(
     result.operationId = operationId;
     const quarantine = join(places.quarantine, operationId);
     const ledger = Ledger.create(state.ledgerDir, operationId, options.ledgerWrite);
+    const total = chosen.length;
+    let done = 0;
+    const followed = control.onProgress !== undefined || control.stopRequested !== undefined;
+    const stopping = () => control.stopRequested?.() ?? false;
+    /** After one item is handled: say so, and let a status request or a stop be heard. */
+    const handled = async () => {
+      done += 1;
+      control.onProgress?.({ done, total });
+      if (followed) await breathe();
+    };
+    control.onProgress?.({ done, total });
     try {
       for (let start = 0; start < chosen.length; start += BATCH) {
+        // Stopped between batches: the rest never got an intent, so they simply stay.
+        if (stopping()) {
+          for (const { record } of chosen.slice(start))
+            result.skipped.push({ id: record.id, path: record.path, reason: STOPPED_REASON });
+          result.stopped = { after: done, of: total };
+          // Stopped before the first intent: nothing moved, no operation, no stray ledger.
+          if (start === 0) {
+            ledger.close();
+            rmSync(ledger.file, { force: true });
+            delete result.operationId;
+          }
+          break;
+        }
         const batch = chosen
           .slice(start, start + BATCH)
           .map(({ record, fingerprint }, i): TrashItem & { seq: number } => {
@@ -305,6 +345,7 @@ export async function softDelete(
         state.crash("intents-synced");
         const ready = batch.flatMap((item, i) => {
           const ownSize = readyToMove(item, chosen[start + i]!.record, quarantine, ledger, result);
+          if (ownSize === false) done += 1;
           return ownSize === false ? [] : [{ ...item, ownSize }];
         });
         // The desktop trash takes the batch in one call; the quarantine, one rename each.
@@ -318,7 +359,16 @@ export async function softDelete(
           state.env,
         );
         const trashed = new Map(toTrash.map((item, i) => [item.seq, outcomes[i]!]));
-        for (const { ownSize, ...item } of ready)
+        for (const { ownSize, ...item } of ready) {
+          const outcome = trashed.get(item.seq);
+          // Stopped mid-batch: an item the desktop trash already took is recorded as moved (it is
+          // in the trash); every other one closes its intent as not moved and stays where it is.
+          if (stopping() && !(outcome && "location" in outcome)) {
+            ledger.append([{ seq: item.seq, event: "not-moved", reason: STOPPED_REASON }]);
+            result.skipped.push({ id: item.id, path: item.originalPath, reason: STOPPED_REASON });
+            result.stopped ??= { after: done, of: total };
+            continue;
+          }
           if (codex.has(item.id) && !forksMoved(byId.get(item.id), result)) {
             const reason =
               "a fork that reads its history from it was not moved; it stays while the fork exists";
@@ -326,8 +376,15 @@ export async function softDelete(
             result.skipped.push({ id: item.id, path: item.originalPath, reason });
           } else if (codex.has(item.id))
             settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state);
-          else settle(item, ownSize, trashed.get(item.seq), quarantine, ledger, result, state);
+          else settle(item, ownSize, outcome, quarantine, ledger, result, state);
+          await handled();
+        }
         ledger.sync();
+        if (result.stopped) {
+          for (const { record } of chosen.slice(start + BATCH))
+            result.skipped.push({ id: record.id, path: record.path, reason: STOPPED_REASON });
+          break;
+        }
       }
     } finally {
       if (pathExists(ledger.file)) ledger.close();

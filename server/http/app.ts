@@ -8,6 +8,7 @@ import { UserError } from "../errors.js";
 import { LockedError } from "../state/lock-file.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import type { DashboardApi } from "./dashboard-service.js";
+import { OperationConflictError } from "./operations.js";
 import { UnknownPreviewError } from "./previews.js";
 import { BODY_LIMIT_BYTES, crossSiteGuard, hostGuard, securityHeaders, tokenGuard } from "./guard.js";
 import { apiRoutes } from "./routes/api-routes.js";
@@ -67,7 +68,11 @@ export function createApp(options: AppOptions) {
     // Typed errors of the API and of the engine: the message is the whole story.
     if (error instanceof UnknownIdsError || error instanceof UnknownPreviewError)
       return c.json({ error: { code: "not_found", message: error.message } }, 404);
-    if (error instanceof ReadOnlyError || error instanceof LockedError)
+    if (
+      error instanceof ReadOnlyError ||
+      error instanceof LockedError ||
+      error instanceof OperationConflictError
+    )
       return c.json({ error: { code: "conflict", message: error.message } }, 409);
     if (error instanceof UserError)
       return c.json({ error: { code: "bad_request", message: error.message } }, 400);

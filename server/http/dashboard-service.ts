@@ -10,6 +10,7 @@ import type {
   GrowthResponse,
   KeepRequest,
   KeepResponse,
+  OperationStatus,
   PolicyResponse,
   PolicyStatus,
   PlanSelectionRequest,
@@ -33,7 +34,7 @@ import {
   type TrashActionResult,
   type TrashList,
 } from "../../shared/trash.js";
-import { listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
+import { type DeleteControl, listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
 import {
   exemptionsOf,
   externalSweeps,
@@ -63,6 +64,7 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { collectGarbage } from "./heap.js";
+import { createOperations } from "./operations.js";
 import { createPreviews, type Preview } from "./previews.js";
 import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
 
@@ -103,6 +105,14 @@ export interface DashboardApi {
     config: unknown,
   ) => Promise<{ ok: true; policy: PolicyResponse } | { ok: false; problems: ConfigProblem[] }>;
   deleteSessions?: (request: DeleteRequest) => Promise<SoftDeleteResult>;
+  /** Starts the delete as the current operation (409 while one runs); its status follows. */
+  startDelete?: (request: DeleteRequest) => OperationStatus;
+  /** The running operation's progress, or the last one's result until dismissed. */
+  operation?: () => OperationStatus;
+  /** Stop the running operation `id` after its current item. */
+  stopOperation?: (id: string) => OperationStatus;
+  /** Forget the finished operation `id`. */
+  dismissOperation?: (id: string) => OperationStatus;
   trash?: () => Promise<TrashList>;
   restore?: (refs: string[]) => Promise<TrashActionResult>;
   purge?: (refs: string[], confirm: string) => Promise<TrashActionResult>;
@@ -168,6 +178,36 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
    */
   const freshMs = stores.freshMs ?? FRESH_MS;
   const previews = createPreviews();
+  const operations = createOperations();
+
+  /** What a delete request executes: the preview it names (taken once), or the ids it lists. */
+  const chosenBy = (request: DeleteRequest): Preview =>
+    "previewId" in request
+      ? previews.take(request.previewId, request.ids)
+      : { items: request.items, via: "selection" };
+
+  /**
+   * The engine decides on its own fresh facts, under its lock: the config file as it is now and
+   * one new scan (which reuses the last look's records of unchanged files, so a delete in a
+   * large store does not pay for a second full scan).
+   */
+  async function runDelete(chosen: Preview, dryRun: boolean, control?: DeleteControl) {
+    try {
+      return await softDelete(
+        {
+          ...chosen,
+          roots: stores.roots,
+          adapterStores: stores.adapterStores,
+          dryRun,
+          ...(look ? { previous: look.inputs.report } : {}),
+        },
+        { actor: "ui", config: stores.config },
+        control,
+      );
+    } finally {
+      changed(); // what the table shows has moved
+    }
+  }
   let generation = 0;
   let look: { at: number; generation: number; inputs: PlanInputs } | undefined;
   let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
@@ -423,25 +463,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
      * large store does not pay for a second full scan).
      */
     async deleteSessions(request) {
-      const chosen: Preview =
-        "previewId" in request
-          ? previews.take(request.previewId, request.ids)
-          : { items: request.items, via: "selection" };
-      try {
-        return await softDelete(
-          {
-            ...chosen,
-            roots: stores.roots,
-            adapterStores: stores.adapterStores,
-            dryRun: request.dryRun,
-            ...(look ? { previous: look.inputs.report } : {}),
-          },
-          { actor: "ui", config: stores.config },
-        );
-      } finally {
-        changed(); // what the table shows has moved
-      }
+      return runDelete(chosenBy(request), request.dryRun);
     },
+
+    /** The same delete as an operation: answered at once, followed with `operation()`. */
+    startDelete(request) {
+      return operations.start((control) => runDelete(chosenBy(request), request.dryRun, control));
+    },
+    operation: () => operations.status(),
+    stopOperation: (id) => operations.stop(id),
+    dismissOperation: (id) => operations.dismiss(id),
 
     async trash() {
       // Each cleanup's trigger comes from the audit log: the ledger records what moved, not who asked.

@@ -5,7 +5,9 @@ import { formatBytes } from "../../shared/format.js";
 import { describeFinding } from "../../shared/scan-summary.js";
 import { NO_FILTER } from "../../shared/session-filter.js";
 import type { ApiClient } from "./api/client.js";
+import type { OperationStatus } from "../../shared/api.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
+import { ResumedDeletion } from "./components/ResumedDeletion.js";
 import { ScanButton } from "./components/ScanButton.js";
 import { SessionDrawer } from "./components/SessionDrawer.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
@@ -41,6 +43,14 @@ export function App({
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   /** The page tabs on a narrow screen, where they fold behind the menu button. */
   const [menuOpen, setMenuOpen] = useState(false);
+  /** A deletion the server still runs, or whose result was not dismissed: the page was reloaded or left. */
+  const [resumed, setResumed] = useState<Exclude<OperationStatus, { state: "none" }> | undefined>();
+  useEffect(() => {
+    api.operation().then(
+      (status) => status.state !== "none" && setResumed(status),
+      () => {}, // the summary's own request says when the server is not reachable
+    );
+  }, [api]);
   const data = store.data.value;
   const page = currentPage.value;
   const now = data ? new Date(data.scannedAt) : new Date();
@@ -48,6 +58,12 @@ export function App({
   const reload = () => {
     void store.refresh();
     void sessions.load();
+  };
+  /** Sessions moved or put back: out of the selection, and the table and summary look again. */
+  const moved = (ids: string[]) => {
+    const gone = new Set(ids);
+    sessions.selected.value = new Set([...sessions.selected.value].filter((id) => !gone.has(id)));
+    reload();
   };
   const readOnly = data?.policy.readOnly ?? true;
   return (
@@ -195,6 +211,7 @@ export function App({
           api={api}
           source={cleaning}
           onOpen={setOpenId}
+          onMoved={moved}
           onClose={(changed) => {
             setCleaning(undefined);
             if (changed) {
@@ -203,6 +220,9 @@ export function App({
             }
           }}
         />
+      )}
+      {resumed && !cleaning && (
+        <ResumedDeletion api={api} found={resumed} onMoved={moved} onClose={() => setResumed(undefined)} />
       )}
     </>
   );

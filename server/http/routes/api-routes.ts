@@ -13,6 +13,8 @@ import {
   GrowthResponseSchema,
   KeepRequestSchema,
   KeepResponseSchema,
+  OperationRefSchema,
+  OperationStatusSchema,
   PlanSelectionRequestSchema,
   PolicyResponseSchema,
   ProtectRequestSchema,
@@ -125,6 +127,21 @@ export function apiRoutes(api: DashboardApi) {
     const result = await need(api.deleteSessions)(request);
     if (result.refused) throw new HTTPException(409, { message: result.refused });
     return c.json(SoftDeleteResultSchema.parse(result));
+  });
+
+  // The same delete as an operation the page follows (and may come back to after a reload).
+  routes.post("/operations/delete", async (c) => {
+    const request = await jsonBody(c, DeleteRequestSchema);
+    return c.json(OperationStatusSchema.parse(need(api.startDelete)(request)), 202);
+  });
+  routes.get("/operations/current", (c) => c.json(OperationStatusSchema.parse(need(api.operation)())));
+  routes.post("/operations/current/stop", async (c) => {
+    const { id } = await jsonBody(c, OperationRefSchema);
+    return c.json(OperationStatusSchema.parse(need(api.stopOperation)(id)));
+  });
+  routes.post("/operations/current/dismiss", async (c) => {
+    const { id } = await jsonBody(c, OperationRefSchema);
+    return c.json(OperationStatusSchema.parse(need(api.dismissOperation)(id)));
   });
 
   routes.get("/trash", async (c) => c.json(TrashListSchema.parse(await need(api.trash)())));

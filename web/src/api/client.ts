@@ -14,6 +14,8 @@ import {
   InvalidConfigErrorSchema,
   type KeepResponse,
   KeepResponseSchema,
+  type OperationStatus,
+  OperationStatusSchema,
   type PlanSelectionRequest,
   type PolicyResponse,
   PolicyResponseSchema,
@@ -231,6 +233,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     deleteSessions: (request: DeleteRequest): Promise<SoftDeleteResult> =>
       call(SoftDeleteResultSchema, "a deletion result", "/api/delete", { body: request }),
+
+    /** Starts the delete as the server's current operation; follow it with `operation()`. */
+    startDelete: (request: DeleteRequest): Promise<OperationStatus> =>
+      call(OperationStatusSchema, "an operation", "/api/operations/delete", { body: request }),
+    /** The running delete's progress, or the last one's result until it is dismissed. */
+    operation: (): Promise<OperationStatus> =>
+      call(OperationStatusSchema, "an operation", "/api/operations/current"),
+    /** Stop the running delete after its current item. */
+    stopOperation: (id: string): Promise<OperationStatus> =>
+      call(OperationStatusSchema, "an operation", "/api/operations/current/stop", { body: { id } }),
+    /** Forget the finished delete's result (it was seen). */
+    dismissOperation: (id: string): Promise<OperationStatus> =>
+      call(OperationStatusSchema, "an operation", "/api/operations/current/dismiss", { body: { id } }),
 
     trash: (): Promise<TrashList> => call(TrashListSchema, "the trash", "/api/trash"),
 

@@ -8,9 +8,12 @@ import { confirmationFor } from "../../../shared/confirmation.js";
 import { formatPercent } from "../../../shared/format.js";
 import type { Plan } from "../../../shared/plan.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
+import type { DeleteRequest, OperationStatus } from "../../../shared/api.js";
 import { fileName, namespaceBase } from "../../../shared/session-title.js";
-import { STILL_ON_DISK, type SoftDeleteResult, type TrashActionResult } from "../../../shared/trash.js";
+import { type SoftDeleteResult, STOPPED_REASON, type TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
+import { followOperation } from "../state/operation.js";
+import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
 import { CandidatesTable } from "./CandidatesTable.js";
@@ -95,13 +98,26 @@ export function CleanWizard({
   source,
   onClose,
   onOpen,
+  onMoved,
 }: {
-  api: Pick<ApiClient, "plan" | "planSelection" | "deleteSessions" | "trash" | "restore">;
+  api: Pick<
+    ApiClient,
+    | "plan"
+    | "planSelection"
+    | "trash"
+    | "restore"
+    | "startDelete"
+    | "operation"
+    | "stopOperation"
+    | "dismissOperation"
+  >;
   source: CleanSource;
   /** Opens a candidate's details in the session drawer. */
   onOpen?: (id: string) => void;
   /** `changed`: something moved, the caller reloads. */
   onClose: (changed: boolean) => void;
+  /** Sessions moved (or put back by Undo): the caller refreshes the table and the selection at once. */
+  onMoved?: (ids: string[]) => void;
 }) {
   const [plan, setPlan] = useState<Plan | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -114,6 +130,10 @@ export function CleanWizard({
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
   /** The candidates left ticked: exactly what a delete sends. */
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  /** The server's operation while it runs: its progress, and the id Stop names. */
+  const [running, setRunning] = useState<Extract<OperationStatus, { state: "running" }> | undefined>();
+  /** The finished operations (their results stay on the server until Done dismisses them). */
+  const [finished, setFinished] = useState<string[]>([]);
 
   useEffect(() => {
     if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
@@ -157,7 +177,7 @@ export function CleanWizard({
       // go in batches only for a plan without a preview id.)
       // Only the ticked candidates go: the preview's ids are named when some were unticked.
       const all = candidates.length === allCandidates.length;
-      const requests = plan?.previewId
+      const requests: DeleteRequest[] = plan?.previewId
         ? [{ previewId: plan.previewId, ...(all ? {} : { ids: candidates.map((c) => c.id) }), dryRun: false }]
         : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
             items: candidates
@@ -165,19 +185,43 @@ export function CleanWizard({
               .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
             dryRun: false,
           }));
+      // Each request runs as a server operation the page follows: its progress shows, Stop ends it
+      // after the current item, and a reload finds its result waiting (see ResumedDeletion).
+      let offset = 0;
       for (const request of requests) {
-        const done = await api.deleteSessions(request);
+        const started = await api.startDelete(request);
+        if (started.state !== "running") throw new Error("The server did not start the deletion.");
+        setRunning({ ...started, done: offset, total: offset + started.total });
+        const end = await followOperation(api, started.id, (status) =>
+          setRunning({ ...status, done: offset + status.done, total: offset + status.total }),
+        );
+        setFinished((ids) => [...ids, end.id]);
+        if (end.state === "failed") throw new Error(end.error);
+        const done = end.result;
+        if (done.refused) throw new Error(done.refused);
+        const before = offset;
+        offset += done.moved.length + done.skipped.length;
         if (done.operationId) made.push(done.operationId);
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);
         merged.bytesFreed += done.bytesFreed;
+        if (done.stopped) {
+          merged.stopped = { after: before + done.stopped.after, of: candidates.length };
+          // The requests not sent are not moved either.
+          for (const rest of requests.slice(requests.indexOf(request) + 1))
+            if ("items" in rest)
+              merged.skipped.push(...rest.items.map((i) => ({ id: i.id, reason: STOPPED_REASON })));
+          break;
+        }
       }
+      if (merged.moved.length > 0) onMoved?.(merged.moved.map((m) => m.id));
       setOperations(made);
       setResult(merged);
       setStep("result");
     } catch (e) {
       setError((e as Error).message);
     } finally {
+      setRunning(undefined);
       setBusy(false);
     }
   }
@@ -185,17 +229,21 @@ export function CleanWizard({
   async function undo() {
     setBusy(true);
     try {
-      const { entries } = await api.trash();
-      const refs = entries
-        .filter((e) => e.state === "in-trash" && operations.some((op) => e.entryId.startsWith(`${op}:`)))
-        .map((e) => e.entryId);
-      setUndone(refs.length ? await api.restore(refs) : { done: [], skipped: [] });
+      const restored = await undoMoves(api, operations);
+      setUndone(restored);
+      onMoved?.(restored.done.map((d) => d.id));
     } catch (e) {
       setError((e as Error).message);
     } finally {
       setBusy(false);
     }
   }
+
+  /** Closes, letting the server forget the results seen here (a refused or failed run's too). */
+  const close = (changed: boolean) => {
+    for (const id of finished) api.dismissOperation(id).catch(() => {});
+    onClose(changed);
+  };
 
   const index = STEPS.indexOf(step);
   const next = () => setStep(STEPS[index + 1]!);
@@ -208,10 +256,10 @@ export function CleanWizard({
       testId="wizard"
       // Escape cancels, except on the result (what was done, and its undo, must be seen) and while
       // the move runs: closing then would hide a deletion that goes on, and its result and undo.
-      onEscape={step === "result" || busy ? undefined : () => onClose(false)}
+      onEscape={step === "result" || busy ? undefined : () => close(false)}
     >
-      {/* Not a banner landmark: the page has one, and a second confuses screen readers (axe). */}
-      <header role="none">
+      {/* Not a <header>: inside a dialog it would be a second banner landmark beside the page's (axe). */}
+      <div class="dialog-head">
         <h2 id="wizard-title">
           {TITLES[source.kind]} — {STEP_TITLES[step]}
         </h2>
@@ -226,7 +274,7 @@ export function CleanWizard({
             </li>
           ))}
         </ol>
-      </header>
+      </div>
 
       {error && (
         <div class="banner error" role="alert" data-testid="wizard-error">
@@ -386,40 +434,17 @@ export function CleanWizard({
         </div>
       )}
 
-      {step === "result" && result && (
-        <div data-testid="wizard-result">
-          <p class="big-line">
-            <strong data-testid="result-moved">{result.moved.length}</strong> session
-            {result.moved.length === 1 ? "" : "s"} ·{" "}
-            <strong>
-              <Bytes value={result.bytesFreed} />
-            </strong>{" "}
-            <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
-          </p>
-          {result.skipped.length > 0 && (
-            <>
-              <h3>Skipped</h3>
-              <ul data-testid="result-skipped">
-                {result.skipped.map((s) => (
-                  <li key={s.id}>
-                    <code>{s.path ?? s.id}</code>: {s.reason}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          {undone ? (
-            <p data-testid="undo-result">
-              Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
-              {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
-            </p>
-          ) : (
-            result.moved.length > 0 && (
-              <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
-            )
-          )}
-        </div>
+      {step === "confirm" && running && (
+        <DeleteProgress
+          status={running}
+          onStop={() => {
+            setRunning({ ...running, stopRequested: true });
+            api.stopOperation(running.id).catch(() => {}); // it may have just finished: the result says
+          }}
+        />
       )}
+
+      {step === "result" && result && <DeleteResult result={result} undone={undone} />}
 
       <footer>
         {step === "result" ? (
@@ -429,18 +454,25 @@ export function CleanWizard({
                 Undo
               </button>
             )}
-            <button type="button" class="primary" data-testid="wizard-close" onClick={() => onClose(true)}>
+            <button
+              type="button"
+              class="primary"
+              data-testid="wizard-close"
+              // The result was seen: the server may forget it (a reload then shows no old result).
+              onClick={() => close(true)}
+            >
               Done
             </button>
           </>
         ) : (
           <>
             {busy && step === "confirm" && (
-              <span class="hint" role="status" data-testid="wizard-moving">
-                Moving to the trash: this cannot be cancelled part-way; the result and its Undo follow.
+              <span class="hint footer-note" data-testid="wizard-moving">
+                Closing is not possible while sessions move: use Stop after this item; the result and its Undo
+                follow.
               </span>
             )}
-            <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => onClose(false)}>
+            <button type="button" data-testid="wizard-cancel" disabled={busy} onClick={() => close(false)}>
               Cancel
             </button>
             {index > 0 && (

@@ -209,9 +209,9 @@ test("rows without JSON: a namespace quota and a protected pattern count their m
 
   // A limit the exemptions do not let it meet: the plan's warning is shown.
   await page.getByTestId("field-quota-maxSessionCount").fill("1");
-  await expect(page.getByTestId("preview-warnings")).toContainText("quota cannot be met");
+  await expect(page.getByTestId("plan-warnings")).toContainText("quota cannot be met");
   await page.getByTestId("field-quota-maxSessionCount").fill("2000");
-  await expect(page.getByTestId("preview-warnings")).toHaveCount(0);
+  await expect(page.getByTestId("plan-warnings")).toHaveCount(0);
   const saved = { ...draft, quota: { ...draft.quota, maxSessionCount: 2000 } };
 
   await page.getByTestId("policy-save").click();
@@ -391,7 +391,7 @@ for (const [width, height] of [
       await page.getByTestId("field-stores-0-root").fill("~/.pi/agent/sessions");
       await page.getByTestId("field-retention-neverReopened").check();
       await page.getByTestId("field-quota-maxSessionCount").fill("1");
-      await expect(page.getByTestId("preview-warnings")).toBeVisible();
+      await expect(page.getByTestId("plan-warnings")).toBeVisible();
       expect(await violations(page), "with rows and a warning").toEqual([]);
       await page.getByTestId("field-quota-namespaces-0-maxSessionCount").fill("x");
       await expect(page.getByTestId("policy-problems")).toBeVisible();

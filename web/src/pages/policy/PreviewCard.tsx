@@ -2,6 +2,7 @@
 // every warning of the plan ("quota cannot be met"). A draft with problems is not evaluated.
 import type { Plan } from "../../../../shared/plan.js";
 import { Bytes } from "../../components/Bytes.js";
+import { PlanWarnings } from "../../components/PlanWarnings.js";
 import { previewByRule, type RuleShare } from "../../state/policy-form.js";
 
 export function PreviewCard({
@@ -40,16 +41,7 @@ export function PreviewCard({
         )}
       </div>
       {problemCount === 0 && plan && <ByRule plan={plan} />}
-      {problemCount === 0 && plan && plan.warnings.length > 0 && (
-        // The plan's warnings, listed here until a shared PlanWarnings component exists.
-        <ul class="plan-warnings" data-testid="preview-warnings" aria-label="Warnings">
-          {plan.warnings.map((w) => (
-            <li key={w.code + w.message} class="level-text level-warn" data-code={w.code}>
-              {w.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      {problemCount === 0 && plan && <PlanWarnings plan={{ warnings: plan.warnings }} />}
     </section>
   );
 }

@@ -8,14 +8,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateStore } from "../bench/synthetic-store.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import AxeBuilder from "@axe-core/playwright";
-import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
-
-/** axe's violations of any impact on the page as it is, one line each (none: `[]`). */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
+import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
 /** Selects the first session row, opens the clean wizard on it and goes to its last step. */
 async function wizardOnFirstRow(page: Page) {

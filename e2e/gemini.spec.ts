@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { GeminiStoreBuilder } from "../test-support/gemini-store.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, expect, KEEP_NOTHING, seriousViolations, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
 const DAY = 86_400_000;
 
@@ -41,7 +41,7 @@ test("Gemini CLI: its line on the overview, its own cleanup per project without 
   await expect(banner).toContainText("general.sessionRetention maxAge = 30d (Gemini CLI's default)");
   await expect(banner).toContainText("It prunes only the project it is started in");
   await expect(banner.getByTestId("keep-them")).toHaveCount(0);
-  expect(await seriousViolations(page), "overview").toEqual([]);
+  expect(await violations(page), "overview").toEqual([]);
 
   // The old chat, cleaned through the wizard from the sessions page's Gemini rows.
   await page.getByTestId("nav-sessions").click();
@@ -74,7 +74,7 @@ test("Gemini CLI: its line on the overview, its own cleanup per project without 
   await expect(page.getByTestId("swept-again")).toHaveCount(0);
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    expect(await seriousViolations(page), `trash (${scheme})`).toEqual([]);
+    expect(await violations(page), `trash (${scheme})`).toEqual([]);
   }
   expect(statSync(old).size).toBeGreaterThan(0);
 });

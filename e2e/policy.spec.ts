@@ -8,9 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, test } from "./serve-fixture.js";
+import { expect, test, violations } from "./serve-fixture.js";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -41,12 +39,6 @@ function cliPlan(home: string, config: object): { candidates: { path: string; ru
     },
   );
   return JSON.parse(result.stdout) as { candidates: { path: string; rule: string }[] };
-}
-
-/** Every axe violation, whatever its impact. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 test("edit → live preview matches `plan` → invalid value named and unsaveable → save writes the edits, audited", async ({

@@ -2,9 +2,8 @@
 // scrolls sideways, the Sessions table drops columns by priority but always shows Size whole, the
 // page tabs fold behind a Menu button on narrow screens, the drawer and the wizard take the whole
 // width of a phone, and axe finds no violation of any impact at the narrow widths.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { agentsHome, expect, test } from "./serve-fixture.js";
+import { agentsHome, expect, test, violations } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 const SIZES = [
@@ -15,12 +14,6 @@ const SIZES = [
 ] as const;
 /** Below this the page tabs fold behind the Menu button. */
 const NARROW = 700;
-
-/** Every axe violation, whatever its impact, one line each. */
-async function violations(page: Page) {
-  const { violations: found } = await new AxeBuilder({ page }).analyze();
-  return found.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

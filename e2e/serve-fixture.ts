@@ -113,10 +113,8 @@ export const test = base.extend<{
 
 export { expect } from "@playwright/test";
 
-/** axe's serious and critical violations on the page as it is, one line each (none: `[]`). */
-export async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+/** axe's violations of any impact on the page as it is, one line each (none: `[]`). */
+export async function violations(page: Page) {
+  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  return found.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }

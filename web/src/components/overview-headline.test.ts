@@ -47,8 +47,8 @@ describe("weeklyGrowth and fastestNamespace", () => {
   });
 
   it("describeRate signs the rate per week", () => {
-    expect(describeRate(19 * MIB)).toBe("+19.0 MB/week");
-    expect(describeRate(-300 * 1024)).toBe("−300 KB/week");
+    expect(describeRate(19 * MIB)).toBe("+19.0 MiB/week");
+    expect(describeRate(-300 * 1024)).toBe("−300 KiB/week");
     expect(describeRate(0)).toBe("no growth this week");
   });
 });
@@ -59,15 +59,15 @@ describe("headline", () => {
   it("says the quota used, the week's growth and who grew, and what the policy would move", () => {
     const quota = quotaState(200 * MIB, 1234, { maxTotalSizeBytes: 1000 * MIB });
     expect(headline({ ...base, quota, growth: GROWTH, plan: { count: 12, bytes: 3 * MIB } })).toEqual({
-      used: "20% of the 1000 MB quota used (200 MB in 1,234 sessions).",
-      grew: "Grew 19.0 MB this week, most in /a (+14.0 MB).",
-      policy: "The policy would move 12 sessions (3.00 MB) to the trash now.",
+      used: "20% of the 1000 MiB quota used (200 MiB in 1,234 sessions).",
+      grew: "Grew 19.0 MiB this week, most in /a (+14.0 MiB).",
+      policy: "The policy would move 12 sessions (3.00 MiB) to the trash now.",
     });
   });
 
   it("without a size quota, history or plan yet, says what it knows and leaves the rest out", () => {
     expect(headline({ ...base, quota: undefined, growth: undefined, plan: undefined })).toEqual({
-      used: "200 MB in 1,234 sessions; no size quota is set.",
+      used: "200 MiB in 1,234 sessions; no size quota is set.",
       grew: undefined,
       policy: undefined,
     });
@@ -76,6 +76,6 @@ describe("headline", () => {
     ).toBe("The policy would move nothing now.");
     expect(
       headline({ ...base, quota: undefined, configInvalid: true, growth: undefined, plan: undefined }).used,
-    ).toBe("200 MB in 1,234 sessions; the quota is unknown while the config file is invalid.");
+    ).toBe("200 MiB in 1,234 sessions; the quota is unknown while the config file is invalid.");
   });
 });

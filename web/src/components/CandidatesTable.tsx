@@ -133,7 +133,7 @@ export function CandidatesTable({
                     <th
                       key={header.id}
                       scope="col"
-                      class={header.column.id === "sizeBytes" ? "num" : undefined}
+                      class={`col-${header.column.id}${header.column.id === "sizeBytes" ? " num" : ""}`}
                       aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}
                     >
                       <button

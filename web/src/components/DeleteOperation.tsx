@@ -83,7 +83,12 @@ export function DeleteResult({
         <strong>
           <Bytes value={result.bytesFreed} />
         </strong>{" "}
-        <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
+        {/* After Undo the sessions are back: "still on disk until emptied" would no longer be true. */}
+        {undone && undone.done.length === result.moved.length ? (
+          <span data-testid="result-undone">moved to the trash, then put back by Undo</span>
+        ) : (
+          <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
+        )}
       </p>
       {result.stopped && (
         <p class="banner info" data-testid="result-stopped">

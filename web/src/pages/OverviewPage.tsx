@@ -224,7 +224,7 @@ export function OverviewPage({
       {summary.largest.length > 0 && (
         <section aria-labelledby="largest-title">
           <h2 id="largest-title">Largest sessions</h2>
-          <table class="data" data-testid="largest-table">
+          <table class="data largest" data-testid="largest-table">
             <thead>
               <tr>
                 <th scope="col">Session</th>

@@ -392,7 +392,7 @@ export function SessionsPage({
                       onFocus={() => setActiveId(row.id)}
                       onClick={() => onOpen(row.id)}
                     >
-                      <SessionName session={row} />
+                      <SessionName session={row} namespace={row.namespace} />
                     </button>
                     {row.tags?.map((tag) => (
                       <span key={tag} class="tag">

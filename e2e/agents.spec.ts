@@ -4,7 +4,6 @@
 // cleanup — the warning, Keep them confirmed, the transcript's time refreshed on disk; and a
 // restored Claude session that Claude would delete again, kept from the trash page.
 import { statSync } from "node:fs";
-import { basename } from "node:path";
 import type { Page } from "@playwright/test";
 import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
@@ -145,7 +144,8 @@ test("an agent's own quota: where it stands on the overview, and the policy's cl
   await expect(wizard.getByTestId("wizard-candidate")).toContainText(
     "the claude sessions must stay below 2 sessions",
   );
-  await expect(wizard.getByTestId("wizard-candidate")).toContainText(basename(swept));
+  // Named by its first message; its path is the cell's tooltip.
+  await expect(wizard.getByTestId("wizard-candidate").locator("td.path")).toHaveAttribute("title", swept);
 });
 
 test("Claude Code's own cleanup: the warning, Keep them confirmed, the transcript's time refreshed on disk", async ({

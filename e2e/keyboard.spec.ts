@@ -179,7 +179,11 @@ test("sessions by keyboard: a skip link to the bar, the rows one tab stop, arrow
   await page.keyboard.press("Enter");
   await expect(wizard.getByTestId("undo-result")).toContainText("Restored 1 session");
   expect(await focusIsIn(wizard)).toBe(true);
-  await page.keyboard.press("Tab");
+  // Tab stays inside the wizard and reaches Done (after the result's list of what moved).
+  for (let i = 0; i < 4 && (await focusedTestId(page)) !== "wizard-close"; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusIsIn(wizard)).toBe(true);
+  }
   expect(await focusedTestId(page)).toBe("wizard-close");
   await page.keyboard.press("Enter");
   await expect(wizard).toHaveCount(0);

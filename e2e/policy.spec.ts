@@ -372,6 +372,8 @@ for (const [width, height] of [
       await page.emulateMedia({ colorScheme: scheme });
       const server = await serve();
       await page.goto(server.url);
+      // On a phone the page tabs are behind the Menu button.
+      if (width < 700) await page.getByTestId("menu-toggle").click();
       await page.getByTestId("nav-policy").click();
       await expect(page.getByTestId("preview-count")).toHaveText("0");
       expect(await violations(page), "as it opens").toEqual([]);

@@ -14,7 +14,13 @@ const fromHash = (): Page => {
 export const currentPage = signal<Page>(fromHash());
 addEventListener("hashchange", () => (currentPage.value = fromHash()));
 
+/**
+ * Shows `page`. Already there, nothing changes: a new fragment would drop the page's own parameters
+ * and be a navigation, whose popstate reads as Back to an open dialog (the drawer's "Select the
+ * family" closed the drawer that way).
+ */
 export function go(page: Page) {
+  if (currentPage.value === page && fromHash() === page) return;
   location.hash = `#/${page}`;
 }
 

@@ -176,10 +176,10 @@ export function CandidatesTable({
                         data-testid="candidate-open"
                         onClick={() => onOpen(c.id)}
                       >
-                        {name}
+                        <span data-testid="session-title">{name}</span>
                       </button>
                     ) : (
-                      name
+                      <span data-testid="session-title">{name}</span>
                     )}{" "}
                     <span class="hint" title={c.namespace}>
                       {namespaceBase(c.namespace)}

@@ -78,6 +78,8 @@ export const CandidateSchema = PlanSessionSchema.extend({
 export type Candidate = z.infer<typeof CandidateSchema>;
 
 export const KeptSchema = PlanSessionSchema.extend({
+  /** Its title, in a hand selection's plan only (a policy plan keeps the whole store: unnamed). */
+  title: z.string().optional(),
   reason: z.enum(KEEP_REASONS),
   /** In words: `protected by pattern "*incident*" (name)`. */
   detail: z.string(),

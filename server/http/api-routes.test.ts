@@ -304,6 +304,18 @@ describe("delete, trash and audit", () => {
   });
 });
 
+describe("a hand selection's plan", () => {
+  it("names the selected sessions a rule keeps, and only those (the kept list holds the whole store)", async () => {
+    // The most recent session is kept (minKeepRecentCount 1); select it and one that may go.
+    const chosen = [paths[0], paths.at(-1)].map(idOf);
+    const plan = PlanSchema.parse(await (await send("POST", "/api/plan/selection", { ids: chosen })).json());
+    const keptChosen = plan.kept.filter((k) => chosen.includes(k.id));
+    expect(keptChosen.map((k) => [k.id, k.reason])).toEqual([[idOf(paths.at(-1)), "recent"]]);
+    expect(keptChosen[0]!.title).toBe("question 0 in /play"); // its first message
+    expect(plan.kept.filter((k) => !chosen.includes(k.id)).every((k) => k.title === undefined)).toBe(true);
+  });
+});
+
 describe("a preview executed by its id", () => {
   it("POST /api/delete {previewId} moves exactly what the preview showed, once; an unknown id is 404", async () => {
     const selection = PlanSchema.parse(

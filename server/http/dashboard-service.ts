@@ -429,6 +429,13 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         selection: ids,
         now,
       });
+      // The selected sessions a rule keeps are named too, as the wizard lists them (the plan names
+      // only candidates: its kept list holds the whole store, too many to name).
+      const records = new Map(inputs.report.sessions.map((s) => [s.id, s]));
+      for (const kept of plan.kept) {
+        const record = ids.has(kept.id) ? records.get(kept.id) : undefined;
+        if (record) kept.title = sessionTitle(record).title;
+      }
       return previews.remember(plan, "selection");
     },
 

@@ -79,7 +79,7 @@ function whatGoes(plan: Plan, ticked: ReadonlySet<string>): Tile[] {
 /**
  * A session by its title (name, else first message, else time: session-title.ts) with its
  * namespace's folder and file name after it, the full path on hover: absolute paths drown the list.
- * Kept sessions come without a title (the plan does not name them): their file name stands in.
+ * A kept session is named only in a hand selection's plan; elsewhere its file name stands in.
  */
 function SessionName({ path, namespace, title }: { path: string; namespace: string; title?: string }) {
   return (
@@ -337,7 +337,8 @@ export function CleanWizard({
               <ul data-testid="wizard-kept">
                 {keptOfSelection.slice(0, 200).map((k) => (
                   <li key={k.id}>
-                    <SessionName path={k.path} namespace={k.namespace} />: {k.reason} — {k.detail}
+                    <SessionName path={k.path} namespace={k.namespace} title={k.title} />: {k.reason} —{" "}
+                    {k.detail}
                     {(k.reason === "recent" ||
                       k.reason === "last-in-namespace" ||
                       k.reason === "protected") && (

@@ -16,7 +16,7 @@ import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./main.js";
 import { renderTable } from "./table.js";
-import { scanProgressLine } from "./progress.js";
+import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
 
 export const CLEAN_HELP = `Usage: session-retention clean [options]
 
@@ -233,7 +233,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     refusal: "move sessions",
   });
   if (stop !== undefined) return stop;
-  const result = await softDelete(request, engine);
+  // Followed only where the line can show: an unfollowed run skips the per-item progress calls.
+  const moving = progressLine(moveProgressText, { quiet: values.json });
+  const result = await softDelete(
+    request,
+    engine,
+    moving.active ? { onProgress: moving.update } : {},
+  ).finally(moving.done);
   if (result.refused) {
     io.stderr(`session-retention: ${visible(result.refused)}`);
     return 2;

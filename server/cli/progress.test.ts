@@ -5,9 +5,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeSession } from "../../test-support/pi-store.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { BIN } from "../../test-support/serve-child.js";
-import { progressText } from "./progress.js";
+import { moveProgressText, progressText } from "./progress.js";
 
 const ERASE = "\r\u001b[K";
 
@@ -71,5 +71,42 @@ describe("the scan's progress line", () => {
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).not.toContain("Scanning…");
+  });
+});
+
+describe("the move's progress line", () => {
+  it("says how many of how many", () => {
+    expect(moveProgressText({ done: 812, total: 1435 })).toBe("Moving to the trash… 812 of 1,435");
+  });
+
+  /** Five sessions from January 2025 and a policy that takes all but the newest, into the quarantine. */
+  const oldStore = () => {
+    const root = mkdtempSync(join(tmpdir(), "sr-progress-"));
+    for (let i = 0; i < 5; i++)
+      setModified(writeSession(root, `/work/p${i}`, 1).getSessionFile()!, new Date(Date.UTC(2025, 0, 1 + i)));
+    const policy = ["maxAgeDays=30", "minKeepRecentCount=1", "keepLastPerNamespace=0"];
+    return [
+      "--root",
+      root,
+      ...policy.flatMap((p) => ["--set", `retention.${p}`]),
+      "--set",
+      "deletion.target=quarantine",
+    ];
+  };
+
+  it("shows while `clean` moves on a terminal and is erased before the report; never with --json", () => {
+    const { status, terminal } = onTerminal(["clean", "--yes", ...oldStore()], 0);
+    expect(status).toBe(0);
+    const shown = terminal.lastIndexOf("\rMoving to the trash… ");
+    expect(shown).toBeGreaterThanOrEqual(0);
+    expect(terminal.slice(shown + 1, terminal.indexOf("\u001b[K", shown))).toMatch(
+      /^Moving to the trash… \d of 4$/,
+    );
+    expect(terminal.indexOf("moved to the trash — still on disk")).toBeGreaterThan(
+      terminal.lastIndexOf(ERASE),
+    );
+    const json = onTerminal(["clean", "--yes", "--json", ...oldStore()], 0);
+    expect(json.status).toBe(0);
+    expect(json.terminal).not.toContain("Moving to the trash…");
   });
 });

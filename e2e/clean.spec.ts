@@ -309,6 +309,7 @@ test("policy clean: the candidates are a sortable table; an unticked row stays, 
   await expect(rows.first()).toContainText("session 1");
 
   // Untick the largest: the totals follow, and only the four others go.
+  const largest = await rows.first().getAttribute("data-id");
   await rows.first().getByTestId("candidate-tick").uncheck();
   const rest = sizes.reduce((a, b) => a + b, 0) - sizes[1]!;
   await expect(wizard.getByTestId("ticked-total")).toContainText("4 of 5 ticked");
@@ -324,8 +325,10 @@ test("policy clean: the candidates are a sortable table; an unticked row stays, 
   const request = page.waitForRequest((r) => r.url().endsWith("/api/operations/delete"));
   await wizard.getByTestId("confirm-input").fill("DELETE");
   await wizard.getByTestId("wizard-execute").click();
-  const sent = (await request).postDataJSON() as { ids: string[] };
-  expect(sent.ids).toHaveLength(4);
+  // One unticked of five: the shorter list goes — all of the preview except that one.
+  const sent = (await request).postDataJSON() as { except?: string[]; ids?: string[] };
+  expect(sent).toMatchObject({ except: [largest] });
+  expect(sent.ids).toBeUndefined();
   await expect(wizard.getByTestId("result-moved")).toHaveText("4");
   expect(paths.map((p) => existsSync(p))).toEqual([false, true, false, false, false]);
   expect(existsSync(important)).toBe(true);

@@ -363,12 +363,18 @@ export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
  * the fingerprints the preview saw (for scripts; one 64 KiB body holds a few hundred).
  */
 export const DeleteRequestSchema = z.union([
-  z.strictObject({
-    previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
-    /** The candidates left ticked in the review, when not all: only these of the preview go. */
-    ids: z.array(SessionIdSchema).min(1).max(100_000).optional(),
-    dryRun: z.boolean().default(false),
-  }),
+  z
+    .strictObject({
+      previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
+      /** The candidates left ticked in the review, when not all: only these of the preview go… */
+      ids: z.array(SessionIdSchema).min(1).max(100_000).optional(),
+      /** …or all of it but these, the ones unticked (the shorter list fits the 64 KiB body). */
+      except: z.array(SessionIdSchema).min(1).max(100_000).optional(),
+      dryRun: z.boolean().default(false),
+    })
+    .refine((r) => r.ids === undefined || r.except === undefined, {
+      error: "name the ticked sessions (ids) or the unticked ones (except), not both",
+    }),
   z.strictObject({
     items: z
       .array(z.strictObject({ id: SessionIdSchema, fingerprint: FingerprintSchema }))

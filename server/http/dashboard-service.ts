@@ -183,7 +183,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   /** What a delete request executes: the preview it names (taken once), or the ids it lists. */
   const chosenBy = (request: DeleteRequest): Preview =>
     "previewId" in request
-      ? previews.take(request.previewId, request.ids)
+      ? previews.take(request.previewId, { only: request.ids, except: request.except })
       : { items: request.items, via: "selection" };
 
   /**

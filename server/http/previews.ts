@@ -43,30 +43,33 @@ export function createPreviews(now = () => Date.now()) {
       return { ...plan, previewId: id };
     },
     /**
-     * The preview of an id, once: a second delete of the same review is refused. `only`: the
-     * candidates left ticked in the review — a part of the preview, never anything else (then the
-     * orphaned index files, which were not offered for ticking, stay).
+     * The preview of an id, once: a second delete of the same review is refused. `ticks`: the
+     * candidates left ticked in the review, as `only` those or all `except` those (whichever list is
+     * shorter: a request body is at most 64 KiB) — a part of the preview, never anything else (then
+     * the orphaned index files, which were not offered for ticking, stay).
      */
-    take(id: string, only?: readonly string[]): Preview {
+    take(id: string, ticks: { only?: readonly string[]; except?: readonly string[] } = {}): Preview {
       const preview = previews.get(id);
       if (!preview || now() - preview.at > TTL_MS) {
         previews.delete(id);
         throw new UnknownPreviewError();
       }
-      if (only === undefined) {
+      const named = ticks.only ?? ticks.except;
+      if (named === undefined) {
         previews.delete(id);
         const { at: _at, ...rest } = preview;
         return rest;
       }
       const offered = new Set(preview.items.map((item) => item.id));
-      const foreign = only.find((ticked) => !offered.has(ticked));
+      const foreign = named.find((ticked) => !offered.has(ticked));
       if (foreign !== undefined)
         throw new UserError(`session ${foreign} is not in this preview; review the plan again`);
       previews.delete(id);
-      const ticked = new Set(only);
+      const set = new Set(named);
+      const keep = ticks.only !== undefined;
       return {
         via: preview.via,
-        items: preview.items.filter((item) => ticked.has(item.id)),
+        items: preview.items.filter((item) => set.has(item.id) === keep),
         orphanedMeta: [],
       };
     },

@@ -175,10 +175,17 @@ export function CleanWizard({
       const made: string[] = [];
       // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
       // go in batches only for a plan without a preview id.)
-      // Only the ticked candidates go: the preview's ids are named when some were unticked.
-      const all = candidates.length === allCandidates.length;
+      // Only the ticked candidates go: when some were unticked, the shorter list is named — the
+      // ticked ones, or the unticked (a few of thousands fit the 64 KiB body; all the rest would not).
+      const unticked = allCandidates.filter((c) => !ticked.has(c.id)).map((c) => c.id);
+      const ticks =
+        unticked.length === 0
+          ? {}
+          : unticked.length < candidates.length
+            ? { except: unticked }
+            : { ids: candidates.map((c) => c.id) };
       const requests: DeleteRequest[] = plan?.previewId
-        ? [{ previewId: plan.previewId, ...(all ? {} : { ids: candidates.map((c) => c.id) }), dryRun: false }]
+        ? [{ previewId: plan.previewId, ...ticks, dryRun: false }]
         : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
             items: candidates
               .slice(i * BATCH, (i + 1) * BATCH)

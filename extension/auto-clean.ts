@@ -1,4 +1,4 @@
-// Opt-in auto-clean on pi session start (spec §8, decision 2): at most once a day, soft delete only,
+// Opt-in auto-clean on pi session start: at most once a day, soft delete only,
 // at most `autoCleanMaxDeletesPerRun` of the policy's candidates, audited as actor "auto". The
 // first run after it is switched on only reports what it would do, and `retention.dryRun` keeps
 // it report-only. The deletion engine takes a fresh look of its own, so the current session (its

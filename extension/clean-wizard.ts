@@ -1,4 +1,4 @@
-// `/session-retention clean` inside pi (spec §9.2) with pi's own dialogs: (1) usage and quota,
+// `/session-retention clean` inside pi with pi's own dialogs: (1) usage and quota,
 // (2) the policy's candidates with their rules, (3) a multi-select — pi has a one-choice `select`,
 // so each pick toggles a session and the list comes back until the user goes on — sortable by
 // last use or size, and switchable to every session the policy lets go, (4) the bytes and the 5

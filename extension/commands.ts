@@ -1,4 +1,4 @@
-// `/session-retention [scan|clean|policy|protect|unprotect|undo|dashboard]` (spec §9.1). Loaded on
+// `/session-retention [scan|clean|policy|protect|unprotect|undo|dashboard]`. Loaded on
 // first use, so pi's start-up never pays for it; whatever scans a store runs off pi's thread
 // (tasks.ts), so pi's terminal stays responsive on a large store. Every answer goes through `tell`:
 // pi's UI when there is one, stderr in print and JSON modes — where nothing ever prompts.

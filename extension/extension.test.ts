@@ -144,7 +144,7 @@ describe("input guard", () => {
     const ui = scriptedUi();
     const { pi } = await start(ui);
     expect(pi.looks[0]!.quota.level).toBe("critical");
-    // At start, the strong prompt of spec §5.5, with the way to clean.
+    // At start, the strong prompt of the critical level, with the way to clean.
     expect(ui.notes[0]).toEqual({
       level: "error",
       text: expect.stringMatching(

@@ -7,7 +7,7 @@ import type { Look } from "./look.js";
 
 export const COMMAND = "session-retention";
 
-/** The measure nearer its limit; size when tied (it is the primary limit, spec decision 4). */
+/** The measure nearer its limit; size when tied (it is the primary limit). */
 const leading = ({ size, count }: QuotaState) =>
   size && count ? (count.ratio > size.ratio ? count : size) : (size ?? count);
 
@@ -59,7 +59,7 @@ export function statusText(look: Look): string | undefined {
 }
 
 /**
- * The notice at a session start at warn and critical (spec §5.5: a strong prompt and the way to
+ * The notice at a session start at warn and critical (a strong prompt and the way to
  * clean); info and ok have the status line only.
  */
 export function levelNotice(look: Look): string | undefined {

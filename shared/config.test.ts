@@ -38,7 +38,7 @@ describe("validateConfig", () => {
     });
   });
 
-  it("accepts the spec §11 example as written", () => {
+  it("accepts the documented example config as written", () => {
     const spec = {
       enabled: true,
       sessionDir: "~/.pi/agent/sessions",

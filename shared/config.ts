@@ -1,4 +1,4 @@
-// The config file (`<agentDir>/session-retention.json`, spec §11 plus our extensions) as one zod
+// The config file (`<agentDir>/session-retention.json`, see docs/config.md) as one zod
 // schema: the type, the validator, the defaults and — through `z.toJSONSchema` — the editor schema.
 // Shared so the dashboard's policy editor validates exactly as the CLI does.
 import { z } from "zod";
@@ -66,7 +66,7 @@ export type NeverReopenedRule = z.infer<typeof NeverReopenedRuleSchema>;
 
 export const QuotaConfigSchema = z
   .strictObject({
-    /** Primary limit (spec decision 4). Default 20 GiB. */
+    /** Primary limit. Default 20 GiB. */
     maxTotalSizeBytes: limit("bytes").default(20 * GIB),
     /**
      * Secondary limit, none by default: a fixed count says nothing about disk use — 2,000 was
@@ -109,7 +109,7 @@ export const RetentionConfigSchema = z.strictObject({
   keepLastPerNamespace: count.default(1),
   /** Which sessions a size or count quota removes first. Default "lru". */
   eviction: z.enum(EVICTION_ORDERS).default("lru"),
-  /** The "created but never reopened" rule (spec §6); off unless set. */
+  /** The "created but never reopened" rule; off unless set. */
   neverReopened: NeverReopenedRuleSchema.nullable().default(null),
   /** Allow a plan that removes every session of a store. Default false. */
   allowEmptyStore: z.boolean().default(false),

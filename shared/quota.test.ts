@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "./config.js";
 import { describeQuota, higherLevel, levelForRatio, quotaState } from "./quota.js";
 
-describe("levelForRatio (spec §5.5: 70 / 90 / 100 %)", () => {
+describe("levelForRatio (70 / 90 / 100 %)", () => {
   it.each([
     [0, "ok"],
     [0.699, "ok"],

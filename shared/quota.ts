@@ -1,4 +1,4 @@
-// Quota levels of spec §5.5 and decision 4: size is the primary measure, count the secondary, and
+// Quota levels (warn at 70 %, critical at 90 %, over at 100 %): size is the primary measure, count the secondary, and
 // the overall level is the higher of the two.
 import { formatBytes, formatPercent } from "./format.js";
 import type { StoreKind } from "./session-record.js";

@@ -88,10 +88,10 @@ export const SessionRecordSchema = z.object({
   /** Header timestamp, else the file-name timestamp, else the file's birth time. */
   createdAt: isoDate,
   modifiedAt: isoDate,
-  /** mtime by default (spec §7); the last entry's timestamp with `--precise`. */
+  /** mtime by default (the deterministic default); the last entry's timestamp with `--precise`. */
   lastUsedAt: isoDate,
   fingerprint: FingerprintSchema,
-  /** Entries after the header, of every type (model changes, labels, unknown types…), as spec §5.2's "line count − header". */
+  /** Entries after the header, of every type (model changes, labels, unknown types…), i.e. "line count − header". */
   messageCount: z.number().int().nonnegative(),
   messageCounts: MessageCountsSchema,
   /** Latest `session_info` name (an empty name clears it, as in pi). */

@@ -1,4 +1,4 @@
-// The three orders of spec §5.2, with the deterministic tie-break of spec §7: last used → size → path.
+// The three orders of the session list, with one deterministic tie-break: last used → size → path.
 import type { SessionRecord } from "./session-record.js";
 
 /** `lru`: least recently used first · `size`: largest first · `created`: oldest created first. */

@@ -1,5 +1,5 @@
 // `session-retention clean`: the policy's plan (or a hand selection) → preview → typed DELETE →
-// soft delete → what moved, what was skipped and why, and the bytes freed (spec §9.2).
+// soft delete → what moved, what was skipped and why, and the bytes freed.
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";

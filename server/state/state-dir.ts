@@ -1,6 +1,6 @@
 // Where session-retention keeps its own files: <agentDir>/session-retention/, shared by the CLI,
 // the dashboard and the pi extension. The config file sits beside pi's own settings instead
-// (<agentDir>/session-retention.json, spec §11), where a user looks for it. Everything in the state
+// (<agentDir>/session-retention.json), where a user looks for it. Everything in the state
 // folder is private: it holds every session's path, working directory and name, and the
 // dashboard's token.
 import { chmodSync, mkdirSync, statSync } from "node:fs";

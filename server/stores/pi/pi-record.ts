@@ -16,7 +16,7 @@ export interface PiRecordInput {
   /** Undefined when the file could not be read (`readError` says why). */
   facts?: PiFileFacts;
   readError?: string;
-  /** Use the last entry's timestamp as `lastUsedAt` (else mtime, spec §7). */
+  /** Use the last entry's timestamp as `lastUsedAt` (else mtime). */
   precise: boolean;
 }
 

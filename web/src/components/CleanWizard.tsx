@@ -1,4 +1,4 @@
-// The clean wizard (spec §9.2): usage → candidates with their rule → review (count, bytes, the 5
+// The clean wizard: usage → candidates with their rule → review (count, bytes, the 5
 // riskiest, what is kept) → confirm (one click for a small clean; type DELETE for a large one, see
 // shared/confirmation.ts) →
 // result with an undo that restores exactly what this run moved. It executes only the plan it

@@ -45,7 +45,7 @@ const loaded = await phaseAsync("load modules (scanner, cache, parser, record, s
   scanner: await import("../server/scan/scanner.js"),
   walker: await import("../server/scan/walker.js"),
   cache: await import("../server/scan/scan-cache.js"),
-  identity: await import("../server/scan/file-identity.js"),
+  identity: await import("../server/fs/file-identity.js"),
   reader: await import("../server/stores/pi/read-session-file.js"),
   record: await import("../server/stores/pi/pi-record.js"),
   summary: await import("../shared/scan-summary.js"),

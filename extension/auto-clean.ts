@@ -14,9 +14,10 @@ import type { SoftDeleteResult } from "../shared/trash.js";
 import { visible } from "../shared/visible-text.js";
 import { softDelete } from "../server/delete/deletion-engine.js";
 import { type PlanInputs, scannedStores } from "../server/plan/plan-inputs.js";
-import { LockedError, withLock } from "../server/state/lock-file.js";
-import { readSmallTextFile } from "../server/state/read-small-file.js";
-import { statePaths, writeStateFile } from "../server/state/state-dir.js";
+import { LockedError, withLock } from "../server/fs/lock-file.js";
+import { readSmallTextFile } from "../server/fs/read-small-file.js";
+import { writePrivateFile } from "../server/fs/private-files.js";
+import { statePaths } from "../server/state/state-dir.js";
 import { COMMAND } from "./words.js";
 
 /** `<stateDir>/auto-clean.json`: when it last ran, and whether the first-run warning was given. */
@@ -111,7 +112,7 @@ function claimToday(
       const decision = decideAutoClean(config, before, now, changedAt(configPath));
       const after = nextState(before, decision, now);
       if (JSON.stringify(after) !== JSON.stringify(before))
-        writeStateFile(file, `${JSON.stringify(after)}\n`);
+        writePrivateFile(file, `${JSON.stringify(after)}\n`);
       return decision;
     });
   } catch (error) {

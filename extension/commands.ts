@@ -10,9 +10,10 @@ import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { formatBytes } from "../shared/format.js";
 import { visible } from "../shared/visible-text.js";
 import { runningInstance } from "../server/http/instance.js";
-import { applyOverride, loadConfig, saveConfig } from "../server/state/config-file.js";
-import { readRawConfig } from "../server/state/configured-root.js";
-import { ensureStateDir, statePaths } from "../server/state/state-dir.js";
+import { applyOverride, loadConfig, saveConfig } from "../server/config/config-file.js";
+import { readRawConfig } from "../server/config/configured-root.js";
+import { ensurePrivateDir } from "../server/fs/private-files.js";
+import { statePaths } from "../server/state/state-dir.js";
 import { cleanWizard } from "./clean-wizard.js";
 import type { Look } from "./look.js";
 import { offThread } from "./off-thread.js";
@@ -268,7 +269,7 @@ async function dashboard(ctx: ExtensionCommandContext, hooks: CommandHooks) {
   if (running) return say(ctx, hooks, `The dashboard is running: ${running.url}`);
   const bin = fileURLToPath(new URL("../../bin/session-retention.js", import.meta.url));
   // Its output goes to a log file, not a pipe: a pipe would break when pi exits.
-  ensureStateDir(stateDir);
+  ensurePrivateDir(stateDir);
   const log = openSync(join(stateDir, "dashboard.log"), "a", 0o600);
   // Any free port: the address carries a per-launch token anyway, so a fixed port buys nothing and
   // could be taken by another program.

@@ -9,7 +9,7 @@ export {
   type RepairResult,
   repairSessionMetadata,
   touchSession,
-} from "./stores/workspace/workspace-api.js";
+} from "./workspace/workspace-api.js";
 export { type WorkspaceMetadata, WorkspaceMetadataSchema } from "./stores/workspace/workspace-store.js";
 export { type ScanOptions, scanStores } from "./scan/scanner.js";
 export { evaluatePolicy, exemptions } from "../shared/policy.js";

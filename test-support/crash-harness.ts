@@ -15,7 +15,7 @@ import { expect } from "vitest";
 import type { Recovery, TrashEntry } from "../shared/trash.js";
 import { recover } from "../server/delete/deletion-engine.js";
 import { homeTrashDir } from "../server/delete/movers.js";
-import { isProcessAlive, LockedError } from "../server/state/lock-file.js";
+import { isProcessAlive, LockedError } from "../server/fs/lock-file.js";
 import { statePaths } from "../server/state/state-dir.js";
 
 export const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -77,7 +77,7 @@ export async function runChild(
   return { killed: false, points: (JSON.parse(output) as { points: number }).points };
 }
 
-/** How long an empty lock file counts as held (server/state/lock-file.ts, EMPTY_LOCK_GRACE_MS). */
+/** How long an empty lock file counts as held (server/fs/lock-file.ts, EMPTY_LOCK_GRACE_MS). */
 const EMPTY_LOCK_GRACE_MS = 5000;
 
 /**

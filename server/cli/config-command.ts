@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { configJsonSchema } from "../../shared/config.js";
 import { visible } from "../../shared/visible-text.js";
-import { type ConfigStatus, describeInvalidConfig, loadConfig } from "../state/config-file.js";
+import { type ConfigStatus, describeInvalidConfig, loadConfig } from "../config/config-file.js";
 import type { CliIo } from "./main.js";
 import { UsageError } from "./errors.js";
 

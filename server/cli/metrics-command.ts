@@ -3,8 +3,8 @@
 import { parseArgs } from "node:util";
 import { collectMetrics } from "../report/metrics.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { writeFileAtomic } from "../state/atomic-write.js";
-import { loadConfig, rootOf } from "../state/config-file.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import { loadConfig, rootOf } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";
 

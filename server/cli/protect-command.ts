@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { configuredRoot } from "../state/configured-root.js";
+import { configuredRoot } from "../config/configured-root.js";
 import { readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";

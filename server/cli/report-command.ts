@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../shared/report.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
-import { writeFileAtomic } from "../state/atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { visible } from "../../shared/visible-text.js";

@@ -9,7 +9,7 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { scanStores } from "../scan/scanner.js";
 import { STORE_FLAGS } from "./config-command.js";
-import { configuredRoot } from "../state/configured-root.js";
+import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";

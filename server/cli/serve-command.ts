@@ -22,8 +22,8 @@ import {
 } from "../http/instance.js";
 import { type ListeningServer, listenOnLoopback, PortInUseError } from "../http/listen.js";
 import { checkRoot, UnusableRootError } from "../scan/check-root.js";
-import { type ConfigStatus, loadConfig, rootOf, withConfigProblems } from "../state/config-file.js";
-import { LockedError } from "../state/lock-file.js";
+import { type ConfigStatus, loadConfig, rootOf, withConfigProblems } from "../config/config-file.js";
+import { LockedError } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";

@@ -15,7 +15,7 @@ import { scanStores } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { externalSweepsOf } from "../stores/store-adapter.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
-import { loadConfig, rootOf } from "../state/config-file.js";
+import { loadConfig, rootOf } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./main.js";

@@ -4,13 +4,13 @@ import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
 import { parseStoreFlag, resolveStores } from "../scan/resolve-roots.js";
-import { configuredRoot } from "../state/configured-root.js";
+import { configuredRoot } from "../config/configured-root.js";
 import {
   type PruneResult,
   pruneSessions,
   repairSessionMetadata,
   touchSession,
-} from "../stores/workspace/workspace-api.js";
+} from "../workspace/workspace-api.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";

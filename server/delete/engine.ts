@@ -5,10 +5,10 @@
 import type { AuditEntry } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import type { Recovery } from "../../shared/trash.js";
-import { type LoadConfigOptions, loadConfig, ReadOnlyError } from "../state/config-file.js";
-import { acquireLock } from "../state/lock-file.js";
+import { type LoadConfigOptions, loadConfig, ReadOnlyError } from "../config/config-file.js";
+import { acquireLock } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
-import type { LedgerWrite } from "./trash-ledger.js";
+import type { LedgerWrite } from "../state/trash-ledger.js";
 
 export interface EngineOptions {
   /** Where the change comes from, for the audit log. */

@@ -24,8 +24,8 @@ import { dirname, join } from "node:path";
 import trash from "trash";
 import type { Fingerprint } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
-import { identityOf, sameIdentity } from "../scan/file-identity.js";
-import { fsyncDir } from "../state/atomic-write.js";
+import { identityOf, sameIdentity } from "../fs/file-identity.js";
+import { fsyncDir } from "../fs/atomic-write.js";
 import { measureFolder } from "../stores/folder-session.js";
 
 export class MoveError extends UserError {

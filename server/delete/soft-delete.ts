@@ -19,7 +19,7 @@ import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
 import { withBundle } from "../stores/bundle.js";
 import { isSessionPlace } from "../stores/session-place.js";
-import { ReadOnlyError } from "../state/config-file.js";
+import { ReadOnlyError } from "../config/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import {
   currentFingerprint,
@@ -32,7 +32,7 @@ import {
 import { type CodexMoveOutcome, codexPreflight, moveCodexSession } from "./codex-move.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, realFolder } from "./trashed-copy.js";
-import { Ledger, newOperationId } from "./trash-ledger.js";
+import { Ledger, newOperationId } from "../state/trash-ledger.js";
 
 /** What the engine needs to know about something it moves: a session, or an orphaned index file. */
 type MoveTarget = Pick<

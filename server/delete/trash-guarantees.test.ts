@@ -24,11 +24,11 @@ import type { TrashItem } from "../../shared/trash.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
-import { ReadOnlyError } from "../state/config-file.js";
+import { ReadOnlyError } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { listTrash, purge, purgeSelection, recover, restore, softDelete } from "./deletion-engine.js";
 import { homeTrashDir } from "./movers.js";
-import { Ledger, readLedgers } from "./trash-ledger.js";
+import { Ledger, readLedgers } from "../state/trash-ledger.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };

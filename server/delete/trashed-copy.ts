@@ -8,7 +8,7 @@ import { isFolderSession } from "../../shared/session-record.js";
 import type { TrashEntry, TrashItem } from "../../shared/trash.js";
 
 type TrashedIdentity = NonNullable<TrashItem["trashedIdentity"]>;
-import { sameIdentity } from "../scan/file-identity.js";
+import { sameIdentity } from "../fs/file-identity.js";
 import { currentFingerprint, moveFile, pathExists, sha256 } from "./movers.js";
 
 /** What a trash location holds now, for an entry. */

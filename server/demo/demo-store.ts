@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { ensureStateDir } from "../state/state-dir.js";
+import { ensurePrivateDir } from "../fs/private-files.js";
 import { type DemoProject, FOLLOW_UPS, pickModel, PROJECTS, THINKING_LEVELS } from "./demo-content.js";
 import { copyPathForFork, copyWholeSession, factsOf, type WrittenSession } from "./forks.js";
 import { Random, uuidV7 } from "./seeded-random.js";
@@ -70,7 +70,7 @@ function buildDemoStore(
   const nowMs = (options.now ?? new Date()).getTime();
   const random = new Random(options.seed ?? DEFAULT_SEED);
   const root = resolve(dir);
-  ensureStateDir(root);
+  ensurePrivateDir(root);
 
   // Every project gets a few sessions; the rest follow the weights.
   const sessionCount = random.int(68, 78);
@@ -328,7 +328,7 @@ export async function ensureDemoStore(dir: string, options: DemoStoreOptions = {
 
   removeJournaled(root, journal);
   rmSync(complete, { force: true });
-  ensureStateDir(root);
+  ensurePrivateDir(root);
   writeFileSync(journal, "", { mode: 0o600 });
   const summary = buildDemoStore(root, options, (relativePath) =>
     appendFileSync(journal, `${JSON.stringify(relativePath)}\n`),

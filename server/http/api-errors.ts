@@ -1,7 +1,7 @@
 // Typed errors of the dashboard API, turned into statuses in one place (app.ts's onError).
 import { UserError } from "../errors.js";
 
-export { ReadOnlyError } from "../state/config-file.js";
+export { ReadOnlyError } from "../config/config-file.js";
 
 /** Well-formed ids that name no session of the store: 404, and nothing changed. */
 export class UnknownIdsError extends UserError {

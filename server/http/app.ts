@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { UserError } from "../errors.js";
-import { LockedError } from "../state/lock-file.js";
+import { LockedError } from "../fs/lock-file.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import type { DashboardApi } from "./dashboard-service.js";
 import { OperationConflictError } from "./operations.js";

@@ -42,7 +42,7 @@ import {
   type PlanInputs,
   planFor,
 } from "../plan/plan-inputs.js";
-import { keepFromClaudeSweep } from "../stores/claude/claude-sweep.js";
+import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
@@ -53,8 +53,8 @@ import {
   type LoadConfigOptions,
   loadConfig,
   saveConfig,
-} from "../state/config-file.js";
-import { readRawConfig } from "../state/configured-root.js";
+} from "../config/config-file.js";
+import { readRawConfig } from "../config/configured-root.js";
 import { pinnedIds, readPins, setProtection } from "../state/protection-list.js";
 import { forecast, growthByNamespace, growthSeries } from "../../shared/growth.js";
 import { sessionTitle } from "../../shared/session-title.js";

@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { isProcessAlive } from "../state/lock-file.js";
-import { readSmallTextFile } from "../state/read-small-file.js";
-import { writeStateFile } from "../state/state-dir.js";
+import { isProcessAlive } from "../fs/lock-file.js";
+import { readSmallTextFile } from "../fs/read-small-file.js";
+import { writePrivateFile } from "../fs/private-files.js";
 
 export interface RunningInstance {
   pid: number;
@@ -72,7 +72,7 @@ export function runningInstance(stateDir: string): RunningInstance | undefined {
 }
 
 export function recordInstance(stateDir: string, instance: RunningInstance): void {
-  writeStateFile(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
+  writePrivateFile(instanceFile(stateDir), `${JSON.stringify(instance)}\n`);
 }
 
 /**
@@ -93,7 +93,7 @@ export function forgetInstance(stateDir: string): void {
 export function writeRedirectFile(stateDir: string, url: string): string {
   const file = redirectFile(stateDir);
   const escaped = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
-  writeStateFile(
+  writePrivateFile(
     file,
     `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${escaped}"><title>session-retention</title>\n`,
   );

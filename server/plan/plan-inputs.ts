@@ -17,10 +17,10 @@ import {
   loadConfig,
   rootOf,
   withConfigProblems,
-} from "../state/config-file.js";
+} from "../config/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
-import { readLedgers } from "../delete/trash-ledger.js";
+import { readLedgers } from "../state/trash-ledger.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
 
 export interface GatherOptions {

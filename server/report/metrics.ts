@@ -9,7 +9,7 @@ import type { StoreKind } from "../../shared/session-record.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
-import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
+import { type LoadConfigOptions, loadConfig } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { externalSweepsOf } from "../stores/store-adapter.js";
 

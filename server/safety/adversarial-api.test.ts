@@ -21,7 +21,7 @@ import { createApp } from "../http/app.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
-import { pruneSessions } from "../stores/workspace/workspace-api.js";
+import { pruneSessions } from "../workspace/workspace-api.js";
 import { RefusedPlaceError } from "./place-gate.js";
 
 const box = hostileSandbox();

@@ -6,7 +6,7 @@
 import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
-import type { ConfiguredRoot } from "../state/configured-root.js";
+import type { ConfiguredRoot } from "../config/configured-root.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";

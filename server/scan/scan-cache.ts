@@ -23,7 +23,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { ensureStateDir } from "../state/state-dir.js";
+import { ensurePrivateDir } from "../fs/private-files.js";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
 const CACHE_VERSION = 5;
@@ -410,7 +410,7 @@ export class ScanCacheWriter {
   private flush(always = false) {
     if (this.batch.length === 0 && !always) return;
     if (this.fd === undefined) {
-      ensureStateDir(dirname(this.file));
+      ensurePrivateDir(dirname(this.file));
       this.fd = openSync(this.temp, "w", 0o600); // every session's path, cwd and name: private
       writeSync(this.fd, `${headerLine(this.roots)}\n`);
     }

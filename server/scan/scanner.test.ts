@@ -29,7 +29,7 @@ import {
   writeSession,
 } from "../../test-support/pi-store.js";
 import { FIRST_MESSAGE_CHARS, oneLine, sessionTitle } from "../../shared/session-title.js";
-import { sameIdentity } from "./file-identity.js";
+import { sameIdentity } from "../fs/file-identity.js";
 import { loadScanCache } from "./scan-cache.js";
 import { scanStores } from "./scanner.js";
 

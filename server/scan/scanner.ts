@@ -9,7 +9,7 @@ import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-fil
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import { storeAdapter } from "../stores/store-adapter.js";
-import { sameIdentity } from "./file-identity.js";
+import { sameIdentity } from "../fs/file-identity.js";
 import {
   type CacheEntry,
   cacheFileFor,

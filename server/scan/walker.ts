@@ -5,7 +5,7 @@
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import type { ScanProblem } from "../../shared/scan-report.js";
 import { PI_CWD_FOLDER } from "../stores/session-place.js";
-import { type FileIdentity, identityOf } from "./file-identity.js";
+import { type FileIdentity, identityOf } from "../fs/file-identity.js";
 
 export interface FoundFile {
   /** Path to hand to fs calls: a Buffer when some component is not valid UTF-8. */

@@ -4,7 +4,7 @@
 // reader, which must not trust the file, validates it with `ActiveMarkerSchema` (active-sessions.ts).
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeStateFile } from "./state-dir.js";
+import { writePrivateFile } from "../fs/private-files.js";
 
 export interface ActiveMarker {
   pid: number;
@@ -20,7 +20,7 @@ export const markerFile = (markersDir: string, pid: number) => join(markersDir, 
 export function writeActiveMarker(markersDir: string, marker: ActiveMarker): string {
   const file = markerFile(markersDir, marker.pid);
   const { pid, sessionFile, startedAt } = marker;
-  writeStateFile(file, `${JSON.stringify({ pid, sessionFile, startedAt })}\n`);
+  writePrivateFile(file, `${JSON.stringify({ pid, sessionFile, startedAt })}\n`);
   return file;
 }
 

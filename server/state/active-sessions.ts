@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "n
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { z } from "zod";
 import type { ActiveMarker } from "./active-marker.js";
-import { isProcessAlive } from "./lock-file.js";
-import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+import { isProcessAlive } from "../fs/lock-file.js";
+import { readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
 
 export { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 

@@ -3,11 +3,11 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { type AuditEntry, AuditEntrySchema } from "../../shared/audit.js";
-import { ensureStateDir } from "./state-dir.js";
+import { ensurePrivateDir } from "../fs/private-files.js";
 
 export function appendAudit(file: string, entry: AuditEntry): void {
   const line = `${JSON.stringify(AuditEntrySchema.parse(entry))}\n`;
-  ensureStateDir(dirname(file));
+  ensurePrivateDir(dirname(file));
   const fd = openSync(file, "a", 0o600);
   try {
     writeSync(fd, line);

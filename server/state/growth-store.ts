@@ -5,8 +5,8 @@ import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { addGrowthPoint, backfillGrowth, type GrowthPoint } from "../../shared/growth.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
-import { writeStateFile } from "./state-dir.js";
+import { readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
+import { writePrivateFile } from "../fs/private-files.js";
 
 /** 400 daily points with a namespace breakdown stay far below this even for thousands of namespaces. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -54,6 +54,6 @@ export function recordGrowth(
     { bytes: report.summary.totalBytes, count: report.summary.sessionCount, ns },
     now,
   );
-  writeStateFile(file, JSON.stringify({ version: 1, points }));
+  writePrivateFile(file, JSON.stringify({ version: 1, points }));
   return points;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mkfifo, neverBlockedBy } from "../../test-support/fifo.js";
-import { acquireLock, LockedError } from "./lock-file.js";
+import { acquireLock, LockedError } from "../fs/lock-file.js";
 import { addPins, ProtectionListError, readPins, removePins, setProtection } from "./protection-list.js";
 
 const listPath = () => join(mkdtempSync(join(tmpdir(), "sr-pins-")), "state", "protected.json");

@@ -5,9 +5,10 @@ import { z } from "zod";
 import type { AuditEntry } from "../../shared/audit.js";
 import { UserError } from "../errors.js";
 import { appendAudit } from "./audit-log.js";
-import { type StatePaths, statePaths, writeStateFile } from "./state-dir.js";
-import { withLock } from "./lock-file.js";
-import { readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
+import { writePrivateFile } from "../fs/private-files.js";
+import { type StatePaths, statePaths } from "./state-dir.js";
+import { withLock } from "../fs/lock-file.js";
+import { readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
 
 /** ~250 bytes a pin: room for some 250,000 pins, and a bound on what a broken file can cost. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -61,7 +62,7 @@ function update<T>(file: string, change: (pins: Pin[]) => T): T {
   return withLock(`${file}.lock`, () => {
     const pins = readPins(file);
     const result = change(pins);
-    writeStateFile(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
+    writePrivateFile(file, `${JSON.stringify({ version: 1, pins }, null, 2)}\n`);
     return result;
   });
 }

@@ -21,7 +21,7 @@ import { startServe, withStubBrowser } from "../../test-support/serve-child.js";
 import { runCli } from "../cli/main.js";
 import { cacheFileFor } from "../scan/scan-cache.js";
 import { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
-import { ensureStateDir, statePaths } from "./state-dir.js";
+import { statePaths } from "./state-dir.js";
 
 const quiet = { stdout: () => {}, stderr: () => {} };
 
@@ -95,17 +95,5 @@ describe("the state folder", () => {
       await server.stop();
     }
     expect(looserThanPrivate(state)).toEqual([]);
-  });
-});
-
-describe("ensureStateDir", () => {
-  it("creates a folder 0700, and tightens one that exists with group or other bits", () => {
-    const base = mkdtempSync(join(tmpdir(), "sr-ensure-"));
-    expect(lstatSync(ensureStateDir(join(base, "new", "inner"))).mode & 0o777).toBe(0o700);
-    const loose = join(base, "loose");
-    mkdirSync(loose, { mode: 0o777 });
-    chmodSync(loose, 0o775);
-    ensureStateDir(loose);
-    expect(lstatSync(loose).mode & 0o777).toBe(0o700);
   });
 });

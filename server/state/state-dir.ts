@@ -1,12 +1,10 @@
 // Where session-retention keeps its own files: <agentDir>/session-retention/, shared by the CLI,
 // the dashboard and the pi extension. The config file sits beside pi's own settings instead
 // (<agentDir>/session-retention.json), where a user looks for it. Everything in the state
-// folder is private: it holds every session's path, working directory and name, and the
-// dashboard's token.
-import { chmodSync, mkdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+// folder is private (server/fs/private-files.ts): it holds every session's path, working
+// directory and name, and the dashboard's token.
+import { join } from "node:path";
 import { resolveAgentDir } from "../stores/pi/locations.js";
-import { writeFileAtomic } from "./atomic-write.js";
 
 export interface StatePaths {
   dir: string;
@@ -50,21 +48,4 @@ export function statePaths(env: NodeJS.ProcessEnv = process.env): StatePaths {
     sessionsMeta: join(agentDir, "sessions-meta"),
     quarantine: join(agentDir, "session-trash"),
   };
-}
-
-/**
- * Makes a folder of ours — the state dir or one inside it — and makes it private (0700): new ones
- * are created so, and one that exists with group or other bits (made by an older version, or by
- * hand) is tightened. It is ours, so nobody else has any business in it. Returns the folder.
- */
-export function ensureStateDir(folder: string): string {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (statSync(folder).mode & 0o077) chmodSync(folder, 0o700);
-  return folder;
-}
-
-/** Writes a file of ours atomically, 0600, in a private folder (see `ensureStateDir`). */
-export function writeStateFile(file: string, data: string): void {
-  ensureStateDir(dirname(file));
-  writeFileAtomic(file, data, 0o600);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { identityOf } from "../scan/file-identity.js";
+import { identityOf } from "../fs/file-identity.js";
 import { FactsCache } from "./facts-cache.js";
 import { lstatSync } from "node:fs";
 

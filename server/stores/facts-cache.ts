@@ -3,7 +3,7 @@
 // forgotten when that scan ends, so a long-running `serve` holds the facts of the files that are
 // there, not of every file it ever saw.
 import { lstatSync } from "node:fs";
-import { type FileIdentity, sameIdentity } from "../scan/file-identity.js";
+import { type FileIdentity, sameIdentity } from "../fs/file-identity.js";
 import { fingerprintOf } from "./bundle.js";
 
 export interface FileFacts<F> {

@@ -4,7 +4,7 @@
 // two ends, so no line is ever held whole past the cap. Claude Code's transcripts and Gemini CLI's
 // chats are read through it; what a line means is the caller's business.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf } from "../scan/file-identity.js";
+import { type FileIdentity, identityOf } from "../fs/file-identity.js";
 
 const CHUNK = 256 * 1024;
 /** Of a line past the cap, this much of each end is kept. */

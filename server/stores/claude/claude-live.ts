@@ -11,9 +11,9 @@
 import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
-import { isProcessAlive } from "../../state/lock-file.js";
-import { processStart } from "../../state/process-start.js";
-import { readSmallTextFile } from "../../state/read-small-file.js";
+import { isProcessAlive } from "../../fs/lock-file.js";
+import { processStart } from "../../fs/process-start.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 import { claudeProjectFolder } from "./location.js";
 
 /** How far a registration's start time may be from its process's: Claude writes it soon after starting. */

@@ -4,19 +4,14 @@
 // delete next, and offer to keep those sessions by refreshing their time — the one thing the sweep
 // looks at. Our own "last used" comes from inside the transcript, so a refreshed time does not
 // make a session look recently used to our policy.
-import { lstatSync, lutimesSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditEntry } from "../../../shared/audit.js";
 import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
 import type { SweptAgain } from "../store-adapter.js";
-import { UserError } from "../../errors.js";
-import { appendAudit } from "../../state/audit-log.js";
-import { withLock } from "../../state/lock-file.js";
-import { readSmallTextFile } from "../../state/read-small-file.js";
-import { statePaths } from "../../state/state-dir.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -127,37 +122,4 @@ export function claudeSweptAgain(entry: TrashEntry, now: Date): SweptAgain | und
     message: `Claude Code will delete it again the next time it runs (${setting}): keep it with \`session-retention keep ${entry.id}\``,
     keepable: true,
   };
-}
-
-/**
- * Keeps sessions from Claude Code's sweep: their transcript's time becomes now (its access time is
- * left as it was), under the deletion lock, audited with the time each had before.
- */
-export function keepFromClaudeSweep(
-  sessions: readonly SessionRecord[],
-  actor: AuditEntry["actor"],
-  env: NodeJS.ProcessEnv = process.env,
-  now = new Date(),
-): Array<{ id: string; path: string; before: string }> {
-  const notClaude = sessions.find((s) => !s.id.startsWith("claude:"));
-  if (notClaude)
-    throw new UserError(`${notClaude.id} is not a Claude Code session: only Claude sweeps by file time`);
-  const paths = statePaths(env);
-  return withLock(paths.deletionLock, () => {
-    const kept = sessions.map((s) => {
-      // lutimes: the transcript itself, never what a link put in its place points to.
-      const { atime, mtime } = lstatSync(s.path);
-      lutimesSync(s.path, atime, now);
-      return { id: s.id, path: s.path, before: mtime.toISOString() };
-    });
-    appendAudit(paths.auditLog, {
-      time: now.toISOString(),
-      actor,
-      action: "keep",
-      items: kept.map((k) => ({ id: k.id, path: k.path, result: "kept", reason: `time was ${k.before}` })),
-      result: "ok",
-      detail: "kept from Claude Code's cleanupPeriodDays sweep: transcript time refreshed",
-    });
-    return kept;
-  });
 }

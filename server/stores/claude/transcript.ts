@@ -5,7 +5,7 @@
 // title, and the sessions it came from. Lines are parsed up to a cap; a longer line (a file-history
 // snapshot, a pasted image) is counted without being held whole. The format is internal to Claude
 // Code and changes between versions: every field is optional here.
-import type { FileIdentity } from "../../scan/file-identity.js";
+import type { FileIdentity } from "../../fs/file-identity.js";
 import { oneLine } from "../../../shared/session-title.js";
 import { readJsonLines } from "../json-lines.js";
 

@@ -16,7 +16,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
-import type { FileIdentity } from "../../scan/file-identity.js";
+import type { FileIdentity } from "../../fs/file-identity.js";
 import { withBundle } from "../bundle.js";
 import type { StoreScan } from "../store-adapter.js";
 import { ARCHIVED, SESSIONS } from "./location.js";

@@ -7,7 +7,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { Decompress } from "fzstd";
 import { oneLine } from "../../../shared/session-title.js";
-import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
+import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
 
 /** `rollout-2026-11-24T22-21-59-<uuid>.jsonl[.zst]`: local start time, then the thread's uuid. */
 export const ROLLOUT_NAME =

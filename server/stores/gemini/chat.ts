@@ -12,7 +12,7 @@
 // `messages` array, rewritten whole on every change.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { oneLine } from "../../../shared/session-title.js";
-import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
+import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
 import { readJsonLines } from "../json-lines.js";
 import { FactsCache } from "../facts-cache.js";
 

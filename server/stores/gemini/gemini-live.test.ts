@@ -10,7 +10,7 @@ import { writeConfigFile } from "../../../test-support/config-file.js";
 import { GeminiStoreBuilder } from "../../../test-support/gemini-store.js";
 import { softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
-import { processStart } from "../../state/process-start.js";
+import { processStart } from "../../fs/process-start.js";
 import { isGeminiCommand } from "./gemini-live.js";
 
 const newDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));

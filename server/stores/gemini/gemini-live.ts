@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
-import { processStart } from "../../state/process-start.js";
+import { processStart } from "../../fs/process-start.js";
 import { GEMINI_PROJECTS, projectHash } from "./location.js";
 import { readGeminiProjects } from "./projects.js";
 

@@ -10,7 +10,7 @@
 // config/trustedFolders.ts and core/src/utils/trust.ts for the trust of a folder.)
 import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readSmallTextFile } from "../../state/read-small-file.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

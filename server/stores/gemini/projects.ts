@@ -7,7 +7,7 @@
 // we. (google-gemini/gemini-cli packages/core/src/config/projectRegistry.ts, storage.ts.)
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { readSmallTextFile } from "../../state/read-small-file.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 import { GEMINI_PROJECTS, projectHash } from "./location.js";
 
 const MARKER = ".project_root";

@@ -1,7 +1,7 @@
 // Where pi keeps its sessions: the agent dir, the default store, and pi's custom session dirs.
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../../state/read-small-file.js";
+import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../../fs/read-small-file.js";
 
 /** Expands a leading `~` the way pi does (`~` and `~/…` only). */
 export function expandTilde(path: string, home = homedir()): string {

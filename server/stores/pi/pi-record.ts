@@ -1,7 +1,7 @@
 // Turns what the walker and the parser learned about one file into a SessionRecord.
 import { createHash } from "node:crypto";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
-import type { FileIdentity } from "../../scan/file-identity.js";
+import type { FileIdentity } from "../../fs/file-identity.js";
 import { isPiSessionFileName, namespaceFromFolderName, parseSessionFileName } from "./locations.js";
 import { KNOWN_VERSIONS, normalizeTimestamp, type PiFileFacts } from "./session-parser.js";
 

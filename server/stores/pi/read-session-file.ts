@@ -1,6 +1,6 @@
 // Reads one pi session file into PiFileFacts, from the start or from where an earlier read stopped.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf } from "../../scan/file-identity.js";
+import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
 import {
   type PiFileFacts,
   type PiParseState,

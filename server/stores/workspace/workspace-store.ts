@@ -2,7 +2,7 @@
 // `{ "created_at", "updated_at" }`. Age comes from the metadata (updated on every execution), not
 // from file times; a workspace whose metadata is missing or corrupt is listed with a warning and is
 // never a pruning candidate — its age is unknown.
-import { readSmallTextFile, type UnreadableFileError } from "../../state/read-small-file.js";
+import { readSmallTextFile, type UnreadableFileError } from "../../fs/read-small-file.js";
 import { basename, join } from "node:path";
 import { z } from "zod";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";

@@ -11,11 +11,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../cli/main.js";
-import type { PruneJson } from "../../cli/workspace-commands.js";
-import { listTrash, restore } from "../../delete/deletion-engine.js";
-import { addPins } from "../../state/protection-list.js";
-import { statePaths } from "../../state/state-dir.js";
+import { runCli } from "../cli/main.js";
+import type { PruneJson } from "../cli/workspace-commands.js";
+import { listTrash, restore } from "../delete/deletion-engine.js";
+import { addPins } from "../state/protection-list.js";
+import { statePaths } from "../state/state-dir.js";
 import {
   createSessionMetadata,
   type PruneLogLine,

@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
 import { UserError } from "../errors.js";
 import { readSmallTextFile } from "./read-small-file.js";
-import { ensureStateDir } from "./state-dir.js";
+import { ensurePrivateDir } from "./private-files.js";
 
 /** Locks this thread holds: one naming our pid and thread but not in here is from an earlier run. */
 const held = new Set<string>();
@@ -82,7 +82,7 @@ function isFresh(path: string): boolean {
 
 /** Takes the lock or throws `LockedError`; returns the function that releases it. */
 export function acquireLock(path: string): () => void {
-  ensureStateDir(dirname(path));
+  ensurePrivateDir(dirname(path));
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(path, `${process.pid} ${threadId}\n`, { flag: "wx", mode: 0o600 });

@@ -67,7 +67,7 @@ describe("lock file", () => {
 
   it("a lock another thread of this process holds is held (the pi extension's workers share a pid)", async () => {
     const path = lockPath();
-    const built = fileURLToPath(new URL("../../dist/server/state/lock-file.js", import.meta.url));
+    const built = fileURLToPath(new URL("../../dist/server/fs/lock-file.js", import.meta.url));
     // The worker takes the lock, reports, and keeps it until told to let go.
     const worker = new Worker(
       `const { parentPort } = require("node:worker_threads");

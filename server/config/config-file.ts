@@ -22,9 +22,9 @@ import {
   trustedSessionDir,
   trustedStores,
 } from "./configured-root.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { appendAudit } from "./audit-log.js";
-import { statePaths } from "./state-dir.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import { appendAudit } from "../state/audit-log.js";
+import { statePaths } from "../state/state-dir.js";
 
 export type ConfigStatus =
   | {

@@ -3,16 +3,20 @@
 // threshold — through the same guarded deletion as `clean` (soft delete, journal, audit).
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Config } from "../../../shared/config.js";
-import { exemptions } from "../../../shared/policy.js";
-import { softDelete } from "../../delete/deletion-engine.js";
-import { UserError } from "../../errors.js";
-import { checkRoot } from "../../scan/check-root.js";
-import { gatherPlanInputs } from "../../plan/plan-inputs.js";
-import { writeFileAtomic } from "../../state/atomic-write.js";
-import { describeInvalidConfig, type LoadConfigOptions } from "../../state/config-file.js";
-import { pinnedIds } from "../../state/protection-list.js";
-import { METADATA_FILE, readWorkspaceMetadata, type WorkspaceMetadata } from "./workspace-store.js";
+import type { Config } from "../../shared/config.js";
+import { exemptions } from "../../shared/policy.js";
+import { softDelete } from "../delete/deletion-engine.js";
+import { UserError } from "../errors.js";
+import { checkRoot } from "../scan/check-root.js";
+import { gatherPlanInputs } from "../plan/plan-inputs.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import { describeInvalidConfig, type LoadConfigOptions } from "../config/config-file.js";
+import { pinnedIds } from "../state/protection-list.js";
+import {
+  METADATA_FILE,
+  readWorkspaceMetadata,
+  type WorkspaceMetadata,
+} from "../stores/workspace/workspace-store.js";
 
 /** The metadata goes into an existing workspace, never into a folder made up on the way. */
 function requireFolder(dir: string) {

@@ -4,8 +4,8 @@ import { homedir } from "node:os";
 import { sessionDirProblem } from "../../shared/places.js";
 import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
 import { expandTilde } from "../stores/pi/locations.js";
-import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "./read-small-file.js";
-import { statePaths } from "./state-dir.js";
+import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
+import { statePaths } from "../state/state-dir.js";
 
 export type RawConfig =
   /** No file at the default path: the defaults apply. */

@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
 import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
-import { fsyncDir } from "../state/atomic-write.js";
-import { ensureStateDir } from "../state/state-dir.js";
+import { fsyncDir } from "../fs/atomic-write.js";
+import { ensurePrivateDir } from "../fs/private-files.js";
 
 const at = z.string();
 export const LedgerEventSchema = z.discriminatedUnion("event", [
@@ -74,7 +74,7 @@ export class Ledger {
 
   /** A new operation's ledger, created exclusively and made durable with its folder. */
   static create(dir: string, operationId: string, write: LedgerWrite = writeSync): Ledger {
-    ensureStateDir(dir);
+    ensurePrivateDir(dir);
     const file = join(dir, `${operationId}.jsonl`);
     const fd = openSync(file, "wx", 0o600);
     fsyncSync(fd);

@@ -5,7 +5,7 @@ import { visible } from "../../shared/visible-text.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { parseDuration } from "./duration.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { UsageError } from "./errors.js";
 
 export const AUDIT_HELP = `Usage: session-retention audit [--json] [--since 7d|2026-11-01]

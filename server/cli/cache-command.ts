@@ -7,7 +7,7 @@ import { visible } from "../../shared/visible-text.js";
 import { CACHE_LIMITS, type CacheFileInfo, clearCache, listCacheFiles } from "../scan/scan-cache.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 
 export const CACHE_HELP = `Usage: session-retention cache <info|clear> [--json]

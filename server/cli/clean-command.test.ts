@@ -22,7 +22,8 @@ import { scanStores } from "../scan/scanner.js";
 import { removeActiveMarker, writeActiveMarker } from "../state/active-sessions.js";
 import { statePaths } from "../state/state-dir.js";
 import type { CleanJson } from "./clean-command.js";
-import { type CliIo, type CliJsonError, runCli } from "./main.js";
+import type { CliIo, CliJsonError } from "./io.js";
+import { runCli } from "./main.js";
 
 async function run(argv: string[], ask?: (question: string) => string) {
   const out: string[] = [];

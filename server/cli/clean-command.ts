@@ -14,7 +14,7 @@ import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./c
 import { confirmMove } from "./confirm-move.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
 

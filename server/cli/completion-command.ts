@@ -2,7 +2,7 @@
 // own help texts — the command list of the main help, each command's `--flags` and its
 // `<a|b|c>` actions — so a flag added to a command's help is completed without another edit.
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 
 export const COMPLETION_HELP = `Usage: session-retention completion <bash|zsh|fish>
 
@@ -24,7 +24,7 @@ const SHELLS = ["bash", "zsh", "fish"] as const;
 /** Every command with its help text, loaded together (only `completion` pays for this). */
 async function helpTexts(): Promise<Record<string, string>> {
   const [
-    main,
+    help,
     scan,
     plan,
     status,
@@ -40,7 +40,7 @@ async function helpTexts(): Promise<Record<string, string>> {
     cache,
     serve,
   ] = await Promise.all([
-    import("./main.js"),
+    import("./help.js"),
     import("./scan-command.js"),
     import("./plan-command.js"),
     import("./status-command.js"),
@@ -57,7 +57,7 @@ async function helpTexts(): Promise<Record<string, string>> {
     import("./serve-command.js"),
   ]);
   return {
-    "": main.MAIN_HELP,
+    "": help.MAIN_HELP,
     scan: scan.SCAN_HELP,
     plan: plan.PLAN_HELP,
     status: status.STATUS_HELP,

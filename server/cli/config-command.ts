@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { configJsonSchema } from "../../shared/config.js";
 import { visible } from "../../shared/visible-text.js";
 import { type ConfigStatus, describeInvalidConfig, loadConfig } from "../config/config-file.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { UsageError } from "./errors.js";
 
 export const CONFIG_HELP = `Usage: session-retention config <schema|check|show> [options]

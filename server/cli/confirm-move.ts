@@ -1,6 +1,6 @@
 // The last gate before `clean` and `prune` move anything: a typed DELETE on a terminal (or --yes),
 // and an output that still reaches someone — what moved, and how to undo it, must be readable.
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { CancelledError } from "./errors.js";
 
 /** Exit status of a prompt cancelled with Ctrl-C or Ctrl-D: 128 + SIGINT, as a shell reports an interrupt. */

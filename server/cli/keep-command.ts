@@ -11,7 +11,7 @@ import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { describeInvalidConfig } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 
 export const KEEP_HELP = `Usage: session-retention keep <id|path>… [options]
        session-retention keep --swept [options]

@@ -2,46 +2,8 @@
 import { visibleLines } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { CancelledError, UsageError } from "./errors.js";
-
-export const MAIN_HELP = `Usage: session-retention <command> [options]
-
-See how much disk AI coding-agent sessions use, and clean them up safely.
-
-Commands:
-  scan       count, size, per-namespace usage and every session of the agents' stores
-  plan       what the retention policy would remove and keep, and why (deletes nothing)
-  status     the quota level and mode in one line (exit 0 ok/info, 1 warn, 2 critical)
-  clean      move the policy's candidates (or --ids) to the trash, after a preview and a typed DELETE
-  trash      list, restore, purge and empty what was soft-deleted
-  prune      soft-delete sandbox workspaces idle for longer than a duration
-  touch      mark a workspace as active now (.metadata.json updated_at)
-  repair-metadata  rebuild a workspace's missing or corrupt .metadata.json from file times
-  audit      the log of every change
-  report     a cleanup report (Markdown or JSON) of the plan, or of the cleanups since a date
-  metrics    Prometheus metrics (printed, or --textfile for node_exporter)
-  protect    pin sessions so no policy removes them; unprotect removes the pin
-  keep       keep Claude Code sessions from Claude's own cleanup (cleanupPeriodDays)
-  config     the config file: schema, check, show
-  cache      the scan cache: info, clear
-  completion a completion script for bash, zsh or fish
-  serve      run the local dashboard on 127.0.0.1
-
-Run \`session-retention <command> --help\` for a command's options.`;
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /**
-   * Asks on the terminal and returns the answer; throws `CancelledError` on Ctrl-C or Ctrl-D.
-   * Absent when there is no terminal to ask on.
-   */
-  ask?: (question: string) => Promise<string>;
-  /**
-   * Resolves once what was written to stdout so far has reached its reader: false when the reader
-   * is gone (`… | head`). Absent where output cannot be lost (tests capture it).
-   */
-  delivered?: () => Promise<boolean>;
-}
+import { MAIN_HELP } from "./help.js";
+import type { CliIo, CliJsonError } from "./io.js";
 
 async function askOnTerminal(question: string): Promise<string> {
   const { createInterface } = await import("node:readline/promises");
@@ -106,14 +68,6 @@ function visibleIo(io: CliIo): CliIo {
     stderr: (text) => io.stderr(visibleLines(text)),
     ...(ask ? { ask: (question: string) => ask(visibleLines(question)) } : {}),
   };
-}
-
-/** What `--json` prints on stdout when a command fails before it could print its own document. */
-export interface CliJsonError {
-  ok: false;
-  exitCode: number;
-  /** What the command said on stderr, the reason last (also still written to stderr). */
-  errors: string[];
 }
 
 /**

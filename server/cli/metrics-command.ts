@@ -6,7 +6,7 @@ import { resolveStores } from "../scan/resolve-roots.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 
 export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
 

@@ -8,7 +8,7 @@ import { describeQuota } from "../../shared/quota.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
 import { scanProgressLine } from "./progress.js";

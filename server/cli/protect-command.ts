@@ -10,7 +10,7 @@ import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]

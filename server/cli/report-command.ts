@@ -10,7 +10,7 @@ import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 
 export const REPORT_HELP = `Usage: session-retention report [--format md|json] [--plan | --since 7d|2026-11-01] [--out FILE]
 

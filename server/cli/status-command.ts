@@ -18,7 +18,7 @@ import { summarizeAgents } from "../../shared/scan-summary.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]

@@ -15,7 +15,7 @@ import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-en
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 
 export const TRASH_HELP = `Usage: session-retention trash <list|restore|purge|empty> [options]

@@ -15,7 +15,7 @@ import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 
 export const PRUNE_HELP = `Usage: session-retention prune --older-than 24h [--store workspace:DIR]… [--dry-run] [--yes]
 

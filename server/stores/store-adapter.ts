@@ -1,41 +1,11 @@
-// The one interface every store kind's adapter implements: given a root, find the session units and
-// describe each as a SessionRecord (size, times, message count, namespace, warnings, bundle) — and,
-// where the agent has them, its own signs of a live session and its own retention.
+// The registry of store adapters (the interface is in adapter-types.ts, apart, because each adapter
+// needs its types and this file loads each adapter): the adapter for a kind, loaded on demand, and
+// what the stores' agents say about live sessions and their own retention.
 // pi's adapter is the incremental file scanner (server/scan/scanner.ts), built for stores of
 // 100,000 files; every other kind plugs in here.
 import type { ExternalSweep } from "../../shared/plan.js";
-import type { ScanProblem } from "../../shared/scan-report.js";
-import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
-import type { TrashEntry } from "../../shared/trash.js";
-
-export interface StoreScan {
-  records: SessionRecord[];
-  /** Things in the store that are not sessions we can use: reported, never followed or deleted. */
-  problems: ScanProblem[];
-}
-
-export interface SweptAgain {
-  message: string;
-  keepable: boolean;
-}
-
-export interface StoreAdapter {
-  kind: Exclude<StoreKind, "pi">;
-  /** How a session unit is found and measured under `root`. */
-  scan(root: string): StoreScan;
-  /**
-   * Sessions the agent's running processes use that no open file shows (Claude Code closes its
-   * transcript between writes): id → how we know. Open files and the grace window apply to every kind.
-   */
-  liveSessions?(root: string, sessions: readonly SessionRecord[]): Map<string, string>;
-  /** The agent's own retention: what it will delete for good in this store next, if anything. */
-  externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
-  /**
-   * After a restore: why the agent's own retention would delete the session again, if it would, and
-   * whether `keep` can stop it (it can where the agent judges the file time, which `keep` refreshes).
-   */
-  sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
-}
+import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
+import type { StoreAdapter } from "./adapter-types.js";
 
 /** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
 export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAdapter> {

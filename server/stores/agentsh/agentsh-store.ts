@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
-import type { StoreScan } from "../store-adapter.js";
+import type { StoreScan } from "../adapter-types.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
 
 export const AGENTSH_LOG = "llm-requests.jsonl";

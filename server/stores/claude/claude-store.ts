@@ -14,7 +14,7 @@ import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { addBundle, orphanedBundle } from "../bundle.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
-import type { StoreScan } from "../store-adapter.js";
+import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";

@@ -10,7 +10,7 @@ import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
-import type { SweptAgain } from "../store-adapter.js";
+import type { SweptAgain } from "../adapter-types.js";
 import { readSmallTextFile } from "../../fs/read-small-file.js";
 
 const DEFAULT_DAYS = 30;

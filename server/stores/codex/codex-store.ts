@@ -18,7 +18,7 @@ import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
 import { withBundle } from "../bundle.js";
-import type { StoreScan } from "../store-adapter.js";
+import type { StoreScan } from "../adapter-types.js";
 import { ARCHIVED, SESSIONS } from "./location.js";
 import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
 import { readSessionIndex } from "./session-index.js";

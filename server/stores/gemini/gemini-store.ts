@@ -18,7 +18,7 @@ import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/se
 import type { FileIdentity } from "../../fs/file-identity.js";
 import { addBundle, orphanedBundle } from "../bundle.js";
 import { pathDerivedId } from "../pi/pi-record.js";
-import type { StoreScan } from "../store-adapter.js";
+import type { StoreScan } from "../adapter-types.js";
 import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";

@@ -15,7 +15,7 @@ import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
-import type { SweptAgain } from "../store-adapter.js";
+import type { SweptAgain } from "../adapter-types.js";
 import { readGeminiChat } from "./chat.js";
 import { CHAT_FILE } from "./gemini-store.js";
 import { geminiRetention } from "./gemini-settings.js";

@@ -6,7 +6,7 @@ import { readSmallTextFile, type UnreadableFileError } from "../../fs/read-small
 import { basename, join } from "node:path";
 import { z } from "zod";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
-import type { StoreScan } from "../store-adapter.js";
+import type { StoreScan } from "../adapter-types.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
 
 export const METADATA_FILE = ".metadata.json";

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
@@ -169,4 +170,39 @@ describe("the walls inside server/", () => {
   it("has no import cycle between files, type-only imports included", () => {
     expect(cycles(edges)).toEqual([]);
   });
+});
+
+describe("the lint rule for the same walls (eslint.config.js)", () => {
+  const lint = async (filePath: string, code: string) => {
+    const [result] = await new ESLint().lintText(code, { filePath: join(SERVER, "..", filePath) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+  };
+
+  it("refuses an import up the layers, at every depth, naming the order", async () => {
+    const up = await lint("server/fs/new.ts", 'export type { StatePaths } from "../state/state-dir.js";\n');
+    expect(up).toEqual([
+      expect.stringMatching(
+        /server\/fs may not import server\/state, a higher layer\. Layers, lowest first: errors\.ts < fs < stores < /,
+      ),
+    ]);
+    const deep = await lint(
+      "server/stores/pi/new.ts",
+      'import type { Plan } from "../../plan/plan-inputs.js";\nexport type P = Plan;\n',
+    );
+    expect(deep).toHaveLength(1);
+    const beside = await lint(
+      "server/report/new.ts",
+      'import { x } from "../demo/demo-store.js";\nexport const y = x;\n',
+    );
+    expect(beside).toEqual([expect.stringContaining("server/demo, a folder of the same layer")]);
+  }, 60_000);
+
+  it("lets a file import its own folder and lower layers, and a test import upward", async () => {
+    // stores/workspace/ is the store reader, not the workspace/ feature above it.
+    const own =
+      'import { a } from "./workspace/workspace-store.js";\nimport { b } from "../fs/lock-file.js";\nexport const c = [a, b];\n';
+    expect(await lint("server/stores/new.ts", own)).toEqual([]);
+    const test = 'import { runCli } from "../cli/main.js";\nexport const r = runCli;\n';
+    expect(await lint("server/fs/new.test.ts", test)).toEqual([]);
+  }, 60_000);
 });

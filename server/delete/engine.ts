@@ -8,7 +8,7 @@ import type { Recovery } from "../../shared/trash.js";
 import { type LoadConfigOptions, loadConfig, ReadOnlyError } from "../config/config-file.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
-import type { LedgerWrite } from "../state/trash-ledger.js";
+import type { LedgerWrite } from "../state/journal.js";
 
 export interface EngineOptions {
   /** Where the change comes from, for the audit log. */

@@ -11,7 +11,7 @@ import { type EngineOptions, engineState } from "./engine.js";
 import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
 import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
-import { Ledger, parseEntryId, readLedgers } from "../state/trash-ledger.js";
+import { Ledger, parseEntryId, readLedgers } from "../state/journal.js";
 
 /** Resolves every intent a crash left open. */
 export function recover(options: EngineOptions): Recovery[] {

@@ -25,7 +25,7 @@ import {
   removeSidecars,
   trashedCopy,
 } from "./trashed-copy.js";
-import { Ledger, type LedgerRead, parseEntryId, readLedgers } from "../state/trash-ledger.js";
+import { Ledger, type LedgerRead, parseEntryId, readLedgers } from "../state/journal.js";
 
 /**
  * Every entry, in its latest state — with "in the trash" judged on the disk: an entry whose copy is

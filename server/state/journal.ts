@@ -1,7 +1,9 @@
-// The trash ledger: one append-only JSON-lines file per operation in <stateDir>/trash/. Each line
-// is an event for one item (by its number in the operation): the intent before a move, the outcome
-// after it. The ledger is both the crash journal — an intent without an outcome is resolved by
-// recovery on the next start — and the index of what is in the trash.
+// The journal of the deletion engine (the trash ledger): one append-only JSON-lines file per
+// operation in <stateDir>/trash/. Each line is an event for one item (by its number in the
+// operation): the intent before a move, the outcome after it. The ledger is both the crash journal
+// — an intent without an outcome is resolved by recovery on the next start — and the index of what
+// is in the trash. It is our own file, so it sits in state/: delete/ writes it, and plan/ reads it
+// too (a file re-created at the path of a trashed session is not a candidate).
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";

@@ -44,6 +44,12 @@ describe("README.md", () => {
     expect(statSync(join(repo, "README.md")).size).toBeLessThan(15_000);
     expect(read("README.md")).toMatch(/^## Contents$/m);
   });
+
+  it("links every page of docs/", () => {
+    const readme = read("README.md");
+    const unlinked = pages.filter((page) => page.startsWith("docs/") && !readme.includes(`](${page})`));
+    expect(unlinked).toEqual([]);
+  });
 });
 
 describe("links in README.md and docs/", () => {

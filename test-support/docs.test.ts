@@ -52,6 +52,21 @@ describe("README.md", () => {
   });
 });
 
+describe("each page of docs/", () => {
+  // architecture.md is written to its own brief (the layers of the code), not to this one.
+  const reference = pages.filter((page) => page.startsWith("docs/") && page !== "docs/architecture.md");
+
+  it("says whom it is for in its first line, and has a table of contents when it is long", () => {
+    const wrong = reference.filter((page) => {
+      const text = read(page);
+      const first = text.split("\n").find((line, i) => i > 0 && line.trim() !== "") ?? "";
+      return !first.startsWith("For ") || (text.length > 8_000 && !/^## Contents$/m.test(text));
+    });
+    expect(reference.length).toBeGreaterThanOrEqual(9);
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe("links in README.md and docs/", () => {
   it("every relative link resolves to a file of the repository, and every anchor to a heading", () => {
     const broken: string[] = [];

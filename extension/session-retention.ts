@@ -1,4 +1,4 @@
-// The pi extension (spec 000 §9–§10): `/session-retention` commands, the quota in pi's status line,
+// The pi extension (docs/extension.md): `/session-retention` commands, the quota in pi's status line,
 // the active-session marker, opt-in hard-block of input and opt-in auto-clean.
 //
 // pi loads this on every start, so what runs here stays small: the marker is a tiny file write,

@@ -1,5 +1,5 @@
 // The package's library API (`import { pruneSessions } from "session-retention"`): the workspace
-// pruning of spec 002, and the building blocks the CLI, the dashboard and the pi extension share.
+// pruning (docs/stores.md), and the building blocks the CLI, the dashboard and the pi extension share.
 export {
   createSessionMetadata,
   type PruneLogLine,

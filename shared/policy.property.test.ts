@@ -1,6 +1,6 @@
 // Property-based tests of the policy engine: thousands of random stores and policies, and the
 // safety promises that must hold for every one of them. The expected sets are computed here,
-// independently of the engine, from the rules as the README states them.
+// independently of the engine, from the rules as docs/config.md ("How a plan is made") states them.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigSchema, EVICTION_ORDERS, type Policy } from "./config.js";

@@ -1,5 +1,5 @@
 // Realistic Claude Code stores for tests, written from the formats Claude Code writes (its
-// CHANGELOG and issue threads; the README's "Claude Code" section) — never copied from a real
+// CHANGELOG and issue threads; docs/stores.md's "Claude Code" section) — never copied from a real
 // machine — together with what a scan must find in them. The expectations are worked out from
 // what was written (the lines, the bytes, the times), never by asking the adapter, so a test
 // compares two independent accounts.

@@ -18,8 +18,8 @@ import { scanProgressLine } from "./progress.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
-Scans the session stores (pi's, and Claude Code's and Gemini CLI's when ~/.claude and ~/.gemini
-hold one) and reports count, size, per-namespace usage and every session.
+Scans the session stores (pi's, and agentsh's, Claude Code's, Codex's and Gemini CLI's when this
+machine has them) and reports count, size, per-namespace usage and every session.
 
 Options:
   --root DIR       scan this pi store instead of the configured or default stores (repeatable)
@@ -35,8 +35,10 @@ Options:
 Without --root: "sessionDir" of <agentDir>/session-retention.json if set, else pi's locations:
 $PI_CODING_AGENT_DIR/sessions (else ~/.pi/agent/sessions), plus the custom dir in
 $PI_CODING_AGENT_SESSION_DIR or "sessionDir" in <agentDir>/settings.json; Claude Code's
-$CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder; and Gemini CLI's
-$GEMINI_CLI_HOME/.gemini (else ~/.gemini) when it has a tmp/ folder.
+$CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder; Codex's $CODEX_HOME (else
+~/.codex) when it has sessions/ or archived_sessions/; Gemini CLI's $GEMINI_CLI_HOME/.gemini (else
+~/.gemini) when it has a tmp/ folder; and agentsh's ~/.agentsh/sessions when it exists. The
+config's "stores" replaces all of these.
 Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
 
 export interface ScanFlags {

@@ -24,7 +24,7 @@ import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-ki
 export const STATUS_HELP = `Usage: session-retention status [options]
 
 Prints the quota level and mode in one line, e.g.
-  warn · 18.4 GB of 20.0 GB (92%) · 1204 of 2000 sessions (60%) · mode warn-only
+  warn · 18.4 GiB of 20.0 GiB (92%) · 1204 of 2000 sessions (60%) · mode warn-only
 
 Options:
   --json            print { level, mode, quota, totalBytes, sessionCount } instead

@@ -1,4 +1,4 @@
-// `session-retention prune | touch | repair-metadata`: the workspace pruning of spec 002 from the
+// `session-retention prune | touch | repair-metadata`: the sandbox workspace pruning from the
 // command line. Pruning asks for the same typed DELETE as `clean` (or --yes without a terminal).
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";

@@ -25,7 +25,7 @@ export interface StatePaths {
   trashLedgers: string;
   /** One `<pid>.json` per live pi process that has the extension loaded. */
   activeMarkers: string;
-  /** pi's session index (spec 003), beside pi's sessions. */
+  /** pi's session index (`<uuid>.meta.json` files), beside pi's sessions. */
   sessionsMeta: string;
   /** The default quarantine folder for soft-deleted sessions. */
   quarantine: string;

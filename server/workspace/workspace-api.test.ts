@@ -1,4 +1,4 @@
-// The workspace pruning API of spec 002 and its commands, on real workspace folders.
+// The sandbox workspace pruning API and its commands, on real workspace folders.
 import {
   existsSync,
   mkdirSync,

@@ -1,4 +1,4 @@
-// The workspace pruning API of spec 002, as a library: record a workspace's creation and activity
+// The sandbox workspace pruning API, as a library: record a workspace's creation and activity
 // in `.metadata.json`, repair it from file times, and prune workspaces idle for longer than a
 // threshold — through the same guarded deletion as `clean` (soft delete, journal, audit).
 import { lstatSync, readdirSync } from "node:fs";

@@ -1,6 +1,6 @@
-// agentsh's LLM-proxy logs (spec 004): `~/.agentsh/sessions/<session-id>/llm-requests.jsonl` and
+// agentsh's LLM-proxy logs: `~/.agentsh/sessions/<session-id>/llm-requests.jsonl` and
 // whatever else the session wrote. A session is its folder; it is measured by what is inside (the
-// spec's folder mtime does not move when the log is appended to) and deleted as one unit.
+// folder's own mtime does not move when the log is appended to) and deleted as one unit.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";

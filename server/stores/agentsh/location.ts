@@ -1,4 +1,4 @@
-// Where agentsh keeps its sessions (spec 004), apart from the adapter that reads them: the gate
+// Where agentsh keeps its sessions, apart from the adapter that reads them: the gate
 // and the store resolution need the path without loading the adapter.
 import { homedir } from "node:os";
 import { join } from "node:path";

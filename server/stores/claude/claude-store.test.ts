@@ -444,7 +444,7 @@ describe("sessions another depends on or a live process uses", () => {
   });
 });
 
-// Where Claude Code's behaviour (its CHANGELOG and issue threads, checked 2026-11; the README's
+// Where Claude Code's behaviour (its CHANGELOG and issue threads, checked 2026-11; docs/stores.md's
 // "Claude Code" section says what is verified and what inferred) says more than the model the
 // adapter was first written to: each was a failing test until the adapter followed it.
 describe("what the facts file adds to the model", () => {

@@ -1,4 +1,4 @@
-// pi's session index (spec 003): `<agentDir>/sessions-meta/<uuid>.meta.json`, written by an indexing
+// pi's session index: `<agentDir>/sessions-meta/<uuid>.meta.json`, written by an indexing
 // extension with a name, description, summary and tags per session. Joined onto the session records
 // by id; a corrupt file is a warning on its session, and a file whose session is gone is an orphan —
 // a tiny cleanup candidate of its own.

@@ -1,4 +1,4 @@
-// Sandbox workspaces (spec 002): `workspace/<session_id>/` with `.metadata.json`
+// Sandbox workspaces: `workspace/<session_id>/` with `.metadata.json`
 // `{ "created_at", "updated_at" }`. Age comes from the metadata (updated on every execution), not
 // from file times; a workspace whose metadata is missing or corrupt is listed with a warning and is
 // never a pruning candidate — its age is unknown.
@@ -15,7 +15,7 @@ const timestamp = z
   .string()
   .refine((value) => !Number.isNaN(Date.parse(value)), { error: "not a date and time" });
 
-/** Not strict: the spec leaves room for more fields (execution_count, last_error…). */
+/** Not strict: the host may write more fields (execution_count, last_error…), which we ignore. */
 export const WorkspaceMetadataSchema = z.object({ created_at: timestamp, updated_at: timestamp });
 export type WorkspaceMetadata = z.infer<typeof WorkspaceMetadataSchema>;
 
@@ -99,7 +99,7 @@ export function scanWorkspaceRoot(root: string): StoreScan {
       sizeBytes: facts.fingerprint.size,
       createdAt: iso(Date.parse(metadata.created_at)),
       modifiedAt,
-      // The metadata's updated_at is the activity the spec means; file times only feed the grace window.
+      // The metadata's updated_at is the activity the host records; file times only feed the grace window.
       lastUsedAt: iso(Date.parse(metadata.updated_at)),
       fingerprint: facts.fingerprint,
       messageCount: 0,

@@ -174,7 +174,9 @@ describe("the walls inside server/", () => {
 
 describe("the lint rule for the same walls (eslint.config.js)", () => {
   const lint = async (filePath: string, code: string) => {
-    const [result] = await new ESLint().lintText(code, { filePath: join(SERVER, "..", filePath) });
+    const [result] = await new ESLint({ cwd: join(SERVER, "..") }).lintText(code, {
+      filePath: join(SERVER, "..", filePath),
+    });
     return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
   };
 

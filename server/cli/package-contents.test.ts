@@ -25,6 +25,8 @@ describe("the published package", () => {
     for (const entry of [...Object.values(manifest.bin), ...manifest.pi.extensions])
       expect(files).toContain(entry.replace(/^\.\//, ""));
     expect(files).toContain("dist/server/cli/main.js");
+    // What a user reads before installing: the licence the manifest names, and what changed.
+    for (const doc of ["README.md", "LICENSE", "CHANGELOG.md", "package.json"]) expect(files).toContain(doc);
     expect(
       files.filter((f) => /\.test\.|^dist\/(bench|e2e|test-support|\.tsbuildinfo)\/|\.config\./.test(f)),
     ).toEqual([]);

@@ -2,7 +2,7 @@
 // none of the compiled tests, benchmarks or tool configs that `tsc -b` also writes to dist/ — nor
 // any source map (tsc keeps writing them for stack traces in development; the web build writes none).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,30 @@ describe("the published package", () => {
     // tsc -b has written dist/server/cli/main.js.map: the package leaves it out.
     expect(readdirSync(join(repo, "dist", "server", "cli"))).toContain("main.js.map");
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  });
+
+  it("names its repository, and its README shows only images that load outside the repository", () => {
+    const manifest = JSON.parse(readFileSync(`${repo}/package.json`, "utf8")) as {
+      repository: { url: string };
+      homepage: string;
+      bugs: { url: string };
+    };
+    const home = "https://github.com/session-retention/session-retention";
+    expect(manifest.repository.url).toBe(`git+${home}.git`);
+    expect(manifest.homepage.startsWith(home)).toBe(true);
+    expect(manifest.bugs.url).toBe(`${home}/issues`);
+    // The tarball has no docs/screenshots: a relative image is broken on npmjs.com and in
+    // node_modules. Each image is an absolute URL of a screenshot that exists in this repository.
+    const readme = readFileSync(`${repo}/README.md`, "utf8");
+    const images = [
+      ...[...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1]!),
+      ...[...readme.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!),
+    ];
+    const raw = "https://raw.githubusercontent.com/session-retention/session-retention/main/";
+    for (const image of images) {
+      expect(image.startsWith(raw), image).toBe(true);
+      expect(existsSync(join(repo, image.slice(raw.length))), image).toBe(true);
+    }
   });
 
   it("the production web build (vite build) emits no source maps", () => {

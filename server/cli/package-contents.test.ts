@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
+const viteBin = join(repo, "node_modules", "vite", "bin", "vite.js");
 
 describe("the published package", () => {
   it("holds what runs and nothing that only tests or measures it, and no source map", () => {
@@ -59,25 +60,53 @@ describe("the published package", () => {
     }
   });
 
-  it("the production web build (vite build) emits no source maps", () => {
+  it("the installed dependencies satisfy every declared range, peers included (npm ls --all)", () => {
+    // @tanstack/preact-store asks for preact 10 while the app runs preact 11; package.json's
+    // "overrides" says so, which is also what keeps `npm install` free of an ERESOLVE warning.
+    execFileSync("npm", ["ls", "--all"], {
+      cwd: repo,
+      stdio: "ignore",
+      env: { ...process.env, npm_config_loglevel: "silent" },
+    });
+  });
+
+  it("the production web build (vite build) emits no source maps and prints no warning", () => {
     const outDir = mkdtempSync(join(tmpdir(), "sr-web-build-"));
-    execFileSync(
-      process.execPath,
-      [
-        join(repo, "node_modules", "vite", "bin", "vite.js"),
-        "build",
-        "--outDir",
-        outDir,
-        "--emptyOutDir",
-        "--logLevel",
-        "error",
-      ],
-      { cwd: repo, encoding: "utf8" },
+    // stderr joined to stdout: the bundler prints its warnings on either. NODE_ENV as `npm run build`
+    // has it (vitest sets "test", which would bundle preact's debug build instead).
+    const printed = execFileSync(
+      "sh",
+      ["-c", `"$0" "$1" build --outDir "$2" --emptyOutDir 2>&1`, process.execPath, viteBin, outDir],
+      { cwd: repo, encoding: "utf8", env: { ...process.env, NODE_ENV: "production", NO_COLOR: "1" } },
     );
+    expect(printed).toContain("built in");
+    expect(printed).not.toMatch(/\(!\)|warn|MODULE_LEVEL_DIRECTIVE|use client/i);
     const built = readdirSync(outDir, { recursive: true }).map(String);
     expect(built.some((f) => f.endsWith(".js"))).toBe(true);
     expect(built.filter((f) => f.endsWith(".map"))).toEqual([]);
     for (const js of built.filter((f) => f.endsWith(".js")))
       expect(readFileSync(join(outDir, js), "utf8")).not.toContain("sourceMappingURL");
+  });
+
+  it('the build silences only the "use client" directive warning, and passes on every other', async () => {
+    const config = (await import("../../vite.config.js")).default as {
+      build: { rolldownOptions: { onwarn: (warning: object, warn: (w: object) => void) => void } };
+    };
+    const passed: object[] = [];
+    const onwarn = (warning: object) => config.build.rolldownOptions.onwarn(warning, (w) => passed.push(w));
+    onwarn({
+      code: "MODULE_LEVEL_DIRECTIVE",
+      message: 'Module level directive "use client" may not be preserved',
+    });
+    expect(passed).toEqual([]);
+    const others = [
+      {
+        code: "MODULE_LEVEL_DIRECTIVE",
+        message: 'Module level directive "use strict-ish" may not be preserved',
+      },
+      { code: "CIRCULAR_DEPENDENCY", message: 'Circular dependency "use client"' },
+    ];
+    for (const other of others) onwarn(other);
+    expect(passed).toEqual(others);
   });
 });

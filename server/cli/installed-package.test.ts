@@ -2,7 +2,7 @@
 // everything), `npm install` of the tarball into an empty folder, and then the installed package
 // at work — its command (--version, scan, plan, serve with the dashboard in a real Chromium), its pi
 // extension in pi's real runtime, and its library API's types — on a store in the test's own home.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   cpSync,
   mkdirSync,
@@ -19,6 +19,7 @@ import { chromium } from "@playwright/test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedUi, SessionManager, startPi } from "../../test-support/pi-runtime.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { startServe } from "../../test-support/serve-child.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
@@ -167,36 +168,17 @@ describe("the package installed from its tarball", () => {
     });
 
     it("serve answers with the dashboard, whose overview shows the store's sessions in Chromium", async () => {
-      const child = spawn(bin, ["serve", "--port", "0", "--no-open"], { stdio: ["ignore", "pipe", "pipe"] });
-      let output = "";
+      const server = await startServe(["--no-open"], process.env, bin);
+      const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000);
-          const onData = (chunk: Buffer) => {
-            output += chunk.toString();
-            const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
-            if (match) {
-              clearTimeout(timer);
-              resolve(match[0]);
-            }
-          };
-          child.stdout.on("data", onData);
-          child.stderr.on("data", onData);
-        });
-        const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-        try {
-          const page = await browser.newPage();
-          await page.goto(url);
-          await expect
-            .poll(() => page.getByTestId("overview-headline").textContent(), { timeout: 15_000 })
-            .toMatch(/in 3 sessions/);
-        } finally {
-          await browser.close();
-        }
+        const page = await browser.newPage();
+        await page.goto(server.url);
+        await expect
+          .poll(() => page.getByTestId("overview-headline").textContent(), { timeout: 15_000 })
+          .toMatch(/in 3 sessions/);
       } finally {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
+        await browser.close();
+        await server.stop();
       }
     }, 60_000);
 

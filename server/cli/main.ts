@@ -26,8 +26,11 @@ Commands:
   completion a completion script for bash, zsh or fish
   serve      run the local dashboard on 127.0.0.1
 
-Run \`session-retention <command> --help\` for a command's options;
-\`session-retention --version\` (-V) prints the version.`;
+Options:
+  --version, -V  print the version
+  --help, -h     print this help
+
+Run \`session-retention <command> --help\` for a command's options.`;
 
 export interface CliIo {
   stdout: (text: string) => void;

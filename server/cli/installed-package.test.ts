@@ -85,14 +85,16 @@ beforeAll(() => {
 
   const tarballs = join(work, "tarballs");
   mkdirSync(tarballs);
-  const pack = JSON.parse(
-    npm(["pack", "--json", "--pack-destination", tarballs], clone).stdout.replace(/^[^[]*/s, ""),
-  );
-  packed = (pack as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+  // The prepack build prints on stdout too, so the file list is read from the tarball itself.
+  npm(["pack", "--pack-destination", tarballs], clone);
   const tarball = join(
     tarballs,
     readdirSync(tarballs).find((f) => f.endsWith(".tgz"))!,
   );
+  packed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((path) => path.replace(/^package\//, ""));
 
   project = join(work, "user-project");
   mkdirSync(project);

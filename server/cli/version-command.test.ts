@@ -19,7 +19,7 @@ describe("session-retention --version", () => {
 
   it("is listed in --help", () => {
     expect(execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" })).toMatch(
-      /^Options:\n  --version, -V /m,
+      /^Options:\n {2}--version, -V /m,
     );
   });
 

@@ -26,6 +26,10 @@ Commands:
   completion a completion script for bash, zsh or fish
   serve      run the local dashboard on 127.0.0.1
 
+Options:
+  --version, -V  print the version
+  --help, -h     print this help
+
 Run \`session-retention <command> --help\` for a command's options.`;
 
 export interface CliIo {
@@ -208,6 +212,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return await (await import("./completion-command.js")).runCompletion(args, io);
     case "serve":
       return await (await import("./serve-command.js")).runServe(args, io);
+    case "--version":
+    case "-V":
+      return (await import("./version-command.js")).runVersion(io);
     case undefined:
     case "help":
     case "--help":

@@ -13,7 +13,7 @@
 // --quick    a store 1/20 the size (development; results go to stdout only unless --out)
 // --dir DIR  build the store in DIR/claude, or reuse it if DIR already holds this generator's store
 // --keep     keep the temporary store (the path is printed; reuse it with --dir)
-// --runs N   timed runs per measurement (default 5; the median is reported)
+// --runs N   timed runs per measurement (default 5, 2 with --quick; the median is reported)
 // --out FILE where to write the markdown results (default bench/claude-results.md for a full run)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
@@ -52,7 +52,7 @@ const { values: flags } = parseArgs({
     quick: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     dir: { type: "string" },
-    runs: { type: "string", default: "5" },
+    runs: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -64,7 +64,7 @@ if (flags.help) {
   );
   process.exit(0);
 }
-const runs = Number(flags.runs);
+const runs = Number(flags.runs ?? (flags.quick ? "2" : "5"));
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--runs wants a whole number ≥ 1, got ${flags.runs}`);
 const spec = flags.quick ? CLAUDE_QUICK : CLAUDE_FULL;

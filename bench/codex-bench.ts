@@ -19,7 +19,7 @@ const { values: flags } = parseArgs({ options: { quick: { type: "boolean", defau
 /** Lines per rollout: Codex writes 8 lines a turn here (task, context, user, call, output, reply, tokens, done). */
 const LINES = flags.quick ? 10_000 : 100_000;
 const TURNS = LINES / 8;
-const RUNS = 5;
+const RUNS = flags.quick ? 2 : 5;
 
 const seconds = (run: () => unknown) => {
   const started = performance.now();

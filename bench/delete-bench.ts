@@ -1,6 +1,7 @@
 // Soft delete of 1,000 sessions to the quarantine (same file system, journal on) and their restore,
 // through the real CLI, beside a plain `mv` of the same files. Target: ≤ 5 s each on this machine.
 // Run by `npm run bench` before the scan benchmark; results in bench/delete-results.md.
+// `--quick`: 100 sessions, results on stdout only (the tracked results file is left as it is).
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,8 +9,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Command, median, Runner, writeResults } from "./measure.js";
 
-const SESSIONS = 1000;
-const RUNS = 3;
+const quick = process.argv.includes("--quick");
+const SESSIONS = quick ? 100 : 1000;
+const RUNS = quick ? 2 : 3;
 const TARGET_SECONDS = 5;
 const repo = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const cli = join(repo, "bin", "session-retention.js");
@@ -26,7 +28,7 @@ const env = {
   XDG_DATA_HOME: join(home, ".local", "share"),
 };
 
-// 1,000 pi-shaped session files of ~8 KB in 20 project folders, last used a year ago.
+// SESSIONS pi-shaped session files of ~8 KB in 20 project folders, last used a year ago.
 const old = new Date(Date.now() - 365 * 86_400_000);
 for (let i = 0; i < SESSIONS; i++) {
   const folder = join(template, `--home-dev-project${i % 20}--`);
@@ -117,5 +119,5 @@ const lines = [
   }),
 ];
 const report = `# Delete benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${SESSIONS} sessions of ~8 KB, same file system, whole processes (start-up, scan, lock, recovery check, journal, audit included).\n\n${lines.join("\n")}\n`;
-await writeResults(join(repo, "bench", "delete-results.md"), report);
+if (!quick) await writeResults(join(repo, "bench", "delete-results.md"), report);
 console.log(report);

@@ -13,7 +13,7 @@ import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
 const spec = (quick ? QUICK_STORES : FULL_STORES).find((s) => s.name === "a")!;
-const RUNS = 5;
+const RUNS = quick ? 2 : 5;
 const repo = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 const work = mkdtempSync(join(tmpdir(), "sr-extension-bench-"));

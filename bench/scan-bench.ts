@@ -11,7 +11,7 @@
 // --dir DIR  build the stores in DIR, or reuse them if DIR already holds this generator's stores;
 //            DIR is kept (only DIR/a, DIR/b and DIR/store.json are ever written or removed)
 // --keep     keep the temporary stores (the path is printed; reuse it with --dir)
-// --runs N   timed runs per measurement (default 5; the median is reported)
+// --runs N   timed runs per measurement (default 5, 2 with --quick; the median is reported)
 // --out FILE where to write the markdown results (default bench/results.md for a full run)
 import { spawnSync } from "node:child_process";
 import {
@@ -70,7 +70,7 @@ const USAGE = `Usage: npm run bench [-- --quick] [--runs N] [--keep] [--dir DIR]
   --dir DIR  build the stores in DIR, or reuse them if DIR already holds this generator's stores
              (DIR is kept; only DIR/a, DIR/b and DIR/store.json are written or removed)
   --keep     keep the temporary stores (the path is printed; reuse it with --dir)
-  --runs N   timed runs per measurement (default 5; the median is reported)
+  --runs N   timed runs per measurement (default 5, 2 with --quick; the median is reported)
   --out FILE where to write the markdown results (default bench/results.md for a full run)`;
 
 const { values: flags } = parseArgs({
@@ -78,7 +78,7 @@ const { values: flags } = parseArgs({
     quick: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     dir: { type: "string" },
-    runs: { type: "string", default: "5" },
+    runs: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -88,7 +88,7 @@ if (flags.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const runs = Number(flags.runs);
+const runs = Number(flags.runs ?? (flags.quick ? "2" : "5"));
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--runs wants a whole number ≥ 1, got ${flags.runs}`);
 const specs = flags.quick ? QUICK_STORES : FULL_STORES;

@@ -16,7 +16,7 @@ import {
 import { fileURLToPath } from "node:url";
 import type { Look } from "../extension/look.js";
 
-const packageRoot = fileURLToPath(new URL("..", import.meta.url));
+const checkout = fileURLToPath(new URL("..", import.meta.url));
 
 /** Answers for the dialogs, in order; each is checked against the dialog's kind. */
 export type Answer =
@@ -109,6 +109,8 @@ export async function startPi(options: {
   /** Another extension, loaded after ours (it sees the state ours leaves at each event). */
   extra?: ExtensionFactory;
   waitForLook?: boolean;
+  /** The package whose "pi" manifest names the extension: this checkout, or an installed copy. */
+  packageRoot?: string;
 }): Promise<PiUnderTest> {
   const agentDir = process.env.PI_CODING_AGENT_DIR!;
   const eventBus = createEventBus();
@@ -129,7 +131,7 @@ export async function startPi(options: {
       agentDir,
       resourceLoaderOptions: {
         eventBus,
-        additionalExtensionPaths: [packageRoot],
+        additionalExtensionPaths: [options.packageRoot ?? checkout],
         extensionFactories: [
           (pi) =>
             pi.on("input", (event) => {

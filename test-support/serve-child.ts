@@ -20,9 +20,16 @@ export interface ServeChild {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
-/** Starts `serve --port 0` plus `args`, and resolves once it prints its address (killed if it never does). */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeChild> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+/**
+ * Starts `serve --port 0` plus `args`, and resolves once it prints its address (killed if it never
+ * does). `bin` is this checkout's command unless another is given (an installed package's).
+ */
+export async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  bin = BIN,
+): Promise<ServeChild> {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -23,4 +23,8 @@ Commands:
   completion a completion script for bash, zsh or fish
   serve      run the local dashboard on 127.0.0.1
 
+Options:
+  --version, -V  print the version
+  --help, -h     print this help
+
 Run \`session-retention <command> --help\` for a command's options.`;

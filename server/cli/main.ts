@@ -162,6 +162,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return await (await import("./completion-command.js")).runCompletion(args, io);
     case "serve":
       return await (await import("./serve-command.js")).runServe(args, io);
+    case "--version":
+    case "-V":
+      return (await import("./version-command.js")).runVersion(io);
     case undefined:
     case "help":
     case "--help":

@@ -3,61 +3,14 @@
 // queries on what it stored. Needs Debian's `prometheus` package (CI installs it); on a machine
 // without it these are skipped, except under CI, where that is a failure.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
-import { writeSession } from "../../test-support/pi-store.js";
+import { freePort, monitoredHome, toolsAvailable } from "../../test-support/prometheus.js";
 import { startServe } from "../../test-support/serve-child.js";
 import { runCli } from "../cli/main.js";
 
-const has = (tool: string) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
-const available = has("promtool") && has("prometheus");
-if (!available && process.env.CI)
-  throw new Error("CI needs Debian's prometheus package (promtool, prometheus)");
-
-const DAY = 86_400_000;
-
-/** A home with a pi store (two sessions) and a Claude store (one old transcript), and a config with an agent quota. */
-function twoAgentHome() {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-prom-home-")));
-  const agentDir = join(home, ".pi", "agent");
-  const root = join(agentDir, "sessions");
-  writeSession(root, "/work/a", 2);
-  writeSession(root, "/work/b", 3);
-  mkdirSync(agentDir, { recursive: true });
-  writeFileSync(
-    join(agentDir, "session-retention.json"),
-    JSON.stringify({ quota: { agents: { claude: { maxSessionCount: 4 } } } }),
-  );
-  writeClaudeTranscript(join(home, ".claude"), {
-    id: "0b7c1a52-0000-4000-8000-000000000001",
-    cwd: "/work/app",
-    modified: new Date(Date.now() - 45 * DAY),
-  });
-  const env = {
-    ...process.env,
-    HOME: home,
-    PI_CODING_AGENT_DIR: agentDir,
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    PI_CODING_AGENT_SESSION_DIR: "",
-    CLAUDE_CONFIG_DIR: "",
-  };
-  return { home, env };
-}
-
-/** A free loopback port for Prometheus to listen on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
-  });
-}
+const available = toolsAvailable(["promtool", "prometheus"], "prometheus");
 
 const children: ChildProcess[] = [];
 const stops: Array<() => Promise<void>> = [];
@@ -68,7 +21,7 @@ afterEach(async () => {
 
 describe.skipIf(!available)("Prometheus", () => {
   it("promtool accepts the textfile the CLI writes for node_exporter", async () => {
-    const { home, env } = twoAgentHome();
+    const { home, env } = monitoredHome();
     const file = join(home, "session_retention.prom");
     const saved = { ...process.env };
     Object.assign(process.env, env);
@@ -85,7 +38,7 @@ describe.skipIf(!available)("Prometheus", () => {
   });
 
   it("a real Prometheus scrapes serve's /metrics with the bearer token and stores every agent's numbers", async () => {
-    const { home, env } = twoAgentHome();
+    const { home, env } = monitoredHome();
     const served = await startServe(["--no-open"], env);
     stops.push(() => served.stop());
     const port = await freePort();

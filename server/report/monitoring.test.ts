@@ -36,33 +36,36 @@ const queries = dashboard.panels.flatMap((p) =>
 /** The rules' expressions, read out of the YAML by line (each rule's `expr:` is on one line). */
 const ruleExprs = [...readFileSync(RULES, "utf8").matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!);
 
-/** The metric names the CLI writes for a home with stores, quotas, a forecast, the trash and sweeps. */
+/** The metric names the CLI writes for a home with stores, quotas, a forecast, the trash and sweeps (one run). */
+let emitted: Set<string> | undefined;
 function emittedNames(): Set<string> {
+  if (emitted) return emitted;
   const { home, env } = monitoredHome();
   const file = join(home, "session_retention.prom");
   const run = spawnSync(process.execPath, [BIN, "metrics", "--textfile", file], { env, encoding: "utf8" });
   expect(run.status, run.stderr).toBe(0);
-  return new Set([...readFileSync(file, "utf8").matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+  emitted = new Set([...readFileSync(file, "utf8").matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+  return emitted;
 }
 
 describe("the Grafana dashboard", () => {
   it("is JSON with panels, each query reading only metrics we emit, and each metric shown or alerted on", () => {
     expect(dashboard.uid).toBe("session-retention-fleet");
     expect(queries.length).toBeGreaterThan(10);
-    const emitted = emittedNames();
+    const names = emittedNames();
     // The forecast and the agent quota level exist only in some states: the home has them all.
-    expect(emitted).toContain("session_retention_forecast_full_seconds");
-    expect(emitted).toContain("session_retention_agent_quota_level");
+    expect(names).toContain("session_retention_forecast_full_seconds");
+    expect(names).toContain("session_retention_agent_quota_level");
     const unknown = queries.flatMap(({ panel, expr }) =>
       promqlMetricNames(expr)
-        .filter((name) => !emitted.has(name))
+        .filter((name) => !names.has(name))
         .map((name) => `${panel}: ${name}`),
     );
     expect(unknown).toEqual([]);
     const instances = dashboard.templating.list.find((v) => v.name === "instance")!;
     expect(instances.definition).toBe("label_values(session_retention_bytes, instance)");
     const used = new Set([...queries.map((q) => q.expr), ...ruleExprs].flatMap(promqlMetricNames));
-    expect([...emitted].filter((name) => !used.has(name))).toEqual([]);
+    expect([...names].filter((name) => !used.has(name))).toEqual([]);
   });
 
   it("finds the metric names in PromQL, not the functions, keywords, labels or strings around them", () => {
@@ -74,11 +77,19 @@ describe("the Grafana dashboard", () => {
   });
 });
 
+describe("docs/monitoring.md", () => {
+  it("lists every metric we emit", () => {
+    const page = readFileSync(join(DIR, "..", "monitoring.md"), "utf8");
+    expect([...emittedNames()].filter((name) => !page.includes(`| \`${name}\``))).toEqual([]);
+  });
+});
+
 describe("the alert rules", () => {
   it("read only metrics we emit, or node_exporter's textfile mtime", () => {
-    const emitted = emittedNames();
-    const names = ruleExprs.flatMap(promqlMetricNames);
-    expect(names.filter((n) => !emitted.has(n))).toEqual(["node_textfile_mtime_seconds"]);
+    const names = emittedNames();
+    expect(ruleExprs.flatMap(promqlMetricNames).filter((n) => !names.has(n))).toEqual([
+      "node_textfile_mtime_seconds",
+    ]);
   });
 });
 

@@ -1,13 +1,20 @@
-import { mkdtempSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { quotaState } from "../../shared/quota.js";
-import { writeSession } from "../../test-support/pi-store.js";
+import { lenientConfig } from "../../test-support/config-file.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { runCli } from "../cli/main.js";
+import { softDelete } from "../delete/deletion-engine.js";
 import { createApp } from "../http/app.js";
 import { createDashboardService } from "../http/dashboard-service.js";
-import { renderMetrics } from "./metrics.js";
+import { scanStores } from "../scan/scanner.js";
+import { growthFile } from "../state/growth-store.js";
+import { statePaths } from "../state/state-dir.js";
+import { collectMetrics, renderMetrics } from "./metrics.js";
+
+const OLD = new Date("2025-01-01T00:00:00Z");
 
 describe("renderMetrics", () => {
   it("writes the exposition format: help, type, samples, escaped labels", () => {
@@ -41,6 +48,9 @@ describe("renderMetrics", () => {
       ],
       quota: quotaState(1500, 3, { maxTotalSizeBytes: 2000, maxSessionCount: 10 }),
       agentQuotas: { claude: quotaState(500, 1, { maxTotalSizeBytes: 1000 }) },
+      trash: { count: 2, bytes: 4096 },
+      forecast: { ratePerDay: 100, daysToFull: 5 },
+      problems: [{ code: "unreadable" }, { code: "unreadable" }, { code: "symlink" }],
       audit: [
         {
           time: "2026-01-01T00:00:00.000Z",
@@ -77,12 +87,74 @@ describe("renderMetrics", () => {
     );
     expect(lines).toContain('session_retention_agent_quota_ratio{agent="claude",measure="size"} 0.5');
     expect(lines.filter((l) => l.startsWith("session_retention_agent_quota_ratio{"))).toHaveLength(1);
+    expect(lines).toContain('session_retention_agent_quota_level{agent="claude"} 0');
+    expect(lines).toContain("session_retention_trash_bytes 4096");
+    expect(lines).toContain("session_retention_trash_sessions 2");
+    expect(lines).toContain("session_retention_growth_bytes_per_day 100");
+    expect(lines).toContain("session_retention_forecast_full_seconds 432000");
+    // Every code has a series, 0 when the scan found none of it: "no problems" is not "no data".
+    expect(lines).toContain('session_retention_scan_problems{code="unreadable"} 2');
+    expect(lines).toContain('session_retention_scan_problems{code="symlink"} 1');
+    expect(lines).toContain('session_retention_scan_problems{code="permission-denied"} 0');
     expect(lines).toContain("session_retention_soft_deleted_total 1");
     expect(lines).toContain("session_retention_restored_total 1");
     expect(lines).toContain("session_retention_purged_total 0");
     // Every sample line is "name{labels} value".
     for (const line of lines.filter((l) => !l.startsWith("#")))
       expect(line).toMatch(/^session_retention_[a-z_]+(\{[^}]*\})? [-0-9.e+NaN]+$/);
+  });
+});
+
+describe("renderMetrics without a forecast to give", () => {
+  const base = { summary: { totalBytes: 1, sessionCount: 1 }, namespaces: [], durationMs: 1, audit: [] };
+
+  it("leaves out the time to full when the stores are not filling, and the growth with too little history", () => {
+    const shrinking = renderMetrics({ ...base, forecast: { ratePerDay: -5, daysToFull: null } });
+    expect(shrinking).toMatch(/^session_retention_growth_bytes_per_day -5$/m);
+    expect(shrinking).not.toContain("session_retention_forecast_full_seconds");
+    const none = renderMetrics(base);
+    expect(none).not.toContain("session_retention_growth_bytes_per_day");
+    expect(none).not.toContain("session_retention_agent_quota_level");
+  });
+});
+
+describe("collectMetrics", () => {
+  it("exports the trash, the forecast from the growth history and the scan's problems of real stores", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-metrics-")));
+    for (let i = 0; i < 3; i++) setModified(writeSession(root, `/work/p${i}`, 2).getSessionFile()!, OLD);
+    writeFileSync(join(root, "--work-p0--", "broken.jsonl"), "not json\n");
+    lenientConfig("quarantine", { quota: { maxTotalSizeBytes: 1_000_000 } });
+    const { sessions, stores, summary } = await scanStores({ roots: [root] });
+    const gone = sessions[0]!;
+    const moved = await softDelete(
+      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], roots: [root], via: "selection" },
+      { actor: "cli" },
+    );
+    expect(moved.moved).toHaveLength(1);
+    // A week of history: 7,000 bytes a day less than now, so the 1 MB quota is some days away.
+    const now = Date.now();
+    const bytesNow = summary.totalBytes - gone.sizeBytes;
+    const point = (daysAgo: number, bytes: number) => ({
+      t: new Date(Math.floor((now - daysAgo * 86_400_000) / 3_600_000) * 3_600_000).toISOString(),
+      bytes,
+      count: 2,
+    });
+    const file = growthFile(statePaths().dir, stores);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ version: 1, points: [point(7, bytesNow - 49_000)] }));
+
+    const text = await collectMetrics({ roots: [root], adapterStores: [], config: {} });
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    expect(value("session_retention_trash_sessions")).toBe(1);
+    expect(value("session_retention_trash_bytes")).toBe(gone.sizeBytes);
+    expect(value("session_retention_sessions")).toBe(2);
+    expect(text).toMatch(/^session_retention_scan_problems\{code="not-a-session"\} 1$/m);
+    // The scan just recorded "now" into the history, so the rate is 49,000 bytes over 7 days.
+    expect(value("session_retention_growth_bytes_per_day")).toBeCloseTo(7_000, -1);
+    expect(value("session_retention_forecast_full_seconds") / 86_400).toBeCloseTo(
+      (1_000_000 - bytesNow) / 7_000,
+      0,
+    );
   });
 });
 

@@ -1,15 +1,19 @@
 // Prometheus text exposition of where the stores stand, for `GET /metrics` and for node_exporter's
 // textfile collector (`session-retention metrics --textfile FILE`): a team can watch many machines.
 import type { AuditEntry } from "../../shared/audit.js";
+import { type Forecast, forecast } from "../../shared/growth.js";
 import { agentQuotaStates, QUOTA_LEVELS, type QuotaState, quotaState } from "../../shared/quota.js";
 import type { ExternalSweep } from "../../shared/plan.js";
-import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
+import type { NamespaceUsage, ScanProblem, ScanReport } from "../../shared/scan-report.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import type { StoreKind } from "../../shared/session-record.js";
+import { trashTotals } from "../../shared/trash.js";
+import { listTrash } from "../delete/trash-actions.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../config/config-file.js";
+import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { externalSweepsOf } from "../stores/store-adapter.js";
 
@@ -26,7 +30,27 @@ export interface MetricsInput {
   /** Agents with a quota of their own (`quota.agents`). */
   agentQuotas?: Partial<Record<StoreKind, QuotaState>>;
   audit: readonly AuditEntry[];
+  /** What is in the trash now (entries still in it). */
+  trash?: { count: number; bytes: number };
+  /** The growth forecast the dashboard shows; undefined with too little history. */
+  forecast?: Forecast;
+  /** The scan's problems that belong to no session (unreadable files, permission denied…). */
+  problems?: readonly Pick<ScanProblem, "code">[];
 }
+
+/**
+ * Every problem code, so each has a series (0 when none) and an alert can tell "no problems" from
+ * "no data". A Record, so a new code in ScanProblemSchema fails the typecheck until it is listed.
+ */
+const PROBLEM_CODES = Object.keys({
+  symlink: true,
+  "not-regular": true,
+  "permission-denied": true,
+  unreadable: true,
+  "not-a-session": true,
+} satisfies Record<ScanProblem["code"], true>) as ScanProblem["code"][];
+
+const DAY_SECONDS = 86_400;
 
 /** A label value as the exposition format wants it: backslash, quote and newline escaped. */
 const label = (value: string) =>
@@ -77,13 +101,25 @@ export function renderMetrics(input: MetricsInput): string {
       state[m] ? [[`{agent="${agent}",measure="${m}"}`, state[m].ratio]] : [],
     ),
   );
-  if (agentMeasures.length > 0)
+  if (agentMeasures.length > 0) {
     metric(
       "session_retention_agent_quota_ratio",
       "An agent's usage as a share of its own quota limit (quota.agents; 1 = at the limit).",
       "gauge",
       agentMeasures,
     );
+    // The level as well as the ratio: the thresholds (quota.infoRatio, warnRatio) are in each
+    // machine's config, so an alert on the level agrees with what its dashboard shows.
+    metric(
+      "session_retention_agent_quota_level",
+      "An agent's quota level: 0 ok, 1 info, 2 warn, 3 critical.",
+      "gauge",
+      Object.entries(input.agentQuotas ?? {}).map(([agent, state]) => [
+        `{agent="${agent}"}`,
+        QUOTA_LEVELS.indexOf(state.level),
+      ]),
+    );
+  }
   metric(
     "session_retention_agent_sweep_bytes",
     "Bytes of the sessions an agent's own retention deletes for good the next time it runs (Claude Code's cleanupPeriodDays).",
@@ -105,6 +141,39 @@ export function renderMetrics(input: MetricsInput): string {
   metric("session_retention_scan_duration_seconds", "Duration of the last scan.", "gauge", [
     ["", input.durationMs / 1000],
   ]);
+  if (input.trash) {
+    metric("session_retention_trash_bytes", "Bytes of the sessions in the trash now.", "gauge", [
+      ["", input.trash.bytes],
+    ]);
+    metric("session_retention_trash_sessions", "Number of sessions in the trash now.", "gauge", [
+      ["", input.trash.count],
+    ]);
+  }
+  if (input.forecast) {
+    metric(
+      "session_retention_growth_bytes_per_day",
+      "Growth over the last 7 days in bytes per day (negative when shrinking), as the dashboard's forecast.",
+      "gauge",
+      [["", input.forecast.ratePerDay]],
+    );
+    // Only when the size quota will be reached at that rate: an absent series means "not filling".
+    if (input.forecast.daysToFull !== null)
+      metric(
+        "session_retention_forecast_full_seconds",
+        "Seconds until the size quota is reached at the 7-day growth rate.",
+        "gauge",
+        [["", input.forecast.daysToFull * DAY_SECONDS]],
+      );
+  }
+  if (input.problems) {
+    const problems = input.problems;
+    metric(
+      "session_retention_scan_problems",
+      "Problems the last scan found that belong to no session, by code (unreadable, permission-denied…).",
+      "gauge",
+      PROBLEM_CODES.map((code) => [`{code="${code}"}`, problems.filter((p) => p.code === code).length]),
+    );
+  }
   const count = (action: AuditEntry["action"][], result: string) =>
     input.audit
       .filter((e) => action.includes(e.action))
@@ -132,9 +201,16 @@ export async function collectMetrics(stores: {
     roots: stores.roots,
     adapterStores: stores.adapterStores,
     cacheDir: paths.scanCache,
+    // A machine that only writes the textfile from a timer builds the history the forecast needs.
+    growthDir: paths.dir,
     topN: 0,
   });
   const config = loadConfig(stores.config);
+  const ahead = forecast(
+    readGrowth(growthFile(paths.dir, report.stores)),
+    config.ok ? config.config.quota.maxTotalSizeBytes : null,
+    new Date(),
+  );
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
   const agents = summarizeAgents(report.stores, report.sessions);
   return renderMetrics({
@@ -150,5 +226,8 @@ export async function collectMetrics(stores: {
         }
       : {}),
     audit: readAudit(paths.auditLog).entries,
+    trash: trashTotals(listTrash({ actor: "cli" }).entries),
+    problems: report.problems,
+    ...(ahead ? { forecast: ahead } : {}),
   });
 }

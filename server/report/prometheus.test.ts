@@ -1,63 +1,27 @@
 // Our metrics as Prometheus itself sees them: `promtool check metrics` lints the textfile the CLI
-// writes, and a real Prometheus server scrapes a real `serve` with its bearer token and answers
-// queries on what it stored. Needs Debian's `prometheus` package (CI installs it); on a machine
-// without it these are skipped, except under CI, where that is a failure.
+// writes, and a real Prometheus server — set up as docs/monitoring.md tells a team to — scrapes a
+// real `serve` with its bearer token from a file and a real node_exporter shipping the CLI's
+// textfile, runs our alert rules, and answers queries with the numbers the dashboard shows. Needs
+// Debian's `prometheus` and `prometheus-node-exporter` packages (CI installs them); on a machine
+// without them these are skipped, except under CI, where that is a failure.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
-import { writeSession } from "../../test-support/pi-store.js";
-import { startServe } from "../../test-support/serve-child.js";
+import { freePort, monitoredHome, toolsAvailable } from "../../test-support/prometheus.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { BIN, startServe } from "../../test-support/serve-child.js";
+import type { SummaryResponse } from "../../shared/api.js";
+import { type TrashList, trashTotals } from "../../shared/trash.js";
+import { softDelete } from "../delete/deletion-engine.js";
+import { scanStores } from "../scan/scanner.js";
 import { runCli } from "../cli/main.js";
 
-const has = (tool: string) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
-const available = has("promtool") && has("prometheus");
-if (!available && process.env.CI)
-  throw new Error("CI needs Debian's prometheus package (promtool, prometheus)");
-
-const DAY = 86_400_000;
-
-/** A home with a pi store (two sessions) and a Claude store (one old transcript), and a config with an agent quota. */
-function twoAgentHome() {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-prom-home-")));
-  const agentDir = join(home, ".pi", "agent");
-  const root = join(agentDir, "sessions");
-  writeSession(root, "/work/a", 2);
-  writeSession(root, "/work/b", 3);
-  mkdirSync(agentDir, { recursive: true });
-  writeFileSync(
-    join(agentDir, "session-retention.json"),
-    JSON.stringify({ quota: { agents: { claude: { maxSessionCount: 4 } } } }),
-  );
-  writeClaudeTranscript(join(home, ".claude"), {
-    id: "0b7c1a52-0000-4000-8000-000000000001",
-    cwd: "/work/app",
-    modified: new Date(Date.now() - 45 * DAY),
-  });
-  const env = {
-    ...process.env,
-    HOME: home,
-    PI_CODING_AGENT_DIR: agentDir,
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    PI_CODING_AGENT_SESSION_DIR: "",
-    CLAUDE_CONFIG_DIR: "",
-  };
-  return { home, env };
-}
-
-/** A free loopback port for Prometheus to listen on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
-  });
-}
+const available =
+  toolsAvailable(["promtool", "prometheus"], "prometheus") &&
+  toolsAvailable(["prometheus-node-exporter"], "prometheus-node-exporter");
+const RULES = fileURLToPath(new URL("../../docs/monitoring/session-retention.rules.yml", import.meta.url));
 
 const children: ChildProcess[] = [];
 const stops: Array<() => Promise<void>> = [];
@@ -68,7 +32,7 @@ afterEach(async () => {
 
 describe.skipIf(!available)("Prometheus", () => {
   it("promtool accepts the textfile the CLI writes for node_exporter", async () => {
-    const { home, env } = twoAgentHome();
+    const { home, env } = monitoredHome();
     const file = join(home, "session_retention.prom");
     const saved = { ...process.env };
     Object.assign(process.env, env);
@@ -84,58 +48,160 @@ describe.skipIf(!available)("Prometheus", () => {
     expect({ status: check.status, output: check.stdout + check.stderr }).toEqual({ status: 0, output: "" });
   });
 
-  it("a real Prometheus scrapes serve's /metrics with the bearer token and stores every agent's numbers", async () => {
-    const { home, env } = twoAgentHome();
+  it("a real Prometheus scrapes serve (token from a file) and node_exporter's textfile, runs the alert rules, and holds the dashboard's totals", async () => {
+    const { home, env, piRoot } = monitoredHome();
+    // Something in the trash, and a file the scan cannot take for a session: their metrics too.
+    // (Last touched long ago: a session modified within the grace period is active, never moved.)
+    const old = writeSession(piRoot, "/work/old", 1).getSessionFile()!;
+    setModified(old, new Date("2025-01-01T00:00:00Z"));
+    const { sessions } = await scanStores({ roots: [piRoot] });
+    const gone = sessions.find((s) => s.path === old)!;
+    const moved = await softDelete(
+      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], roots: [piRoot], via: "selection" },
+      { actor: "cli", env },
+    );
+    expect(moved.skipped).toEqual([]);
+    expect(moved.moved).toHaveLength(1);
+    writeFileSync(join(piRoot, "stray.jsonl"), "not a session\n");
+
+    // The machine's timer: the CLI writes the textfile node_exporter reads.
+    const textfiles = join(home, "textfiles");
+    mkdirSync(textfiles);
+    const wrote = spawnSync(
+      process.execPath,
+      [BIN, "metrics", "--textfile", join(textfiles, "session_retention.prom")],
+      { env, encoding: "utf8" },
+    );
+    expect(wrote.status, wrote.stderr).toBe(0);
+    const exporterPort = await freePort();
+    children.push(
+      spawn(
+        "prometheus-node-exporter",
+        [
+          `--web.listen-address=127.0.0.1:${exporterPort}`,
+          "--collector.disable-defaults",
+          "--collector.textfile",
+          `--collector.textfile.directory=${textfiles}`,
+        ],
+        { stdio: "ignore" },
+      ),
+    );
+
     const served = await startServe(["--no-open"], env);
     stops.push(() => served.stop());
+    const tokenFile = join(home, "session-retention.token");
+    writeFileSync(tokenFile, served.token, { mode: 0o600 });
     const port = await freePort();
     const config = join(home, "prometheus.yml");
     writeFileSync(
       config,
       [
-        "global: { scrape_interval: 1s }",
+        "global: { scrape_interval: 1s, evaluation_interval: 1s }",
+        `rule_files: [${JSON.stringify(RULES)}]`,
         "scrape_configs:",
         "  - job_name: session-retention",
-        `    authorization: { credentials: "${served.token}" }`,
+        `    authorization: { credentials_file: ${JSON.stringify(tokenFile)} }`,
         `    static_configs: [{ targets: ["${served.base.slice("http://".length)}"] }]`,
+        "  - job_name: node",
+        `    static_configs: [{ targets: ["127.0.0.1:${exporterPort}"] }]`,
       ].join("\n"),
     );
-    const prometheus = spawn(
-      "prometheus",
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(home, "tsdb")}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-      ],
-      { stdio: "ignore" },
+    children.push(
+      spawn(
+        "prometheus",
+        [
+          `--config.file=${config}`,
+          `--storage.tsdb.path=${join(home, "tsdb")}`,
+          `--web.listen-address=127.0.0.1:${port}`,
+        ],
+        { stdio: "ignore" },
+      ),
     );
-    children.push(prometheus);
 
-    /** One query's samples as `labels → value`, once Prometheus has any (a scrape every second). */
-    const query = async (promql: string) => {
+    /** Prometheus's answer at `path` once `ready` says it is complete (a scrape and an evaluation every second). */
+    const api = async <T>(path: string, ready: (data: T) => boolean): Promise<T> => {
+      let last: unknown;
       for (let tries = 0; tries < 60; tries++) {
         try {
-          const response = await fetch(
-            `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`,
-          );
-          const body = (await response.json()) as {
-            data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
-          };
-          if (body.data.result.length > 0)
-            return body.data.result.map((r) => [r.metric.agent ?? r.metric.job, r.value[1]]);
+          const body = (await (await fetch(`http://127.0.0.1:${port}${path}`)).json()) as { data: T };
+          last = body.data;
+          if (ready(body.data)) return body.data;
         } catch {
           // not listening yet
         }
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      throw new Error(`Prometheus never answered ${promql}`);
+      throw new Error(`Prometheus never answered ${path} as wanted; last: ${JSON.stringify(last)}`);
     };
-    expect(await query('up{job="session-retention"}')).toEqual([["session-retention", "1"]]);
-    expect(await query("session_retention_sessions")).toEqual([["session-retention", "3"]]);
-    expect((await query("session_retention_agent_sessions")).sort()).toEqual([
-      ["claude", "1"],
-      ["pi", "2"],
+    type Sample = { metric: Record<string, string>; value: [number, string] };
+    /** One query's samples as `"job agent" → value`, once both jobs have them. */
+    const query = async (promql: string, each = 2) => {
+      const data = await api<{ result: Sample[] }>(
+        `/api/v1/query?query=${encodeURIComponent(promql)}`,
+        (d) => d.result.length >= each,
+      );
+      return Object.fromEntries(
+        data.result.map((r) => [
+          [r.metric.job, r.metric.agent].filter(Boolean).join(" "),
+          Number(r.value[1]),
+        ]),
+      );
+    };
+
+    expect(await query("up")).toEqual({ "session-retention": 1, node: 1 });
+    // The dashboard's own numbers, read from its API with the same token.
+    const dashboard = async (route: string) =>
+      (await fetch(`${served.base}/api/${route}`, {
+        headers: { Authorization: `Bearer ${served.token}` },
+      }).then((r) => r.json())) as never;
+    const summary: SummaryResponse = await dashboard("summary");
+    const trash: TrashList = await dashboard("trash");
+    const both = (value: number) => ({ "session-retention": value, node: value });
+    expect(summary.summary.sessionCount).toBe(3);
+    expect(summary.problems.map((p) => p.code)).toEqual(["not-a-session"]);
+    expect(await query("session_retention_sessions")).toEqual(both(summary.summary.sessionCount));
+    expect(await query("session_retention_bytes")).toEqual(both(summary.summary.totalBytes));
+    expect(await query("session_retention_agent_sessions", 4)).toEqual(
+      Object.fromEntries(
+        summary.agents.flatMap((a) => [
+          [`session-retention ${a.kind}`, a.sessionCount],
+          [`node ${a.kind}`, a.sessionCount],
+        ]),
+      ),
+    );
+    expect(await query('session_retention_agent_quota_ratio{measure="count"}')).toEqual({
+      "session-retention claude": 0.25,
+      "node claude": 0.25,
+    });
+    const inTrash = trashTotals(trash.entries);
+    expect(inTrash).toEqual({ count: 1, bytes: gone.sizeBytes });
+    expect(await query("session_retention_trash_bytes")).toEqual(both(inTrash.bytes));
+    expect(await query("sum without (code) (session_retention_scan_problems)")).toEqual(
+      both(summary.problems.length),
+    );
+    // The forecast the dashboard shows, in seconds (the two reads are a moment apart).
+    const days = summary.forecast?.daysToFull;
+    expect(days).toBeGreaterThan(0);
+    for (const seconds of Object.values(await query("session_retention_forecast_full_seconds")))
+      expect(seconds / 86_400).toBeCloseTo(days!, 1);
+    // The stale-textfile rule's matcher finds the file node_exporter really reports.
+    expect(await query('node_textfile_mtime_seconds{file=~".*session_retention\\\\.prom"}', 1)).toEqual({
+      node: expect.any(Number),
+    });
+
+    // The rules are loaded and evaluate cleanly; the scan problem is a pending alert for both jobs.
+    const rules = await api<{
+      groups: Array<{ name: string; rules: Array<{ name: string; health: string }> }>;
+    }>("/api/v1/rules", (d) => d.groups[0]?.rules.every((r) => r.health === "ok") ?? false);
+    expect(rules.groups.map((g) => g.name)).toEqual(["session-retention"]);
+    expect(rules.groups[0]!.rules.map((r) => r.name)).toHaveLength(8);
+    const alerts = await api<{ alerts: Array<{ labels: Record<string, string>; state: string }> }>(
+      "/api/v1/alerts",
+      (d) => d.alerts.length >= 2,
+    );
+    expect(alerts.alerts.map((a) => [a.labels.alertname, a.labels.job, a.state]).sort()).toEqual([
+      ["SessionRetentionScanProblems", "node", "pending"],
+      ["SessionRetentionScanProblems", "session-retention", "pending"],
     ]);
-    expect(await query('session_retention_agent_quota_ratio{measure="count"}')).toEqual([["claude", "0.25"]]);
   }, 60_000);
 });

@@ -17,7 +17,7 @@ import {
   StoreRefSchema,
 } from "./session-record.js";
 import { SessionFilterSchema } from "./session-filter.js";
-import { SoftDeleteResultSchema } from "./trash.js";
+import { PURGE_CONFIRMATION_FORM, SoftDeleteResultSchema } from "./trash.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -437,7 +437,7 @@ export const TrashRefsSchema = z.strictObject({
 });
 export const PurgeRequestSchema = TrashRefsSchema.extend({
   /** "COUNT:BYTES" of exactly what will be purged. */
-  confirm: z.string().regex(/^\d+:\d+$/, { error: "must be COUNT:BYTES" }),
+  confirm: z.string().regex(PURGE_CONFIRMATION_FORM, { error: "must be COUNT:BYTES" }),
 });
 /**
  * `POST /api/trash/empty`: purge what was deleted more than `olderThanDays` days ago. The same

@@ -115,18 +115,16 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
           throw new UsageError("trash purge wants at least one operation, entry or session id");
         selection = refs;
       }
-      const { selected, problems, count, bytes } = purgeSelection(selection, engine);
+      const { selected, problems, count, bytes, confirmation } = purgeSelection(selection, engine);
       if (problems.length > 0) throw new UsageError(problems.join("; "));
       if (values.confirm === undefined) {
         if (values.json) {
-          io.stdout(
-            JSON.stringify({ needsConfirmation: `${count}:${bytes}`, count, bytes, entries: selected }),
-          );
+          io.stdout(JSON.stringify({ needsConfirmation: confirmation, count, bytes, entries: selected }));
           return 2;
         }
         io.stdout(renderList(selected, short));
         io.stdout(
-          `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${count}:${bytes}`,
+          `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${confirmation}`,
         );
         return 2;
       }

@@ -4,14 +4,14 @@
 // the trash" — a definite state that becomes restorable again if the copy ever comes back.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Recovery, TrashEntry } from "../../shared/trash.js";
+import { parseEntryId, type Recovery, type TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../state/lock-file.js";
 import { type EngineOptions, engineState } from "./engine.js";
 import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
 import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
-import { Ledger, parseEntryId, readLedgers } from "./trash-ledger.js";
+import { Ledger, readLedgers } from "./trash-ledger.js";
 
 /** Resolves every intent a crash left open. */
 export function recover(options: EngineOptions): Recovery[] {

@@ -7,6 +7,8 @@ import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/audit.js";
 import { isFolderSession } from "../../shared/session-record.js";
 import {
+  parseEntryId,
+  purgeConfirmation,
   resolveTrashRefs,
   type TrashActionResult,
   type TrashEntry,
@@ -25,7 +27,7 @@ import {
   removeSidecars,
   trashedCopy,
 } from "./trashed-copy.js";
-import { Ledger, type LedgerRead, parseEntryId, readLedgers } from "./trash-ledger.js";
+import { Ledger, type LedgerRead, readLedgers } from "./trash-ledger.js";
 
 /**
  * Every entry, in its latest state — with "in the trash" judged on the disk: an entry whose copy is
@@ -158,7 +160,13 @@ export function purgeSelection(refs: readonly string[], options: EngineOptions) 
       .filter((e) => e.state !== "in-trash")
       .map((e) => `${e.entryId} is ${e.state}, not in the trash`),
   ];
-  return { selected, problems, count: selected.length, bytes: selected.reduce((t, e) => t + e.sizeBytes, 0) };
+  return {
+    selected,
+    problems,
+    count: selected.length,
+    bytes: selected.reduce((t, e) => t + e.sizeBytes, 0),
+    confirmation: purgeConfirmation(selected),
+  };
 }
 
 /**
@@ -172,13 +180,14 @@ export async function purge(
 ): Promise<TrashActionResult> {
   return exclusive(options, recoverLocked, async (state) => {
     freshConfig(options);
-    const { selected, problems, count, bytes } = purgeSelection(refs, options);
+    const { selected, problems } = purgeSelection(refs, options);
     if (problems.length > 0) return { done: [], skipped: [], refused: problems.join("; ") };
-    if (confirm !== `${count}:${bytes}`)
+    const expected = purgeConfirmation(selected);
+    if (confirm !== expected)
       return {
         done: [],
         skipped: [],
-        refused: `the confirmation must be ${count}:${bytes} (count:bytes of exactly what will be purged), got "${confirm}"`,
+        refused: `the confirmation must be ${expected} (count:bytes of exactly what will be purged), got "${confirm}"`,
       };
     const result: TrashActionResult = { done: [], skipped: [] };
     for (const entry of selected) {

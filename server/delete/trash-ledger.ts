@@ -6,7 +6,13 @@ import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } 
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
-import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
+import {
+  entryIdOf,
+  type TrashEntry,
+  type TrashItem,
+  TrashItemSchema,
+  type TrashState,
+} from "../../shared/trash.js";
 import { fsyncDir } from "../state/atomic-write.js";
 import { ensureStateDir } from "../state/state-dir.js";
 
@@ -139,7 +145,7 @@ export function readLedgers(dir: string): LedgerRead {
       if (event.event === "intent") {
         items.set(event.seq, {
           ...event.item,
-          entryId: `${operationId}:${event.seq}`,
+          entryId: entryIdOf(operationId, event.seq),
           state: "moving",
           updatedAt: event.at,
         });
@@ -163,12 +169,6 @@ export function readLedgers(dir: string): LedgerRead {
     entries.push(...items.values());
   }
   return { entries, unreadableLines };
-}
-
-/** The operation and item number an entry id names. */
-export function parseEntryId(entryId: string): { operationId: string; seq: number } | undefined {
-  const match = /^([0-9TZ]+-[0-9a-f]+):(\d+)$/.exec(entryId);
-  return match ? { operationId: match[1]!, seq: Number(match[2]) } : undefined;
 }
 
 export type { TrashItem };

@@ -340,6 +340,7 @@ export async function softDelete(
           }
           throw new UserError(
             `could not write the deletion journal (${(error as Error).message}); ${start === 0 ? "nothing was moved" : `${result.moved.length} sessions were moved before it`}`,
+            { cause: error },
           );
         }
         state.crash("intents-synced");

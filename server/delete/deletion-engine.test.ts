@@ -27,7 +27,7 @@ import { addPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { homeTrashDir } from "./movers.js";
 import { listTrash, purge, purgeSelection, recover, restore, softDelete } from "./deletion-engine.js";
-import { Ledger } from "./trash-ledger.js";
+import { Ledger } from "./journal.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };

@@ -8,7 +8,7 @@ import type { Recovery } from "../../shared/trash.js";
 import { type LoadConfigOptions, loadConfig, ReadOnlyError } from "../state/config-file.js";
 import { acquireLock } from "../state/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
-import type { LedgerWrite } from "./trash-ledger.js";
+import type { LedgerWrite } from "./journal.js";
 
 export interface EngineOptions {
   /** Where the change comes from, for the audit log. */

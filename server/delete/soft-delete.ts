@@ -32,7 +32,7 @@ import {
 import { type CodexMoveOutcome, codexPreflight, moveCodexSession } from "./codex-move.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, realFolder } from "./trashed-copy.js";
-import { Ledger, newOperationId } from "./trash-ledger.js";
+import { Ledger, newOperationId } from "./journal.js";
 
 /** What the engine needs to know about something it moves: a session, or an orphaned index file. */
 type MoveTarget = Pick<

@@ -28,7 +28,7 @@ import { ReadOnlyError } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { listTrash, purge, purgeSelection, recover, restore, softDelete } from "./deletion-engine.js";
 import { homeTrashDir } from "./movers.js";
-import { Ledger, readLedgers } from "./trash-ledger.js";
+import { Ledger, readLedgers } from "./journal.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };

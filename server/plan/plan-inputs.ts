@@ -20,7 +20,7 @@ import {
 } from "../state/config-file.js";
 import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
-import { readLedgers } from "../delete/trash-ledger.js";
+import { readLedgers } from "../delete/journal.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
 
 export interface GatherOptions {

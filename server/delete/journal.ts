@@ -1,13 +1,16 @@
-// The trash ledger: one append-only JSON-lines file per operation in <stateDir>/trash/. Each line
-// is an event for one item (by its number in the operation): the intent before a move, the outcome
-// after it. The ledger is both the crash journal — an intent without an outcome is resolved by
-// recovery on the next start — and the index of what is in the trash.
+// The journal every operation of the engine writes (the trash ledger): one append-only JSON-lines
+// file per operation in <stateDir>/trash/. Each line is an event for one item (by its number in the
+// operation): the intent before a move — away, back, or out of the trash for good — and the outcome
+// after it, each made durable before the next step. It is both the crash journal — an intent
+// without an outcome is open, and recovery.ts finishes or undoes it on the next start from what is
+// on disk — and the index of what is in the trash.
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
 import {
   entryIdOf,
+  parseEntryId,
   type TrashEntry,
   type TrashItem,
   TrashItemSchema,
@@ -58,6 +61,12 @@ const STATE_AFTER: Record<LedgerEvent["event"], TrashState> = {
   gone: "gone",
 };
 
+/** States an intent leaves until its outcome is written: what recovery must resolve. */
+const OPEN_STATES: ReadonlySet<TrashState> = new Set(["moving", "restoring", "purging"]);
+
+/** Whether an entry's last event is an intent with no outcome (a crash, or a step under way). */
+export const isOpen = (entry: TrashEntry): boolean => OPEN_STATES.has(entry.state);
+
 /** `20261122T170102Z-3f9a1c`: sorts by time, unique across processes. */
 export function newOperationId(now = new Date()): string {
   const stamp = now
@@ -107,6 +116,24 @@ export class Ledger {
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/**
+ * One step on an entry already journaled (a restore, a purge): its operation's ledger opened for
+ * it, with the entry's number in it, and closed afterwards whatever happens.
+ */
+export function withEntryLedger<T>(
+  dir: string,
+  entryId: string,
+  step: (ledger: Ledger, seq: number) => T,
+): T {
+  const { operationId, seq } = parseEntryId(entryId)!;
+  const ledger = Ledger.reopen(dir, operationId);
+  try {
+    return step(ledger, seq);
+  } finally {
+    ledger.close();
   }
 }
 

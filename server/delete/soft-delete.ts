@@ -144,7 +144,7 @@ export async function softDelete(
       throw new UserError("no store to delete from");
     const inputs = await gatherPlanInputs({
       flagRoots: [...request.roots],
-      flagStores: (request.adapterStores ?? []).map((s) => `${s.kind}:${s.root}`),
+      flagStores: request.adapterStores ?? [],
       env: state.env,
       ...(options.config ? { config: options.config } : {}),
       ...(request.previous ? { previous: request.previous } : {}),

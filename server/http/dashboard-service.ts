@@ -173,7 +173,7 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const flagStores = stores.adapterStores.map((s) => `${s.kind}:${s.root}`);
+  const flagStores = stores.adapterStores;
   /**
    * Every read — summary, table, plan, detail — shares one look at the stores (a 100,000-session
    * table must answer in well under a second, and one scan at a time keeps memory down). A look

@@ -7,7 +7,7 @@ import type { NamespaceUsage, ScanReport } from "../../shared/scan-report.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import type { StoreKind } from "../../shared/session-record.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
-import { scanStores } from "../scan/scanner.js";
+import { scan } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../state/config-file.js";
 import { statePaths } from "../state/state-dir.js";
@@ -128,12 +128,7 @@ export async function collectMetrics(stores: {
   config: LoadConfigOptions;
 }): Promise<string> {
   const paths = statePaths();
-  const report = await scanStores({
-    roots: stores.roots,
-    adapterStores: stores.adapterStores,
-    cacheDir: paths.scanCache,
-    topN: 0,
-  });
+  const report = await scan(stores, { growth: "read-only", cacheDir: paths.scanCache, topN: 0 });
   const config = loadConfig(stores.config);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
   const agents = summarizeAgents(report.stores, report.sessions);

@@ -4,7 +4,7 @@
 // milliseconds that pi's own thread — its terminal UI — must not spend.
 import type { Config } from "../shared/config.js";
 import type { Plan } from "../shared/plan.js";
-import { operationOf, type SoftDeleteResult, type TrashActionResult } from "../shared/trash.js";
+import { latestOperation, type SoftDeleteResult, type TrashActionResult, undoRefs } from "../shared/trash.js";
 import { findSession } from "../server/plan/find-session.js";
 import { listTrash, restore, type SoftDeleteRequest, softDelete } from "../server/delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores } from "../server/plan/plan-inputs.js";
@@ -47,13 +47,9 @@ export const tasks = {
 
   /** Restores what one operation (default: the latest) moved and is still in the trash. */
   async undo(input: { operation?: string }): Promise<{ operation?: string; result?: TrashActionResult }> {
-    const inTrash = listTrash(ACTOR).entries.filter((e) => e.state === "in-trash");
-    const latest = inTrash.reduce<(typeof inTrash)[number] | undefined>(
-      (a, e) => (!a || e.deletedAt > a.deletedAt ? e : a),
-      undefined,
-    );
-    const operation = input.operation ?? (latest && operationOf(latest.entryId));
-    const refs = inTrash.filter((e) => operationOf(e.entryId) === operation).map((e) => e.entryId);
+    const { entries } = listTrash(ACTOR);
+    const operation = input.operation ?? latestOperation(entries);
+    const refs = operation === undefined ? [] : undoRefs(entries, [operation]);
     if (refs.length === 0) return { ...(operation ? { operation } : {}) };
     return { operation, result: await restore(refs, ACTOR) };
   },

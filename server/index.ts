@@ -11,6 +11,12 @@ export {
   touchSession,
 } from "./workspace/workspace-api.js";
 export { type WorkspaceMetadata, WorkspaceMetadataSchema } from "./stores/workspace/workspace-store.js";
-export { type ScanOptions, scanStores } from "./scan/scanner.js";
+export {
+  type GrowthRecording,
+  scan,
+  type ScanOptions,
+  type ScanRequest,
+  scanStores,
+} from "./scan/scanner.js";
 export { evaluatePolicy, exemptions } from "../shared/policy.js";
 export { ConfigSchema, type Config } from "../shared/config.js";

@@ -17,7 +17,8 @@ import {
   StoreRefSchema,
 } from "./session-record.js";
 import { SessionFilterSchema } from "./session-filter.js";
-import { SoftDeleteResultSchema } from "./trash.js";
+import { MAX_IDS_PER_REQUEST, MAX_SELECTION_IDS } from "./request-limits.js";
+import { PURGE_CONFIRMATION_FORM, SoftDeleteResultSchema } from "./trash.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -87,7 +88,7 @@ export const SessionIdSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:+@=-]*$/, { error: "not a session id" });
 
 export const ProtectRequestSchema = z.strictObject({
-  ids: z.array(SessionIdSchema).min(1).max(10_000),
+  ids: z.array(SessionIdSchema).min(1).max(MAX_IDS_PER_REQUEST),
   /** true: pin; false: unpin. */
   protect: z.boolean(),
 });
@@ -102,7 +103,9 @@ export const ProtectResponseSchema = z.object({
 export type ProtectResponse = z.infer<typeof ProtectResponseSchema>;
 
 /** `POST /api/keep`: keep Claude Code sessions from Claude's own cleanup (their file time becomes now). */
-export const KeepRequestSchema = z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(10_000) });
+export const KeepRequestSchema = z.strictObject({
+  ids: z.array(SessionIdSchema).min(1).max(MAX_IDS_PER_REQUEST),
+});
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;
 
 export const KeepResponseSchema = z.object({
@@ -352,7 +355,7 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
  * function the table filters with — for a selection of any size. Either way exemptions apply.
  */
 export const PlanSelectionRequestSchema = z.union([
-  z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(100_000) }),
+  z.strictObject({ ids: z.array(SessionIdSchema).min(1).max(MAX_SELECTION_IDS) }),
   z.strictObject({ filter: SessionFilterSchema }),
 ]);
 export type PlanSelectionRequest = z.input<typeof PlanSelectionRequestSchema>;
@@ -367,9 +370,9 @@ export const DeleteRequestSchema = z.union([
     .strictObject({
       previewId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: "not a preview id" }),
       /** The candidates left ticked in the review, when not all: only these of the preview go… */
-      ids: z.array(SessionIdSchema).min(1).max(100_000).optional(),
+      ids: z.array(SessionIdSchema).min(1).max(MAX_SELECTION_IDS).optional(),
       /** …or all of it but these, the ones unticked (the shorter list fits the 64 KiB body). */
-      except: z.array(SessionIdSchema).min(1).max(100_000).optional(),
+      except: z.array(SessionIdSchema).min(1).max(MAX_SELECTION_IDS).optional(),
       dryRun: z.boolean().default(false),
     })
     .refine((r) => r.ids === undefined || r.except === undefined, {
@@ -379,7 +382,7 @@ export const DeleteRequestSchema = z.union([
     items: z
       .array(z.strictObject({ id: SessionIdSchema, fingerprint: FingerprintSchema }))
       .min(1)
-      .max(10_000),
+      .max(MAX_IDS_PER_REQUEST),
     dryRun: z.boolean().default(false),
   }),
 ]);
@@ -433,11 +436,11 @@ export const TrashRefsSchema = z.strictObject({
         .regex(/^[A-Za-z0-9][A-Za-z0-9._:+@=-]*$/, { error: "not a trash entry or session id" }),
     )
     .min(1)
-    .max(10_000),
+    .max(MAX_IDS_PER_REQUEST),
 });
 export const PurgeRequestSchema = TrashRefsSchema.extend({
   /** "COUNT:BYTES" of exactly what will be purged. */
-  confirm: z.string().regex(/^\d+:\d+$/, { error: "must be COUNT:BYTES" }),
+  confirm: z.string().regex(PURGE_CONFIRMATION_FORM, { error: "must be COUNT:BYTES" }),
 });
 /**
  * `POST /api/trash/empty`: purge what was deleted more than `olderThanDays` days ago. The same

@@ -4,12 +4,19 @@ import {
   cleanupTriggers,
   deletedBefore,
   describeTrigger,
+  entryIdOf,
   groupByCleanup,
+  latestOperation,
+  operationOf,
+  parseEntryId,
+  parsePurgeConfirmation,
+  purgeConfirmation,
   resolveTrashRefs,
   trashTotals,
   type TrashEntry,
   TrashEntrySchema,
   type TrashState,
+  undoRefs,
 } from "./trash.js";
 
 const OP1 = "20261122T170102Z-3f9a1c";
@@ -212,5 +219,77 @@ describe("entries written before titles were recorded", () => {
     expect(AuditEntrySchema.parse({ ...auditEntry, items: [{ ...item, title: "x" }] }).items[0]!.title).toBe(
       "x",
     );
+  });
+});
+
+describe("the names the trash is handled by", () => {
+  it("an entry id round-trips through entryIdOf and parseEntryId, and names its operation", () => {
+    const id = entryIdOf(OP1, 17);
+    expect(id).toBe(`${OP1}:17`);
+    expect(parseEntryId(id)).toEqual({ operationId: OP1, seq: 17 });
+    expect(operationOf(id)).toBe(OP1);
+  });
+
+  it.each([
+    OP1, // an operation, no item
+    `${OP1}:`,
+    `${OP1}:-1`,
+    `${OP1}:1.5`,
+    `${OP1}:1:2`,
+    `x${OP1}:1`,
+    `20261122T170102Z-XYZ:1`, // not hex
+    S1,
+    "",
+  ])("parseEntryId refuses %j", (text) => {
+    expect(parseEntryId(text)).toBeUndefined();
+  });
+
+  it("a purge confirmation is COUNT:BYTES of exactly the entries given, and reads back", () => {
+    const chosen = [entry(`${OP1}:1`, S1), { ...entry(`${OP1}:2`, S2), sizeBytes: 2_500 }];
+    expect(purgeConfirmation(chosen)).toBe("2:2600");
+    expect(parsePurgeConfirmation(purgeConfirmation(chosen))).toEqual({ count: 2, bytes: 2_600 });
+    expect(purgeConfirmation([])).toBe("0:0");
+  });
+
+  it.each([
+    "",
+    "2",
+    "2:",
+    ":2600",
+    "2:2600:1",
+    "-2:2600",
+    "2:26e2",
+    " 2:2600",
+    "2:2600 ",
+    "a:b",
+    "99999999999999999999:1",
+  ])("parsePurgeConfirmation refuses %j", (text) => {
+    expect(parsePurgeConfirmation(text)).toBeUndefined();
+  });
+
+  it("undo restores what the named operations moved that is still in the trash, and nothing else", () => {
+    const entries = [
+      entry(`${OP1}:1`, S1),
+      entry(`${OP1}:2`, S2, "restored"),
+      entry(`${OP1}:3`, S3, "gone"),
+      entry(`${OP2}:1`, S1),
+      entry(`${OP3}:1`, S2),
+    ];
+    expect(undoRefs(entries, [OP1])).toEqual([`${OP1}:1`]);
+    expect(undoRefs(entries, [OP1, OP3])).toEqual([`${OP1}:1`, `${OP3}:1`]);
+    expect(undoRefs(entries, ["20261122T170102Z"])).toEqual([]); // a start of an operation is not one
+    expect(undoRefs(entries, [])).toEqual([]);
+  });
+
+  it("a bare undo takes back the operation that last moved something still in the trash", () => {
+    const at = (e: TrashEntry, deletedAt: string): TrashEntry => ({ ...e, deletedAt });
+    const entries = [
+      at(entry(`${OP1}:1`, S1), "2026-11-22T17:01:02.000Z"),
+      at(entry(`${OP2}:1`, S2), "2026-11-22T17:07:36.000Z"),
+      // Later, but restored since: not what an undo takes back.
+      at(entry(`${OP3}:1`, S3, "restored"), "2026-11-23T09:00:00.000Z"),
+    ];
+    expect(latestOperation(entries)).toBe(OP2);
+    expect(latestOperation(entries.slice(2))).toBeUndefined();
   });
 });

@@ -186,8 +186,56 @@ export type TrashList = z.infer<typeof TrashListSchema>;
  */
 export const STILL_ON_DISK = "moved to the trash — still on disk until emptied";
 
+const inTrash = (entry: TrashEntry) => entry.state === "in-trash";
+
+// The names the trash is handled by, each built and read in this one place: the server writes them,
+// the CLI, the dashboard and pi read them back.
+
+/** The id of the `seq`-th item an operation moved: `<operation>:<n>`. */
+export const entryIdOf = (operationId: string, seq: number): string => `${operationId}:${seq}`;
+
+/** The operation and item number an entry id names; undefined for anything else. */
+export function parseEntryId(entryId: string): { operationId: string; seq: number } | undefined {
+  const match = /^([0-9TZ]+-[0-9a-f]+):(\d+)$/.exec(entryId);
+  return match ? { operationId: match[1]!, seq: Number(match[2]) } : undefined;
+}
+
 /** The operation an entry id (`<operation>:<n>`) belongs to. */
 export const operationOf = (entryId: string) => entryId.slice(0, entryId.lastIndexOf(":"));
+
+/**
+ * The confirmation a purge asks for: `COUNT:BYTES` of exactly the entries it removes, so a purge
+ * typed for one selection can never remove another (nothing undoes a purge).
+ */
+export const purgeConfirmation = (entries: readonly { sizeBytes: number }[]): string =>
+  `${entries.length}:${entries.reduce((sum, e) => sum + e.sizeBytes, 0)}`;
+
+/** The form of a purge confirmation, for request schemas. */
+export const PURGE_CONFIRMATION_FORM = /^\d+:\d+$/;
+
+/** The count and bytes a confirmation says; undefined when it is not `COUNT:BYTES`. */
+export function parsePurgeConfirmation(text: string): { count: number; bytes: number } | undefined {
+  if (!PURGE_CONFIRMATION_FORM.test(text)) return undefined;
+  const [count, bytes] = text.split(":").map(Number) as [number, number];
+  return Number.isSafeInteger(count) && Number.isSafeInteger(bytes) ? { count, bytes } : undefined;
+}
+
+/**
+ * What undoing these operations restores: their entries still in the trash (what was restored,
+ * purged or is gone since is not asked for again), as entry ids for a restore.
+ */
+export function undoRefs(entries: readonly TrashEntry[], operations: readonly string[]): string[] {
+  const wanted = new Set(operations);
+  return entries.filter((e) => inTrash(e) && wanted.has(operationOf(e.entryId))).map((e) => e.entryId);
+}
+
+/** The operation that last moved something still in the trash: what a bare "undo" takes back. */
+export function latestOperation(entries: readonly TrashEntry[]): string | undefined {
+  let latest: TrashEntry | undefined;
+  for (const entry of entries)
+    if (inTrash(entry) && (!latest || entry.deletedAt > latest.deletedAt)) latest = entry;
+  return latest && operationOf(latest.entryId);
+}
 
 /** Shortest start of a name that may stand for the whole of it. */
 export const MIN_REF_PREFIX = 8;
@@ -213,8 +261,6 @@ export function resolveTrashRefs(
   }
   return { entries: [...named], problems };
 }
-
-const inTrash = (entry: TrashEntry) => entry.state === "in-trash";
 
 /**
  * The entries one ref names, or why it names none: `resolveTrashRefs` for one ref at a time, with

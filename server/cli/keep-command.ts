@@ -12,6 +12,7 @@ import { describeInvalidConfig } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const KEEP_HELP = `Usage: session-retention keep <id|path>… [options]
        session-retention keep --swept [options]
@@ -51,7 +52,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
     flagRoots: values.root,
-    flagStores: values.store,
+    flagStores: parseStoreFlags(values.store),
   });
   if (!inputs.config.ok) {
     io.stderr(describeInvalidConfig(inputs.config));

@@ -7,6 +7,7 @@ import { writeFileAtomic } from "../fs/atomic-write.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
 
@@ -30,7 +31,7 @@ export async function runMetrics(args: string[], io: CliIo): Promise<number> {
   }
   const config = configOptions(values);
   const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: values.store },
+    { roots: values.root, stores: parseStoreFlags(values.store) },
     process.env,
     rootOf(loadConfig(config)),
   );

@@ -12,6 +12,7 @@ import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
 import { scanProgressLine } from "./progress.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const PLAN_HELP = `Usage: session-retention plan [options]
 
@@ -166,7 +167,7 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
     flagRoots: values.root,
-    flagStores: values.store,
+    flagStores: parseStoreFlags(values.store),
     onProgress: progress.onProgress,
   }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);

@@ -2,7 +2,7 @@
 // nothing: if one argument names no session, nothing changes.
 import { parseArgs } from "node:util";
 import { visible } from "../../shared/visible-text.js";
-import { scanStores } from "../scan/scanner.js";
+import { scan } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { readPins, setProtection } from "../state/protection-list.js";
@@ -12,6 +12,7 @@ import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]
        session-retention unprotect <id|path>… [options]
@@ -68,17 +69,14 @@ export async function runProtect(
 
   // Pinning only needs the store root, so it works while the rest of the config is invalid.
   const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: values.store },
+    { roots: values.root, stores: parseStoreFlags(values.store) },
     process.env,
     configuredRoot(configOptions(values)),
   );
-  const { sessions } = await scanStores({
-    roots,
-    adapterStores,
-    cacheDir: paths.scanCache,
-    metaDir: paths.sessionsMeta,
-    topN: 0,
-  });
+  const { sessions } = await scan(
+    { roots, adapterStores },
+    { growth: "read-only", cacheDir: paths.scanCache, metaDir: paths.sessionsMeta, topN: 0 },
+  );
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
   const targets = positionals.map((arg) =>

@@ -7,7 +7,7 @@ import { AGENT_LABELS, STORE_KINDS, type SessionRecord } from "../../shared/sess
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
-import { scanStores } from "../scan/scanner.js";
+import { scan } from "../scan/scanner.js";
 import { STORE_FLAGS } from "./config-command.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
@@ -15,6 +15,7 @@ import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
@@ -229,22 +230,23 @@ export async function runScan(
   }
   const configured = configuredRoot(flags.config !== undefined ? { file: flags.config } : {});
   const { roots, adapterStores, notes } = resolveStores(
-    { roots: flags.roots, stores: flags.stores },
+    { roots: flags.roots, stores: parseStoreFlags(flags.stores) },
     process.env,
     configured,
   );
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   const progress = scanProgressLine({ quiet: flags.json });
-  const report = await scanStores({
-    roots,
-    adapterStores,
-    onProgress: progress.onProgress,
-    ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
-    metaDir: statePaths().sessionsMeta,
-    growthDir: statePaths().dir,
-    precise: flags.precise,
-    topN: flags.top,
-  }).finally(progress.done);
+  const report = await scan(
+    { roots, adapterStores },
+    {
+      growth: { recordIn: statePaths().dir },
+      onProgress: progress.onProgress,
+      ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
+      metaDir: statePaths().sessionsMeta,
+      precise: flags.precise,
+      topN: flags.top,
+    },
+  ).finally(progress.done);
   report.sessions.sort(compareSessions(flags.sort));
   if (flags.json) for (const chunk of scanReportJson(report)) io.stdout(chunk);
   else io.stdout(renderScanReport(report, flags, new Date()));

@@ -27,7 +27,8 @@ import { LockedError } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
+import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
+import { parseStoreFlags } from "./store-flags.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
@@ -53,7 +54,7 @@ generated in <agentDir>/session-retention/demo and shown, marked as such.`;
 const DEFAULT_PORT = 4178;
 
 async function chooseSource(
-  flags: { roots: string[]; stores: string[] },
+  flags: { roots: string[]; stores: NamedStore[] },
   config: ConfigStatus,
 ): Promise<{ roots: string[]; adapterStores: AdapterStore[]; source: DataSource; notes: string[] }> {
   const configured = rootOf(config);
@@ -113,7 +114,7 @@ export async function runServe(
   const configOptionsInUse = configOptions(values);
   const config = loadConfig(configOptionsInUse);
   const { roots, adapterStores, source, notes } = await chooseSource(
-    { roots: values.root, stores: values.store },
+    { roots: values.root, stores: parseStoreFlags(values.store) },
     config,
   );
   const shows = shownStores(roots, adapterStores, { path: config.path, sets: configOptionsInUse.sets });

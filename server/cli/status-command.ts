@@ -11,7 +11,7 @@ import {
 } from "../../shared/quota.js";
 import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
-import { scanStores } from "../scan/scanner.js";
+import { scan } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { externalSweepsOf } from "../stores/store-adapter.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
@@ -20,6 +20,7 @@ import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
+import { parseStoreFlags } from "./store-flags.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -79,16 +80,14 @@ async function status(args: string[], io: CliIo): Promise<number> {
   }
   const { quota, mode } = config.config;
   const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: values.store },
+    { roots: values.root, stores: parseStoreFlags(values.store) },
     process.env,
     rootOf(config),
   );
-  const { summary, sessions, stores } = await scanStores({
-    roots,
-    adapterStores,
-    cacheDir: statePaths().scanCache,
-    topN: 0,
-  });
+  const { summary, sessions, stores } = await scan(
+    { roots, adapterStores },
+    { growth: "read-only", cacheDir: statePaths().scanCache, topN: 0 },
+  );
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
   // What agents' own retention (Claude Code's, Gemini CLI's) will delete next, whatever the level says.
   const sweeps = await externalSweepsOf(stores, sessions);

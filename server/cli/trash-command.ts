@@ -4,14 +4,9 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import {
-  deletedBefore,
-  resolveTrashRefs,
-  type TrashActionResult,
-  type TrashEntry,
-} from "../../shared/trash.js";
+import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
 import { visible } from "../../shared/visible-text.js";
-import { listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
+import { emptySelection, listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
@@ -104,7 +99,7 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
         if (refs.length > 0) throw new UsageError(`trash empty takes no ids (use trash purge)`);
         if (!values["older-than"]) throw new UsageError("trash empty wants --older-than DURATION (e.g. 30d)");
         const cutoff = Date.now() - parseDuration(values["older-than"], "--older-than");
-        selection = deletedBefore(listTrash(engine).entries, new Date(cutoff)).map((e) => e.entryId);
+        selection = emptySelection(new Date(cutoff), engine);
         if (selection.length === 0) {
           if (values.json) return jsonReport({ done: [], skipped: [] }, io);
           io.stdout(`Nothing in the trash was deleted more than ${values["older-than"]} ago.`);
@@ -115,18 +110,16 @@ export async function runTrash(args: string[], io: CliIo): Promise<number> {
           throw new UsageError("trash purge wants at least one operation, entry or session id");
         selection = refs;
       }
-      const { selected, problems, count, bytes } = purgeSelection(selection, engine);
+      const { selected, problems, count, bytes, confirmation } = purgeSelection(selection, engine);
       if (problems.length > 0) throw new UsageError(problems.join("; "));
       if (values.confirm === undefined) {
         if (values.json) {
-          io.stdout(
-            JSON.stringify({ needsConfirmation: `${count}:${bytes}`, count, bytes, entries: selected }),
-          );
+          io.stdout(JSON.stringify({ needsConfirmation: confirmation, count, bytes, entries: selected }));
           return 2;
         }
         io.stdout(renderList(selected, short));
         io.stdout(
-          `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${count}:${bytes}`,
+          `This deletes ${count} session${count === 1 ? "" : "s"}, ${formatBytes(bytes)}, for good. To do it, add: --confirm ${confirmation}`,
         );
         return 2;
       }

@@ -3,7 +3,8 @@
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
-import { parseStoreFlag, resolveStores } from "../scan/resolve-roots.js";
+import { resolveStores } from "../scan/resolve-roots.js";
+import { parseStoreFlag } from "./store-flags.js";
 import { configuredRoot } from "../config/configured-root.js";
 import {
   type PruneResult,
@@ -64,7 +65,7 @@ function workspaceRoots(flagStores: string[], file: string | undefined): string[
   // All of them through the place gate together: one root inside another would let a prune of
   // the outer one move folders out of a workspace of the inner one.
   return resolveStores(
-    { roots: [], stores: roots.map((root) => `workspace:${root}`) },
+    { roots: [], stores: roots.map((root) => ({ kind: "workspace" as const, root })) },
     process.env,
     configured,
   ).adapterStores.map((s) => s.root);

@@ -10,7 +10,7 @@ import {
   type ConfigValidation,
   validateConfig,
 } from "../../shared/config.js";
-import { UserError } from "../errors.js";
+import { ConflictError, UserError } from "../errors.js";
 import { configPlaceEnvironment } from "../safety/place-gate.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import {
@@ -64,12 +64,15 @@ export interface LoadConfigOptions {
  * The config is invalid, so the program is read-only: nothing is deleted or purged until it is
  * fixed (the CLI exits 2, the API answers 409). Restoring stays allowed.
  */
-export class ReadOnlyError extends UserError {
-  constructor(readonly status: Extract<ConfigStatus, { ok: false }>) {
-    const problems = status.problems
+export class ReadOnlyError extends ConflictError {
+  constructor(readonly invalid: Extract<ConfigStatus, { ok: false }>) {
+    const problems = invalid.problems
       .map((p) => `${p.path}: ${p.message}${p.from !== undefined ? ` (from ${p.from})` : ""}`)
       .join("; ");
-    super(`read-only: ${status.path} is invalid (${problems}), so nothing can be deleted until it is fixed`);
+    super(
+      `read-only: ${invalid.path} is invalid (${problems}), so nothing can be deleted until it is fixed`,
+      "read_only",
+    );
   }
   override name = "ReadOnlyError";
 }
@@ -208,7 +211,12 @@ export function withConfigProblems<T>(status: ConfigStatus, work: () => T): T {
     return work();
   } catch (error) {
     if (status.ok || !(error instanceof UserError)) throw error;
-    throw new UserError(`${describeInvalidConfig(status)}\n${error.message}`);
+    // The same refusal, said after the config's problems: its status and code stay its own.
+    throw new UserError(`${describeInvalidConfig(status)}\n${error.message}`, {
+      status: error.status,
+      apiCode: error.apiCode,
+      cause: error,
+    });
   }
 }
 

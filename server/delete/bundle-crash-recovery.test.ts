@@ -400,7 +400,7 @@ for (const agent of AGENTS)
 
     // The restore half found two defects: a restore killed between two parts was finished by recovery,
     // but its emptied `<n>.sidecars/` folders stayed in the quarantine (recovery.ts did not tidy); and
-    // one killed after its outcome was written left them too (trash-actions.ts tidied after it).
+    // one killed after its outcome was written left them too (restore.ts tidied after it).
     for (const target of ["quarantine", "trash"] as const)
       it(`a restore killed at each of its ${restorePoints} crash points (${target})`, async () => {
         let halves = 0;

@@ -4,14 +4,14 @@
 // the trash" — a definite state that becomes restorable again if the copy ever comes back.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Recovery, TrashEntry } from "../../shared/trash.js";
+import { parseEntryId, type Recovery, type TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { type EngineOptions, engineState } from "./engine.js";
 import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
 import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
-import { Ledger, parseEntryId, readLedgers } from "../state/journal.js";
+import { isOpen, Ledger, readLedgers } from "../state/journal.js";
 
 /** Resolves every intent a crash left open. */
 export function recover(options: EngineOptions): Recovery[] {
@@ -27,9 +27,7 @@ export function recover(options: EngineOptions): Recovery[] {
 /** `recover` for a caller that holds the lock already. */
 export function recoverLocked(options: EngineOptions): Recovery[] {
   const state = engineState(options);
-  const open = readLedgers(state.ledgerDir).entries.filter(
-    (e) => e.state === "moving" || e.state === "restoring" || e.state === "purging",
-  );
+  const open = readLedgers(state.ledgerDir).entries.filter(isOpen);
   if (open.length === 0) return [];
   const results: Recovery[] = [];
   const byOperation = new Map<string, TrashEntry[]>();

@@ -144,7 +144,7 @@ export async function softDelete(
       throw new UserError("no store to delete from");
     const inputs = await gatherPlanInputs({
       flagRoots: [...request.roots],
-      flagStores: (request.adapterStores ?? []).map((s) => `${s.kind}:${s.root}`),
+      flagStores: request.adapterStores ?? [],
       env: state.env,
       ...(options.config ? { config: options.config } : {}),
       ...(request.previous ? { previous: request.previous } : {}),
@@ -340,6 +340,7 @@ export async function softDelete(
           }
           throw new UserError(
             `could not write the deletion journal (${(error as Error).message}); ${start === 0 ? "nothing was moved" : `${result.moved.length} sessions were moved before it`}`,
+            { cause: error },
           );
         }
         state.crash("intents-synced");

@@ -5,7 +5,7 @@
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
-import { UserError } from "../errors.js";
+import { ConflictError } from "../errors.js";
 import { readSmallTextFile } from "./read-small-file.js";
 import { ensurePrivateDir } from "./private-files.js";
 
@@ -15,7 +15,7 @@ const held = new Set<string>();
 /** A lock file with no pid yet may be one another process is writing this very moment. */
 const EMPTY_LOCK_GRACE_MS = 5000;
 
-export class LockedError extends UserError {
+export class LockedError extends ConflictError {
   override name = "LockedError";
   constructor(
     readonly path: string,
@@ -23,6 +23,7 @@ export class LockedError extends UserError {
   ) {
     super(
       `another session-retention process${ownerPid ? ` (pid ${ownerPid})` : ""} holds ${path}; try again when it is done`,
+      "locked",
     );
   }
 }

@@ -2,15 +2,11 @@
 // tested through `app.request()` without opening a port.
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { UserError } from "../errors.js";
-import { LockedError } from "../fs/lock-file.js";
-import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
+import { codeOfStatus, httpFailure, NotFoundError } from "../errors.js";
 import type { DashboardApi } from "./dashboard-service.js";
-import { OperationConflictError } from "./operations.js";
-import { UnknownPreviewError } from "./previews.js";
-import { BODY_LIMIT_BYTES, crossSiteGuard, hostGuard, securityHeaders, tokenGuard } from "./guard.js";
+import { crossSiteGuard, hostGuard, securityHeaders, tokenGuard } from "./guard.js";
+import { requestBodyLimit } from "./json-body.js";
 import { apiRoutes } from "./routes/api-routes.js";
 
 export interface AppOptions {
@@ -32,21 +28,13 @@ export function createApp(options: AppOptions) {
   app.use("*", securityHeaders());
   app.use("*", hostGuard(options.port));
   app.use("*", crossSiteGuard(options.port));
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new HTTPException(413, { message: `request bodies are limited to ${BODY_LIMIT_BYTES} bytes` });
-      },
-    }),
-  );
+  app.use("*", requestBodyLimit());
   app.use("*", tokenGuard(options.token));
 
   app.route("/api", apiRoutes(options.api));
   // Prometheus text, for scrapers: the token goes in the same Authorization header.
   app.get("/metrics", async (c) => {
-    if (!options.api.metrics) throw new HTTPException(404, { message: "no metrics here" });
+    if (!options.api.metrics) throw new NotFoundError("no metrics here");
     return c.body(await options.api.metrics(), 200, {
       "Content-Type": "text/plain; version=0.0.4; charset=utf-8",
     });
@@ -61,38 +49,14 @@ export function createApp(options: AppOptions) {
   }
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
+  // The one place an error becomes an answer: each error carries its status and code (../errors.ts).
   app.onError((error, c) => {
-    if (error instanceof HTTPException) {
-      return c.json({ error: { code: codeFor(error.status), message: error.message } }, error.status);
-    }
-    // Typed errors of the API and of the engine: the message is the whole story.
-    if (error instanceof UnknownIdsError || error instanceof UnknownPreviewError)
-      return c.json({ error: { code: "not_found", message: error.message } }, 404);
-    if (
-      error instanceof ReadOnlyError ||
-      error instanceof LockedError ||
-      error instanceof OperationConflictError
-    )
-      return c.json({ error: { code: "conflict", message: error.message } }, 409);
-    if (error instanceof UserError)
-      return c.json({ error: { code: "bad_request", message: error.message } }, 400);
-    console.error(error);
-    return c.json({ error: { code: "internal", message: "internal error (see the server's log)" } }, 500);
+    // Hono's own (none of our code throws one): its status, with the code that status has.
+    if (error instanceof HTTPException)
+      return c.json({ error: { code: codeOfStatus(error.status), message: error.message } }, error.status);
+    const failure = httpFailure(error);
+    if (failure.log) console.error(error);
+    return c.json(failure.body, failure.status);
   });
   return app;
-}
-
-function codeFor(status: number): string {
-  return (
-    {
-      400: "bad_request",
-      401: "unauthorized",
-      403: "forbidden",
-      404: "not_found",
-      415: "unsupported_media_type",
-      413: "payload_too_large",
-      409: "conflict",
-      421: "misdirected_request",
-    }[status] ?? "error"
-  );
 }

@@ -29,12 +29,18 @@ import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
   cleanupTriggers,
-  deletedBefore,
   type SoftDeleteResult,
   type TrashActionResult,
   type TrashList,
 } from "../../shared/trash.js";
-import { type DeleteControl, listTrash, purge, restore, softDelete } from "../delete/deletion-engine.js";
+import {
+  type DeleteControl,
+  emptySelection,
+  listTrash,
+  purge,
+  restore,
+  softDelete,
+} from "../delete/deletion-engine.js";
 import {
   exemptionsOf,
   externalSweeps,
@@ -167,7 +173,7 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const flagStores = stores.adapterStores.map((s) => `${s.kind}:${s.root}`);
+  const flagStores = stores.adapterStores;
   /**
    * Every read — summary, table, plan, detail — shares one look at the stores (a 100,000-session
    * table must answer in well under a second, and one scan at a time keeps memory down). A look
@@ -501,8 +507,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
     async emptyTrash(olderThanDays, confirm) {
       const cutoff = new Date(Date.now() - olderThanDays * 86_400_000);
-      const old = deletedBefore(listTrash({ actor: "ui" }).entries, cutoff);
-      if (old.length === 0)
+      const refs = emptySelection(cutoff, { actor: "ui" });
+      if (refs.length === 0)
         return {
           done: [],
           skipped: [],
@@ -510,7 +516,6 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         };
       try {
         // purge() resolves these again under its lock and purges only if `confirm` still matches them.
-        const refs = old.map((e) => e.entryId);
         return await purge(refs, confirm, { actor: "ui", config: stores.config });
       } finally {
         changed();

@@ -2,7 +2,7 @@
 // 127.0.0.1; checking Host stops DNS rebinding (a foreign name resolving to us).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
+import { UserError } from "../errors.js";
 
 /** The only Host values we answer: loopback names with our port. `localhost.` (trailing dot) is not one. */
 export function allowedHosts(port: number): Set<string> {
@@ -16,7 +16,7 @@ export function hostGuard(port: () => number): MiddlewareHandler {
     const urlHost = new URL(c.req.url).host.toLowerCase();
     const allowed = allowedHosts(port());
     if (!host || !allowed.has(host) || !allowed.has(urlHost)) {
-      throw new HTTPException(421, { message: "this server only answers to 127.0.0.1, localhost and [::1]" });
+      throw new UserError("this server only answers to 127.0.0.1, localhost and [::1]", { status: 421 });
     }
     await next();
   };
@@ -62,9 +62,7 @@ export function tokenGuard(token: string): MiddlewareHandler {
       const header = c.req.header("authorization") ?? "";
       const match = /^Bearer ([A-Za-z0-9_-]+)$/.exec(header);
       if (!match || !tokenMatches(match[1]!, token))
-        throw new HTTPException(401, {
-          message: "missing or wrong token (send Authorization: Bearer <token>)",
-        });
+        throw new UserError("missing or wrong token (send Authorization: Bearer <token>)", { status: 401 });
     }
     await next();
   };
@@ -79,21 +77,18 @@ export function crossSiteGuard(port: () => number): MiddlewareHandler {
   return async (c, next) => {
     const site = c.req.header("sec-fetch-site");
     if (site !== undefined && site !== "same-origin" && site !== "none")
-      throw new HTTPException(403, { message: `cross-site requests are refused (Sec-Fetch-Site: ${site})` });
+      throw new UserError(`cross-site requests are refused (Sec-Fetch-Site: ${site})`, { status: 403 });
     const origin = c.req.header("origin");
     if (origin !== undefined) {
       const allowed = [...allowedHosts(port())].map((host) => `http://${host}`);
       if (!allowed.includes(origin.toLowerCase()))
-        throw new HTTPException(403, { message: `requests from ${origin} are refused` });
+        throw new UserError(`requests from ${origin} are refused`, { status: 403 });
     }
     if (!["GET", "HEAD"].includes(c.req.method)) {
       const type = c.req.header("content-type")?.toLowerCase().replace(/\s+/g, "");
       if (type !== "application/json" && type !== "application/json;charset=utf-8")
-        throw new HTTPException(415, { message: "send JSON (Content-Type: application/json)" });
+        throw new UserError("send JSON (Content-Type: application/json)", { status: 415 });
     }
     await next();
   };
 }
-
-/** The largest request body accepted. */
-export const BODY_LIMIT_BYTES = 64 * 1024;

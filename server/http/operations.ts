@@ -7,16 +7,12 @@ import { randomBytes } from "node:crypto";
 import type { OperationStatus } from "../../shared/api.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import type { DeleteControl } from "../delete/deletion-engine.js";
-import { UserError } from "../errors.js";
+import { ConflictError, httpFailure } from "../errors.js";
 
 /** A second operation while one runs (409), or a stop/dismiss for one that is not the current one. */
-export class OperationConflictError extends UserError {
+export class OperationConflictError extends ConflictError {
   override name = "OperationConflictError";
 }
-
-/** What a failure says to the page: an engine's own words, else a pointer to the server's log. */
-const failureMessage = (error: unknown) =>
-  error instanceof UserError ? error.message : "internal error (see the server's log)";
 
 export function createOperations(now = () => new Date()) {
   let current: OperationStatus = { state: "none" };
@@ -69,13 +65,15 @@ export function createOperations(now = () => new Date()) {
           current = { state: "finished", ...base, startedAt, finishedAt: now().toISOString(), result };
         },
         (error: unknown) => {
-          if (!(error instanceof UserError)) console.error(error);
+          // Said as the API would say it: the engine's own words, a full disk plainly, else a pointer to the log.
+          const failure = httpFailure(error);
+          if (failure.log) console.error(error);
           current = {
             state: "failed",
             ...base,
             startedAt,
             finishedAt: now().toISOString(),
-            error: failureMessage(error),
+            error: failure.body.error.message,
           };
         },
       );

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Plan } from "../../shared/plan.js";
 import type { SoftDeleteRequest } from "../delete/deletion-engine.js";
-import { UserError } from "../errors.js";
+import { NotFoundError, UserError } from "../errors.js";
 
 /** What a preview lets a delete execute. */
 export type Preview = Pick<SoftDeleteRequest, "items" | "orphanedMeta" | "via">;
@@ -16,7 +16,7 @@ const KEPT = 8;
 const TTL_MS = 60 * 60_000;
 
 /** A preview that was never made, has expired or was executed already: nothing is deleted (404). */
-export class UnknownPreviewError extends UserError {
+export class UnknownPreviewError extends NotFoundError {
   constructor() {
     super("this preview has expired or was executed already; review the plan again");
   }

@@ -8,8 +8,8 @@ import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
-import { type AdapterStore, resolveStores } from "../scan/resolve-roots.js";
-import { type ScanOptions, scanStores } from "../scan/scanner.js";
+import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
+import { type ScanOptions, scan } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import {
   type ConfigStatus,
@@ -25,9 +25,12 @@ import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
-  /** `--root DIR`… and `--store KIND:DIR`… (together they replace the configured and default stores). */
+  /**
+   * `--root DIR`… and `--store KIND:DIR`… as the CLI read them, or the stores a caller names itself
+   * (together they replace the configured and default stores).
+   */
   flagRoots?: readonly string[];
-  flagStores?: readonly string[];
+  flagStores?: readonly NamedStore[];
   /** The kinds of store found on our own when neither flags nor the config name any (default: all). */
   discover?: readonly StoreKind[];
   env?: NodeJS.ProcessEnv;
@@ -68,15 +71,16 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     ),
   );
   const pins = readPins(paths.protectedList);
-  const report = await scanStores({
-    roots,
-    adapterStores,
-    ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
-    metaDir: paths.sessionsMeta,
-    growthDir: paths.dir,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.previous ? { previous: options.previous } : {}),
-  });
+  const report = await scan(
+    { roots, adapterStores },
+    {
+      growth: { recordIn: paths.dir },
+      ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
+      metaDir: paths.sessionsMeta,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.previous ? { previous: options.previous } : {}),
+    },
+  );
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,
     roots: [...roots, ...adapterStores.map((s) => s.root)],

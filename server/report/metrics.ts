@@ -8,9 +8,9 @@ import type { NamespaceUsage, ScanProblem, ScanReport } from "../../shared/scan-
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import type { StoreKind } from "../../shared/session-record.js";
 import { trashTotals } from "../../shared/trash.js";
-import { listTrash } from "../delete/trash-actions.js";
+import { listTrash } from "../delete/list-trash.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
-import { scanStores } from "../scan/scanner.js";
+import { scan } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../config/config-file.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
@@ -197,14 +197,8 @@ export async function collectMetrics(stores: {
   config: LoadConfigOptions;
 }): Promise<string> {
   const paths = statePaths();
-  const report = await scanStores({
-    roots: stores.roots,
-    adapterStores: stores.adapterStores,
-    cacheDir: paths.scanCache,
-    // A machine that only writes the textfile from a timer builds the history the forecast needs.
-    growthDir: paths.dir,
-    topN: 0,
-  });
+  // A machine that only writes the textfile from a timer builds the history the forecast needs.
+  const report = await scan(stores, { growth: { recordIn: paths.dir }, cacheDir: paths.scanCache, topN: 0 });
   const config = loadConfig(stores.config);
   const ahead = forecast(
     readGrowth(growthFile(paths.dir, report.stores)),

@@ -364,7 +364,10 @@ describe("recognition", () => {
         writeConfigFile({ ...policy, deletion: { target: "quarantine" } });
         const stores = {
           flagRoots: [roots.pi],
-          flagStores: [`agentsh:${roots.agentsh}`, `workspace:${roots.workspace}`],
+          flagStores: [
+            { kind: "agentsh" as const, root: roots.agentsh },
+            { kind: "workspace" as const, root: roots.workspace },
+          ],
         };
 
         // The scan: exactly the oracle's sessions.

@@ -3,7 +3,7 @@
 // broader root than the one configured, and every root through the place gate, all together: none
 // may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
-import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
+import type { StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../config/configured-root.js";
@@ -25,14 +25,10 @@ export interface ResolvedStores {
   notes: string[];
 }
 
-const STORE_FLAG = new RegExp(`^(${STORE_KINDS.join("|")}):(.*)$`, "s");
-
-/** `--store agentsh:~/.agentsh/sessions` → its kind and folder. */
-export function parseStoreFlag(value: string): { kind: StoreKind; root: string } {
-  const match = STORE_FLAG.exec(value);
-  if (!match)
-    throw new UserError(`--store wants KIND:DIR with KIND ${STORE_KINDS.join(", ")}, got "${value}"`);
-  return { kind: match[1] as StoreKind, root: match[2]! };
+/** A store named by kind and folder (`--store KIND:DIR` once the CLI has read it, or a caller's own). */
+export interface NamedStore {
+  kind: StoreKind;
+  root: string;
 }
 
 /** The named stores, each usable (an existing, readable folder) and all of them through the gate together. */
@@ -57,7 +53,8 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
 export function resolveStores(
   flags: {
     roots: readonly string[];
-    stores?: readonly string[];
+    /** Stores named by kind (the CLI reads `--store KIND:DIR` into these: cli/store-flags.ts). */
+    stores?: readonly NamedStore[];
     /** The kinds found on our own when nothing names the stores (default: every kind). */
     discover?: readonly StoreKind[];
   },
@@ -67,7 +64,7 @@ export function resolveStores(
   const quarantine = configured?.quarantineDir;
   const named: StorePlace[] = [
     ...flags.roots.map((root) => ({ kind: "pi" as const, root, label: "--root" })),
-    ...(flags.stores ?? []).map((flag) => ({ ...parseStoreFlag(flag), label: "--store" })),
+    ...(flags.stores ?? []).map(({ kind, root }) => ({ kind, root, label: "--store" })),
   ];
   if (named.length > 0) return gated(named, env, quarantine);
 

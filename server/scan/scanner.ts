@@ -36,8 +36,6 @@ export interface ScanOptions {
   cacheDir?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
   metaDir?: string;
-  /** The state dir: when given, the scan is recorded as a growth snapshot of these stores. */
-  growthDir?: string;
   /** `lastUsedAt` from the last entry's timestamp instead of mtime. Default false. */
   precise?: boolean;
   /** How many largest sessions the summary lists. Default 10. */
@@ -404,12 +402,44 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
   preciseOf.set(result, precise);
-  if (options.growthDir) {
+  return result;
+}
+
+/**
+ * Whether a scan adds a point to its stores' growth history (state/growth-store.ts, one history per
+ * set of stores, so a scan of other stores never mixes into the usual ones' history):
+ * - `{ recordIn: stateDir }` — a look at the stores someone asked for, to see them or act on them:
+ *   `scan`, `plan`, `clean`, `report`, `keep`, the dashboard's looks, pi's, and the engine's own
+ *   fresh look before it moves anything (all of these through plan/plan-inputs.ts but `scan`), and
+ *   the Prometheus metrics (a machine that only writes the textfile from a timer must still build
+ *   the history the "full within 7 days" forecast needs; a point per hour is kept);
+ * - `"read-only"` — a probe that leaves the user's state as it found it (the scan cache aside, which
+ *   only makes the next scan faster): `status` (made for shell prompts and scripts, run unasked)
+ *   and `protect` (a look-up of the sessions it names).
+ */
+export type GrowthRecording = "read-only" | { recordIn: string };
+
+export interface ScanRequest extends Omit<ScanOptions, "roots" | "adapterStores"> {
+  /** Required, so every caller says which kind of scan it is (see GrowthRecording). */
+  growth: GrowthRecording;
+}
+
+/**
+ * The one way to scan: the stores as `resolveStores` resolved them (structured; gated again here),
+ * and the one place a scan is recorded as growth, by the rule of `GrowthRecording`.
+ */
+export async function scan(
+  stores: { readonly roots: readonly string[]; readonly adapterStores: readonly AdapterStore[] },
+  request: ScanRequest,
+): Promise<ScanReport> {
+  const { growth, ...options } = request;
+  const report = await scanStores({ ...options, roots: stores.roots, adapterStores: stores.adapterStores });
+  if (growth !== "read-only") {
     try {
-      recordGrowth(growthFile(options.growthDir, result.stores), result, now());
+      recordGrowth(growthFile(growth.recordIn, report.stores), report, (options.now ?? (() => new Date()))());
     } catch {
       // History is a bonus: a state dir we may not write (another user's, read-only) must not stop a scan.
     }
   }
-  return result;
+  return report;
 }

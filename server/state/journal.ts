@@ -1,14 +1,23 @@
-// The journal of the deletion engine (the trash ledger): one append-only JSON-lines file per
-// operation in <stateDir>/trash/. Each line is an event for one item (by its number in the
-// operation): the intent before a move, the outcome after it. The ledger is both the crash journal
-// — an intent without an outcome is resolved by recovery on the next start — and the index of what
-// is in the trash. It is our own file, so it sits in state/: delete/ writes it, and plan/ reads it
-// too (a file re-created at the path of a trashed session is not a candidate).
+// The journal every operation of the engine writes (the trash ledger): one append-only JSON-lines
+// file per operation in <stateDir>/trash/. Each line is an event for one item (by its number in the
+// operation): the intent before a move — away, back, or out of the trash for good — and the outcome
+// after it, each made durable before the next step. It is both the crash journal — an intent
+// without an outcome is open, and recovery.ts finishes or undoes it on the next start from what is
+// on disk — and the index of what is in the trash. It is our own file, so it sits in state/: delete/
+// writes it, and plan/ reads it too (a file re-created at the path of a trashed session is not a
+// candidate).
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
-import { type TrashEntry, type TrashItem, TrashItemSchema, type TrashState } from "../../shared/trash.js";
+import {
+  entryIdOf,
+  parseEntryId,
+  type TrashEntry,
+  type TrashItem,
+  TrashItemSchema,
+  type TrashState,
+} from "../../shared/trash.js";
 import { fsyncDir } from "../fs/atomic-write.js";
 import { ensurePrivateDir } from "../fs/private-files.js";
 
@@ -53,6 +62,12 @@ const STATE_AFTER: Record<LedgerEvent["event"], TrashState> = {
   conflict: "conflict",
   gone: "gone",
 };
+
+/** States an intent leaves until its outcome is written: what recovery must resolve. */
+const OPEN_STATES: ReadonlySet<TrashState> = new Set(["moving", "restoring", "purging"]);
+
+/** Whether an entry's last event is an intent with no outcome (a crash, or a step under way). */
+export const isOpen = (entry: TrashEntry): boolean => OPEN_STATES.has(entry.state);
 
 /** `20261122T170102Z-3f9a1c`: sorts by time, unique across processes. */
 export function newOperationId(now = new Date()): string {
@@ -106,6 +121,24 @@ export class Ledger {
   }
 }
 
+/**
+ * One step on an entry already journaled (a restore, a purge): its operation's ledger opened for
+ * it, with the entry's number in it, and closed afterwards whatever happens.
+ */
+export function withEntryLedger<T>(
+  dir: string,
+  entryId: string,
+  step: (ledger: Ledger, seq: number) => T,
+): T {
+  const { operationId, seq } = parseEntryId(entryId)!;
+  const ledger = Ledger.reopen(dir, operationId);
+  try {
+    return step(ledger, seq);
+  } finally {
+    ledger.close();
+  }
+}
+
 export interface LedgerRead {
   entries: TrashEntry[];
   /** Lines that could not be read: a line torn by a crash, or a hand edit. */
@@ -141,7 +174,7 @@ export function readLedgers(dir: string): LedgerRead {
       if (event.event === "intent") {
         items.set(event.seq, {
           ...event.item,
-          entryId: `${operationId}:${event.seq}`,
+          entryId: entryIdOf(operationId, event.seq),
           state: "moving",
           updatedAt: event.at,
         });
@@ -165,12 +198,6 @@ export function readLedgers(dir: string): LedgerRead {
     entries.push(...items.values());
   }
   return { entries, unreadableLines };
-}
-
-/** The operation and item number an entry id names. */
-export function parseEntryId(entryId: string): { operationId: string; seq: number } | undefined {
-  const match = /^([0-9TZ]+-[0-9a-f]+):(\d+)$/.exec(entryId);
-  return match ? { operationId: match[1]!, seq: Number(match[2]) } : undefined;
 }
 
 export type { TrashItem };

@@ -143,7 +143,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
   const adapterStores = [{ kind: "workspace" as const, root }];
   const inputs = await gatherPlanInputs({
     ...(options.config ? { config: options.config } : {}),
-    flagStores: [`workspace:${root}`],
+    flagStores: [{ kind: "workspace", root }],
   });
   if (!inputs.config.ok) throw new UserError(describeInvalidConfig(inputs.config));
   // Pruning is by age alone: the retention policy's "keep the N most recent" does not apply, but

@@ -1,7 +1,7 @@
 // The API's routes, one small group per resource, each only parsing, validating and answering.
-// What they do lives in dashboard-service.ts; errors become statuses in app.ts's onError.
+// What they do lives in dashboard-service.ts. Every refusal is thrown as an error that carries its
+// status and code (../../errors.ts); app.ts's onError answers it, so no route builds an error body.
 import { Hono } from "hono";
-import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
@@ -29,10 +29,18 @@ import {
 import { SoftDeleteResultSchema, TrashActionResultSchema, TrashListSchema } from "../../../shared/trash.js";
 import { PlanSchema } from "../../../shared/plan.js";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../../shared/report.js";
+import { ConflictError, NotFoundError, UserError } from "../../errors.js";
+import { InvalidConfigError } from "../api-errors.js";
 import type { DashboardApi } from "../dashboard-service.js";
 import { jsonBody, query } from "../json-body.js";
 
-const notHere = () => new HTTPException(404, { message: "no such API endpoint" });
+const notHere = () => new NotFoundError("no such API endpoint");
+
+/** A result the engine refused as a whole (`refused` says why): 409, nothing was done. */
+function unlessRefused<T extends { refused?: string }>(result: T): T {
+  if (result.refused) throw new ConflictError(result.refused, "refused");
+  return result;
+}
 
 /** `fn` if the API has it, else 404: a partial API (in tests) answers only what it implements. */
 function need<T>(fn: T | undefined): T {
@@ -68,7 +76,7 @@ export function apiRoutes(api: DashboardApi) {
 
   routes.get("/sessions/:id", async (c) => {
     const parsed = SessionIdSchema.safeParse(c.req.param("id"));
-    if (!parsed.success) throw new HTTPException(400, { message: "not a session id" });
+    if (!parsed.success) throw new UserError("not a session id");
     return c.json(SessionDetailResponseSchema.parse(await need(api.sessionDetail)(parsed.data)));
   });
 
@@ -90,17 +98,7 @@ export function apiRoutes(api: DashboardApi) {
   routes.post("/plan/preview", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
     const result = await need(api.previewPlan)(config);
-    if (!result.ok)
-      return c.json(
-        {
-          error: {
-            code: "invalid_config",
-            message: "the proposed config is invalid",
-            problems: result.problems,
-          },
-        },
-        400,
-      );
+    if (!result.ok) throw new InvalidConfigError("the proposed config is invalid", result.problems);
     return c.json(PlanSchema.parse(result.plan));
   });
 
@@ -108,24 +106,13 @@ export function apiRoutes(api: DashboardApi) {
   routes.put("/policy", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
     const result = await need(api.savePolicy)(config);
-    if (!result.ok)
-      return c.json(
-        {
-          error: {
-            code: "invalid_config",
-            message: "the config is invalid; nothing was saved",
-            problems: result.problems,
-          },
-        },
-        400,
-      );
+    if (!result.ok) throw new InvalidConfigError("the config is invalid; nothing was saved", result.problems);
     return c.json(PolicyResponseSchema.parse(result.policy));
   });
 
   routes.post("/delete", async (c) => {
     const request = await jsonBody(c, DeleteRequestSchema);
-    const result = await need(api.deleteSessions)(request);
-    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    const result = unlessRefused(await need(api.deleteSessions)(request));
     return c.json(SoftDeleteResultSchema.parse(result));
   });
 
@@ -151,14 +138,12 @@ export function apiRoutes(api: DashboardApi) {
   });
   routes.post("/trash/purge", async (c) => {
     const { refs, confirm } = await jsonBody(c, PurgeRequestSchema);
-    const result = await need(api.purge)(refs, confirm);
-    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    const result = unlessRefused(await need(api.purge)(refs, confirm));
     return c.json(TrashActionResultSchema.parse(result));
   });
   routes.post("/trash/empty", async (c) => {
     const { olderThanDays, confirm } = await jsonBody(c, EmptyTrashRequestSchema);
-    const result = await need(api.emptyTrash)(olderThanDays, confirm);
-    if (result.refused) throw new HTTPException(409, { message: result.refused });
+    const result = unlessRefused(await need(api.emptyTrash)(olderThanDays, confirm));
     return c.json(TrashActionResultSchema.parse(result));
   });
 

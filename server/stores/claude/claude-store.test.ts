@@ -425,7 +425,10 @@ describe("sessions another depends on or a live process uses", () => {
   // only now and then (in batches, lazily, sometimes not until exit).
   it("a session a live claude process names in sessions/<pid>.json is in use; a dead pid's entry is not", async () => {
     const store = claudeStore();
-    const inputs = await gatherPlanInputs({ flagStores: [`claude:${store.root}`], cache: false });
+    const inputs = await gatherPlanInputs({
+      flagStores: [{ kind: "claude", root: store.root }],
+      cache: false,
+    });
     expect(inputs.activeIds.has(`claude:${store.registry.live.sessionId}`)).toBe(true);
     expect(inputs.activeIds.has(`claude:${store.registry.dead.sessionId}`)).toBe(false);
   });
@@ -439,7 +442,10 @@ describe("sessions another depends on or a live process uses", () => {
     b.sessionFolder(uuid, "-home-dev-shop", "/home/dev/shop", CLAUDE_NOW - 40 * DAY);
     b.registry(process.pid, uuid, CLAUDE_NOW - 40 * DAY);
     const store = b.finish();
-    const inputs = await gatherPlanInputs({ flagStores: [`claude:${store.root}`], cache: false });
+    const inputs = await gatherPlanInputs({
+      flagStores: [{ kind: "claude", root: store.root }],
+      cache: false,
+    });
     expect(inputs.activeIds.has(`claude-orphan:${uuid}`)).toBe(true);
   });
 });

@@ -263,7 +263,10 @@ describe("deleting Codex sessions through the real codex binary", () => {
       await new Promise((r) => setTimeout(r, 300));
       try {
         const id = held === vscode.path ? `codex:${vscode.id}` : `codex:${root.id}`;
-        const inputs = await gatherPlanInputs({ flagStores: [`codex:${store.root}`], env: withCodex });
+        const inputs = await gatherPlanInputs({
+          flagStores: [{ kind: "codex", root: store.root }],
+          env: withCodex,
+        });
         expect(inputs.activeIds.get(id)).toBe(`open in process ${child.pid}`);
         const result = await softDelete(await selection(store.root, [id]), engine);
         expect(result.moved).toEqual([]);
@@ -286,7 +289,10 @@ describe("deleting Codex sessions through the real codex binary", () => {
       thread.path,
       `${JSON.stringify({ timestamp: "2026-03-02T09:00:00.000Z", type: "event_msg", payload: { type: "token_count" } })}\n`,
     );
-    const inputs = await gatherPlanInputs({ flagStores: [`codex:${store.root}`], env: withCodex });
+    const inputs = await gatherPlanInputs({
+      flagStores: [{ kind: "codex", root: store.root }],
+      env: withCodex,
+    });
     expect(inputs.activeIds.get(id)).toMatch(/a file appeared at the path of a session in the trash/);
     const again = await softDelete(await selection(store.root, [id]), engine);
     expect(again.moved).toEqual([]);

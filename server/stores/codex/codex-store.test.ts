@@ -151,9 +151,20 @@ describe("scan of a Codex store", () => {
     writeCodexStore(root);
     const env = { ...process.env, HOME: home };
     for (const bad of ["/", home, "/etc"])
-      expect(() => resolveStores({ roots: [], stores: [`codex:${bad}`] }, env)).toThrow(/refused|not/);
+      expect(() => resolveStores({ roots: [], stores: [{ kind: "codex", root: bad }] }, env)).toThrow(
+        /refused|not/,
+      );
     expect(() =>
-      resolveStores({ roots: [], stores: [`codex:${root}`, `codex:${join(root, "sessions")}`] }, env),
+      resolveStores(
+        {
+          roots: [],
+          stores: [
+            { kind: "codex", root },
+            { kind: "codex", root: join(root, "sessions") },
+          ],
+        },
+        env,
+      ),
     ).toThrow(/inside/);
   });
 

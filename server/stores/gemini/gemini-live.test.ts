@@ -54,7 +54,7 @@ function storeWithProject() {
 }
 
 const liveOf = async (root: string) => {
-  const inputs = await gatherPlanInputs({ flagStores: [`gemini:${root}`], cache: false });
+  const inputs = await gatherPlanInputs({ flagStores: [{ kind: "gemini", root }], cache: false });
   return new Map(
     inputs.report.sessions.flatMap((s) => {
       const how = inputs.activeIds.get(s.id);
@@ -125,7 +125,7 @@ describe.runIf(existsSync("/proc/self/stat"))("Gemini CLI's live sessions", () =
     expect(processStart(gemini.pid!)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const chat = write()[0]!;
-    const inputs = await gatherPlanInputs({ flagStores: [`gemini:${root}`], cache: false });
+    const inputs = await gatherPlanInputs({ flagStores: [{ kind: "gemini", root }], cache: false });
     const record = inputs.report.sessions.find((s) => s.path === chat)!;
     const request = {
       items: [{ id: record.id, fingerprint: record.fingerprint }],

@@ -345,7 +345,10 @@ describe("soft delete and restore of Gemini sessions", () => {
     const old = new Date(GEMINI_NOW - 100 * DAY);
     utimesSync(chat.path, old, old); // old, so only the trash tells it is in use
 
-    const inputs = await gatherPlanInputs({ flagStores: [`gemini:${store.root}`], cache: false });
+    const inputs = await gatherPlanInputs({
+      flagStores: [{ kind: "gemini", root: store.root }],
+      cache: false,
+    });
     const recreated = inputs.report.sessions.find((s) => s.path === chat.path)!;
     expect(recreated.warnings.map((w) => w.code)).toContain("missing-header");
     expect(inputs.activeIds.get(recreated.id)).toMatch(/appeared at the path of a session in the trash/);

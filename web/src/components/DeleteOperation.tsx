@@ -7,6 +7,7 @@ import {
   STILL_ON_DISK,
   STOPPED_REASON,
   type TrashActionResult,
+  undoRefs,
 } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { progressText } from "../state/operation.js";
@@ -56,10 +57,7 @@ export async function undoMoves(
   api: Pick<ApiClient, "trash" | "restore">,
   made: readonly string[],
 ): Promise<TrashActionResult> {
-  const { entries } = await api.trash();
-  const refs = entries
-    .filter((e) => e.state === "in-trash" && made.some((op) => e.entryId.startsWith(`${op}:`)))
-    .map((e) => e.entryId);
+  const refs = undoRefs((await api.trash()).entries, made);
   return refs.length ? api.restore(refs) : { done: [], skipped: [] };
 }
 

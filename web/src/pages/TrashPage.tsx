@@ -10,6 +10,7 @@ import {
   deletedBefore,
   describeTrigger,
   groupByCleanup,
+  purgeConfirmation,
   type TrashActionResult,
   type TrashEntry,
   trashTotals,
@@ -87,8 +88,8 @@ export function TrashPage({
         kind === "restore"
           ? await api.restore(refs)
           : purging?.kind === "older"
-            ? await api.emptyTrash(purging.days, `${old.length}:${oldBytes}`)
-            : await api.purge(refs, `${chosen.length}:${chosenBytes}`);
+            ? await api.emptyTrash(purging.days, purgeConfirmation(old))
+            : await api.purge(refs, purgeConfirmation(chosen));
       const count = result.done.length;
       const bytes = result.done.reduce((sum, d) => sum + d.bytes, 0);
       // Only a purge frees space; the bytes are what the server says it removed, not what was asked.

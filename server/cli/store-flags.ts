@@ -1,0 +1,17 @@
+// `--store KIND:DIR`, the one place the string form of a store is read: the CLI turns each flag into
+// a `{ kind, root }` here, and everything below (resolveStores, the plan, the engine) takes those.
+import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
+import { UsageError } from "./errors.js";
+
+const STORE_FLAG = new RegExp(`^(${STORE_KINDS.join("|")}):(.*)$`, "s");
+
+/** `--store agentsh:~/.agentsh/sessions` → its kind and folder. */
+export function parseStoreFlag(value: string): { kind: StoreKind; root: string } {
+  const match = STORE_FLAG.exec(value);
+  if (!match)
+    throw new UsageError(`--store wants KIND:DIR with KIND ${STORE_KINDS.join(", ")}, got "${value}"`);
+  return { kind: match[1] as StoreKind, root: match[2]! };
+}
+
+/** Every `--store` given (none: an empty list). */
+export const parseStoreFlags = (values: readonly string[] = []) => values.map(parseStoreFlag);

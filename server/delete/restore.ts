@@ -1,0 +1,132 @@
+// Restore: entries in the trash go back where they were, each only while its trashed copy is still
+// the very one we put there and nothing stands at its original path again. Each move back is
+// journaled before it happens; a failed one is closed at once from what is on disk, as recovery
+// would after a crash.
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  parseEntryId,
+  type TrashActionResult,
+  type TrashEntry,
+  trashRefResolver,
+} from "../../shared/trash.js";
+import { storeAdapter } from "../stores/store-adapter.js";
+import { restoreCodexIndex } from "./codex-move.js";
+import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
+import { withEntryLedger } from "../state/journal.js";
+import { listTrash } from "./list-trash.js";
+import { moveFile, pathExists } from "./movers.js";
+import { recoverLocked, resolveOpen } from "./recovery.js";
+import { moveSidecars, realFolder, removeEmptiedFolders, trashedCopy } from "./trashed-copy.js";
+import { doneItem, trashAudit } from "./trash-report.js";
+
+export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
+  return exclusive(options, recoverLocked, async (state) => {
+    const { entries } = listTrash(options);
+    const result: TrashActionResult = { done: [], skipped: [] };
+    // A ref may name several entries (an operation: what one clean moved); each is restored on its own.
+    const named: Array<{ ref: string; entry: TrashEntry }> = [];
+    const resolve = trashRefResolver(entries);
+    for (const ref of refs) {
+      const found = resolve(ref);
+      if (typeof found === "string") result.skipped.push({ ref, reason: found });
+      else for (const entry of found) named.push({ ref: found.length > 1 ? entry.entryId : ref, entry });
+    }
+    // Undone in the reverse of the order things moved: what a session reads from (a Codex fork's
+    // parent, moved after the fork) is back before the session, so a restore cut short never leaves
+    // a session in place that cannot be opened.
+    named.sort((a, b) => compareEntryIds(b.entry.entryId, a.entry.entryId));
+    for (const { ref, entry } of named) {
+      if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
+      else if (entry.state !== "in-trash")
+        result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
+      else if (takenPath(entry))
+        result.skipped.push({
+          ref,
+          reason: `conflict: ${takenPath(entry)} exists again; kept both (the trashed copy stays)`,
+          pathTaken: true,
+        });
+      else if (!realFolder(dirname(entry.originalPath)))
+        result.skipped.push({
+          ref,
+          reason: `${dirname(entry.originalPath)} is now reached through a symlink; not restored through it`,
+        });
+      else restoreOne(entry, ref, state, result);
+    }
+    trashAudit(state, options, "restore", result);
+    const restored = new Set(result.done.map((d) => d.entryId));
+    const sweptAgain = [];
+    for (const { entry } of named) {
+      const again = restored.has(entry.entryId)
+        ? await sweptAgainAfterRestore(entry, state.now())
+        : undefined;
+      if (again) sweptAgain.push(again);
+    }
+    return sweptAgain.length > 0 ? { ...result, sweptAgain } : result;
+  });
+}
+
+function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: TrashActionResult) {
+  const copy = trashedCopy(entry);
+  withEntryLedger(state.ledgerDir, entry.entryId, (ledger, seq) => {
+    if (copy.state !== "ours") {
+      // Said once in the ledger too, so the trash shows it without another look.
+      if (copy.state === "gone") ledger.append([{ seq, event: "gone", reason: copy.reason }]);
+      result.skipped.push({ ref, reason: copy.reason });
+      return;
+    }
+    ledger.append([{ seq, event: "restore-intent" }]);
+    ledger.sync();
+    state.crash("restore-intent-synced");
+    try {
+      moveFile(entry.location!, entry.originalPath);
+    } catch (error) {
+      // The intent is closed at once, from what is on disk, as recovery would after a crash.
+      const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
+      ledger.sync();
+      result.skipped.push({
+        ref,
+        reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
+      });
+      return;
+    }
+    state.crash("restored");
+    moveSidecars(entry, "back", state.crash);
+    if (entry.storeKind === "codex") restoreCodexIndex(entry);
+    if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+    // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
+    // entry, and a kill in between left its emptied quarantine folders there for good.
+    removeEmptiedFolders(entry);
+    ledger.append([{ seq, event: "restored" }]);
+    ledger.sync();
+    state.crash("restore-recorded");
+    result.done.push(doneItem(entry));
+  });
+}
+
+/**
+ * The first of an entry's paths that something is at again — its own, or one of its bundle's
+ * (Claude may have made a new `file-history/<id>/`): a restore would overwrite or strand a part.
+ */
+function takenPath(entry: TrashEntry): string | undefined {
+  if (pathExists(entry.originalPath)) return entry.originalPath;
+  return entry.sidecars.find((s) => pathExists(s.to) && pathExists(s.from))?.from;
+}
+
+/**
+ * A restored session keeps its time, so its agent's own retention may delete it again (Claude Code's
+ * cleanup at its next run, Gemini CLI's at its next start in the project): the restore says so — and
+ * `keep` or the dashboard keeps Claude's, whose sweep looks at the file time `keep` refreshes.
+ */
+async function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
+  if (entry.storeKind === "pi") return undefined;
+  const again = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
+  return again && { id: entry.id, path: entry.originalPath, agent: entry.storeKind, ...again };
+}
+
+/** Entries in the order they were moved: by operation (named by its start time), then by sequence. */
+function compareEntryIds(a: string, b: string): number {
+  const [x, y] = [parseEntryId(a)!, parseEntryId(b)!];
+  if (x.operationId !== y.operationId) return x.operationId < y.operationId ? -1 : 1;
+  return x.seq - y.seq;
+}

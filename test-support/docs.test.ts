@@ -113,6 +113,34 @@ function repositoryFiles(dir = repo): string[] {
   });
 }
 
+describe("code the docs name", () => {
+  // A file moved (as the layers of server/ were) must not leave a page pointing at its old place.
+  const named = (text: string) =>
+    [
+      ...text.matchAll(
+        /`((?:server|shared|web|extension|test-support|bench|e2e|bin)\/[\w./{},-]+\.(?:tsx?|js|json|css))`/g,
+      ),
+    ].flatMap((match) => expand(match[1]!));
+
+  it("finds what it looks for", () => {
+    expect(named("see `server/{a,b}.ts` and `shared/c.ts`, not `server/x`")).toEqual([
+      "server/a.ts",
+      "server/b.ts",
+      "shared/c.ts",
+    ]);
+  });
+
+  it("exists, in every page", () => {
+    const missing = pages.flatMap((page) =>
+      named(read(page))
+        .filter((path) => !existsSync(join(repo, path)))
+        .map((path) => `${page}: ${path}`),
+    );
+    expect(pages.flatMap((page) => named(read(page))).length).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
+});
+
 describe("no file cites a document outside the repository", () => {
   // Built from parts so that this file does not cite them itself.
   const outside = [

@@ -5,7 +5,7 @@
 // gone, and a rollout Codex left (a `.zst` sibling it does not read) goes the way a move goes: its
 // name in the store is removed, the trash holds the file. Undone from the disk: while every original
 // is still in the store, Codex deleted nothing, and our links are simply removed.
-import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TrashItem } from "../../shared/trash.js";
 import {
@@ -15,6 +15,7 @@ import {
   codexTraces,
   threadsOfPaths,
 } from "../stores/codex/codex-delete.js";
+import { makeDirs } from "../fs/make-dirs.js";
 import { appendIndexLines, indexLinesOf } from "../stores/codex/session-index.js";
 import { pathExists } from "./movers.js";
 import { removeEmptiedFolders } from "./trashed-copy.js";
@@ -58,7 +59,7 @@ export function moveCodexSession(
 ): CodexMoveOutcome {
   const all = pairs(item);
   for (const { from, to } of all) {
-    mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(to));
     linkSync(from, to);
     if (!sameFile(from, to)) throw new Error(`the link of ${from} at ${to} is not the same file`);
   }

@@ -8,7 +8,6 @@ import {
   fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -26,6 +25,7 @@ import type { Fingerprint } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { identityOf, sameIdentity } from "../fs/file-identity.js";
 import { fsyncDir } from "../fs/atomic-write.js";
+import { makeDirs } from "../fs/make-dirs.js";
 import { measureFolder } from "../stores/folder-session.js";
 
 export class MoveError extends UserError {
@@ -116,7 +116,7 @@ function copyVerified(from: string, to: string): string {
  * Returns the copy's SHA-256 when it was a copy (undefined for a rename).
  */
 export function moveFile(from: string, to: string): { sha256?: string } {
-  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(to));
   if (exists(to)) throw new MoveError(`${to} already exists; nothing was moved`);
   try {
     renameSync(from, to);

@@ -4,7 +4,6 @@ import {
   closeSync,
   fchmodSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   renameSync,
   rmSync,
@@ -12,6 +11,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { makeDirs } from "./make-dirs.js";
 
 /**
  * Writes `data` to `path` atomically; the file gets `mode` (default 0600: it is the user's
@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
  */
 export function writeFileAtomic(path: string, data: string, mode = 0o600, { exactMode = false } = {}): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir);
   const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
   const fd = openSync(temp, "wx", mode);
   try {

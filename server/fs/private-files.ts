@@ -1,9 +1,10 @@
 // Files only their owner may read: a folder 0700 and files 0600 written atomically. Our state holds
 // every session's path, working directory and name, and the dashboard's token, so everything we
 // write for ourselves goes through here (server/state/state-dir.ts says where).
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
+import { makeDirs } from "./make-dirs.js";
 
 /**
  * Makes a private folder (0700): new ones are created so, and one that exists with group or other
@@ -11,7 +12,7 @@ import { writeFileAtomic } from "./atomic-write.js";
  * business in it. Returns the folder.
  */
 export function ensurePrivateDir(folder: string): string {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  makeDirs(folder);
   if (statSync(folder).mode & 0o077) chmodSync(folder, 0o700);
   return folder;
 }

@@ -10,6 +10,7 @@
 // Safety for the machine the tests run on: places outside the sandbox (`/`, `/etc`, `/usr`, the
 // account's home, links to them) are tried with --dry-run only, so even a broken gate would move
 // nothing of this machine.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +27,7 @@ import {
   unchangedBy,
   writeBaitConfig,
 } from "../../test-support/hostile-home.js";
+import { BIN } from "../../test-support/serve-child.js";
 import { runCli } from "../cli/main.js";
 import { runningInstance } from "../http/instance.js";
 import { statePaths } from "../state/state-dir.js";
@@ -172,6 +174,28 @@ describe("a root in which nothing is recognised", () => {
         "i",
       ),
     );
+  });
+});
+
+// Node's own recursive mkdir spins for ever under procfs, so a state folder there (a careless
+// PI_CODING_AGENT_DIR) once hung `serve` and `scan` at full CPU. Each command runs as a real process
+// with a time limit, so that a regression fails instead of hanging the test run.
+describe("a state folder that leads into /proc", () => {
+  it.skipIf(!existsSync("/proc/self")).each<[string, string[]]>([
+    ["serve", ["serve", "--port", "0", "--no-open"]],
+    ["scan", ["scan", "--root", box.work, "--no-cache"]],
+  ])("%s ends at once, and says which folder it could not make when it needs one", (_, argv) => {
+    const child = spawnSync(process.execPath, [BIN, ...argv], {
+      encoding: "utf8",
+      timeout: 15_000,
+      env: { ...process.env, PI_CODING_AGENT_DIR: "/proc/self/not-here", BROWSER: "true" },
+    });
+    expect(child.signal, "killed by the time limit: it hung").toBeNull();
+    if (child.status !== 0) {
+      expect(child.status).toBe(2);
+      expect(child.stderr).toMatch(/cannot create the folder \/proc\/self\/not-here\S*: ENOENT/);
+      expect(child.stderr).not.toMatch(/\n\s+at /); // one line, no stack
+    }
   });
 });
 

@@ -1,14 +1,6 @@
 // Replace a small state file so that a reader — or a crash — sees the old content or the new, never
 // half of either: write a temporary file beside it, fsync it, rename it over, fsync the folder.
-import {
-  closeSync,
-  fchmodSync,
-  fsyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { makeDirs } from "./make-dirs.js";

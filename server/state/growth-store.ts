@@ -54,6 +54,10 @@ export function recordGrowth(
     { bytes: report.summary.totalBytes, count: report.summary.sessionCount, ns },
     now,
   );
-  writePrivateFile(file, JSON.stringify({ version: 1, points }));
+  const text = JSON.stringify({ version: 1, points });
+  // The same hour's point again, unchanged (a Prometheus scrape every 15 s of a quiet store): the
+  // file already says it, so nothing is written.
+  if (existing.length > 0 && text === JSON.stringify({ version: 1, points: existing })) return points;
+  writePrivateFile(file, text);
   return points;
 }

@@ -4,19 +4,15 @@
 // plan's per-session `detail` says the numbers of each session).
 import type { Policy } from "./config.js";
 import { formatBytes } from "./format.js";
-import { type CandidateRule, KEEP_REASONS, type KeepReason, type Plan } from "./plan.js";
+import { CANDIDATE_RULES, type CandidateRule, KEEP_REASONS, type KeepReason, type Plan } from "./plan.js";
 
 /** A rule that chose the session, or the strongest reason it is kept ("within-policy": no rule). */
 export type VerdictCode = Exclude<CandidateRule, "selected"> | KeepReason;
 
-const CLEAN_CODES: ReadonlySet<string> = new Set<VerdictCode>([
-  "maxAgeDays",
-  "neverReopened",
-  "namespaceQuota",
-  "agentQuota",
-  "maxTotalSizeBytes",
-  "maxSessionCount",
-]);
+/** The rules a policy cleans by: every candidate rule but the hand pick. */
+const CLEAN_CODES: ReadonlySet<string> = new Set<VerdictCode>(
+  CANDIDATE_RULES.filter((rule): rule is Exclude<CandidateRule, "selected"> => rule !== "selected"),
+);
 
 /** True when the verdict is "the policy would clean it". */
 export function wouldClean(code: string | undefined): boolean {

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliIo } from "./io.js";
 
 /** The nearest package.json above this file: two folders up in a checkout, three in dist/. */
 export function packageVersion(from = dirname(fileURLToPath(import.meta.url))): string {
@@ -14,8 +15,7 @@ export function packageVersion(from = dirname(fileURLToPath(import.meta.url))): 
   }
 }
 
-// Takes only the writer it needs, so this file adds no import of main.ts (and no cycle).
-export function runVersion(io: { stdout: (text: string) => void }): number {
+export function runVersion(io: CliIo): number {
   io.stdout(packageVersion());
   return 0;
 }

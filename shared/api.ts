@@ -68,6 +68,8 @@ export const SummaryResponseSchema = z.object({
   externalSweeps: z.array(ExternalSweepSchema).optional(),
   /** "100% in N days at the 7-day rate", when there is enough history. */
   forecast: z.lazy(() => ForecastSchema).optional(),
+  /** The look this answer comes from (see `LookEventSchema`). */
+  version: z.number().int().nonnegative().optional(),
 });
 export type SummaryResponse = z.infer<typeof SummaryResponseSchema>;
 
@@ -188,6 +190,8 @@ export const SessionsResponseSchema = z.object({
   ),
   /** Each verdict code's words for the current policy ("would clean · older than 30 days"). */
   verdicts: z.record(z.string(), z.string()).optional(),
+  /** The look this answer comes from (see `LookEventSchema`). */
+  version: z.number().int().nonnegative().optional(),
 });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
@@ -348,6 +352,37 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
   }
   return decoded;
 }
+
+/**
+ * `GET /api/events`: the server's event stream (server-sent events, read with fetch and the token
+ * header). Event `look` carries this schema each time the server's look at the stores moves on —
+ * a session appended to, a file new or gone, a rescan — batched, a few a second at most. Event
+ * `watch` carries `WatchStatusSchema` when the stream opens and whenever it changes.
+ *
+ * A page that holds the table of look `from` applies `sessions` as a change: the rows in `upserted`
+ * replace (or add) the rows of the same id, the ids in `removed` go. Its rows are encoded against
+ * this event's `roots` and `namespaces`. A page that holds any other look reloads the table.
+ */
+export const LookEventSchema = z.object({
+  /** This look's number: it grows by one each time the look changes. */
+  version: z.number().int().nonnegative(),
+  /** The look this one's `sessions` change is relative to. */
+  from: z.number().int().nonnegative(),
+  summary: SummaryResponseSchema,
+  sessions: SessionsResponseSchema.omit({ matching: true, rows: true }).extend({
+    upserted: SessionsResponseSchema.shape.rows,
+    removed: z.array(z.string()),
+  }),
+});
+export type LookEvent = z.infer<typeof LookEventSchema>;
+
+/** How the server follows the stores: by watching them, or by rescanning when it cannot watch. */
+export const WatchStatusSchema = z.object({
+  mode: z.enum(["watching", "rescanning", "off"]),
+  /** Why the server cannot watch, and what to do about it (the inotify watch limit, say). */
+  message: z.string().optional(),
+});
+export type WatchStatus = z.infer<typeof WatchStatusSchema>;
 
 /**
  * `POST /api/plan/selection`: a hand selection as opaque ids (small: the body limit is 64 KiB), or

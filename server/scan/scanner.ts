@@ -20,7 +20,7 @@ import {
 } from "./scan-cache.js";
 import type { AdapterStore } from "./resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
-import { type FoundFile, type FoundFiles, walkPiRoot } from "./walker.js";
+import { type ChangesWalk, type FoundFile, type FoundFiles, walkPiChanges, walkPiRoot } from "./walker.js";
 
 export interface ScanOptions {
   /** Absolute paths of pi store roots (`resolveStores` finds them; they go through the place gate here too). */
@@ -50,6 +50,19 @@ export interface ScanOptions {
    * and only the other files' cache entries are loaded.
    */
   previous?: ScanReport;
+  /**
+   * Only these paths may have changed since `previous` (a watcher saw them): the walk looks only
+   * there (`walkPiChanges`), an adapter store is scanned again only when something under its root
+   * changed, and everything else of `previous` stays as it is, neither read nor statted. Ignored
+   * without a `previous` this module made.
+   */
+  changed?: ReadonlySet<string>;
+  /**
+   * Cache entries held in memory by a long-lived caller (the server), looked up before the cache
+   * file. With `changed`, the cache file is neither read for them again nor written: the entries of
+   * the files read go here. Without, the entries here are written to the cache file and taken out.
+   */
+  memoryCache?: Map<string, CacheEntry>;
   now?: () => Date;
 }
 
@@ -87,25 +100,42 @@ function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffe
 const preciseOf = new WeakMap<ScanReport, boolean>();
 
 /**
- * The pi records of `previous` that are as `buildPiRecord` made them, by path: not given another id
- * (duplicate), nor joined with pi's session index, nor given forks. Only these can be reused as is.
+ * Each report's records as the stores' readers made them, before the last steps (duplicate ids,
+ * pi's session index, forks) gave some of them copies with more: what a later scan reuses, since
+ * those steps are taken again on every scan.
  */
+const baseOf = new WeakMap<ScanReport, readonly SessionRecord[]>();
+
+/** The pi records of `previous` as `buildPiRecord` made them, by path: what can be reused as is. */
 function reusableRecords(previous: ScanReport | undefined, precise: boolean) {
   const byPath = new Map<string, SessionRecord>();
-  if (!previous || preciseOf.get(previous) !== precise) return byPath;
-  for (const record of previous.sessions) {
-    if (record.store.kind !== "pi" || record.metaFile !== undefined || record.forks !== undefined) continue;
+  const base = previous && baseOf.get(previous);
+  if (!base || preciseOf.get(previous!) !== precise) return byPath;
+  for (const record of base) {
+    if (record.store.kind !== "pi") continue;
     // Unreadable: read again (a permission may have changed without touching size or mtime).
-    const changedLater = (w: SessionRecord["warnings"][number]) =>
-      w.code === "duplicate-id" || w.code === "corrupt-meta" || w.code === "unreadable";
-    if (record.warnings.some(changedLater)) continue;
+    if (record.warnings.some((w) => w.code === "unreadable")) continue;
     byPath.set(record.path, record);
   }
   return byPath;
 }
 
-/** The record at an index, to change (copied first when it is shared with an earlier scan). */
+/** The record at an index, to change (copied first: it is shared with the base records, and maybe with an earlier scan). */
 type Own = (index: number) => SessionRecord;
+
+const isAtOrUnder = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
+
+/**
+ * What stays of the last scan of `root` after a walk of only its changed places: the records and
+ * problems where that walk did not look (see `ChangesWalk`).
+ */
+function staysAfter(walk: ChangesWalk) {
+  return (path: string) => {
+    if (walk.whole || walk.judged.has(path) || walk.listed.has(path) || walk.gone.has(path)) return false;
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    return !walk.listed.has(folder) && !walk.gone.has(folder);
+  };
+}
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
 function dedupeIds(records: SessionRecord[], own: Own) {
@@ -188,12 +218,34 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const reusable = reusableRecords(options.previous, precise);
 
   const problems: ScanProblem[] = [];
+  const records: SessionRecord[] = [];
+  // With the paths a watcher saw change, only those places are walked; the rest of the last scan stays.
+  const previousBase = options.previous && baseOf.get(options.previous);
+  const changed = previousBase && options.changed;
+  const memoryCache = options.memoryCache;
   // The walk's lists, one per root, kept compactly (see FoundFiles) until the last file is read.
   const found: Array<{ root: string; files: FoundFiles }> = [];
   let filesTotal = 0;
   let bytesTotal = 0;
   for (const root of roots) {
-    const walked = await walkPiRoot(root, { known: reusable, pause: breathe });
+    let walked;
+    if (changed) {
+      const inRoot = (path: string) => isAtOrUnder(path, root);
+      const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
+      const before = previousBase.filter((r) => r.store.kind === "pi" && r.store.root === root);
+      const problemsBefore = options.previous!.problems.filter((p) => inRoot(p.path));
+      const knownFolders = new Set<string>();
+      for (const { path } of [...before, ...problemsBefore]) knownFolders.add(folderOf(path));
+      knownFolders.delete(root);
+      const changes = await walkPiChanges(root, [...changed].filter(inRoot), knownFolders, {
+        known: reusable,
+        pause: breathe,
+      });
+      const stays = staysAfter(changes);
+      for (const record of before) if (stays(record.path)) records.push(record);
+      for (const problem of problemsBefore) if (stays(problem.path)) problems.push(problem);
+      walked = changes;
+    } else walked = await walkPiRoot(root, { known: reusable, pause: breathe });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
     filesTotal += walked.files.length;
@@ -222,7 +274,15 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   /** Lean: entries of files under the scanned roots that were not found (forgotten). */
   let forgotten = 0;
   let oldCache: ScanCache = new Map();
-  if (lean) {
+  if (changed) {
+    // Only the changed files' entries, and only those not held in memory: the first change of a file.
+    for (const { files } of found)
+      for (let i = 0; i < files.length; i++) {
+        const key = cacheKey(files.at(i));
+        if (!memoryCache?.has(key)) neededKeys.add(key);
+      }
+    if (cacheFile && neededKeys.size > 0) oldCache = loadScanCache(cacheFile, (key) => neededKeys.has(key));
+  } else if (lean) {
     for (const { root, files } of found) {
       for (let i = 0; i < files.length; i++) {
         const file = files.at(i);
@@ -250,14 +310,17 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   // loaded entry, written only if the cache is rewritten at all (lean: copied from the old file).
   const newCache = new Map<string, CacheEntry | typeof READ>();
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  const records: SessionRecord[] = [];
-  /** 1 where `records` holds a record of `previous` itself (pi records come first, one per file at most). */
-  const shared = new Uint8Array(lean ? filesTotal : 0);
+  /**
+   * The indexes of `records` that the last steps have copied to change. Every other record is the
+   * base record itself (kept as the readers made it, for the next scan to reuse), and maybe also
+   * one of `previous`, which never changes either.
+   */
+  const owned = new Set<number>();
   const own: Own = (index) => {
-    if (shared[index] === 1) {
+    if (!owned.has(index)) {
       const record = records[index]!;
       records[index] = { ...record, warnings: [...record.warnings] };
-      shared[index] = 0;
+      owned.add(index);
     }
     return records[index]!;
   };
@@ -273,7 +336,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await breathe();
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
-  const writer = cacheFile ? new ScanCacheWriter(cacheFile, roots) : undefined;
+  // A watcher's update keeps its cache entries in memory: the cache file is written by full scans.
+  const writer = cacheFile && !changed ? new ScanCacheWriter(cacheFile, roots) : undefined;
+  /** The records as the readers made them (see `baseOf`). */
+  let base: SessionRecord[] = [];
   try {
     let index = 0;
     for (const { root, files } of found) {
@@ -296,19 +362,24 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           // copy it before they change it (a new fork, a duplicate id, pi's index): the last look's
           // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
-          shared[records.push(unchanged) - 1] = 1;
+          records.push(unchanged);
           await fileDone(index, file.identity.size);
           continue;
         }
         try {
-          const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
+          const cached = memoryCache?.get(key) ?? oldCache.get(key);
+          const { entry, identity, bytesRead: read, hit } = factsFor(file, cached, buffer);
           if (hit) {
             cacheHits += 1;
             if (!lean) newCache.set(key, entry);
+          } else if (changed) {
+            filesRead += 1;
+            memoryCache?.set(key, entry);
           } else {
             filesRead += 1;
             writer?.add(key, entry);
             newCache.set(key, READ);
+            memoryCache?.delete(key);
           }
           bytesRead += read;
           // A read describes the file as read (fstat), which may be newer than the walk's lstat.
@@ -347,10 +418,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     found.length = 0; // every file is read
 
     for (const store of options.adapterStores ?? []) {
+      const inStore = (path: string) => isAtOrUnder(path, store.root);
+      if (changed && ![...changed].some((path) => inStore(path) || store.root.startsWith(`${path}/`))) {
+        // Nothing changed under this store: its records and problems stay as they were.
+        for (const record of previousBase)
+          if (record.store.kind === store.kind && record.store.root === store.root) records.push(record);
+        problems.push(...options.previous!.problems.filter((p) => inStore(p.path)));
+        continue;
+      }
       const scanned = (await storeAdapter(store.kind)).scan(store.root);
       records.push(...scanned.records);
       problems.push(...scanned.problems);
     }
+    base = records.slice();
     // Each of the last steps goes over every record: the event loop gets its turns between them.
     await breathe();
     dedupeIds(records, own);
@@ -368,7 +448,16 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         else newCache.set(key, entry);
       }
     }
-    if (writer && (filesRead > 0 || forgotten > 0)) {
+    // Entries a watcher's updates held in memory go to the cache file with the next full scan.
+    let fromMemory = 0;
+    if (writer && lean && memoryCache)
+      for (const [key, entry] of memoryCache)
+        if (foundKeys.has(key) && !newCache.has(key)) {
+          writer.add(key, entry);
+          newCache.set(key, READ);
+          fromMemory += 1;
+        }
+    if (writer && (filesRead > 0 || forgotten > 0 || fromMemory > 0)) {
       if (lean) {
         // What stays: entries of files found and not read now, and of other stores.
         writer.copyFrom(
@@ -377,6 +466,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         );
       } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
       writer.commit();
+      memoryCache?.clear();
     }
   } finally {
     writer?.abort(); // nothing to do after a commit; else the temp file goes
@@ -402,6 +492,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
   preciseOf.set(result, precise);
+  baseOf.set(result, base);
   return result;
 }
 

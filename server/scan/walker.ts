@@ -2,7 +2,8 @@
 // symlink. Only where pi puts sessions is looked into: the root itself (a custom session dir is
 // flat) and its `--<cwd>--` folders. Everything else there — other files, other folders, links,
 // sockets — is reported as not a session of this store, never walked into and never a candidate.
-import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ScanProblem } from "../../shared/scan-report.js";
 import { PI_CWD_FOLDER } from "../stores/session-place.js";
 import { type FileIdentity, identityOf } from "../fs/file-identity.js";
@@ -143,6 +144,118 @@ export interface WalkOptions {
   pause?: () => Promise<void> | undefined;
 }
 
+/** A folder the walk lists: the root (`top`) or one of its `--<cwd>--` folders. */
+interface Folder {
+  fsPath: string | Buffer;
+  path: string;
+  name: string;
+  nonUtf8: boolean;
+  top: boolean;
+}
+
+/** What an entry's type is known by: the listing's Dirent, or an lstat of the one path. */
+type Kind = Pick<Dirent, "isSymbolicLink" | "isDirectory" | "isFile">;
+
+/** The walk's state: what it found so far, and how it goes on. */
+interface Walk {
+  files: FoundFiles;
+  problems: ScanProblem[];
+  known: KnownFiles | undefined;
+  /** Where a `--<cwd>--` folder found in the root goes: listed now, or left to the caller. */
+  onCwdFolder: (folder: Folder) => void;
+}
+
+/**
+ * Judges one entry of `folder` as the walk does: a pi session candidate (listed with its identity),
+ * a `--<cwd>--` folder of the root (handed to `walk.onCwdFolder`), or a problem.
+ */
+function judgeEntry(walk: Walk, folder: Folder, entry: Omit<Entry, "dirent"> & { kind: Kind }): void {
+  const { problems, known } = walk;
+  // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
+  const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
+  const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
+  const notASession = (what: string, bytes?: number) =>
+    problems.push({
+      code: "not-a-session",
+      path,
+      message: `${what}, not a session of this pi store`,
+      ...(bytes !== undefined ? { bytes } : {}),
+    });
+  if (entry.kind.isSymbolicLink()) {
+    problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
+  } else if (entry.kind.isDirectory()) {
+    if (folder.top && PI_CWD_FOLDER.test(entry.name))
+      walk.onCwdFolder({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8, top: false });
+    else
+      notASession(
+        folder.top
+          ? "a folder pi does not make (not looked into)"
+          : "a folder inside a cwd folder (not looked into)",
+      );
+  } else if (!entry.kind.isFile()) {
+    problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
+  } else {
+    try {
+      const stat = lstatSync(entry.fsPath, { bigint: true });
+      if (!stat.isFile()) {
+        problems.push({
+          code: "not-regular",
+          path,
+          message: "changed into a non-regular file during the scan; skipped",
+        });
+        return;
+      }
+      if (!entry.name.endsWith(".jsonl")) {
+        notASession("not a .jsonl file", Number(stat.size));
+        return;
+      }
+      const identity = identityOf(stat);
+      const before = typeof entry.fsPath === "string" ? known?.get(path) : undefined;
+      if (before?.fingerprint.mtimeNs === identity.mtimeNs) identity.mtimeNs = before.fingerprint.mtimeNs;
+      walk.files.push({
+        fsPath: before?.path ?? entry.fsPath,
+        path: before?.path ?? path,
+        folder: folder.name,
+        identity,
+        birthtimeMs: Number(stat.birthtimeNs / 1_000_000n),
+        nonUtf8Name: nonUtf8,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // deleted while we looked
+      problems.push({ code: "unreadable", path, message: (error as Error).message });
+    }
+  }
+}
+
+/** Lists `folder` and judges each entry; false (and a problem) when it cannot be listed. */
+async function listAndJudge(walk: Walk, folder: Folder, pause: WalkOptions["pause"]): Promise<boolean> {
+  let entries: Entry[];
+  try {
+    entries = listFolder(folder.fsPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    walk.problems.push({
+      code: code === "EACCES" || code === "EPERM" ? "permission-denied" : "unreadable",
+      path: folder.path,
+      message: `folder skipped: ${(error as Error).message}`,
+    });
+    return false;
+  }
+  for (const entry of entries) {
+    await pause?.();
+    judgeEntry(walk, folder, { ...entry, kind: entry.dirent });
+  }
+  return true;
+}
+
+const rootFolder = (root: string): Folder => ({
+  fsPath: root,
+  path: root,
+  name: root.split("/").at(-1) ?? root,
+  nonUtf8: false,
+  top: true,
+});
+
 /**
  * Walks `root` (an absolute, real path) and returns every `*.jsonl` regular file directly in it or
  * in one of its `--<cwd>--` folders: pi's default store has one such folder per cwd, a custom
@@ -150,86 +263,129 @@ export interface WalkOptions {
  * name); everything else is a problem of code `not-a-session` (with its size when it is a file).
  */
 export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {}): Promise<WalkResult> {
-  const files = new FoundFiles();
-  const problems: ScanProblem[] = [];
-  const stack: Array<{
-    fsPath: string | Buffer;
-    path: string;
-    name: string;
-    nonUtf8: boolean;
-    top: boolean;
-  }> = [{ fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false, top: true }];
-  while (stack.length > 0) {
-    const folder = stack.pop()!;
-    let entries: Entry[];
-    try {
-      entries = listFolder(folder.fsPath);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      problems.push({
-        code: code === "EACCES" || code === "EPERM" ? "permission-denied" : "unreadable",
-        path: folder.path,
-        message: `folder skipped: ${(error as Error).message}`,
-      });
-      continue;
-    }
-    for (const entry of entries) {
-      await pause?.();
-      // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
-      const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
-      const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
-      const notASession = (what: string, bytes?: number) =>
-        problems.push({
-          code: "not-a-session",
-          path,
-          message: `${what}, not a session of this pi store`,
-          ...(bytes !== undefined ? { bytes } : {}),
-        });
-      if (entry.dirent.isSymbolicLink()) {
-        problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
-      } else if (entry.dirent.isDirectory()) {
-        if (folder.top && PI_CWD_FOLDER.test(entry.name))
-          stack.push({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8, top: false });
-        else
-          notASession(
-            folder.top
-              ? "a folder pi does not make (not looked into)"
-              : "a folder inside a cwd folder (not looked into)",
-          );
-      } else if (!entry.dirent.isFile()) {
-        problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
-      } else {
-        try {
-          const stat = lstatSync(entry.fsPath, { bigint: true });
-          if (!stat.isFile()) {
-            problems.push({
-              code: "not-regular",
-              path,
-              message: "changed into a non-regular file during the scan; skipped",
-            });
-            continue;
-          }
-          if (!entry.name.endsWith(".jsonl")) {
-            notASession("not a .jsonl file", Number(stat.size));
-            continue;
-          }
-          const identity = identityOf(stat);
-          const before = typeof entry.fsPath === "string" ? known?.get(path) : undefined;
-          if (before?.fingerprint.mtimeNs === identity.mtimeNs) identity.mtimeNs = before.fingerprint.mtimeNs;
-          files.push({
-            fsPath: before?.path ?? entry.fsPath,
-            path: before?.path ?? path,
-            folder: folder.name,
-            identity,
-            birthtimeMs: Number(stat.birthtimeNs / 1_000_000n),
-            nonUtf8Name: nonUtf8,
-          });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted while we looked
-          problems.push({ code: "unreadable", path, message: (error as Error).message });
-        }
-      }
-    }
-  }
-  return { files, problems };
+  const stack: Folder[] = [];
+  const walk: Walk = { files: new FoundFiles(), problems: [], known, onCwdFolder: (f) => stack.push(f) };
+  stack.push(rootFolder(root));
+  while (stack.length > 0) await listAndJudge(walk, stack.pop()!, pause);
+  return { files: walk.files, problems: walk.problems };
 }
+
+/**
+ * What a walk of only the changed places found (`walkPiChanges`). Whatever the last walk found is
+ * replaced where this walk looked — in `listed` folders (what they hold, and a failure to list
+ * them), at `judged` paths, and in `gone` folders (no longer `--<cwd>--` folders) — and stays
+ * everywhere else.
+ */
+export interface ChangesWalk extends WalkResult {
+  /** The whole root was walked again: nothing of the last walk stays. */
+  whole: boolean;
+  listed: ReadonlySet<string>;
+  judged: ReadonlySet<string>;
+  gone: ReadonlySet<string>;
+}
+
+/**
+ * Walks only where `changed` paths (a watcher's, under `root`) say something moved, given the
+ * `--<cwd>--` folders the last walk listed (`knownFolders`): a changed file is judged alone (one
+ * lstat), a new or changed folder is listed, and the root is listed (without the folders it
+ * already knew) when its own entries changed. The root itself, or a folder above it, changed: the
+ * whole root is walked again. Names that are not valid UTF-8 come from listings only (a watcher
+ * names them lossily), so their folder is listed.
+ */
+export async function walkPiChanges(
+  root: string,
+  changed: Iterable<string>,
+  knownFolders: ReadonlySet<string>,
+  { known, pause }: WalkOptions = {},
+): Promise<ChangesWalk> {
+  const listed = new Set<string>();
+  const judged = new Set<string>();
+  const gone = new Set<string>();
+  const wholeRoot = async (): Promise<ChangesWalk> => ({
+    ...(await walkPiRoot(root, { known, ...(pause ? { pause } : {}) })),
+    whole: true,
+    listed,
+    judged,
+    gone,
+  });
+  /** Folders to list (the root among them when its own listing changed), and paths to judge alone. */
+  const toList = new Set<string>();
+  const toJudge = new Set<string>();
+  const prefix = `${root}/`;
+  for (const path of changed) {
+    if (path === root || root.startsWith(`${path}/`)) return wholeRoot();
+    if (!path.startsWith(prefix)) continue;
+    const [first, second] = path.slice(prefix.length).split("/", 2) as [string, string | undefined];
+    const top = prefix + first;
+    const inKnownFolder = second !== undefined && knownFolders.has(top);
+    if (path.includes("\uFFFD")) toList.add(inKnownFolder ? top : root);
+    else toJudge.add(inKnownFolder ? `${top}/${second}` : top);
+  }
+
+  const folders = new Map<string, Folder>();
+  for (const path of toList) if (path !== root) folders.set(path, folderAt(root, path));
+  const walk: Walk = {
+    files: new FoundFiles(),
+    problems: [],
+    known,
+    onCwdFolder: (folder) => {
+      // A folder the last walk listed, and nothing in it changed, keeps what it held.
+      if (knownFolders.has(folder.path) && !toJudge.has(folder.path) && !toList.has(folder.path)) return;
+      folders.set(folder.path, folder);
+    },
+  };
+  const rootAsFolder = rootFolder(root);
+  /** Judges one path alone (one lstat), as the walk would judge it in `parent`. */
+  const judge = (path: string, parent: Folder) => {
+    judged.add(path);
+    let kind: Kind;
+    try {
+      kind = lstatSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        walk.problems.push({ code: "unreadable", path, message: (error as Error).message });
+      else if (!parent.top && !existsSync(parent.path)) gone.add(parent.path); // its folder went too
+      if (knownFolders.has(path)) gone.add(path);
+      return;
+    }
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    judgeEntry(walk, parent, { name, fsPath: path, nonUtf8: false, kind });
+    // A known folder that is no longer one of pi's folders holds nothing of the store any more.
+    if (knownFolders.has(path) && !(kind.isDirectory() && PI_CWD_FOLDER.test(name))) gone.add(path);
+  };
+
+  // The root's own entries first: they decide which folders are new, changed or gone.
+  if (toList.has(root)) {
+    const present = new Set<string>();
+    const onCwdFolder = walk.onCwdFolder;
+    walk.onCwdFolder = (folder) => {
+      present.add(folder.path);
+      onCwdFolder(folder);
+    };
+    // The root cannot be listed any more (gone, no permission): the whole walk says so.
+    if (!(await listAndJudge(walk, rootAsFolder, pause))) return wholeRoot();
+    walk.onCwdFolder = onCwdFolder;
+    listed.add(root);
+    for (const folder of knownFolders) if (!present.has(folder)) gone.add(folder);
+  } else for (const path of toJudge) if (dirname(path) === root) judge(path, rootAsFolder);
+  // Then the files of folders that are not listed anew, and last the folders.
+  for (const path of toJudge) {
+    const parent = dirname(path);
+    if (parent !== root && !folders.has(parent) && !gone.has(parent)) judge(path, folderAt(root, parent));
+  }
+  for (const folder of folders.values()) {
+    if (gone.has(folder.path)) continue;
+    listed.add(folder.path);
+    await listAndJudge(walk, folder, pause);
+  }
+  return { files: walk.files, problems: walk.problems, whole: false, listed, judged, gone };
+}
+
+/** A `--<cwd>--` folder of `root`, by its (UTF-8) path. */
+const folderAt = (root: string, path: string): Folder => ({
+  fsPath: path,
+  path,
+  name: path.slice(root.length + 1),
+  nonUtf8: false,
+  top: false,
+});

@@ -30,7 +30,17 @@ export interface SessionsTable {
   verdict(id: string): { clean: boolean; text: string } | undefined;
 }
 
-export function buildSessionsTable(inputs: PlanInputs, now = new Date()): SessionsTable {
+/** How one look's records become rows: the plan's verdicts and kept reasons, the roots and namespaces. */
+export interface RowEncoder {
+  rowOf(record: SessionRecord): Row;
+  roots: SessionsResponse["roots"];
+  namespaces: string[];
+  labels: Pick<SessionsResponse, "verdicts">;
+  verdicts: ReadonlyMap<string, string>;
+  kept: ReadonlyMap<string, string>;
+}
+
+export function rowEncoder(inputs: PlanInputs, now = new Date()): RowEncoder {
   const all = inputs.report.sessions;
   // The policy's plan gives both the kept reasons (its exemptions) and each session's verdict.
   const plan = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined;
@@ -67,6 +77,52 @@ export function buildSessionsTable(inputs: PlanInputs, now = new Date()): Sessio
       verdicts.get(s.id) ?? null,
     ];
   };
+  return { rowOf, roots, namespaces, labels, verdicts, kept };
+}
+
+/**
+ * The rows that differ between two looks: each session that is new or whose row changed (its
+ * record, its kept reason or the policy's verdict on it), encoded against `after`'s roots and
+ * namespaces, and the ids of the sessions that are gone. What the page needs to follow the look.
+ */
+export function changedRows(
+  before: { inputs: PlanInputs; rows: RowEncoder },
+  after: { inputs: PlanInputs; rows: RowEncoder },
+): { upserted: Row[]; removed: string[] } {
+  const earlier = new Map(before.inputs.report.sessions.map((s) => [s.id, s]));
+  const upserted: Row[] = [];
+  for (const record of after.inputs.report.sessions) {
+    const was = earlier.get(record.id);
+    earlier.delete(record.id);
+    const sameJudgement =
+      was !== undefined &&
+      before.rows.kept.get(record.id) === after.rows.kept.get(record.id) &&
+      before.rows.verdicts.get(record.id) === after.rows.verdicts.get(record.id);
+    // The same record object is the same file unchanged (a scan shares it); a copy is compared as a row.
+    if (sameJudgement && (was === record || sameRow(before.rows, was, after.rows, record))) continue;
+    upserted.push(after.rows.rowOf(record));
+  }
+  return { upserted, removed: [...earlier.keys()] };
+}
+
+/** Whether two rows say the same, their root and namespace compared by name, not index. */
+function sameRow(a: RowEncoder, ra: SessionRecord, b: RowEncoder, rb: SessionRecord): boolean {
+  const x = a.rowOf(ra);
+  const y = b.rowOf(rb);
+  x[1] = a.roots[x[1]]!.root as never;
+  y[1] = b.roots[y[1]]!.root as never;
+  x[3] = a.namespaces[x[3]] as never;
+  y[3] = b.namespaces[y[3]] as never;
+  return JSON.stringify(x) === JSON.stringify(y);
+}
+
+export function buildSessionsTable(
+  inputs: PlanInputs,
+  now = new Date(),
+  encoder: RowEncoder = rowEncoder(inputs, now),
+): SessionsTable {
+  const all = inputs.report.sessions;
+  const { rowOf, roots, namespaces, labels, verdicts } = encoder;
 
   const orders = new Map<SessionsQuery["sort"], Uint32Array>();
   const sorted = (order: SessionsQuery["sort"]) => {

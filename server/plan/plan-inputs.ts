@@ -40,6 +40,15 @@ export interface GatherOptions {
   onProgress?: ScanOptions["onProgress"];
   /** The last scan of the same stores, whose unchanged records may be reused (see `scanStores`). */
   previous?: ScanReport;
+  /** Only these paths changed since `previous` (a watcher's; see `scanStores`). */
+  changed?: ScanOptions["changed"];
+  /** Scan cache entries a long-lived caller keeps (see `scanStores`). */
+  memoryCache?: ScanOptions["memoryCache"];
+  /**
+   * "read-only": the scan is not a growth point (a watcher's update, a few a second; the server's
+   * full looks record). Default: recorded in the state dir.
+   */
+  growth?: "read-only";
 }
 
 export interface PlanInputs {
@@ -74,11 +83,13 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const report = await scan(
     { roots, adapterStores },
     {
-      growth: { recordIn: paths.dir },
+      growth: options.growth ?? { recordIn: paths.dir },
       ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
       metaDir: paths.sessionsMeta,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.previous ? { previous: options.previous } : {}),
+      ...(options.changed ? { changed: options.changed } : {}),
+      ...(options.memoryCache ? { memoryCache: options.memoryCache } : {}),
     },
   );
   const detection = detectActiveSessions({

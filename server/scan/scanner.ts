@@ -82,6 +82,11 @@ const keyPath = (key: string) =>
 const isUnderAny = (path: string, roots: readonly string[]) =>
   roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
 
+const storeRefsOf = (roots: readonly string[], adapterStores: readonly AdapterStore[]): StoreRef[] => [
+  ...roots.map((root): StoreRef => ({ kind: "pi", root })),
+  ...adapterStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
+];
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reuses the cache where the file is unchanged, resumes it where the file only grew, else reads it all. */
@@ -220,7 +225,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const problems: ScanProblem[] = [];
   const records: SessionRecord[] = [];
   // With the paths a watcher saw change, only those places are walked; the rest of the last scan stays.
-  const previousBase = options.previous && baseOf.get(options.previous);
+  // Only where the last scan was of the very same stores (a config edit may have changed them).
+  const sameStores = (a: readonly StoreRef[], b: readonly StoreRef[]) =>
+    a.length === b.length && a.every((s, i) => s.kind === b[i]!.kind && s.root === b[i]!.root);
+  const previousBase =
+    options.previous && sameStores(options.previous.stores, storeRefsOf(roots, adapterStores))
+      ? baseOf.get(options.previous)
+      : undefined;
   const changed = previousBase && options.changed;
   const memoryCache = options.memoryCache;
   // The walk's lists, one per root, kept compactly (see FoundFiles) until the last file is read.
@@ -237,7 +248,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       const knownFolders = new Set<string>();
       for (const { path } of [...before, ...problemsBefore]) knownFolders.add(folderOf(path));
       knownFolders.delete(root);
-      const changes = await walkPiChanges(root, [...changed].filter(inRoot), knownFolders, {
+      // A link's problem says where it leads and whether that is there: no event on the link
+      // tells when its target comes or goes, so every link is judged again.
+      const links = problemsBefore.filter((p) => p.code === "symlink").map((p) => p.path);
+      const changes = await walkPiChanges(root, [...[...changed].filter(inRoot), ...links], knownFolders, {
         known: reusable,
         pause: breathe,
       });
@@ -480,10 +494,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
 
   const result: ScanReport = {
     scannedAt: now().toISOString(),
-    stores: [
-      ...roots.map((root): StoreRef => ({ kind: "pi", root })),
-      ...adapterStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
-    ],
+    stores: storeRefsOf(roots, adapterStores),
     summary,
     namespaces,
     sessions: records,

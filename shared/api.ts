@@ -381,6 +381,17 @@ export const WatchStatusSchema = z.object({
   mode: z.enum(["watching", "rescanning", "off"]),
   /** Why the server cannot watch, and what to do about it (the inotify watch limit, say). */
   message: z.string().optional(),
+  /**
+   * The last check of the watched look against a full rescan: how many changes it found that the
+   * watcher missed (0 is the only good answer), and how many in all since the server started.
+   */
+  reconciled: z
+    .object({
+      at: z.string(),
+      missed: z.number().int().nonnegative(),
+      missedTotal: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type WatchStatus = z.infer<typeof WatchStatusSchema>;
 

@@ -150,7 +150,15 @@ export async function runServe(
   }
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   if (source.note) io.stdout(visible(source.note));
-  const service = createDashboardService({ roots, adapterStores, source, config: configOptionsInUse });
+  // Watched: the dashboard follows the stores as agents write, and rescans only to reconcile.
+  const service = createDashboardService({
+    roots,
+    adapterStores,
+    source,
+    config: configOptionsInUse,
+    watch: true,
+    log: (line) => io.stderr(visible(line)),
+  });
   const { getSummary } = service;
   await getSummary(); // warm the cache before the first page load
 
@@ -176,7 +184,10 @@ export async function runServe(
   io.stdout(`session-retention dashboard: ${url}`);
   if (!values["no-open"] && !(await openWithDesktop(writeRedirectFile(stateDir, url))))
     io.stderr("note: could not open a browser here; open the address above.");
-  void server.closed.then(() => forgetInstance(stateDir));
+  void server.closed.then(() => {
+    service.close();
+    forgetInstance(stateDir);
+  });
   await server.closed;
   return 0;
 }

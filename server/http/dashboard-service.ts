@@ -1,6 +1,7 @@
 // What the dashboard's routes do, as plain functions over the stores the server was started with.
 // The routes only parse, validate and answer; this module calls the same state, policy and deletion
 // modules as the CLI and the extension, so the three can never disagree.
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type {
   DataSource,
@@ -9,6 +10,8 @@ import type {
   DeleteRequest,
   GrowthResponse,
   KeepRequest,
+  LookEvent,
+  WatchStatus,
   KeepResponse,
   OperationStatus,
   PolicyResponse,
@@ -72,10 +75,26 @@ import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { collectGarbage } from "./heap.js";
 import { createOperations } from "./operations.js";
 import { createPreviews, type Preview } from "./previews.js";
-import { buildSessionsTable, type SessionsTable } from "./sessions-table.js";
+import {
+  buildSessionsTable,
+  changedRows,
+  type RowEncoder,
+  rowEncoder,
+  type SessionsTable,
+} from "./sessions-table.js";
+import { type StoreWatch, watchStores } from "./store-watch.js";
+import { differingPaths } from "../scan/report-diff.js";
+import type { CacheEntry } from "../scan/scan-cache.js";
+import type { StoreRef } from "../../shared/session-record.js";
 
-/** How long a look at the stores answers reads without a new one being taken. */
+/** How long a look at the stores answers reads without a new one being taken (when not watching). */
 const FRESH_MS = 5000;
+/** How often a watched look is checked against a full rescan, which must find nothing the watcher missed. */
+const RECONCILE_MS = 10 * 60_000;
+/** A watched change is applied this long after it is seen, so that the changes of one write go together. */
+const BATCH_MS = 100;
+/** At most this many updates a second, and never more than a third of the time spent on them. */
+const MIN_UPDATE_INTERVAL_MS = 250;
 
 export interface DashboardStores {
   roots: readonly string[];
@@ -84,7 +103,19 @@ export interface DashboardStores {
   config: LoadConfigOptions;
   /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
   freshMs?: number;
+  /**
+   * Watch the stores and follow each change without a full rescan (`serve` does). Default false:
+   * each look is a rescan, taken when the last one is older than `freshMs`.
+   */
+  watch?: boolean;
+  /** How often a watched look is checked against a full rescan. Default 10 minutes. */
+  reconcileMs?: number;
+  /** Where the server says what happens on its own (a reconciliation that found a change the watcher missed). */
+  log?: (line: string) => void;
 }
+
+/** What the event stream sends: the look moved on, or the watch changed. */
+export type DashboardEvent = { event: "look"; data: string } | { event: "watch"; data: string };
 
 /** Everything the routes can ask for; a test may provide only part of it (the rest answers 404). */
 export interface DashboardApi {
@@ -134,6 +165,13 @@ export interface DashboardApi {
   /** Starts a scan unless one runs (false then); `scanProgress` follows it. */
   startScan?: () => { started: boolean };
   scanProgress?: () => { running: boolean; progress?: ScanProgress };
+  /**
+   * Follow the look: `listener` gets a `watch` event at once, then a `look` event (a `LookEvent`,
+   * serialized once for every listener) each time the look changes. Returns the unsubscribe.
+   */
+  subscribe?: (listener: (event: DashboardEvent) => void) => () => void;
+  /** Stop watching the stores and every timer. */
+  close?: () => void;
 }
 
 /** Quota and mode for the dashboard; an invalid config means read-only and no quota to show. */
@@ -215,9 +253,27 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     }
   }
   let generation = 0;
-  let look: { at: number; generation: number; inputs: PlanInputs } | undefined;
+  /** Each look's number, which the page follows (`LookEvent`): one more for every new look. */
+  let version = 0;
+  let look: { at: number; generation: number; version: number; inputs: PlanInputs } | undefined;
   let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
   let progress: ScanProgress | undefined;
+  let closed = false;
+  const listeners = new Set<(event: DashboardEvent) => void>();
+  const versionOf = new WeakMap<PlanInputs, number>();
+
+  /** A new look: reads see it from now on, and the page hears what changed. */
+  const setLook = (inputs: PlanInputs, mine: number) => {
+    const before = look;
+    look = { at: Date.now(), generation: mine, version: ++version, inputs };
+    versionOf.set(inputs, look.version);
+    if (listeners.size > 0 && before) publish(before, look);
+    if (watch) {
+      follow(inputs.report.stores);
+      if (watch.pending) scheduleLive();
+    }
+  };
+
   const takeLook = () => {
     if (scan?.generation === generation) return scan.inputs;
     const mine = generation;
@@ -229,19 +285,21 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         progress = p;
       },
       // Unchanged files keep the last look's records and need no cache entry: a rescan neither
-      // rebuilds the records nor loads the whole cache.
+      // rebuilds the records nor loads the whole cache. Entries of files the watcher's updates read
+      // go to the cache file now.
       ...(look ? { previous: look.inputs.report } : {}),
+      memoryCache,
     });
     scan = { generation: mine, inputs };
     void inputs.then(
       (gathered) => {
+        if (scan?.inputs === inputs) scan = undefined;
         if (mine === generation) {
-          look = { at: Date.now(), generation: mine, inputs: gathered };
+          setLook(gathered, mine);
           // What the scan left behind (the first one ~200 MB) and the last look, its records and
           // table, are garbage now: collect them before the next scan piles more on top.
           collectGarbage();
         }
-        if (scan?.inputs === inputs) scan = undefined;
       },
       () => {
         if (scan?.inputs === inputs) scan = undefined;
@@ -251,23 +309,181 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
   const gather = (): Promise<PlanInputs> => {
     if (!look || look.generation !== generation) return takeLook();
-    if (Date.now() - look.at > freshMs) takeLook().catch(() => {}); // its error shows on the next read
+    // A watched look is kept current by the watcher; otherwise a stale one is retaken behind it.
+    if (watch?.status.mode !== "watching" && Date.now() - look.at > freshMs) takeLook().catch(() => {}); // its error shows on the next read
     return Promise.resolve(look.inputs);
   };
   /** What the stores hold has changed (or may have): the next read waits for a new look. */
   const changed = () => {
     generation += 1;
+    // A page that follows the look hears of the new one without asking.
+    if (listeners.size > 0) takeLook().catch(() => {});
   };
+
+  // ——— Following the stores: the watch, its updates, and the reconciliation ———
+  /** Cache entries of the files the watcher's updates read, until a full look writes them. */
+  const memoryCache = new Map<string, CacheEntry>();
+  let watch: StoreWatch | undefined;
+  let watched: readonly StoreRef[] = [];
+  let liveTimer: NodeJS.Timeout | undefined;
+  let liveRunning = false;
+  let lastUpdate = { started: 0, cost: 0 };
+  let reconciled: WatchStatus["reconciled"];
+  let fallbackTimer: NodeJS.Timeout | undefined;
+  const reconcileTimer = stores.watch
+    ? setInterval(() => void reconcile(), stores.reconcileMs ?? RECONCILE_MS).unref()
+    : undefined;
+
+  const watchStatus = (): WatchStatus => ({
+    ...(watch?.status ?? { mode: "off" }),
+    ...(reconciled ? { reconciled } : {}),
+  });
+  const tell = (event: DashboardEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+
+  /** Watches `refs` (the stores as the look has them: real paths), unless they are watched already. */
+  const follow = (refs: readonly StoreRef[]) => {
+    const same =
+      refs.length === watched.length &&
+      refs.every((r, i) => r.kind === watched[i]!.kind && r.root === watched[i]!.root);
+    if (closed || (watch && same)) return;
+    watch?.close();
+    watched = refs;
+    watch = watchStores(refs, paths.sessionsMeta, scheduleLive, (status) => {
+      stores.log?.(`note: ${status.message}`);
+      tell({ event: "watch", data: JSON.stringify(watchStatus()) });
+      // Rescans instead, while a page follows the look.
+      fallbackTimer ??= setInterval(() => {
+        if (listeners.size > 0 && !scan) takeLook().catch(() => {});
+      }, freshMs).unref();
+    });
+    tell({ event: "watch", data: JSON.stringify(watchStatus()) });
+  };
+  if (stores.watch) {
+    const real = (root: string) => {
+      try {
+        return realpathSync(root);
+      } catch {
+        return root;
+      }
+    };
+    follow([
+      ...stores.roots.map((root): StoreRef => ({ kind: "pi", root: real(root) })),
+      ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: real(s.root) })),
+    ]);
+  }
+
+  /** A change was seen: apply it soon, together with what comes with it, a few times a second at most. */
+  function scheduleLive() {
+    if (liveTimer || liveRunning || closed) return;
+    const due = lastUpdate.started + Math.max(MIN_UPDATE_INTERVAL_MS, 3 * lastUpdate.cost);
+    liveTimer = setTimeout(() => void applyChanges(), Math.max(BATCH_MS, due - Date.now()));
+  }
+
+  /** One watcher's update: a scan of only what changed, and everything else gathered again (pins, live sessions). */
+  async function applyChanges() {
+    liveTimer = undefined;
+    // A full look under way sees these changes too, and is followed by this update (setLook).
+    const from = look;
+    if (!from || !watch || scan || from.generation !== generation) return;
+    const seen = watch.take();
+    if (seen.size === 0) return;
+    liveRunning = true;
+    const started = Date.now();
+    try {
+      const inputs = await gatherPlanInputs({
+        config: stores.config,
+        flagRoots: stores.roots,
+        flagStores,
+        previous: from.inputs.report,
+        changed: seen,
+        memoryCache,
+        growth: "read-only",
+      });
+      if (look === from && generation === from.generation) setLook(inputs, from.generation);
+      else watch.putBack(seen); // a newer look may not have seen them
+    } catch (error) {
+      // The next read takes a full look, which says what is wrong (pins unreadable, say).
+      watch.putBack(seen);
+      changed();
+      stores.log?.(`note: could not follow a change of the stores: ${(error as Error).message}`);
+    } finally {
+      liveRunning = false;
+      lastUpdate = { started, cost: Date.now() - started };
+      if (watch.pending) scheduleLive();
+    }
+  }
+
+  /**
+   * A full rescan of a watched look, which must find nothing the watcher missed: what differs where
+   * no change was reported (nor is waiting to be applied) is counted and said.
+   */
+  async function reconcile() {
+    if (!look || scan || liveRunning || watch?.status.mode !== "watching") return;
+    // The same generation: reads go on being answered from the watched look meanwhile.
+    const before = look.inputs.report;
+    const after = (await takeLook().catch(() => undefined))?.report;
+    if (!after || !watch) return;
+    const seen = watch.peek();
+    const missed = differingPaths(before, after).filter(
+      (path) => ![...seen].some((c) => path === c || path.startsWith(`${c}/`)),
+    );
+    reconciled = {
+      at: new Date().toISOString(),
+      missed: missed.length,
+      missedTotal: (reconciled?.missedTotal ?? 0) + missed.length,
+    };
+    if (missed.length > 0)
+      stores.log?.(
+        `note: a full rescan found ${missed.length} change(s) the watcher missed: ${missed.slice(0, 3).join(", ")}${missed.length > 3 ? ", …" : ""}`,
+      );
+    tell({ event: "watch", data: JSON.stringify(watchStatus()) });
+  }
+
+  /** The look event for the page: what changed from `before` to `after`, with the new summary. */
+  function publish(before: NonNullable<typeof look>, after: NonNullable<typeof look>) {
+    const rows = encoderOf(after.inputs);
+    const change = changedRows(
+      { inputs: before.inputs, rows: encoderOf(before.inputs) },
+      { inputs: after.inputs, rows },
+    );
+    const event: LookEvent = {
+      version: after.version,
+      from: before.version,
+      summary: summaryOf(after.inputs),
+      sessions: {
+        total: after.inputs.report.sessions.length,
+        roots: rows.roots,
+        namespaces: rows.namespaces,
+        ...rows.labels,
+        ...change,
+      },
+    };
+    tell({ event: "look", data: JSON.stringify(event) });
+  }
+
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config);
     return inputs.config.config;
   };
 
+  /** How one look's records become rows (the plan's verdicts): once per look, for its table and its changes. */
+  const encoders = new WeakMap<PlanInputs, RowEncoder>();
+  const encoderOf = (inputs: PlanInputs) => {
+    let encoder = encoders.get(inputs);
+    if (!encoder) encoders.set(inputs, (encoder = rowEncoder(inputs)));
+    return encoder;
+  };
   /** The sessions table of one look, built on its first request and dropped with the look. */
   const tables = new WeakMap<PlanInputs, SessionsTable>();
   const tableOf = (inputs: PlanInputs) => {
     let table = tables.get(inputs);
-    if (!table) tables.set(inputs, (table = buildSessionsTable(inputs)));
+    if (!table)
+      tables.set(
+        inputs,
+        (table = buildSessionsTable(inputs, new Date(), encoderOf(inputs), versionOf.get(inputs))),
+      );
     return table;
   };
 
@@ -296,8 +512,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     return found;
   };
 
-  const getSummary = async (): Promise<SummaryResponse> => {
-    const inputs = await gather();
+  const getSummary = async (): Promise<SummaryResponse> => summaryOf(await gather());
+  function summaryOf(inputs: PlanInputs): SummaryResponse {
     const { scannedAt, stores: scanned, summary, namespaces, problems } = inputs.report;
     const sweeps = sweepsOf(inputs);
     // Read every time, so an edit to the file shows on the next refresh.
@@ -319,8 +535,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       findings: storeFindings(inputs.report),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
+      ...(versionOf.has(inputs) ? { version: versionOf.get(inputs)! } : {}),
     };
-  };
+  }
 
   return {
     getSummary,
@@ -535,6 +752,21 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       running: scan !== undefined,
       ...(progress ? { progress } : {}),
     }),
+
+    subscribe(listener) {
+      listeners.add(listener);
+      listener({ event: "watch", data: JSON.stringify(watchStatus()) });
+      return () => listeners.delete(listener);
+    },
+
+    close() {
+      closed = true;
+      watch?.close();
+      clearTimeout(liveTimer);
+      clearInterval(reconcileTimer);
+      clearInterval(fallbackTimer);
+      listeners.clear();
+    },
 
     async growth(days, namespace, byNamespace = false) {
       const { stores: scanned } = await getSummary(); // records this hour's point

@@ -120,7 +120,10 @@ export function buildSessionsTable(
   inputs: PlanInputs,
   now = new Date(),
   encoder: RowEncoder = rowEncoder(inputs, now),
+  /** The look's number, sent with every answer (see `LookEventSchema`). */
+  version?: number,
 ): SessionsTable {
+  const versioned = version !== undefined ? { version } : {};
   const all = inputs.report.sessions;
   const { rowOf, roots, namespaces, labels, verdicts } = encoder;
 
@@ -206,6 +209,7 @@ export function buildSessionsTable(
         roots,
         namespaces,
         ...labels,
+        ...versioned,
         rows: Array.from(page, (i) => rowOf(all[i]!)),
       };
     },
@@ -214,7 +218,15 @@ export function buildSessionsTable(
       const { matching, page, contiguous } = select(query);
       // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
       const head = Buffer.from(
-        JSON.stringify({ total: all.length, matching, roots, namespaces, ...labels, rows: [] }).slice(0, -2),
+        JSON.stringify({
+          total: all.length,
+          matching,
+          roots,
+          namespaces,
+          ...labels,
+          ...versioned,
+          rows: [],
+        }).slice(0, -2),
       );
       const tail = Buffer.from("]}");
       let byteLength = head.length + tail.length + Math.max(0, page.length - 1);

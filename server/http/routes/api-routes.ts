@@ -31,7 +31,10 @@ import { PlanSchema } from "../../../shared/plan.js";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../../shared/report.js";
 import { ConflictError, NotFoundError, UserError } from "../../errors.js";
 import { InvalidConfigError } from "../api-errors.js";
-import type { DashboardApi } from "../dashboard-service.js";
+import type { DashboardApi, DashboardEvent } from "../dashboard-service.js";
+
+/** How long the event stream may stay silent before it sends a comment, so that nothing between closes it. */
+const KEEP_ALIVE_MS = 25_000;
 import { jsonBody, query } from "../json-body.js";
 
 const notHere = () => new NotFoundError("no such API endpoint");
@@ -192,6 +195,47 @@ export function apiRoutes(api: DashboardApi) {
           return;
         }
         await stream.sleep(100);
+      }
+    });
+  });
+
+  /**
+   * The look as it moves on, as server-sent events (`watch`, then `look` each time the look
+   * changes; see `LookEventSchema`), with a comment every 25 s to keep the connection open. Read it
+   * with fetch and the Authorization header, like the scan's progress.
+   */
+  routes.get("/events", (c) => {
+    const subscribe = need(api.subscribe);
+    return streamSSE(c, async (stream) => {
+      const queue: DashboardEvent[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = subscribe((event) => {
+        queue.push(event);
+        wake?.();
+      });
+      stream.onAbort(() => {
+        unsubscribe();
+        wake?.();
+      });
+      try {
+        while (!stream.aborted && !stream.closed) {
+          const event = queue.shift();
+          if (event) {
+            await stream.writeSSE(event);
+            continue;
+          }
+          const quiet = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), KEEP_ALIVE_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(false);
+            };
+          });
+          wake = undefined;
+          if (quiet) await stream.write(": ping\n\n");
+        }
+      } finally {
+        unsubscribe();
       }
     });
   });

@@ -1,0 +1,96 @@
+// The dashboard's watch on its stores: every store folder and pi's session index, watched as deep as
+// a scan reads them, with the paths that changed collected until the server takes them. When the
+// platform cannot watch (the inotify watch limit, a file system without events), the watch says
+// why and stops; the server then rescans instead.
+import type { WatchStatus } from "../../shared/api.js";
+import type { StoreRef } from "../../shared/session-record.js";
+import { type TreeWatch, type WatchFailure, watchTree } from "../fs/tree-watcher.js";
+
+export interface StoreWatch {
+  readonly status: WatchStatus;
+  /** Folders watched (one inotify watch each on Linux). */
+  readonly folders: number;
+  /** Whether some change is waiting to be taken. */
+  readonly pending: boolean;
+  /** The paths that changed since the last call, and none from then on. */
+  take(): Set<string>;
+  /** The paths waiting to be taken, left waiting. */
+  peek(): ReadonlySet<string>;
+  /** Paths taken but not applied after all: they wait again. */
+  putBack(paths: Iterable<string>): void;
+  close(): void;
+}
+
+/**
+ * How deep below its root each kind of store is read: pi reads its root and the `--<cwd>--` folders
+ * in it; the other agents keep sessions and their parts further down (Claude Code's subagents,
+ * Codex's `sessions/YYYY/MM/DD`, Gemini's `tmp/<project>/chats`).
+ */
+const DEPTH: Record<StoreRef["kind"], number> = {
+  pi: 1,
+  claude: 4,
+  codex: 4,
+  gemini: 4,
+  agentsh: 2,
+  workspace: 1,
+};
+
+export function watchStores(
+  stores: readonly StoreRef[],
+  /** pi's session index folder, joined onto the records: its files change what a record says. */
+  metaDir: string | undefined,
+  /** Called on each change (many per second while an agent writes): the caller batches. */
+  onChange: () => void,
+  /** Called once if watching stops for good. */
+  onFailure: (status: WatchStatus) => void,
+): StoreWatch {
+  let changed = new Set<string>();
+  let status: WatchStatus = { mode: "watching" };
+  const trees: TreeWatch[] = [];
+  const onFailed = (error: WatchFailure) => {
+    if (status.mode !== "watching") return;
+    for (const tree of trees) tree.close();
+    status = {
+      mode: "rescanning",
+      message: `Not following the stores as they change: ${error.message} Until then the dashboard rescans the stores every few seconds while it is open.`,
+    };
+    onFailure(status);
+  };
+  const options = (depth: number) => ({
+    depth,
+    onChange: (path: string) => {
+      changed.add(path);
+      onChange();
+    },
+    onFailure: onFailed,
+  });
+  for (const store of stores) {
+    if (status.mode !== "watching") break;
+    trees.push(watchTree(store.root, options(DEPTH[store.kind])));
+  }
+  if (metaDir !== undefined && status.mode === "watching") trees.push(watchTree(metaDir, options(0)));
+  return {
+    get status() {
+      return status;
+    },
+    get folders() {
+      return trees.reduce((sum, tree) => sum + tree.folders, 0);
+    },
+    get pending() {
+      return changed.size > 0;
+    },
+    take() {
+      const taken = changed;
+      changed = new Set();
+      return taken;
+    },
+    peek: () => changed,
+    putBack(paths) {
+      for (const path of paths) changed.add(path);
+    },
+    close() {
+      for (const tree of trees) tree.close();
+      if (status.mode === "watching") status = { mode: "off" };
+    },
+  };
+}

@@ -1,0 +1,252 @@
+// The dashboard follows its stores: with `watch`, a change an agent makes reaches the look (and the
+// event stream) without a rescan, each look is a change of rows relative to the last, a full
+// rescan finds nothing the watcher missed (and says so when it does), and where the kernel refuses
+// more watches the server says why and rescans instead — tested at a real inotify limit, set in a
+// user namespace of its own.
+import { spawn, spawnSync } from "node:child_process";
+import {
+  appendFileSync,
+  linkSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  decodeSessionRows,
+  type LookEvent,
+  LookEventSchema,
+  SessionsQuerySchema,
+  type WatchStatus,
+  WatchStatusSchema,
+} from "../../shared/api.js";
+import { writeSession } from "../../test-support/pi-store.js";
+import { BIN } from "../../test-support/serve-child.js";
+import { createApp } from "./app.js";
+import { createDashboardService, type DashboardEvent } from "./dashboard-service.js";
+
+const HOUR = 3_600_000;
+const services: Array<{ close: () => void }> = [];
+afterEach(() => {
+  for (const service of services.splice(0)) service.close();
+});
+
+/** A store of three sessions, and a watching service that never rescans on its own within a test. */
+function watchedStore(options: { reconcileMs?: number } = {}) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-")));
+  const files = ["/work/app", "/work/app", "/work/lib"].map((cwd) =>
+    writeSession(root, cwd, 2).getSessionFile()!,
+  );
+  const logged: string[] = [];
+  const service = createDashboardService({
+    roots: [root],
+    adapterStores: [],
+    source: { kind: "pi" },
+    config: { file: join(root, "..", `${root.split("/").at(-1)}-config.json`) },
+    freshMs: HOUR,
+    reconcileMs: options.reconcileMs ?? HOUR,
+    watch: true,
+    log: (line) => logged.push(line),
+  });
+  services.push(service);
+  const events: DashboardEvent[] = [];
+  service.subscribe((event) => events.push(event));
+  const looks = () =>
+    events.filter((e) => e.event === "look").map((e) => LookEventSchema.parse(JSON.parse(e.data)));
+  const statuses = () =>
+    events.filter((e) => e.event === "watch").map((e) => WatchStatusSchema.parse(JSON.parse(e.data)));
+  return { root, files, service, logged, looks, statuses };
+}
+
+const messageLine = (text: string) =>
+  `${JSON.stringify({
+    type: "message",
+    id: Math.random().toString(16).slice(2, 10),
+    parentId: null,
+    timestamp: new Date().toISOString(),
+    message: { role: "user", content: text, timestamp: Date.now() },
+  })}\n`;
+
+describe("a watched look", () => {
+  it("follows an append, a new session and a deletion without a rescan, each as a change of rows", async () => {
+    const { root, files, service, looks, statuses } = watchedStore();
+    const first = await service.getSummary();
+    expect(first.summary.sessionCount).toBe(3);
+    expect(statuses()[0]).toEqual({ mode: "watching" });
+
+    appendFileSync(files[0]!, messageLine("one more question"));
+    await expect.poll(() => looks().length, { timeout: 5000 }).toBe(1);
+    const [appended] = looks() as [LookEvent];
+    expect(appended.from).toBe(first.version);
+    expect(appended.version).toBe(first.version! + 1);
+    expect(appended.sessions.removed).toEqual([]);
+    expect(appended.sessions.upserted).toHaveLength(1);
+    const [row] = decodeSessionRows({ ...appended.sessions, rows: appended.sessions.upserted, matching: 1 });
+    expect(row!.path).toBe(files[0]);
+    expect(row!.messageCount).toBe(5);
+    expect(appended.summary.summary.totalBytes).toBeGreaterThan(first.summary.totalBytes);
+    // Reads answer from the followed look at once: no rescan was needed (freshMs is an hour).
+    const now = await service.getSummary();
+    expect(now.version).toBe(appended.version);
+    expect(now.summary.totalBytes).toBe(appended.summary.summary.totalBytes);
+    const table = await service.sessions(SessionsQuerySchema.parse({}));
+    expect(table.version).toBe(appended.version);
+    expect(table.rows.find((r) => r[0] === row!.id)![8]).toBe(5);
+
+    const added = writeSession(root, "/work/new", 1).getSessionFile()!;
+    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 5000 }).toBe(4);
+    const newRows = looks()
+      .slice(1)
+      .flatMap((l) => decodeSessionRows({ ...l.sessions, rows: l.sessions.upserted, matching: 0 }));
+    expect(newRows.map((r) => r.path)).toContain(added);
+
+    rmSync(files[1]!); // another program deletes a session
+    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 5000 }).toBe(3);
+    const gone = looks().at(-1)!;
+    expect(gone.sessions.removed).toHaveLength(1);
+    expect(gone.sessions.total).toBe(3);
+    // Every change is relative to the one before: a page can follow them all in order.
+    for (const [i, look] of looks().entries()) if (i > 0) expect(look.from).toBe(looks()[i - 1]!.version);
+  });
+
+  it("batches a burst of appends into a few looks", async () => {
+    const { files, service, looks } = watchedStore();
+    await service.getSummary();
+    for (let i = 0; i < 200; i++) appendFileSync(files[i % 3]!, messageLine(`burst ${i}`));
+    const onDisk = files.reduce((sum, file) => sum + statSync(file).size, 0);
+    await expect.poll(() => looks().at(-1)?.summary.summary.totalBytes, { timeout: 5000 }).toBe(onDisk);
+    expect(looks().length).toBeLessThanOrEqual(4);
+  });
+
+  it("a full rescan finds nothing the watcher missed, and counts and says what it did miss", async () => {
+    const { files, service, statuses, logged } = watchedStore({ reconcileMs: 300 });
+    await service.getSummary();
+    appendFileSync(files[0]!, messageLine("seen by the watcher"));
+    await expect
+      .poll(() => statuses().find((s) => s.reconciled)?.reconciled?.missed, { timeout: 5000 })
+      .toBe(0);
+    expect(logged).toEqual([]);
+
+    // A write through a hard link in a folder nobody watches: the store's folder hears nothing.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "sr-live-link-")), "same-file.jsonl");
+    linkSync(files[2]!, elsewhere);
+    appendFileSync(elsewhere, messageLine("written behind the watcher's back"));
+    await expect.poll(() => statuses().at(-1)?.reconciled?.missedTotal, { timeout: 5000 }).toBe(1);
+    expect(logged.join("\n")).toContain(`1 change(s) the watcher missed: ${files[2]}`);
+    // And the look has it now.
+    const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
+    expect(rows.find((r) => r.path === files[2])!.messageCount).toBe(5);
+  });
+});
+
+describe("the event stream", () => {
+  it("GET /api/events sends the watch, then each look as it changes", async () => {
+    const { files, service } = watchedStore();
+    await service.getSummary();
+    const app = createApp({ api: service, token: "tok", port: () => 4998 });
+    const response = await app.request("http://127.0.0.1:4998/api/events", {
+      headers: { Host: "127.0.0.1:4998", Authorization: "Bearer tok" },
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended: ${text}`);
+        text += value;
+      }
+    };
+    await until(/event: watch\ndata: (.*)\n\n/);
+    expect(JSON.parse(/event: watch\ndata: (.*)\n\n/.exec(text)![1]!)).toEqual({ mode: "watching" });
+    appendFileSync(files[1]!, messageLine("over the wire"));
+    await until(/event: look\ndata: (.*)\n\n/);
+    const look = LookEventSchema.parse(JSON.parse(/event: look\ndata: (.*)\n\n/.exec(text)![1]!));
+    expect(look.sessions.upserted).toHaveLength(1);
+    await reader.cancel();
+  });
+
+  it("without the token it is refused like every API route", async () => {
+    const { service } = watchedStore();
+    const app = createApp({ api: service, token: "tok", port: () => 4998 });
+    const response = await app.request("http://127.0.0.1:4998/api/events", {
+      headers: { Host: "127.0.0.1:4998" },
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+/** Whether this machine lets a process make a user namespace of its own (CI's does, as root). */
+const userNamespaces = spawnSync("unshare", ["-Ur", "true"]).status === 0;
+
+describe("at the inotify watch limit", () => {
+  it.runIf(userNamespaces)(
+    "serve says why it cannot watch, and the page is kept current by rescans instead",
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), "sr-live-limit-"));
+      const root = join(home, "store");
+      for (const cwd of ["/a", "/b", "/c"]) writeSession(root, cwd, 1);
+      writeFileSync(join(home, "limit.sh"), 'echo 2 > /proc/sys/user/max_inotify_watches && exec "$@"\n');
+      // A user namespace of its own, whose limit is 2 watches: the store needs 4 (root and 3 folders).
+      const child = spawn(
+        "unshare",
+        [
+          "-Ur",
+          "sh",
+          join(home, "limit.sh"),
+          process.execPath,
+          BIN,
+          "serve",
+          "--port",
+          "0",
+          "--no-open",
+          "--root",
+          root,
+        ],
+        {
+          env: {
+            ...process.env,
+            HOME: home,
+            PI_CODING_AGENT_DIR: join(home, "agent"),
+            XDG_DATA_HOME: join(home, "share"),
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      try {
+        await expect.poll(() => /#token=\S+/.test(output), { timeout: 20_000 }).toBe(true);
+        expect(output).toContain("limit of inotify watches (2) is reached");
+        expect(output).toContain("sysctl fs.inotify.max_user_watches");
+        const [base, token] = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(output)!.slice(1) as [
+          string,
+          string,
+        ];
+        const response = await fetch(`${base}/api/events`, { headers: { Authorization: `Bearer ${token}` } });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        while (!/event: watch\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? "";
+        const status: WatchStatus = JSON.parse(/event: watch\ndata: (.*)\n\n/.exec(text)![1]!);
+        expect(status.mode).toBe("rescanning");
+        expect(status.message).toContain("rescans the stores every few seconds");
+        // Still live, by rescans while a page listens (every 5 s).
+        writeSession(root, "/d", 1);
+        while (!/"sessionCount":4/.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error("stream ended");
+          text += value;
+        }
+        await reader.cancel();
+      } finally {
+        child.kill();
+      }
+    },
+    40_000,
+  );
+});

@@ -267,7 +267,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     const before = look;
     look = { at: Date.now(), generation: mine, version: ++version, inputs };
     versionOf.set(inputs, look.version);
-    if (listeners.size > 0 && before) publish(before, look);
+    // Reads see the new look at once; the page's change (which needs the plan: its verdicts) follows.
+    const after = look;
+    if (listeners.size > 0 && before) setImmediate(() => publish(before, after));
     if (watch) {
       follow(inputs.report.stores);
       if (watch.pending) scheduleLive();

@@ -24,7 +24,7 @@ import {
   type WatchStatus,
   WatchStatusSchema,
 } from "../../shared/api.js";
-import { writeSession } from "../../test-support/pi-store.js";
+import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { BIN } from "../../test-support/serve-child.js";
 import { createApp } from "./app.js";
 import { createDashboardService, type DashboardEvent } from "./dashboard-service.js";
@@ -140,6 +140,55 @@ describe("a watched look", () => {
     // And the look has it now.
     const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
     expect(rows.find((r) => r.path === files[2])!.messageCount).toBe(5);
+  });
+});
+
+describe("deleting while the look is watched", () => {
+  it("decides on its own fresh scan, never on the watched look, even when the watcher missed a change", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-delete-")));
+    const files = ["/work/a", "/work/b", "/work/c"].map((cwd, i) => {
+      const file = writeSession(root, cwd, 2).getSessionFile()!;
+      setModified(file, new Date(Date.UTC(2025, 0, 1 + i)));
+      return file;
+    });
+    const config = join(mkdtempSync(join(tmpdir(), "sr-live-cfg-")), "session-retention.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        retention: { maxAgeDays: 30, minKeepRecentCount: 0, keepLastPerNamespace: 0 },
+        deletion: { target: "quarantine" },
+      }),
+    );
+    const service = createDashboardService({
+      roots: [root],
+      adapterStores: [],
+      source: { kind: "pi" },
+      config: { file: config },
+      freshMs: HOUR,
+      reconcileMs: HOUR,
+      watch: true,
+    });
+    services.push(service);
+    const plan = await service.plan();
+    const target = plan.candidates.find((c) => c.path === files[0])!;
+    // Written behind the watcher's back: the watched look still holds the old fingerprint.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "sr-live-link-")), "same-file.jsonl");
+    linkSync(files[0]!, elsewhere);
+    appendFileSync(elsewhere, messageLine("written after the preview"));
+    setModified(elsewhere, new Date(Date.UTC(2025, 0, 1)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await service.plan()).candidates.find((c) => c.path === files[0])!.fingerprint).toEqual(
+      target.fingerprint,
+    );
+    const result = await service.deleteSessions({
+      items: [{ id: target.id, fingerprint: target.fingerprint! }],
+      dryRun: false,
+    });
+    expect(result.moved).toEqual([]);
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ path: files[0], reason: "changed since preview" }),
+    ]);
+    expect(statSync(files[0]!).size).toBe(statSync(elsewhere).size);
   });
 });
 

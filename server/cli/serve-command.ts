@@ -42,6 +42,8 @@ Options:
   --config FILE  use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE  override one setting while the dashboard runs (repeatable)
   --no-open      do not open a browser (the address, with its token, is printed either way)
+  --no-watch     rescan every few seconds while a page is open instead of following changes
+                 as they happen (stores whose file system raises no change events)
   -h, --help     this help
 
 When a dashboard already runs for the same stores and config, its address is printed (exit 0).
@@ -98,6 +100,7 @@ export async function runServe(
       ...STORE_FLAGS,
       ...CONFIG_FLAGS,
       "no-open": { type: "boolean", default: false },
+      "no-watch": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -156,7 +159,7 @@ export async function runServe(
     adapterStores,
     source,
     config: configOptionsInUse,
-    watch: true,
+    watch: !values["no-watch"],
     log: (line) => io.stderr(visible(line)),
   });
   const { getSummary } = service;

@@ -104,8 +104,9 @@ export interface DashboardStores {
   /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
   freshMs?: number;
   /**
-   * Watch the stores and follow each change without a full rescan (`serve` does). Default false:
-   * each look is a rescan, taken when the last one is older than `freshMs`.
+   * Watch the stores and follow each change without a full rescan (`serve` does, unless
+   * `--no-watch`). Otherwise each look is a rescan, taken when the last one is older than
+   * `freshMs` — and, while a page follows the events, every `freshMs`. Default false.
    */
   watch?: boolean;
   /** How often a watched look is checked against a full rescan. Default 10 minutes. */
@@ -337,7 +338,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     : undefined;
 
   const watchStatus = (): WatchStatus => ({
-    ...(watch?.status ?? { mode: "off" }),
+    ...(watch?.status ??
+      (stores.watch
+        ? { mode: "off" }
+        : {
+            mode: "rescanning",
+            message:
+              "Watching the stores is turned off: the dashboard rescans them every few seconds while it is open.",
+          })),
     ...(reconciled ? { reconciled } : {}),
   });
   const tell = (event: DashboardEvent) => {
@@ -355,13 +363,30 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     watch = watchStores(refs, paths.sessionsMeta, scheduleLive, (status) => {
       stores.log?.(`note: ${status.message}`);
       tell({ event: "watch", data: JSON.stringify(watchStatus()) });
-      // Rescans instead, while a page follows the look.
-      fallbackTimer ??= setInterval(() => {
-        if (listeners.size > 0 && !scan) takeLook().catch(() => {});
-      }, freshMs).unref();
+      rescanWhileFollowed();
     });
     tell({ event: "watch", data: JSON.stringify(watchStatus()) });
   };
+  /** Not watching: while a page follows the look, it is kept current by a rescan every `freshMs` (1 s at least). */
+  let rescanning = !stores.watch;
+  function rescanWhileFollowed() {
+    rescanning = true;
+    keepFollowed();
+  }
+  /** Starts or stops the rescans as pages come and go. */
+  function keepFollowed() {
+    if (rescanning && listeners.size > 0 && !closed)
+      fallbackTimer ??= setInterval(
+        () => {
+          if (!scan) takeLook().catch(() => {});
+        },
+        Math.max(freshMs, 1000),
+      ).unref();
+    else {
+      clearInterval(fallbackTimer);
+      fallbackTimer = undefined;
+    }
+  }
   if (stores.watch) {
     const real = (root: string) => {
       try {
@@ -758,7 +783,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     subscribe(listener) {
       listeners.add(listener);
       listener({ event: "watch", data: JSON.stringify(watchStatus()) });
-      return () => listeners.delete(listener);
+      keepFollowed();
+      return () => {
+        listeners.delete(listener);
+        keepFollowed();
+      };
     },
 
     close() {

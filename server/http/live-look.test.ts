@@ -28,6 +28,7 @@ import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { BIN } from "../../test-support/serve-child.js";
 import { createApp } from "./app.js";
 import { createDashboardService, type DashboardEvent } from "./dashboard-service.js";
+import { networkFileSystemOf } from "./store-watch.js";
 
 const HOUR = 3_600_000;
 const services: Array<{ close: () => void }> = [];
@@ -226,6 +227,49 @@ describe("the event stream", () => {
       headers: { Host: "127.0.0.1:4998" },
     });
     expect(response.status).toBe(401);
+  });
+});
+
+describe("without watching", () => {
+  it("a page that follows the look is kept current by rescans, and is told so", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-off-")));
+    writeSession(root, "/work/a", 1);
+    const service = createDashboardService({
+      roots: [root],
+      adapterStores: [],
+      source: { kind: "pi" },
+      config: { file: join(root, "..", "none.json") },
+      freshMs: 1000,
+    });
+    services.push(service);
+    await service.getSummary();
+    const events: DashboardEvent[] = [];
+    service.subscribe((event) => events.push(event));
+    expect(JSON.parse(events[0]!.data)).toEqual({
+      mode: "rescanning",
+      message: expect.stringContaining("rescans them every few seconds"),
+    });
+    writeSession(root, "/work/b", 1);
+    await expect
+      .poll(
+        () =>
+          events
+            .filter((e) => e.event === "look")
+            .map((e) => LookEventSchema.parse(JSON.parse(e.data)).summary.summary.sessionCount)
+            .at(-1),
+        { timeout: 5000 },
+      )
+      .toBe(2);
+  });
+
+  it("knows the network file systems whose changes raise no events here", () => {
+    expect(networkFileSystemOf(tmpdir())).toBeUndefined(); // this machine's own disk
+    const on = (type: number) => networkFileSystemOf("/mnt/x", () => ({ type }));
+    expect(on(0x6969)).toBe("NFS");
+    expect(on(0xff534d42)).toBe("CIFS");
+    expect(on(0x01021997)).toBe("9p");
+    expect(on(0xef53)).toBeUndefined(); // ext4
+    expect(networkFileSystemOf("/no/such/folder")).toBeUndefined();
   });
 });
 

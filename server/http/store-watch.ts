@@ -2,9 +2,10 @@
 // a scan reads them, with the paths that changed collected until the server takes them. When the
 // platform cannot watch (the inotify watch limit, a file system without events), the watch says
 // why and stops; the server then rescans instead.
+import { statfsSync } from "node:fs";
 import type { WatchStatus } from "../../shared/api.js";
 import type { StoreRef } from "../../shared/session-record.js";
-import { type TreeWatch, type WatchFailure, watchTree } from "../fs/tree-watcher.js";
+import { type TreeWatch, WatchFailure, watchTree } from "../fs/tree-watcher.js";
 
 export interface StoreWatch {
   readonly status: WatchStatus;
@@ -34,6 +35,33 @@ const DEPTH: Record<StoreRef["kind"], number> = {
   agentsh: 2,
   workspace: 1,
 };
+
+/**
+ * File systems whose changes made on another machine (or the other side of a VM share) raise no
+ * event here: watching them would show a look that silently stops following. By `statfs` type.
+ */
+const NETWORK_FILE_SYSTEMS = new Map<number, string>([
+  [0x6969, "NFS"],
+  [0x517b, "SMB"],
+  [0xff534d42, "CIFS"],
+  [0xfe534d42, "SMB2"],
+  [0x01021997, "9p"],
+  [0x00c36400, "Ceph"],
+  [0x5346414f, "AFS"],
+  [0x0bd00bd0, "Lustre"],
+]);
+
+/** The network file system `folder` is on, by name, or undefined (a local one, or not there). */
+export function networkFileSystemOf(
+  folder: string,
+  statfs: (path: string) => { type: number } = statfsSync,
+): string | undefined {
+  try {
+    return NETWORK_FILE_SYSTEMS.get(statfs(folder).type);
+  } catch {
+    return undefined;
+  }
+}
 
 export function watchStores(
   stores: readonly StoreRef[],
@@ -66,6 +94,16 @@ export function watchStores(
   });
   for (const store of stores) {
     if (status.mode !== "watching") break;
+    const network = networkFileSystemOf(store.root);
+    if (network !== undefined) {
+      onFailed(
+        new WatchFailure(
+          `${store.root} is on a network file system (${network}), where changes made on other machines raise no events.`,
+          "unwatchable",
+        ),
+      );
+      break;
+    }
     trees.push(watchTree(store.root, options(DEPTH[store.kind])));
   }
   if (metaDir !== undefined && status.mode === "watching") trees.push(watchTree(metaDir, options(0)));

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigSchema, EVICTION_ORDERS, type Policy } from "./config.js";
 import { CANDIDATE_RULES, KEEP_REASONS, type Plan, PlanSchema } from "./plan.js";
-import { evaluatePolicy, type PolicySession } from "./policy.js";
+import { evaluatePolicy, type PolicySession, riskiest } from "./policy.js";
 import { quotaState } from "./quota.js";
 import { compareSessions } from "./sort.js";
 
@@ -331,6 +331,31 @@ describe("policy engine properties", () => {
         expect(plan.quotaBefore).toEqual(quotaState(plan.before.totalBytes, plan.before.sessionCount, quota));
         expect(plan.quotaAfter).toEqual(quotaState(plan.after.totalBytes, plan.after.sessionCount, quota));
         expect(plan.riskiest.length).toBe(Math.min(5, plan.candidates.length));
+      }),
+      RUNS,
+    );
+  });
+
+  it("names as riskiest the candidates first by the better of their places among the largest and the most recent", () => {
+    // The definition, by sorting: what riskiest() gives without sorting 100,000 candidates twice.
+    const byDefinition = (candidates: readonly PolicySession[], n: number) => {
+      const place = (order: (a: PolicySession, b: PolicySession) => number) =>
+        new Map([...candidates].sort(order).map((c, i) => [c, i]));
+      const bySize = place(compareSessions("size"));
+      const byRecent = place((a, b) => compareSessions("lru")(b, a));
+      return [...candidates]
+        .map((c) => ({
+          c,
+          best: Math.min(bySize.get(c)!, byRecent.get(c)!),
+          sum: bySize.get(c)! + byRecent.get(c)!,
+        }))
+        .sort((a, b) => a.best - b.best || a.sum - b.sum || (a.c.path < b.c.path ? -1 : 1))
+        .slice(0, n)
+        .map((x) => x.c.id);
+    };
+    fc.assert(
+      fc.property(storeArb, fc.integer({ min: 0, max: 8 }), (sessions, n) => {
+        expect(riskiest(sessions, n).map((c) => c.id)).toEqual(byDefinition(sessions, n));
       }),
       RUNS,
     );

@@ -22,7 +22,7 @@ import {
 import { type QuotaState, quotaState } from "./quota.js";
 import { STORE_KINDS, type SessionRecord, type StoreKind } from "./session-record.js";
 import { sessionTitle } from "./session-title.js";
-import { compareSessions, type SortOrder } from "./sort.js";
+import { compareSessions, firstN, type SortOrder } from "./sort.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -70,7 +70,8 @@ const EVICTION_SORT: Record<Policy["retention"]["eviction"], SortOrder> = {
 
 /** Most recently used first; the exact reverse of the LRU order, so ties break the same way. */
 type Sortable = Parameters<ReturnType<typeof compareSessions>>[0];
-const byRecency = (a: Sortable, b: Sortable) => compareSessions("lru")(b, a);
+const lru = compareSessions("lru");
+const byRecency = (a: Sortable, b: Sortable) => lru(b, a);
 
 /** A pair of limits as the config states them: null is "no limit". */
 type Limits = { maxTotalSizeBytes: number | null; maxSessionCount: number | null };
@@ -113,7 +114,11 @@ export interface Exemption {
  * reason. The deletion engine asks this
  * again, on fresh data, just before it moves anything.
  */
-export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exemption> {
+export function exemptions(
+  input: Omit<PolicyInput, "mode">,
+  /** `sessions` most recently used first, when the caller has sorted them already. */
+  byRecent: readonly PolicySession[] = [...input.sessions].sort(byRecency),
+): Map<string, Exemption> {
   const { sessions, now } = input;
   const { retention, protection, activity } = input.policy;
   const nowMs = now.getTime();
@@ -148,7 +153,6 @@ export function exemptions(input: Omit<PolicyInput, "mode">): Map<string, Exempt
       else if (session.neededBy?.length && !forksChosenToo(session, input.selection)) keepForForks(session);
     }
   }
-  const byRecent = [...sessions].sort(byRecency);
   for (const session of byRecent.slice(0, retention.minKeepRecentCount))
     keep(session, "recent", `among the ${retention.minKeepRecentCount} most recently used`);
   const byNamespace = groupBy(byRecent, (s) => s.namespace);
@@ -197,8 +201,8 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
 
   // 1. Exemptions: never candidates, whatever the rules say.
-  const exempt = exemptions(input);
   const byRecent = [...sessions].sort(byRecency);
+  const exempt = exemptions(input, byRecent);
   const byNamespace = groupBy(byRecent, (s) => s.namespace);
 
   // 2. Rules, each over the sessions that are neither exempt nor already chosen.
@@ -220,7 +224,9 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     });
   };
   const open = (session: PolicySession) => !exempt.has(session.id) && !chosen.has(session.id);
-  const inEvictionOrder = [...sessions].sort(evictionOrder);
+  // LRU eviction is the reverse of the recency order (ties break the same way): no second sort.
+  const inEvictionOrder =
+    retention.eviction === "lru" ? [...byRecent].reverse() : [...sessions].sort(evictionOrder);
   const { selection } = input;
   const byRules = selection === undefined;
   if (selection)
@@ -515,15 +521,20 @@ export function emptiesStore(
  * largest and among the most recently used, so the largest and the most recent both lead.
  */
 export function riskiest<T extends Parameters<typeof byRecency>[0]>(candidates: readonly T[], n = 5): T[] {
-  const rank = (order: (a: T, b: T) => number) => new Map([...candidates].sort(order).map((c, i) => [c, i]));
-  const sizeRank = rank(compareSessions("size"));
-  const recentRank = rank(byRecency);
-  // The n-th best has a place below n in one of the orders, so only those need sorting.
-  return candidates
+  const bySize = compareSessions("size");
+  // Only the n first of either order can be among them: their places are counted, nothing is
+  // sorted (a plan of 100,000 candidates sorted them twice for five names).
+  const finalists = new Set([...firstN(candidates, n, bySize), ...firstN(candidates, n, byRecency)]);
+  const placeIn = (candidate: T, compare: (a: T, b: T) => number) => {
+    let place = 0;
+    for (const other of candidates) if (compare(other, candidate) < 0) place += 1;
+    return place;
+  };
+  return [...finalists]
     .map((c) => {
-      const bySize = sizeRank.get(c)!;
-      const byRecent = recentRank.get(c)!;
-      return { c, best: Math.min(bySize, byRecent), sum: bySize + byRecent };
+      const size = placeIn(c, bySize);
+      const recent = placeIn(c, byRecency);
+      return { c, best: Math.min(size, recent), sum: size + recent };
     })
     .filter((x) => x.best < n)
     .sort((a, b) => a.best - b.best || a.sum - b.sum || byString(a.c.path, b.c.path))

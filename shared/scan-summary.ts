@@ -3,7 +3,7 @@
 import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { AGENT_LABELS } from "./store-kinds.js";
-import { compareSessions } from "./sort.js";
+import { compareSessions, firstN } from "./sort.js";
 
 const brief = (s: SessionRecord) => ({
   id: s.id,
@@ -70,20 +70,6 @@ export function summarizeAgents(
   return agents.sort(
     (a, b) => b.totalBytes - a.totalBytes || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
   );
-}
-
-/** The `n` first of `items` in `compare` order, without sorting them all (n is small, items many). */
-function firstN<T>(items: readonly T[], n: number, compare: (a: T, b: T) => number): T[] {
-  const top: T[] = [];
-  if (n <= 0) return top;
-  for (const item of items) {
-    if (top.length === n && compare(item, top[n - 1]!) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && compare(item, top[at - 1]!) < 0) at -= 1;
-    top.splice(at, 0, item);
-    if (top.length > n) top.pop();
-  }
-  return top;
 }
 
 /** Totals, top-N largest, oldest and newest, warning counts. Pure: same input, same summary. */

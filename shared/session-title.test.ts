@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   FIRST_MESSAGE_CHARS,
@@ -9,6 +10,36 @@ import {
 } from "./session-title.js";
 
 describe("oneLine", () => {
+  it("gives what its definition gives, for a string already one line as for any other", () => {
+    // The definition: white space and control characters as one space, trimmed, cut with an ellipsis.
+    const byDefinition = (text: string, max: number) => {
+      const line = text
+        .slice(0, max * 4 + 64)
+        .replace(/[\s\p{Cc}]+/gu, " ")
+        .trim();
+      if (line === "") return undefined;
+      const chars = Array.from(line);
+      return chars.length <= max && text.length <= max * 4 + 64
+        ? line
+        : `${chars
+            .slice(0, max - 1)
+            .join("")
+            .trimEnd()}…`;
+    };
+    const textArb = fc.oneof(
+      fc.string({ unit: fc.constantFrom("a", "b", " ", "  ", "\t", "\n", "\u00a0", "\u0007", "😀", "é") }),
+      fc.string({ unit: "grapheme" }),
+    );
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 40 }), (text, max) => {
+        expect(oneLine(text, max)).toBe(byDefinition(text, max));
+        const once = oneLine(text, max);
+        if (once !== undefined && Array.from(once).length <= max) expect(oneLine(once, max)).toBe(once);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("makes one trimmed line of any white space and control characters", () => {
     expect(oneLine("\n  fix\tthe\r\nbuild \u0007 now  ")).toBe("fix the build now");
     expect(oneLine(" \n\t ")).toBeUndefined();

@@ -11,9 +11,15 @@ export const FIRST_MESSAGE_CHARS = 80;
  * picker does the same), trimmed, cut at `max` characters with an ellipsis. Undefined when nothing
  * is left. Cuts between code points, never inside a surrogate pair.
  */
+/** White space other than one plain space between words, and control characters: what `oneLine` replaces. */
+const NOT_ONE_LINE = /[^\S ]|  |\p{Cc}/u;
+
 export function oneLine(text: string, max = FIRST_MESSAGE_CHARS): string | undefined {
   // Only the start matters: a pasted 5 MB log is not walked to its end.
   const head = text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text;
+  // Already one short line (a record's first message is stored so): nothing to replace or cut.
+  if (head.length === text.length && text.length <= max && !NOT_ONE_LINE.test(text) && text.trim() === text)
+    return text === "" ? undefined : text;
   const line = head.replace(/[\s\p{Cc}]+/gu, " ").trim();
   if (line === "") return undefined;
   const chars = Array.from(line);

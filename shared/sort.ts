@@ -30,3 +30,17 @@ export function compareSessions(order: SortOrder): (a: Sortable, b: Sortable) =>
       return (a, b) => byString(a.createdAt, b.createdAt) || tieBreak(a, b);
   }
 }
+
+/** The `n` first of `items` in `compare` order, without sorting them all (n is small, items many). */
+export function firstN<T>(items: readonly T[], n: number, compare: (a: T, b: T) => number): T[] {
+  const top: T[] = [];
+  if (n <= 0) return top;
+  for (const item of items) {
+    if (top.length === n && compare(item, top[n - 1]!) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && compare(item, top[at - 1]!) < 0) at -= 1;
+    top.splice(at, 0, item);
+    if (top.length > n) top.pop();
+  }
+  return top;
+}

@@ -12,7 +12,7 @@ export const FIRST_MESSAGE_CHARS = 80;
  * is left. Cuts between code points, never inside a surrogate pair.
  */
 /** White space other than one plain space between words, and control characters: what `oneLine` replaces. */
-const NOT_ONE_LINE = /[^\S ]|  |\p{Cc}/u;
+const NOT_ONE_LINE = /[^\S ]| {2}|\p{Cc}/u;
 
 export function oneLine(text: string, max = FIRST_MESSAGE_CHARS): string | undefined {
   // Only the start matters: a pasted 5 MB log is not walked to its end.

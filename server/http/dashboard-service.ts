@@ -93,7 +93,7 @@ const FRESH_MS = 5000;
 const RECONCILE_MS = 10 * 60_000;
 /** A watched change is applied this long after it is seen, so that the changes of one write go together. */
 const BATCH_MS = 100;
-/** At most this many updates a second, and never more than a third of the time spent on them. */
+/** At most this many updates a second, and never more than half the time spent on them. */
 const MIN_UPDATE_INTERVAL_MS = 250;
 
 export interface DashboardStores {
@@ -331,6 +331,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   let liveTimer: NodeJS.Timeout | undefined;
   let liveRunning = false;
   let lastUpdate = { started: 0, cost: 0 };
+  /** How long working out the page's change of the last look took (the plan, mostly). */
+  let lastPublishMs = 0;
   let reconciled: WatchStatus["reconciled"];
   let fallbackTimer: NodeJS.Timeout | undefined;
   const reconcileTimer = stores.watch
@@ -404,7 +406,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   /** A change was seen: apply it soon, together with what comes with it, a few times a second at most. */
   function scheduleLive() {
     if (liveTimer || liveRunning || closed) return;
-    const due = lastUpdate.started + Math.max(MIN_UPDATE_INTERVAL_MS, 3 * lastUpdate.cost);
+    const due = lastUpdate.started + Math.max(MIN_UPDATE_INTERVAL_MS, 2 * (lastUpdate.cost + lastPublishMs));
     liveTimer = setTimeout(() => void applyChanges(), Math.max(BATCH_MS, due - Date.now()));
   }
 
@@ -470,6 +472,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
   /** The look event for the page: what changed from `before` to `after`, with the new summary. */
   function publish(before: NonNullable<typeof look>, after: NonNullable<typeof look>) {
+    const started = Date.now();
     const rows = encoderOf(after.inputs);
     const change = changedRows(
       { inputs: before.inputs, rows: encoderOf(before.inputs) },
@@ -488,6 +491,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       },
     };
     tell({ event: "look", data: JSON.stringify(event) });
+    lastPublishMs = Date.now() - started;
   }
 
   const validConfig = (inputs: PlanInputs): Config => {
@@ -540,6 +544,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
 
   const getSummary = async (): Promise<SummaryResponse> => summaryOf(await gather());
+  /** What each store holds that is not a session: once per look (a pass over every record and problem). */
+  const findingsByLook = new WeakMap<PlanInputs, ReturnType<typeof storeFindings>>();
+  const findingsOf = (inputs: PlanInputs) => {
+    let found = findingsByLook.get(inputs);
+    if (!found) findingsByLook.set(inputs, (found = storeFindings(inputs.report)));
+    return found;
+  };
+
   function summaryOf(inputs: PlanInputs): SummaryResponse {
     const { scannedAt, stores: scanned, summary, namespaces, problems } = inputs.report;
     const sweeps = sweepsOf(inputs);
@@ -559,7 +571,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       namespaces,
       agents: agentsOf(inputs),
       problems,
-      findings: storeFindings(inputs.report),
+      findings: findingsOf(inputs),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
       ...(versionOf.has(inputs) ? { version: versionOf.get(inputs)! } : {}),
@@ -770,7 +782,8 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     startScan() {
       if (scan) return { started: false };
-      changed();
+      // A watched look is current: reads go on from it while the rescan runs. Otherwise they wait for it.
+      if (watch?.status.mode !== "watching") changed();
       progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
       takeLook().catch(() => {});
       return { started: true };

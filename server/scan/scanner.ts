@@ -107,22 +107,42 @@ const preciseOf = new WeakMap<ScanReport, boolean>();
 /**
  * Each report's records as the stores' readers made them, before the last steps (duplicate ids,
  * pi's session index, forks) gave some of them copies with more: what a later scan reuses, since
- * those steps are taken again on every scan.
+ * those steps are taken again on every scan. The pi records are kept by folder (the root, or one of
+ * its `--<cwd>--` folders), so a scan of what changed takes whole folders over as they are.
  */
-const baseOf = new WeakMap<ScanReport, readonly SessionRecord[]>();
+interface Base {
+  piFolders: ReadonlyMap<string, readonly SessionRecord[]>;
+  /** The other stores' records (adapters), in the report's order. */
+  others: readonly SessionRecord[];
+}
+const baseOf = new WeakMap<ScanReport, Base>();
 
-/** The pi records of `previous` as `buildPiRecord` made them, by path: what can be reused as is. */
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
+
+/**
+ * The pi records of `previous` as `buildPiRecord` made them, by path: what can be reused as is. A
+ * folder's records are put in a map on the first look-up there (a scan of what changed looks in
+ * a few folders only).
+ */
 function reusableRecords(previous: ScanReport | undefined, precise: boolean) {
-  const byPath = new Map<string, SessionRecord>();
   const base = previous && baseOf.get(previous);
-  if (!base || preciseOf.get(previous!) !== precise) return byPath;
-  for (const record of base) {
-    if (record.store.kind !== "pi") continue;
-    // Unreadable: read again (a permission may have changed without touching size or mtime).
-    if (record.warnings.some((w) => w.code === "unreadable")) continue;
-    byPath.set(record.path, record);
-  }
-  return byPath;
+  const usable = !!base && preciseOf.get(previous!) === precise;
+  const folders = new Map<string, Map<string, SessionRecord>>();
+  return {
+    get(path: string): SessionRecord | undefined {
+      if (!usable) return undefined;
+      const folder = folderOf(path);
+      let byPath = folders.get(folder);
+      if (!byPath) {
+        byPath = new Map();
+        for (const record of base.piFolders.get(folder) ?? [])
+          // Unreadable: read again (a permission may have changed without touching size or mtime).
+          if (!record.warnings.some((w) => w.code === "unreadable")) byPath.set(record.path, record);
+        folders.set(folder, byPath);
+      }
+      return byPath.get(path);
+    },
+  };
 }
 
 /** The record at an index, to change (copied first: it is shared with the base records, and maybe with an earlier scan). */
@@ -137,17 +157,21 @@ const isAtOrUnder = (path: string, root: string) => path === root || path.starts
 function staysAfter(walk: ChangesWalk) {
   return (path: string) => {
     if (walk.whole || walk.judged.has(path) || walk.listed.has(path) || walk.gone.has(path)) return false;
-    const folder = path.slice(0, path.lastIndexOf("/"));
+    const folder = folderOf(path);
     return !walk.listed.has(folder) && !walk.gone.has(folder);
   };
 }
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
 function dedupeIds(records: SessionRecord[], own: Own) {
-  const count = new Map<string, number>();
-  for (const record of records) count.set(record.id, (count.get(record.id) ?? 0) + 1);
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { id } of records)
+    if (seen.has(id)) twice.add(id);
+    else seen.add(id);
+  if (twice.size === 0) return;
   const shared: SessionRecord[] = [];
-  for (let i = 0; i < records.length; i++) if (count.get(records[i]!.id)! > 1) shared.push(own(i));
+  for (let i = 0; i < records.length; i++) if (twice.has(records[i]!.id)) shared.push(own(i));
   if (shared.length === 0) return;
   // The first path (in byte order) keeps the id, so the result does not depend on walk order.
   const owner = new Map<string, string>();
@@ -167,7 +191,12 @@ function dedupeIds(records: SessionRecord[], own: Own) {
 
 /** Fork lineage both ways: each parent lists the sessions whose `parentSession` names its file. */
 function linkForks(records: SessionRecord[], own: Own) {
-  const byPath = new Map(records.map((r, i) => [r.path, i]));
+  // Only the files some session names as its parent: a few, where a map of every path was 100,000.
+  const parents = new Set<string>();
+  for (const record of records) if (record.parentSession) parents.add(record.parentSession);
+  if (parents.size === 0) return;
+  const byPath = new Map<string, number>();
+  for (let i = 0; i < records.length; i++) if (parents.has(records[i]!.path)) byPath.set(records[i]!.path, i);
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     const parent = record.parentSession ? byPath.get(record.parentSession) : undefined;
@@ -234,6 +263,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       : undefined;
   const changed = previousBase && options.changed;
   const memoryCache = options.memoryCache;
+  /** This scan's pi records by folder (see `Base`): groups taken over whole, or made now. */
+  const piFolders = new Map<string, SessionRecord[]>();
+  const madeNow = new Set<SessionRecord[]>();
+  const addToFolder = (record: SessionRecord) => {
+    const folder = folderOf(record.path);
+    let group = piFolders.get(folder);
+    if (!group || !madeNow.has(group)) {
+      group = [...(group ?? [])]; // never added to a group the last scan still holds
+      madeNow.add(group);
+      piFolders.set(folder, group);
+    }
+    group.push(record);
+  };
   // The walk's lists, one per root, kept compactly (see FoundFiles) until the last file is read.
   const found: Array<{ root: string; files: FoundFiles }> = [];
   let filesTotal = 0;
@@ -242,11 +284,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     let walked;
     if (changed) {
       const inRoot = (path: string) => isAtOrUnder(path, root);
-      const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
-      const before = previousBase.filter((r) => r.store.kind === "pi" && r.store.root === root);
+      const foldersBefore = [...previousBase.piFolders.keys()].filter(inRoot);
       const problemsBefore = options.previous!.problems.filter((p) => inRoot(p.path));
-      const knownFolders = new Set<string>();
-      for (const { path } of [...before, ...problemsBefore]) knownFolders.add(folderOf(path));
+      const knownFolders = new Set(foldersBefore);
+      for (const { path } of problemsBefore) knownFolders.add(folderOf(path));
       knownFolders.delete(root);
       // A link's problem says where it leads and whether that is there: no event on the link
       // tells when its target comes or goes, so every link is judged again.
@@ -256,7 +297,16 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         pause: breathe,
       });
       const stays = staysAfter(changes);
-      for (const record of before) if (stays(record.path)) records.push(record);
+      const judgedIn = new Set([...changes.judged].map(folderOf));
+      for (const folder of foldersBefore) {
+        if (changes.whole || changes.listed.has(folder) || changes.gone.has(folder)) continue;
+        const group = previousBase.piFolders.get(folder)!;
+        // A folder where nothing was looked at again is taken over whole, the very same array.
+        const kept = judgedIn.has(folder) ? group.filter((r) => !changes.judged.has(r.path)) : group;
+        if (kept.length > 0) piFolders.set(folder, kept as SessionRecord[]);
+        if (kept !== group) madeNow.add(kept as SessionRecord[]);
+        for (const record of kept) records.push(record);
+      }
       for (const problem of problemsBefore) if (stays(problem.path)) problems.push(problem);
       walked = changes;
     } else walked = await walkPiRoot(root, { known: reusable, pause: breathe });
@@ -289,13 +339,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let forgotten = 0;
   let oldCache: ScanCache = new Map();
   if (changed) {
-    // Only the changed files' entries, and only those not held in memory: the first change of a file.
-    for (const { files } of found)
-      for (let i = 0; i < files.length; i++) {
-        const key = cacheKey(files.at(i));
-        if (!memoryCache?.has(key)) neededKeys.add(key);
-      }
-    if (cacheFile && neededKeys.size > 0) oldCache = loadScanCache(cacheFile, (key) => neededKeys.has(key));
+    // The cache file is not read: decoding it to find a few entries cost more (~150 ms at 100,000
+    // sessions) than reading those files again, and after their first change they are in memory.
   } else if (lean) {
     for (const { root, files } of found) {
       for (let i = 0; i < files.length; i++) {
@@ -353,7 +398,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   // A watcher's update keeps its cache entries in memory: the cache file is written by full scans.
   const writer = cacheFile && !changed ? new ScanCacheWriter(cacheFile, roots) : undefined;
   /** The records as the readers made them (see `baseOf`). */
-  let base: SessionRecord[] = [];
+  let base: Base = { piFolders: new Map(), others: [] };
   try {
     let index = 0;
     for (const { root, files } of found) {
@@ -377,6 +422,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
           records.push(unchanged);
+          addToFolder(unchanged);
           await fileDone(index, file.identity.size);
           continue;
         }
@@ -416,8 +462,11 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           }
           input.readError = (error as Error).message;
         }
-        if (isPiSession(input)) records.push(buildPiRecord(input));
-        else
+        if (isPiSession(input)) {
+          const record = buildPiRecord(input);
+          records.push(record);
+          addToFolder(record);
+        } else
           problems.push({
             code: "not-a-session",
             path: file.path,
@@ -431,20 +480,25 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     }
     found.length = 0; // every file is read
 
+    const others: SessionRecord[] = [];
     for (const store of options.adapterStores ?? []) {
       const inStore = (path: string) => isAtOrUnder(path, store.root);
       if (changed && ![...changed].some((path) => inStore(path) || store.root.startsWith(`${path}/`))) {
         // Nothing changed under this store: its records and problems stay as they were.
-        for (const record of previousBase)
-          if (record.store.kind === store.kind && record.store.root === store.root) records.push(record);
+        for (const record of previousBase.others)
+          if (record.store.kind === store.kind && record.store.root === store.root) {
+            records.push(record);
+            others.push(record);
+          }
         problems.push(...options.previous!.problems.filter((p) => inStore(p.path)));
         continue;
       }
       const scanned = (await storeAdapter(store.kind)).scan(store.root);
       records.push(...scanned.records);
+      others.push(...scanned.records);
       problems.push(...scanned.problems);
     }
-    base = records.slice();
+    base = { piFolders, others };
     // Each of the last steps goes over every record: the event loop gets its turns between them.
     await breathe();
     dedupeIds(records, own);

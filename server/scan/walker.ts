@@ -131,7 +131,9 @@ function listFolder(fsPath: string | Buffer): Entry[] {
 }
 
 /** Files by path, with the strings a walk may list them with (see `WalkOptions.known`). */
-export type KnownFiles = ReadonlyMap<string, { path: string; fingerprint: { mtimeNs: string } }>;
+export interface KnownFiles {
+  get(path: string): { path: string; fingerprint: { mtimeNs: string } } | undefined;
+}
 
 export interface WalkOptions {
   /**

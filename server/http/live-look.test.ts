@@ -80,7 +80,7 @@ describe("a watched look", () => {
     expect(statuses()[0]).toEqual({ mode: "watching" });
 
     appendFileSync(files[0]!, messageLine("one more question"));
-    await expect.poll(() => looks().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => looks().length, { timeout: 15_000 }).toBe(1);
     const [appended] = looks() as [LookEvent];
     expect(appended.from).toBe(first.version);
     expect(appended.version).toBe(first.version! + 1);
@@ -99,14 +99,14 @@ describe("a watched look", () => {
     expect(table.rows.find((r) => r[0] === row!.id)![8]).toBe(5);
 
     const added = writeSession(root, "/work/new", 1).getSessionFile()!;
-    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 5000 }).toBe(4);
+    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 15_000 }).toBe(4);
     const newRows = looks()
       .slice(1)
       .flatMap((l) => decodeSessionRows({ ...l.sessions, rows: l.sessions.upserted, matching: 0 }));
     expect(newRows.map((r) => r.path)).toContain(added);
 
     rmSync(files[1]!); // another program deletes a session
-    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => looks().at(-1)!.summary.summary.sessionCount, { timeout: 15_000 }).toBe(3);
     const gone = looks().at(-1)!;
     expect(gone.sessions.removed).toHaveLength(1);
     expect(gone.sessions.total).toBe(3);
@@ -119,7 +119,7 @@ describe("a watched look", () => {
     await service.getSummary();
     for (let i = 0; i < 200; i++) appendFileSync(files[i % 3]!, messageLine(`burst ${i}`));
     const onDisk = files.reduce((sum, file) => sum + statSync(file).size, 0);
-    await expect.poll(() => looks().at(-1)?.summary.summary.totalBytes, { timeout: 5000 }).toBe(onDisk);
+    await expect.poll(() => looks().at(-1)?.summary.summary.totalBytes, { timeout: 15_000 }).toBe(onDisk);
     expect(looks().length).toBeLessThanOrEqual(4);
   });
 
@@ -128,7 +128,7 @@ describe("a watched look", () => {
     await service.getSummary();
     appendFileSync(files[0]!, messageLine("seen by the watcher"));
     await expect
-      .poll(() => statuses().find((s) => s.reconciled)?.reconciled?.missed, { timeout: 5000 })
+      .poll(() => statuses().find((s) => s.reconciled)?.reconciled?.missed, { timeout: 15_000 })
       .toBe(0);
     expect(logged).toEqual([]);
 
@@ -136,7 +136,7 @@ describe("a watched look", () => {
     const elsewhere = join(mkdtempSync(join(tmpdir(), "sr-live-link-")), "same-file.jsonl");
     linkSync(files[2]!, elsewhere);
     appendFileSync(elsewhere, messageLine("written behind the watcher's back"));
-    await expect.poll(() => statuses().at(-1)?.reconciled?.missedTotal, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => statuses().at(-1)?.reconciled?.missedTotal, { timeout: 15_000 }).toBe(1);
     expect(logged.join("\n")).toContain(`1 change(s) the watcher missed: ${files[2]}`);
     // And the look has it now.
     const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
@@ -257,7 +257,7 @@ describe("without watching", () => {
             .filter((e) => e.event === "look")
             .map((e) => LookEventSchema.parse(JSON.parse(e.data)).summary.summary.sessionCount)
             .at(-1),
-        { timeout: 5000 },
+        { timeout: 15_000 },
       )
       .toBe(2);
   });

@@ -190,7 +190,7 @@ for (let n = 1; n <= APPENDS; n++) {
   appendFileSync(generated.files[(n * 104_729) % generated.files.length]!, line(appended++));
   await sleep(10);
   if (n === 100 || n === APPENDS) {
-    await sleep(2000);
+    await sleep(3000); // the updates settle, and the server tidies its heap once the store is quiet (2 s)
     rssAt.push([n, proc("rss")]);
   }
 }

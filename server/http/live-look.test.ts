@@ -24,7 +24,9 @@ import {
   type WatchStatus,
   WatchStatusSchema,
 } from "../../shared/api.js";
+import { writeClaudeStore } from "../../test-support/claude-store.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { scanStores } from "../scan/scanner.js";
 import { BIN } from "../../test-support/serve-child.js";
 import { createApp } from "./app.js";
 import { createDashboardService, type DashboardEvent } from "./dashboard-service.js";
@@ -141,6 +143,88 @@ describe("a watched look", () => {
     // And the look has it now.
     const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
     expect(rows.find((r) => r.path === files[2])!.messageCount).toBe(5);
+  });
+});
+
+describe("other stores, and our own moves", () => {
+  it("follows a Claude Code transcript as Claude writes it", async () => {
+    const store = writeClaudeStore(realpathSync(mkdtempSync(join(tmpdir(), "sr-live-claude-"))));
+    const service = createDashboardService({
+      roots: [],
+      adapterStores: [{ kind: "claude", root: store.root }],
+      source: { kind: "pi" },
+      config: { file: join(store.home, "none.json") },
+      freshMs: HOUR,
+      reconcileMs: HOUR,
+      watch: true,
+    });
+    services.push(service);
+    const events: DashboardEvent[] = [];
+    service.subscribe((event) => events.push(event));
+    const before = await service.getSummary();
+    const session = store.sessions.find((s) => s.bundle.length === 0 && s.warnings.length === 0)!;
+    appendFileSync(
+      session.path,
+      `${JSON.stringify({ type: "user", sessionId: session.uuid, timestamp: new Date().toISOString(), message: { role: "user", content: "and one more thing" } })}\n`,
+    );
+    await expect
+      .poll(() => events.filter((e) => e.event === "look").length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    const look = LookEventSchema.parse(JSON.parse(events.filter((e) => e.event === "look").at(-1)!.data));
+    const [row] = decodeSessionRows({ ...look.sessions, rows: look.sessions.upserted, matching: 0 }).filter(
+      (r) => r.path === session.path,
+    );
+    expect(row!.messageCount).toBe(session.messageCount + 1);
+    expect(look.summary.summary.totalBytes).toBe(
+      before.summary.totalBytes + (statSync(session.path).size - session.sizeBytes),
+    );
+  });
+
+  it("after our own delete and restore, the watched look equals a fresh scan", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-ours-")));
+    const files = ["/work/a", "/work/b", "/work/c", "/work/d"].map((cwd, i) => {
+      const file = writeSession(root, cwd, 2).getSessionFile()!;
+      setModified(file, new Date(Date.UTC(2025, 0, 1 + i)));
+      return file;
+    });
+    const config = join(mkdtempSync(join(tmpdir(), "sr-live-cfg-")), "session-retention.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+        deletion: { target: "quarantine" },
+      }),
+    );
+    const service = createDashboardService({
+      roots: [root],
+      adapterStores: [],
+      source: { kind: "pi" },
+      config: { file: config },
+      freshMs: HOUR,
+      reconcileMs: HOUR,
+      watch: true,
+    });
+    services.push(service);
+    const plan = await service.plan();
+    const result = await service.deleteSessions({
+      items: plan.candidates.slice(0, 2).map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
+      dryRun: false,
+    });
+    expect(result.moved).toHaveLength(2);
+    appendFileSync(files[3]!, messageLine("written while we deleted"));
+    const same = async () => {
+      const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
+      const fresh = await scanStores({ roots: [root] });
+      return (
+        JSON.stringify(rows.map((r) => [r.path, r.sizeBytes, r.messageCount]).sort()) ===
+        JSON.stringify(fresh.sessions.map((r) => [r.path, r.sizeBytes, r.messageCount]).sort())
+      );
+    };
+    await expect.poll(same, { timeout: 15_000 }).toBe(true);
+    const trash = await service.trash();
+    await service.restore(trash.entries.filter((e) => e.state === "in-trash").map((e) => e.entryId));
+    await expect.poll(same, { timeout: 15_000 }).toBe(true);
+    expect((await service.getSummary()).summary.sessionCount).toBe(4);
   });
 });
 

@@ -65,6 +65,38 @@ function watchedStore(options: { reconcileMs?: number } = {}) {
   return { root, files, service, logged, looks, statuses };
 }
 
+/**
+ * `count` sessions last used in January 2025, in folders of their own, watched by a service whose
+ * policy would clean them all but the `keepRecent` most recent, into a quarantine.
+ */
+function oldSessionsWatched(count: number, keepRecent: number) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-old-")));
+  const files = Array.from({ length: count }, (_, i) => {
+    const file = writeSession(root, `/work/${i}`, 2).getSessionFile()!;
+    setModified(file, new Date(Date.UTC(2025, 0, 1 + i)));
+    return file;
+  });
+  const config = join(mkdtempSync(join(tmpdir(), "sr-live-cfg-")), "session-retention.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      retention: { maxAgeDays: 30, minKeepRecentCount: keepRecent, keepLastPerNamespace: 0 },
+      deletion: { target: "quarantine" },
+    }),
+  );
+  const service = createDashboardService({
+    roots: [root],
+    adapterStores: [],
+    source: { kind: "pi" },
+    config: { file: config },
+    freshMs: HOUR,
+    reconcileMs: HOUR,
+    watch: true,
+  });
+  services.push(service);
+  return { root, files, service };
+}
+
 const messageLine = (text: string) =>
   `${JSON.stringify({
     type: "message",
@@ -181,30 +213,7 @@ describe("other stores, and our own moves", () => {
   });
 
   it("after our own delete and restore, the watched look equals a fresh scan", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-ours-")));
-    const files = ["/work/a", "/work/b", "/work/c", "/work/d"].map((cwd, i) => {
-      const file = writeSession(root, cwd, 2).getSessionFile()!;
-      setModified(file, new Date(Date.UTC(2025, 0, 1 + i)));
-      return file;
-    });
-    const config = join(mkdtempSync(join(tmpdir(), "sr-live-cfg-")), "session-retention.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
-        retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
-        deletion: { target: "quarantine" },
-      }),
-    );
-    const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
-      source: { kind: "pi" },
-      config: { file: config },
-      freshMs: HOUR,
-      reconcileMs: HOUR,
-      watch: true,
-    });
-    services.push(service);
+    const { root, files, service } = oldSessionsWatched(4, 1);
     const plan = await service.plan();
     const result = await service.deleteSessions({
       items: plan.candidates.slice(0, 2).map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
@@ -230,30 +239,7 @@ describe("other stores, and our own moves", () => {
 
 describe("deleting while the look is watched", () => {
   it("decides on its own fresh scan, never on the watched look, even when the watcher missed a change", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-delete-")));
-    const files = ["/work/a", "/work/b", "/work/c"].map((cwd, i) => {
-      const file = writeSession(root, cwd, 2).getSessionFile()!;
-      setModified(file, new Date(Date.UTC(2025, 0, 1 + i)));
-      return file;
-    });
-    const config = join(mkdtempSync(join(tmpdir(), "sr-live-cfg-")), "session-retention.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
-        retention: { maxAgeDays: 30, minKeepRecentCount: 0, keepLastPerNamespace: 0 },
-        deletion: { target: "quarantine" },
-      }),
-    );
-    const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
-      source: { kind: "pi" },
-      config: { file: config },
-      freshMs: HOUR,
-      reconcileMs: HOUR,
-      watch: true,
-    });
-    services.push(service);
+    const { files, service } = oldSessionsWatched(3, 0);
     const plan = await service.plan();
     const target = plan.candidates.find((c) => c.path === files[0])!;
     // Written behind the watcher's back: the watched look still holds the old fingerprint.

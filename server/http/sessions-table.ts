@@ -123,7 +123,15 @@ export function buildSessionsTable(
   /** The look's number, sent with every answer (see `LookEventSchema`). */
   version?: number,
 ): SessionsTable {
-  const versioned = version !== undefined ? { version } : {};
+  /** Everything of an answer but its rows, in the order the schema lists them. */
+  const envelope = (matching: number) => ({
+    total: all.length,
+    matching,
+    roots,
+    namespaces,
+    ...labels,
+    ...(version !== undefined ? { version } : {}),
+  });
   const all = inputs.report.sessions;
   const { rowOf, roots, namespaces, labels, verdicts } = encoder;
 
@@ -203,31 +211,13 @@ export function buildSessionsTable(
 
     query(query) {
       const { matching, page } = select(query);
-      return {
-        total: all.length,
-        matching,
-        roots,
-        namespaces,
-        ...labels,
-        ...versioned,
-        rows: Array.from(page, (i) => rowOf(all[i]!)),
-      };
+      return { ...envelope(matching), rows: Array.from(page, (i) => rowOf(all[i]!)) };
     },
 
     json(query) {
       const { matching, page, contiguous } = select(query);
       // Exactly what JSON.stringify of the answer gives: the head up to `"rows":[`, rows, `]}`.
-      const head = Buffer.from(
-        JSON.stringify({
-          total: all.length,
-          matching,
-          roots,
-          namespaces,
-          ...labels,
-          ...versioned,
-          rows: [],
-        }).slice(0, -2),
-      );
+      const head = Buffer.from(JSON.stringify({ ...envelope(matching), rows: [] }).slice(0, -2));
       const tail = Buffer.from("]}");
       let byteLength = head.length + tail.length + Math.max(0, page.length - 1);
       for (const i of page) byteLength += end[i]! - start[i]!;

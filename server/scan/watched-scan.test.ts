@@ -29,7 +29,7 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import { piFolder, writeSession } from "../../test-support/pi-store.js";
 import { watchTree } from "../fs/tree-watcher.js";
 import type { CacheEntry } from "./scan-cache.js";
-import { scanStores } from "./scanner.js";
+import { type ScanOptions, scanStores } from "./scanner.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-watched-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -248,31 +248,40 @@ function newStore(name: string) {
   return { root, metaDir, apply, sessions, readFile: readFileSync };
 }
 
-const fresh = (root: string, metaDir: string) => scanStores({ roots: [root], metaDir });
+/**
+ * Applies each batch of steps to a new store, scans what `changedBy` says changed, and checks the
+ * result against a fresh scan after every batch.
+ */
+async function followBatches(
+  store: ReturnType<typeof newStore>,
+  batches: Step[][],
+  changedBy: (batch: Step[]) => Promise<Set<string>>,
+) {
+  const memoryCache = new Map<string, CacheEntry>();
+  const scanOf = (more: Partial<ScanOptions> = {}) =>
+    scanStores({ roots: [store.root], metaDir: store.metaDir, ...more });
+  let look = await scanOf();
+  for (const batch of batches) {
+    look = await scanOf({ previous: look, changed: await changedBy(batch), memoryCache });
+    expect(normalized(look)).toEqual(normalized(await scanOf()));
+  }
+}
+
+const batchesArb = (most: number) =>
+  fc.array(fc.array(stepArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: most });
 
 describe("a scan of what changed, after any sequence of changes", () => {
   it("equals a fresh scan, given the paths each step touched", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(stepArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
-        async (batches) => {
-          const store = newStore(`ideal-${run++}`);
-          const memoryCache = new Map<string, CacheEntry>();
-          let look = await scanStores({ roots: [store.root], metaDir: store.metaDir });
-          for (const batch of batches) {
-            const changed = new Set(batch.flatMap((step) => store.apply(step)));
-            look = await scanStores({
-              roots: [store.root],
-              metaDir: store.metaDir,
-              previous: look,
-              changed,
-              memoryCache,
-            });
-            expect(normalized(look)).toEqual(normalized(await fresh(store.root, store.metaDir)));
-          }
-        },
-      ),
+      fc.asyncProperty(batchesArb(6), async (batches) => {
+        const store = newStore(`ideal-${run++}`);
+        await followBatches(
+          store,
+          batches,
+          async (batch) => new Set(batch.flatMap((step) => store.apply(step))),
+        );
+      }),
       { numRuns: 40, seed: 19 },
     );
   }, 120_000);
@@ -280,47 +289,26 @@ describe("a scan of what changed, after any sequence of changes", () => {
   it("equals a fresh scan, given what the real tree watcher reported", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(stepArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
-        async (batches) => {
-          const store = newStore(`watched-${run++}`);
-          const seen = new Set<string>();
-          const failures: unknown[] = [];
-          const watches = [
-            watchTree(store.root, {
-              depth: 1,
-              onChange: (p) => seen.add(p),
-              onFailure: (e) => failures.push(e),
-            }),
-            watchTree(store.metaDir, {
-              depth: 0,
-              onChange: (p) => seen.add(p),
-              onFailure: (e) => failures.push(e),
-            }),
-          ];
-          try {
-            const memoryCache = new Map<string, CacheEntry>();
-            let look = await scanStores({ roots: [store.root], metaDir: store.metaDir });
-            for (const batch of batches) {
-              for (const step of batch) store.apply(step);
-              await settled(seen);
-              const changed = new Set(seen);
-              seen.clear();
-              look = await scanStores({
-                roots: [store.root],
-                metaDir: store.metaDir,
-                previous: look,
-                changed,
-                memoryCache,
-              });
-              expect(normalized(look)).toEqual(normalized(await fresh(store.root, store.metaDir)));
-            }
-            expect(failures).toEqual([]);
-          } finally {
-            for (const watch of watches) watch.close();
-          }
-        },
-      ),
+      fc.asyncProperty(batchesArb(5), async (batches) => {
+        const store = newStore(`watched-${run++}`);
+        const seen = new Set<string>();
+        const failures: unknown[] = [];
+        const watch = (root: string, depth: number) =>
+          watchTree(root, { depth, onChange: (p) => seen.add(p), onFailure: (e) => failures.push(e) });
+        const watches = [watch(store.root, 1), watch(store.metaDir, 0)];
+        try {
+          await followBatches(store, batches, async (batch) => {
+            for (const step of batch) store.apply(step);
+            await settled(seen);
+            const changed = new Set(seen);
+            seen.clear();
+            return changed;
+          });
+          expect(failures).toEqual([]);
+        } finally {
+          for (const w of watches) w.close();
+        }
+      }),
       { numRuns: 25, seed: 19 },
     );
   }, 120_000);

@@ -1,7 +1,6 @@
 // What the dashboard's routes do, as plain functions over the stores the server was started with.
 // The routes only parse, validate and answer; this module calls the same state, policy and deletion
 // modules as the CLI and the extension, so the three can never disagree.
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type {
   DataSource,
@@ -11,7 +10,6 @@ import type {
   GrowthResponse,
   KeepRequest,
   LookEvent,
-  WatchStatus,
   KeepResponse,
   OperationStatus,
   PolicyResponse,
@@ -72,7 +70,6 @@ import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
-import { collectGarbage } from "./heap.js";
 import { createOperations } from "./operations.js";
 import { createPreviews, type Preview } from "./previews.js";
 import {
@@ -82,29 +79,11 @@ import {
   rowEncoder,
   type SessionsTable,
 } from "./sessions-table.js";
-import { type StoreWatch, watchStores } from "./store-watch.js";
-import { differingPaths } from "../scan/report-diff.js";
-import type { CacheEntry } from "../scan/scan-cache.js";
+import { createLooks, type Look } from "./looks.js";
 import type { StoreRef } from "../../shared/session-record.js";
 
 /** How long a look at the stores answers reads without a new one being taken (when not watching). */
 const FRESH_MS = 5000;
-/** How often a watched look is checked against a full rescan, which must find nothing the watcher missed. */
-const RECONCILE_MS = 10 * 60_000;
-/** A watched change is applied this long after it is seen, so that the changes of one write go together. */
-const BATCH_MS = 100;
-/** How long the stores must be quiet after watched updates before the server tidies its heap. */
-const QUIET_MS = 2000;
-/** At most this many updates a second. */
-const MIN_UPDATE_INTERVAL_MS = 250;
-/**
- * The share of the time watched updates may use, on average (at 100,000 sessions an update and the
- * page's change of it cost ~0.3 s here): a change after a quiet spell is applied at once, a
- * stream of them no more often than this allows.
- */
-const UPDATE_SHARE = 0.5;
-/** How much unused time a quiet spell saves up for the updates that follow it. */
-const UPDATE_BURST_MS = 2000;
 
 export interface DashboardStores {
   roots: readonly string[];
@@ -223,14 +202,7 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
   const flagStores = stores.adapterStores;
-  /**
-   * Every read — summary, table, plan, detail — shares one look at the stores (a 100,000-session
-   * table must answer in well under a second, and one scan at a time keeps memory down). A look
-   * older than `freshMs` is still answered at once while a new one is taken in the background
-   * (a warm rescan of 100,000 sessions takes seconds). After every change, and on `POST /api/scan`,
-   * the generation moves on and reads wait for a look of the new one. Deletions never rely on a
-   * look: the engine looks again, under its lock, just before it moves anything.
-   */
+  // Every read shares one look at the stores; when it moves on is looks.ts's to say.
   const freshMs = stores.freshMs ?? FRESH_MS;
   const previews = createPreviews();
   const operations = createOperations();
@@ -254,7 +226,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           roots: stores.roots,
           adapterStores: stores.adapterStores,
           dryRun,
-          ...(look ? { previous: look.inputs.report } : {}),
+          ...(looks.current() ? { previous: looks.current()!.inputs.report } : {}),
         },
         { actor: "ui", config: stores.config },
         control,
@@ -263,249 +235,36 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       changed(); // what the table shows has moved
     }
   }
-  let generation = 0;
-  /** Each look's number, which the page follows (`LookEvent`): one more for every new look. */
-  let version = 0;
-  let look: { at: number; generation: number; version: number; inputs: PlanInputs } | undefined;
-  let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
-  let progress: ScanProgress | undefined;
-  let closed = false;
   const listeners = new Set<(event: DashboardEvent) => void>();
-  const versionOf = new WeakMap<PlanInputs, number>();
-
-  /** A new look: reads see it from now on, and the page hears what changed. */
-  const setLook = (inputs: PlanInputs, mine: number) => {
-    const before = look;
-    look = { at: Date.now(), generation: mine, version: ++version, inputs };
-    versionOf.set(inputs, look.version);
-    // Reads see the new look at once; the page's change (which needs the plan: its verdicts) follows.
-    const after = look;
-    if (listeners.size > 0 && before) setImmediate(() => publish(before, after));
-    if (watch) {
-      follow(inputs.report.stores);
-      if (watch.pending) scheduleLive();
-    }
-  };
-
-  const takeLook = () => {
-    if (scan?.generation === generation) return scan.inputs;
-    const mine = generation;
-    const inputs = gatherPlanInputs({
-      config: stores.config,
-      flagRoots: stores.roots,
-      flagStores,
-      onProgress: (p) => {
-        progress = p;
-      },
-      // Unchanged files keep the last look's records and need no cache entry: a rescan neither
-      // rebuilds the records nor loads the whole cache. Entries of files the watcher's updates read
-      // go to the cache file now.
-      ...(look ? { previous: look.inputs.report } : {}),
-      memoryCache,
-    });
-    scan = { generation: mine, inputs };
-    void inputs.then(
-      (gathered) => {
-        if (scan?.inputs === inputs) scan = undefined;
-        if (mine === generation) {
-          setLook(gathered, mine);
-          // What the scan left behind (the first one ~200 MB) and the last look, its records and
-          // table, are garbage now: collect them before the next scan piles more on top.
-          collectGarbage();
-        }
-      },
-      () => {
-        if (scan?.inputs === inputs) scan = undefined;
-      },
-    );
-    return inputs;
-  };
-  const gather = (): Promise<PlanInputs> => {
-    if (!look || look.generation !== generation) return takeLook();
-    // A watched look is kept current by the watcher; otherwise a stale one is retaken behind it.
-    if (watch?.status.mode !== "watching" && Date.now() - look.at > freshMs) takeLook().catch(() => {}); // its error shows on the next read
-    return Promise.resolve(look.inputs);
-  };
-  /** What the stores hold has changed (or may have): the next read waits for a new look. */
-  const changed = () => {
-    generation += 1;
-    // A page that follows the look hears of the new one without asking.
-    if (listeners.size > 0) takeLook().catch(() => {});
-  };
-
-  // ——— Following the stores: the watch, its updates, and the reconciliation ———
-  /** Cache entries of the files the watcher's updates read, until a full look writes them. */
-  const memoryCache = new Map<string, CacheEntry>();
-  let watch: StoreWatch | undefined;
-  let watched: readonly StoreRef[] = [];
-  let liveTimer: NodeJS.Timeout | undefined;
-  let liveRunning = false;
-  let lastUpdateStarted = 0;
-  /** Time the updates may still use (see UPDATE_SHARE), as of `budgetAt`; below 0, they wait. */
-  let budgetMs = UPDATE_BURST_MS;
-  let budgetAt = Date.now();
-  /** Brings the budget up to now; `spent` (ms of updating) comes off it. */
-  const budget = (spent = 0) => {
-    const now = Date.now();
-    budgetMs = Math.min(UPDATE_BURST_MS, budgetMs + (now - budgetAt) * UPDATE_SHARE) - spent;
-    budgetAt = now;
-    return budgetMs;
-  };
-  let reconciled: WatchStatus["reconciled"];
-  let fallbackTimer: NodeJS.Timeout | undefined;
-  const reconcileTimer = stores.watch
-    ? setInterval(() => void reconcile(), stores.reconcileMs ?? RECONCILE_MS).unref()
-    : undefined;
-
-  const watchStatus = (): WatchStatus => ({
-    ...(watch?.status ??
-      (stores.watch
-        ? { mode: "off" }
-        : {
-            mode: "rescanning",
-            message:
-              "Watching the stores is turned off: the dashboard rescans them every few seconds while it is open.",
-          })),
-    ...(reconciled ? { reconciled } : {}),
-  });
   const tell = (event: DashboardEvent) => {
     for (const listener of listeners) listener(event);
   };
-
-  /** Watches `refs` (the stores as the look has them: real paths), unless they are watched already. */
-  const follow = (refs: readonly StoreRef[]) => {
-    const same =
-      refs.length === watched.length &&
-      refs.every((r, i) => r.kind === watched[i]!.kind && r.root === watched[i]!.root);
-    if (closed || (watch && same)) return;
-    watch?.close();
-    watched = refs;
-    watch = watchStores(refs, paths.sessionsMeta, scheduleLive, (status) => {
-      stores.log?.(`note: ${status.message}`);
-      tell({ event: "watch", data: JSON.stringify(watchStatus()) });
-      rescanWhileFollowed();
-    });
-    tell({ event: "watch", data: JSON.stringify(watchStatus()) });
-  };
-  /** Not watching: while a page follows the look, it is kept current by a rescan every `freshMs` (1 s at least). */
-  let rescanning = !stores.watch;
-  function rescanWhileFollowed() {
-    rescanning = true;
-    keepFollowed();
-  }
-  /** Starts or stops the rescans as pages come and go. */
-  function keepFollowed() {
-    if (rescanning && listeners.size > 0 && !closed)
-      fallbackTimer ??= setInterval(
-        () => {
-          if (!scan) takeLook().catch(() => {});
-        },
-        Math.max(freshMs, 1000),
-      ).unref();
-    else {
-      clearInterval(fallbackTimer);
-      fallbackTimer = undefined;
-    }
-  }
-  if (stores.watch) {
-    const real = (root: string) => {
-      try {
-        return realpathSync(root);
-      } catch {
-        return root;
-      }
-    };
-    follow([
-      ...stores.roots.map((root): StoreRef => ({ kind: "pi", root: real(root) })),
-      ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: real(s.root) })),
-    ]);
-  }
-
-  /** A change was seen: apply it soon, together with what comes with it, a few times a second at most. */
-  function scheduleLive() {
-    if (liveTimer || liveRunning || closed) return;
-    const owed = Math.max(0, -budget()) / UPDATE_SHARE;
-    const due = Math.max(lastUpdateStarted + MIN_UPDATE_INTERVAL_MS, Date.now() + owed);
-    liveTimer = setTimeout(() => void applyChanges(), Math.max(BATCH_MS, due - Date.now()));
-  }
-
-  /** One watcher's update: a scan of only what changed, and everything else gathered again (pins, live sessions). */
-  async function applyChanges() {
-    liveTimer = undefined;
-    // A full look under way sees these changes too, and is followed by this update (setLook).
-    const from = look;
-    if (!from || !watch || scan || from.generation !== generation) return;
-    const seen = watch.take();
-    if (seen.size === 0) return;
-    liveRunning = true;
-    const started = (lastUpdateStarted = Date.now());
-    try {
-      const inputs = await gatherPlanInputs({
-        config: stores.config,
-        flagRoots: stores.roots,
-        flagStores,
-        previous: from.inputs.report,
-        changed: seen,
-        memoryCache,
-        growth: "read-only",
-      });
-      if (look === from && generation === from.generation) setLook(inputs, from.generation);
-      else watch.putBack(seen); // a newer look may not have seen them
-    } catch (error) {
-      // The next read takes a full look, which says what is wrong (pins unreadable, say).
-      watch.putBack(seen);
-      changed();
-      stores.log?.(`note: could not follow a change of the stores: ${(error as Error).message}`);
-    } finally {
-      liveRunning = false;
-      budget(Date.now() - started);
-      if (watch.pending) scheduleLive();
-      collectWhenQuiet();
-    }
-  }
-
-  /**
-   * Once the stores are quiet for a while after updates, one full collection: what the updates left
-   * (a few MB each at 100,000 sessions) goes, and the heap is back near one look — rather than a
-   * collection per update, which would cost more than the update (45–110 ms).
-   */
-  let quietTimer: NodeJS.Timeout | undefined;
-  function collectWhenQuiet() {
-    clearTimeout(quietTimer);
-    quietTimer = setTimeout(() => {
-      if (!liveRunning && !scan) collectGarbage();
-    }, QUIET_MS).unref();
-  }
-
-  /**
-   * A full rescan of a watched look, which must find nothing the watcher missed: what differs where
-   * no change was reported (nor is waiting to be applied) is counted and said.
-   */
-  async function reconcile() {
-    if (!look || scan || liveRunning || watch?.status.mode !== "watching") return;
-    // The same generation: reads go on being answered from the watched look meanwhile.
-    const before = look.inputs.report;
-    const after = (await takeLook().catch(() => undefined))?.report;
-    if (!after || !watch) return;
-    const seen = watch.peek();
-    const missed = differingPaths(before, after).filter(
-      (path) => ![...seen].some((c) => path === c || path.startsWith(`${c}/`)),
-    );
-    reconciled = {
-      at: new Date().toISOString(),
-      missed: missed.length,
-      missedTotal: (reconciled?.missedTotal ?? 0) + missed.length,
-    };
-    if (missed.length > 0)
-      stores.log?.(
-        `note: a full rescan found ${missed.length} change(s) the watcher missed: ${missed.slice(0, 3).join(", ")}${missed.length > 3 ? ", …" : ""}`,
-      );
-    tell({ event: "watch", data: JSON.stringify(watchStatus()) });
-  }
+  const looks = createLooks({
+    gather: (more) =>
+      gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores, ...more }),
+    ...(stores.watch
+      ? {
+          watch: {
+            stores: [
+              ...stores.roots.map((root): StoreRef => ({ kind: "pi", root })),
+              ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
+            ],
+            metaDir: paths.sessionsMeta,
+          },
+        }
+      : {}),
+    freshMs,
+    ...(stores.reconcileMs !== undefined ? { reconcileMs: stores.reconcileMs } : {}),
+    followers: () => listeners.size,
+    onLook: publish,
+    onWatch: () => tell({ event: "watch", data: JSON.stringify(looks.watchStatus()) }),
+    ...(stores.log ? { log: stores.log } : {}),
+  });
+  const gather = looks.gather;
+  const changed = looks.changed;
 
   /** The look event for the page: what changed from `before` to `after`, with the new summary. */
-  function publish(before: NonNullable<typeof look>, after: NonNullable<typeof look>) {
-    const started = Date.now();
+  function publish(before: Look, after: Look) {
     const rows = encoderOf(after.inputs);
     const change = changedRows(
       { inputs: before.inputs, rows: encoderOf(before.inputs) },
@@ -524,7 +283,6 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       },
     };
     tell({ event: "look", data: JSON.stringify(event) });
-    budget(Date.now() - started);
   }
 
   const validConfig = (inputs: PlanInputs): Config => {
@@ -546,7 +304,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     if (!table)
       tables.set(
         inputs,
-        (table = buildSessionsTable(inputs, new Date(), encoderOf(inputs), versionOf.get(inputs))),
+        (table = buildSessionsTable(inputs, new Date(), encoderOf(inputs), looks.versionOf(inputs))),
       );
     return table;
   };
@@ -607,7 +365,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       findings: findingsOf(inputs),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
       ...(ahead ? { forecast: ahead } : {}),
-      ...(versionOf.has(inputs) ? { version: versionOf.get(inputs)! } : {}),
+      ...(looks.versionOf(inputs) !== undefined ? { version: looks.versionOf(inputs)! } : {}),
     };
   }
 
@@ -813,36 +571,21 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
 
     metrics: () => collectMetrics(stores),
 
-    startScan() {
-      if (scan) return { started: false };
-      // A watched look is current: reads go on from it while the rescan runs. Otherwise they wait for it.
-      if (watch?.status.mode !== "watching") changed();
-      progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
-      takeLook().catch(() => {});
-      return { started: true };
-    },
-    scanProgress: () => ({
-      running: scan !== undefined,
-      ...(progress ? { progress } : {}),
-    }),
+    startScan: looks.startScan,
+    scanProgress: looks.scanProgress,
 
     subscribe(listener) {
       listeners.add(listener);
-      listener({ event: "watch", data: JSON.stringify(watchStatus()) });
-      keepFollowed();
+      listener({ event: "watch", data: JSON.stringify(looks.watchStatus()) });
+      looks.followersChanged();
       return () => {
         listeners.delete(listener);
-        keepFollowed();
+        looks.followersChanged();
       };
     },
 
     close() {
-      closed = true;
-      watch?.close();
-      clearTimeout(liveTimer);
-      clearTimeout(quietTimer);
-      clearInterval(reconcileTimer);
-      clearInterval(fallbackTimer);
+      looks.close();
       listeners.clear();
     },
 

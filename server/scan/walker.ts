@@ -292,7 +292,7 @@ export interface ChangesWalk extends WalkResult {
  * lstat), a new or changed folder is listed, and the root is listed (without the folders it
  * already knew) when its own entries changed. The root itself, or a folder above it, changed: the
  * whole root is walked again. Names that are not valid UTF-8 come from listings only (a watcher
- * names them lossily), so their folder is listed.
+ * names them lossily): a change there lists the root, and every folder so named.
  */
 export async function walkPiChanges(
   root: string,
@@ -313,6 +313,7 @@ export async function walkPiChanges(
   /** Folders to list (the root among them when its own listing changed), and paths to judge alone. */
   const toList = new Set<string>();
   const toJudge = new Set<string>();
+  let lossyChanged = false;
   const prefix = `${root}/`;
   for (const path of changed) {
     if (path === root || root.startsWith(`${path}/`)) return wholeRoot();
@@ -320,8 +321,12 @@ export async function walkPiChanges(
     const [first, second] = path.slice(prefix.length).split("/", 2) as [string, string | undefined];
     const top = prefix + first;
     const inKnownFolder = second !== undefined && knownFolders.has(top);
-    if (path.includes("\uFFFD")) toList.add(inKnownFolder ? top : root);
-    else toJudge.add(inKnownFolder ? `${top}/${second}` : top);
+    // A name that is not valid UTF-8 reaches us lossily: only a listing (of the root, which gives
+    // such folders their exact bytes) finds what it names.
+    if (path.includes("\uFFFD")) {
+      toList.add(root);
+      lossyChanged = true;
+    } else toJudge.add(inKnownFolder ? `${top}/${second}` : top);
   }
 
   const folders = new Map<string, Folder>();
@@ -332,7 +337,9 @@ export async function walkPiChanges(
     known,
     onCwdFolder: (folder) => {
       // A folder the last walk listed, and nothing in it changed, keeps what it held.
-      if (knownFolders.has(folder.path) && !toJudge.has(folder.path) && !toList.has(folder.path)) return;
+      const lossy = lossyChanged && folder.nonUtf8;
+      if (knownFolders.has(folder.path) && !toJudge.has(folder.path) && !toList.has(folder.path) && !lossy)
+        return;
       folders.set(folder.path, folder);
     },
   };

@@ -314,6 +314,42 @@ describe("a scan of what changed, after any sequence of changes", () => {
   }, 120_000);
 });
 
+describe("a name that is not valid UTF-8", () => {
+  it("is found again through a listing: a change named lossily by a watcher lists the root and such folders", async () => {
+    const store = newStore("bytes");
+    const folder = Buffer.concat([
+      Buffer.from(`${store.root}/--caf`),
+      Buffer.from([0xe9]),
+      Buffer.from("--"),
+    ]);
+    mkdirSync(folder);
+    const file = Buffer.concat([
+      folder,
+      Buffer.from("/2026-01-01T00-00-00-000Z_0badcafe-0000-4000-8000-000000000001.jsonl"),
+    ]);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ type: "session", version: 3, id: "0badcafe-0000-4000-8000-000000000001", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/caf" })}\n`,
+    );
+    const memoryCache = new Map<string, CacheEntry>();
+    const before = await scanStores({ roots: [store.root], metaDir: store.metaDir });
+    appendFileSync(file, line("in a folder named in Latin-1", 1) + "\n");
+    // What a watcher says: the path as a (lossy) string.
+    const changed = new Set([file.toString("utf8")]);
+    const after = await scanStores({
+      roots: [store.root],
+      metaDir: store.metaDir,
+      previous: before,
+      changed,
+      memoryCache,
+    });
+    expect(normalized(after)).toEqual(
+      normalized(await scanStores({ roots: [store.root], metaDir: store.metaDir })),
+    );
+    expect(after.sessions.find((s) => s.id === "0badcafe-0000-4000-8000-000000000001")!.messageCount).toBe(1);
+  });
+});
+
 /** Waits until no new event has come for a while (inotify delivers within milliseconds here). */
 async function settled(seen: Set<string>) {
   let size = -1;

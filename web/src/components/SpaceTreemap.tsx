@@ -3,7 +3,8 @@
 // breadcrumb leads back. Agents and namespaces come aggregated with the summary: only the last
 // level asks for sessions, and only for the largest few hundred. "Highlight what the policy would
 // clean" asks for the policy's plan and splits each tile into what it would clean (highlighted)
-// and what it keeps.
+// and what it keeps. While agents write, the tiles move with each look and the level picked stays;
+// the plan and a namespace's sessions are asked for again at most every few seconds.
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { Plan } from "../../../shared/plan.js";
@@ -75,9 +76,13 @@ function cleanedBy(plan: Plan, key: (c: Plan["candidates"][number]) => string): 
 export function SpaceTreemap({
   api,
   data,
+  refreshKey,
 }: {
   api: Pick<ApiClient, "sessions" | "plan">;
+  /** The latest look: the agents' and namespaces' tiles follow it as it moves. */
   data: SummaryResponse;
+  /** Moves when the plan and a namespace's sessions are to be asked for again (the summary store's `settled`). */
+  refreshKey: number;
 }) {
   const byAgent = data.agents.length > 1;
   const [picked, setPicked] = useState<StoreKind | undefined>(undefined);
@@ -89,7 +94,7 @@ export function SpaceTreemap({
   useEffect(() => {
     if (!highlight) return setPlan(undefined);
     api.plan().then(setPlan, (e: Error) => setError(`The policy's plan: ${e.message}`));
-  }, [api, highlight, data]);
+  }, [api, highlight, refreshKey]);
 
   // The picked agent as the latest summary has it (gone after a rescan: back to every agent).
   const agent = byAgent ? data.agents.find((a) => a.kind === picked) : undefined;
@@ -127,7 +132,7 @@ export function SpaceTreemap({
         ),
       (e: Error) => setError(e.message),
     );
-  }, [api, shownNamespace, store, data]);
+  }, [api, shownNamespace, store, refreshKey]);
   // Stable: the chart is rebuilt when its handler changes.
   const pickAgent = useCallback((tile: Tile) => {
     setPicked(baseKey(tile.key) as StoreKind);

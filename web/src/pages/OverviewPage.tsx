@@ -20,6 +20,7 @@ import { SweepBanners } from "../components/SweepBanners.js";
 export function OverviewPage({
   api,
   data,
+  refreshKey,
   actions,
   onChanged,
   onReview,
@@ -28,7 +29,13 @@ export function OverviewPage({
   onOpenTrash,
 }: {
   api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "trash">;
+  /** The latest look (it moves while agents write). */
   data: SummaryResponse;
+  /**
+   * Moves when what this page asks the server for besides the summary (the plan, the trash, growth)
+   * is to be asked for again: after a refresh at once, while looks come at most every few seconds.
+   */
+  refreshKey: number;
   /** What can be done about it (the clean buttons), shown under the totals. */
   actions?: ComponentChildren;
   /** Sessions were kept from an agent's cleanup: the summary looks again. */
@@ -58,7 +65,7 @@ export function OverviewPage({
       (t) => setTrash(trashTotals(t.entries)),
       () => setTrash("unknown"),
     );
-  }, [api, data.scannedAt]);
+  }, [api, refreshKey]);
   const said = headline({
     totalBytes: summary.totalBytes,
     sessionCount: summary.sessionCount,
@@ -148,7 +155,8 @@ export function OverviewPage({
 
       <GrowthSection
         api={api}
-        scannedAt={data.scannedAt}
+        look={data}
+        refreshKey={refreshKey}
         quotaBytes={data.policy.quota?.size?.limit}
         onGrowth={(g) => g.days === 30 && setGrowth(g)}
       />
@@ -162,7 +170,7 @@ export function OverviewPage({
           now={now}
         />
       )}
-      {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
+      {namespaces.length > 0 && <SpaceTreemap api={api} data={data} refreshKey={refreshKey} />}
 
       <section aria-labelledby="namespaces-title">
         <h2 id="namespaces-title">Usage by namespace</h2>

@@ -20,7 +20,13 @@ function storeOver() {
     pending.shift()!(s);
     await vi.advanceTimersByTimeAsync(0);
   };
-  return { store, answer };
+  /** A refresh answered with `s`, to its end. */
+  const refreshWith = async (s: SummaryResponse) => {
+    const refreshing = store.refresh();
+    await answer(s);
+    await refreshing;
+  };
+  return { store, answer, refreshWith };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -28,10 +34,8 @@ afterEach(() => vi.useRealTimers());
 
 describe("the summary store follows the live look", () => {
   it("each look's summary replaces the data; an older look does not", async () => {
-    const { store, answer } = storeOver();
-    const loading = store.refresh();
-    await answer(summary(100, 3));
-    await loading;
+    const { store, refreshWith } = storeOver();
+    await refreshWith(summary(100, 3));
     store.applyLook(look(4, 150));
     expect(store.data.value?.summary.totalBytes).toBe(150);
     store.applyLook(look(3, 120));
@@ -40,24 +44,20 @@ describe("the summary store follows the live look", () => {
   });
 
   it("a refresh during which a look came keeps the look, not its own older answer", async () => {
-    const { store, answer } = storeOver();
+    const { store, answer, refreshWith } = storeOver();
     const loading = store.refresh();
     store.applyLook(look(8, 800));
     await answer(summary(700, 7));
     await loading;
     expect(store.data.value?.summary.totalBytes).toBe(800);
     // Without a look meanwhile, the answer is taken.
-    const again = store.refresh();
-    await answer(summary(900, 9));
-    await again;
+    await refreshWith(summary(900, 9));
     expect(store.data.value?.summary.totalBytes).toBe(900);
   });
 
   it("after a cut the stream's looks are taken whatever their number (a restarted server counts anew)", async () => {
-    const { store, answer } = storeOver();
-    const loading = store.refresh();
-    await answer(summary(100, 40));
-    await loading;
+    const { store, refreshWith } = storeOver();
+    await refreshWith(summary(100, 40));
     store.applyLook(look(2, 50));
     expect(store.data.value?.summary.totalBytes).toBe(100);
     store.forgetVersion();
@@ -66,10 +66,8 @@ describe("the summary store follows the live look", () => {
   });
 
   it("`settled` moves at once after a refresh, and at most every FOLLOW_MS while looks come", async () => {
-    const { store, answer } = storeOver();
-    const loading = store.refresh();
-    await answer(summary(100, 1));
-    await loading;
+    const { store, refreshWith } = storeOver();
+    await refreshWith(summary(100, 1));
     expect(store.settled.value).toBe(1);
     // Looks four times a second for 10 s: `settled` moves at the end of each window, not 40 times.
     for (let i = 0; i < 40; i++) {
@@ -89,9 +87,7 @@ describe("the summary store follows the live look", () => {
     store.applyLook(look(100, 1));
     expect(store.settled.value).toBe(before + 2);
     // A refresh moves it at once, whatever the window.
-    const again = store.refresh();
-    await answer(summary(5, 101));
-    await again;
+    await refreshWith(summary(5, 101));
     expect(store.settled.value).toBe(before + 3);
   });
 });

@@ -175,6 +175,7 @@ export function App({
               api={api}
               data={data}
               refreshKey={store.settled.value}
+              planKey={store.planSettled.value}
               onChanged={reload}
               onReview={() => setCleaning({ kind: "policy" })}
               onOpenNamespace={(namespace) => {

@@ -4,7 +4,7 @@
 // level asks for sessions, and only for the largest few hundred. "Highlight what the policy would
 // clean" asks for the policy's plan and splits each tile into what it would clean (highlighted)
 // and what it keeps. While agents write, the tiles move with each look and the level picked stays;
-// the plan and a namespace's sessions are asked for again at most every few seconds.
+// a namespace's sessions and the plan are asked for again only now and then (summary-store.ts).
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { Plan } from "../../../shared/plan.js";
@@ -77,12 +77,15 @@ export function SpaceTreemap({
   api,
   data,
   refreshKey,
+  planKey,
 }: {
   api: Pick<ApiClient, "sessions" | "plan">;
   /** The latest look: the agents' and namespaces' tiles follow it as it moves. */
   data: SummaryResponse;
-  /** Moves when the plan and a namespace's sessions are to be asked for again (the summary store's `settled`). */
+  /** Moves when a namespace's sessions are to be asked for again (the summary store's `settled`). */
   refreshKey: number;
+  /** Moves when the policy's plan is to be asked for again (`planSettled`). */
+  planKey: number;
 }) {
   const byAgent = data.agents.length > 1;
   const [picked, setPicked] = useState<StoreKind | undefined>(undefined);
@@ -94,7 +97,7 @@ export function SpaceTreemap({
   useEffect(() => {
     if (!highlight) return setPlan(undefined);
     api.plan().then(setPlan, (e: Error) => setError(`The policy's plan: ${e.message}`));
-  }, [api, highlight, refreshKey]);
+  }, [api, highlight, planKey]);
 
   // The picked agent as the latest summary has it (gone after a rescan: back to every agent).
   const agent = byAgent ? data.agents.find((a) => a.kind === picked) : undefined;

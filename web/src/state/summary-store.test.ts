@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { LookChange } from "../api/client.js";
-import { createSummaryStore, FOLLOW_MS } from "./summary-store.js";
+import { createSummaryStore, FOLLOW_MS, PLAN_FOLLOW_MS } from "./summary-store.js";
 
 const summary = (totalBytes: number, version?: number) =>
   ({ summary: { totalBytes }, ...(version === undefined ? {} : { version }) }) as unknown as SummaryResponse;
@@ -89,5 +89,22 @@ describe("the summary store follows the live look", () => {
     // A refresh moves it at once, whatever the window.
     await refreshWith(summary(5, 101));
     expect(store.settled.value).toBe(before + 3);
+  });
+
+  it("`planSettled` does the same at most every PLAN_FOLLOW_MS: the plan is costly to make", async () => {
+    const { store, refreshWith } = storeOver();
+    await refreshWith(summary(100, 1));
+    expect(store.planSettled.value).toBe(1);
+    // Looks every second for two minutes: a handful of moves, not 120.
+    for (let i = 0; i < 120; i++) {
+      store.applyLook(look(2 + i, 100 + i));
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    const moves = store.planSettled.value - 1;
+    expect(moves).toBeGreaterThanOrEqual(3);
+    expect(moves).toBeLessThanOrEqual(Math.ceil(120_000 / PLAN_FOLLOW_MS));
+    expect(store.settled.value - 1).toBeGreaterThan(4 * moves); // the cheap ones follow more closely
+    await refreshWith(summary(5, 500));
+    expect(store.planSettled.value).toBe(moves + 2);
   });
 });

@@ -1,8 +1,9 @@
 // Signal store for the scan summary: server payload, loading flag, scan progress and error kept apart.
 // The summary follows the live look: each look from the server's event stream replaces it. What the
-// page derives from it by asking the server again (the plan, the trash, growth, a namespace's
-// sessions in the treemap) follows `settled`, which moves at once after a refresh and at most every
-// FOLLOW_MS while looks come, so an agent writing does not make the page ask for a plan each time.
+// page derives from it by asking the server again follows two counters that move at once after a
+// refresh and, while looks come, at most every FOLLOW_MS (the trash, growth, a namespace's sessions
+// in the treemap) or every PLAN_FOLLOW_MS (the policy's plan, seconds of work for the server at
+// 100,000 sessions) — so an agent writing does not make the page ask for them at every look.
 import { signal } from "@preact/signals";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { ScanProgress } from "../../../shared/scan-report.js";
@@ -10,6 +11,28 @@ import { type ApiClient, createApiClient, type LookChange } from "../api/client.
 
 /** The least time between two moves of `settled` made by looks. */
 export const FOLLOW_MS = 3000;
+/** The least time between two moves of `planSettled` made by looks. */
+export const PLAN_FOLLOW_MS = 30_000;
+
+/** A counter that moves at once on `now()`, and on `soon()` once at most every `ms` (at the end of the wait). */
+function throttledCounter(ms: number) {
+  const value = signal(0);
+  let movedAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const now = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    movedAt = Date.now();
+    value.value += 1;
+  };
+  const soon = () => {
+    if (timer !== undefined) return;
+    const wait = movedAt + ms - Date.now();
+    if (wait <= 0) now();
+    else timer = setTimeout(now, wait);
+  };
+  return { value, now, soon };
+}
 
 export function createSummaryStore(
   api: Pick<ApiClient, "summary" | "startScan" | "followScan"> = createApiClient(),
@@ -19,22 +42,15 @@ export function createSummaryStore(
   /** The running scan's progress, from the server's event stream; undefined when none runs. */
   const progress = signal<ScanProgress | undefined>(undefined);
   const error = signal<string | undefined>(undefined);
-  /** Moves when what is derived from the summary should be asked for again (see above). */
-  const settled = signal(0);
+  /** Moves when what is derived from the summary is to be asked for again (see above). */
+  const settled = throttledCounter(FOLLOW_MS);
+  /** The same for the policy's plan. */
+  const planSettled = throttledCounter(PLAN_FOLLOW_MS);
 
   /** The look `data` comes from, when known: an older look is not taken over it. */
   let version: number | undefined;
   /** Looks taken so far: a refresh that saw one arrive keeps it rather than its own, older answer. */
   let looks = 0;
-  let settledAt = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-
-  function settle() {
-    clearTimeout(timer);
-    timer = undefined;
-    settledAt = Date.now();
-    settled.value += 1;
-  }
 
   /** Loads the summary; `rescan` asks the server to look at the disk again first, following its progress. */
   async function refresh(options: { rescan?: boolean } = {}) {
@@ -52,7 +68,8 @@ export function createSummaryStore(
         version = answer.version;
       }
       error.value = undefined;
-      settle();
+      settled.now();
+      planSettled.now();
     } catch (caught) {
       error.value = caught instanceof Error ? caught.message : String(caught);
     } finally {
@@ -67,11 +84,8 @@ export function createSummaryStore(
     data.value = change.summary;
     version = change.version;
     looks += 1;
-    if (timer === undefined) {
-      const wait = settledAt + FOLLOW_MS - Date.now();
-      if (wait <= 0) settle();
-      else timer = setTimeout(settle, wait);
-    }
+    settled.soon();
+    planSettled.soon();
   }
 
   /** The stream was cut: the server may have restarted and counts its looks from anew. */
@@ -79,7 +93,17 @@ export function createSummaryStore(
     version = undefined;
   }
 
-  return { data, loading, progress, error, settled, refresh, applyLook, forgetVersion };
+  return {
+    data,
+    loading,
+    progress,
+    error,
+    settled: settled.value,
+    planSettled: planSettled.value,
+    refresh,
+    applyLook,
+    forgetVersion,
+  };
 }
 
 export type SummaryStore = ReturnType<typeof createSummaryStore>;

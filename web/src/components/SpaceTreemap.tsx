@@ -136,7 +136,7 @@ export function SpaceTreemap({
       (e: Error) => setError(e.message),
     );
   }, [api, shownNamespace, store, refreshKey]);
-  // Stable: the chart is rebuilt when its handler changes.
+  // Stable, so a render with new tiles only is not a new handler too (the chart reads the latest one).
   const pickAgent = useCallback((tile: Tile) => {
     setPicked(baseKey(tile.key) as StoreKind);
     setNamespace(undefined);

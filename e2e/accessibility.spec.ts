@@ -2,7 +2,15 @@
 // impact. With two agents: the overview's agent lines, treemap level and Claude Code's
 // cleanup warning, the keep confirmation, and the sessions page's Agent column and filter.
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
+import {
+  agentDirWith,
+  agentsHome,
+  expect,
+  KEEP_NOTHING,
+  networkQuiet,
+  test,
+  violations,
+} from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 
@@ -19,7 +27,7 @@ for (const scheme of ["light", "dark"] as const) {
     for (const name of PAGES) {
       await page.getByTestId(`nav-${name}`).click();
       await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute("aria-current", "page");
-      await page.waitForLoadState("networkidle");
+      await networkQuiet(page);
       expect(await violations(page), name).toEqual([]);
     }
     // Growth stacked by namespace, with its legend and data table open.
@@ -47,7 +55,7 @@ for (const scheme of ["light", "dark"] as const) {
     await expect(page.getByTestId("sweep-banner")).toBeVisible();
     await expect(page.getByTestId("agent-table")).toBeVisible();
     await expect(page.getByTestId("treemap-breadcrumb")).toHaveText("All agents");
-    await page.waitForLoadState("networkidle");
+    await networkQuiet(page);
     expect(await violations(page), "overview with agents").toEqual([]);
     await page.getByTestId("keep-them").click();
     await expect(page.getByTestId("keep-dialog")).toBeVisible();

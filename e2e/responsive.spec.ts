@@ -3,7 +3,7 @@
 // page tabs fold behind a Menu button on narrow screens, the drawer and the wizard take the whole
 // width of a phone, and axe finds no violation of any impact at the narrow widths.
 import type { Page } from "@playwright/test";
-import { agentsHome, expect, test, violations } from "./serve-fixture.js";
+import { agentsHome, expect, networkQuiet, test, violations } from "./serve-fixture.js";
 
 const PAGES = ["overview", "sessions", "trash", "policy", "activity"] as const;
 const SIZES = [
@@ -29,7 +29,7 @@ async function openPage(page: Page, name: (typeof PAGES)[number], narrow: boolea
   await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute("aria-current", "page");
   // The menu folds again once a page is chosen.
   if (narrow) await expect(page.getByTestId(`nav-${name}`)).toBeHidden();
-  await page.waitForLoadState("networkidle");
+  await networkQuiet(page);
 }
 
 for (const scheme of ["light", "dark"] as const) {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Request } from "@playwright/test";
 import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { startServe } from "../test-support/serve-child.js";
@@ -87,12 +87,46 @@ async function startServer(
   return { url: server.url, home, agentDir, output: server.output, stop: () => server.stop() };
 }
 
+/** Per page: its requests under way, and when one last started or ended (the live stream's aside). */
+const traffic = new WeakMap<Page, { open: Set<Request>; lastAt: number }>();
+
+/** Follows the page's requests, except the live event stream, which is open as long as the page. */
+function trackTraffic(page: Page) {
+  const seen = { open: new Set<Request>(), lastAt: Date.now() };
+  traffic.set(page, seen);
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/events") return;
+    seen.open.add(request);
+    seen.lastAt = Date.now();
+  });
+  const ended = (request: Request) => {
+    if (seen.open.delete(request)) seen.lastAt = Date.now();
+  };
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
+}
+
+/**
+ * Waits until no request has been under way for 500 ms, the live event stream aside: Playwright's
+ * "networkidle", which a page that keeps its stream open never reaches.
+ */
+export async function networkQuiet(page: Page, quietMs = 500) {
+  const seen = traffic.get(page)!;
+  await expect
+    .poll(() => seen.open.size === 0 && Date.now() - seen.lastAt >= quietMs, { intervals: [100] })
+    .toBe(true);
+}
+
 export const test = base.extend<{
   /** A fresh temporary home per test, removed afterwards. */
   home: string;
   /** Starts a server on the test's home; every server started is stopped when the test ends. */
   serve: (extraArgs?: string[]) => Promise<RunningServer & { stop: () => Promise<void> }>;
 }>({
+  page: async ({ page }, use) => {
+    trackTraffic(page);
+    await use(page);
+  },
   // Playwright fixtures take their dependencies as a destructured object, even when there are none.
   // eslint-disable-next-line no-empty-pattern
   home: async ({}, use) => {

@@ -1,5 +1,6 @@
 // The dashboard shell: header with the page tabs, banners (demo store, errors), the current page,
-// and the clean wizard over it.
+// and the clean wizard over it. It keeps the live stream open while the page is there: "Live" in
+// the header while the server watches the stores, its message when it can only rescan them.
 import { useEffect, useState } from "preact/hooks";
 import { formatBytes } from "../../shared/format.js";
 import { describeFinding } from "../../shared/scan-summary.js";
@@ -16,6 +17,7 @@ import { PolicyPage } from "./pages/PolicyPage.js";
 import { SessionsPage } from "./pages/SessionsPage.js";
 import { TrashPage } from "./pages/TrashPage.js";
 import { currentPage, go, PAGES, type Page } from "./router.js";
+import type { LiveFeed } from "./state/live.js";
 import type { SessionsStore } from "./state/sessions-store.js";
 import type { SummaryStore } from "./state/summary-store.js";
 
@@ -31,14 +33,18 @@ export function App({
   api,
   store,
   sessions,
+  live,
 }: {
   api: ApiClient;
   store: SummaryStore;
   sessions: SessionsStore;
+  live: LiveFeed;
 }) {
   useEffect(() => {
     void store.refresh();
   }, [store]);
+  useEffect(() => live.start(), [live]);
+  const watch = live.watch.value;
   const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   /** The page tabs on a narrow screen, where they fold behind the menu button. */
@@ -113,12 +119,24 @@ export function App({
             {data.stores.map((s) => s.root).join(" · ")}
           </p>
         )}
+        {watch?.mode === "watching" && (
+          <span class="live" data-testid="live" title="The numbers follow the stores as agents write">
+            <span class="live-dot" aria-hidden="true" />
+            Live
+          </span>
+        )}
         <ScanButton store={store} onScanned={() => void sessions.load()} />
       </header>
       <main>
         {store.error.value && (
           <div class="banner error" role="alert" data-testid="error-banner">
             {store.error.value}
+          </div>
+        )}
+        {watch?.mode === "rescanning" && (
+          <div class="banner info" role="status" data-testid="watch-banner">
+            {watch.message ??
+              "The server cannot watch the stores, so it rescans them instead: changes show with a delay."}
           </div>
         )}
         {data?.source.kind === "demo" && (
@@ -156,6 +174,8 @@ export function App({
             <OverviewPage
               api={api}
               data={data}
+              refreshKey={store.settled.value}
+              planKey={store.planSettled.value}
               onChanged={reload}
               onReview={() => setCleaning({ kind: "policy" })}
               onOpenNamespace={(namespace) => {

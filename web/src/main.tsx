@@ -2,6 +2,7 @@
 import { render } from "preact";
 import { createApiClient, takeToken } from "./api/client.js";
 import { App } from "./App.js";
+import { createLiveFeed } from "./state/live.js";
 import { createSessionsStore } from "./state/sessions-store.js";
 import { createSummaryStore } from "./state/summary-store.js";
 import "./styles.css";
@@ -9,7 +10,21 @@ import "./styles.css";
 // The token leaves the address bar before the router reads the fragment.
 takeToken();
 const api = createApiClient();
-render(
-  <App api={api} store={createSummaryStore(api)} sessions={createSessionsStore(api)} />,
-  document.getElementById("app")!,
+const summary = createSummaryStore(api);
+const sessions = createSessionsStore(api);
+const live = createLiveFeed(
+  {
+    look: (change) => {
+      summary.applyLook(change);
+      sessions.applyLook(change);
+    },
+    // Looks were missed while the stream was cut: what the page shows is loaded again, once.
+    reopened: () => {
+      summary.forgetVersion();
+      void summary.refresh();
+      sessions.resync();
+    },
+  },
+  api,
 );
+render(<App api={api} store={summary} sessions={sessions} live={live} />, document.getElementById("app")!);

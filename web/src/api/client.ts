@@ -13,6 +13,7 @@ import {
   GrowthResponseSchema,
   InvalidConfigErrorSchema,
   type KeepResponse,
+  LookEventSchema,
   KeepResponseSchema,
   type OperationStatus,
   OperationStatusSchema,
@@ -29,6 +30,8 @@ import {
   type SessionsResponse,
   type SummaryResponse,
   SummaryResponseSchema,
+  type WatchStatus,
+  WatchStatusSchema,
 } from "../../../shared/api.js";
 import type { ConfigProblem } from "../../../shared/config.js";
 import { type Plan, PlanSchema } from "../../../shared/plan.js";
@@ -41,6 +44,7 @@ import {
   type TrashList,
   TrashListSchema,
 } from "../../../shared/trash.js";
+import { readEventStream } from "./event-stream.js";
 
 export class ApiError extends Error {
   constructor(
@@ -52,6 +56,65 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/**
+ * A look of the live stream (`LookEvent`), decoded: its summary, and its sessions change with the
+ * rows as the sessions table holds them (plain strings: no root or namespace index).
+ */
+export interface LookChange {
+  /** This look's number. */
+  version: number;
+  /** The look `sessions` is a change from. */
+  from: number;
+  summary: SummaryResponse;
+  sessions: {
+    total: number;
+    namespaces: string[];
+    verdicts?: Record<string, string>;
+    /** Rows new or changed since look `from`. */
+    upserted: SessionRow[];
+    /** Ids gone since look `from`. */
+    removed: string[];
+  };
+}
+
+/** The event without its sessions change, which is checked the fast way (see checkSessionsResponse). */
+const LookEnvelopeSchema = LookEventSchema.omit({ sessions: true });
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A `look` event's data decoded, or undefined when it is not one. */
+export function decodeLook(value: unknown): LookChange | undefined {
+  const envelope = LookEnvelopeSchema.safeParse(value);
+  if (!envelope.success) return undefined;
+  const sessions = (value as { sessions?: unknown }).sessions;
+  if (typeof sessions !== "object" || sessions === null) return undefined;
+  const { upserted, removed } = sessions as { upserted?: unknown; removed?: unknown };
+  if (!Array.isArray(removed) || !removed.every((id) => typeof id === "string")) return undefined;
+  // The upserted rows are encoded against the event's own roots and namespaces: checked and
+  // decoded as a sessions answer of just those rows.
+  const table = checkSessionsResponse({ ...sessions, rows: upserted, matching: 0 });
+  if (!table) return undefined;
+  const { version, from, summary } = envelope.data;
+  return {
+    version,
+    from,
+    summary: { ...summary, version },
+    sessions: {
+      total: table.total,
+      namespaces: table.namespaces,
+      ...(table.verdicts ? { verdicts: table.verdicts } : {}),
+      upserted: decodeSessionRows(table),
+      removed: removed as string[],
+    },
+  };
 }
 
 const TOKEN_KEY = "session-retention-token";
@@ -154,31 +217,48 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     async followScan(onProgress: (progress: ScanProgress) => void, signal?: AbortSignal): Promise<void> {
       const response = await raw("/api/scan/progress", { accept: "text/event-stream" });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      const abort = () => void reader.cancel();
-      signal?.addEventListener("abort", abort);
-      let buffered = "";
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          buffered += value;
-          let end;
-          while ((end = buffered.indexOf("\n\n")) >= 0) {
-            const event = buffered.slice(0, end);
-            buffered = buffered.slice(end + 2);
-            const name = /^event: (.*)$/m.exec(event)?.[1];
-            const data = /^data: (.*)$/m.exec(event)?.[1];
-            if (name === "done") return;
-            if (name === "progress" && data) {
-              const progress = ScanProgressSchema.safeParse(JSON.parse(data));
-              if (progress.success) onProgress(progress.data);
-            }
+      await readEventStream(
+        response,
+        ({ event, data }) => {
+          if (event === "done") return "stop";
+          if (event === "progress") {
+            const progress = ScanProgressSchema.safeParse(parseJson(data));
+            if (progress.success) onProgress(progress.data);
           }
-        }
-      } finally {
-        signal?.removeEventListener("abort", abort);
+        },
+        signal,
+      );
+    },
+
+    /**
+     * Follows the server's live look (`GET /api/events`) until the stream ends (resolves) or fails
+     * (throws; an ApiError when the server refused it or has no such stream). `signal` stops it.
+     * Each look comes decoded: its summary, and its sessions change with the rows as the table
+     * holds them. An event this page cannot read is left out: the next look's `from` then names a
+     * look the table does not hold, and the table reloads.
+     */
+    async events(
+      on: { look: (change: LookChange) => void; watch: (status: WatchStatus) => void },
+      signal?: AbortSignal,
+    ): Promise<void> {
+      const response = await raw("/api/events", { accept: "text/event-stream" });
+      if (!response.headers.get("content-type")?.includes("text/event-stream")) {
+        void response.body?.cancel().catch(() => {});
+        throw new ApiError("This server sends no live events.", response.status);
       }
+      await readEventStream(
+        response,
+        ({ event, data }) => {
+          if (event === "watch") {
+            const status = WatchStatusSchema.safeParse(parseJson(data));
+            if (status.success) on.watch(status.data);
+          } else if (event === "look") {
+            const change = decodeLook(parseJson(data));
+            if (change) on.look(change);
+          }
+        },
+        signal,
+      );
     },
 
     /** The sessions table: the compact wire form, and its rows decoded. */

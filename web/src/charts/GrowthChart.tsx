@@ -6,6 +6,7 @@ import {
   CategoryScale,
   Chart,
   type ChartDataset,
+  type ChartOptions,
   Filler,
   Legend,
   LinearScale,
@@ -88,6 +89,16 @@ export function GrowthChart({
   // A quota far above the line would flatten it to nothing: drawn only from a quarter of it, else said.
   const peak = Math.max(0, ...times.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0)));
   const drawQuota = quotaBytes !== undefined && quotaBytes > 0 && peak >= quotaBytes / 4;
+  // One chart per view, its data and options replaced in place as the series moves (a live look
+  // every few seconds): no new canvas, no flash.
+  const chart = useRef<{ view: GrowthView; chart: Chart<"line", number[], string> }>(undefined);
+  useEffect(
+    () => () => {
+      chart.current?.chart.destroy();
+      chart.current = undefined;
+    },
+    [],
+  );
   useEffect(() => {
     const accent = cssVar("--accent");
     const muted = cssVar("--muted");
@@ -121,43 +132,47 @@ export function GrowthChart({
         // A stack of its own: stacked by namespace, the line is not added on top of the areas.
         stack: "quota",
       });
-    const chart = new Chart(canvas.current!, {
-      type: "line",
-      data: { labels: times.map(day), datasets },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        interaction: stacked ? { mode: "index", intersect: false } : { mode: "nearest", intersect: true },
-        scales: {
-          y: {
-            stacked,
-            beginAtZero: true,
-            ticks: { color: muted, callback: (v) => formatBytes(Number(v)) },
-          },
-          x: { ticks: { color: muted, maxTicksLimit: 10 } },
+    const data = { labels: times.map(day), datasets };
+    const options: ChartOptions<"line"> = {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      interaction: stacked ? { mode: "index", intersect: false } : { mode: "nearest", intersect: true },
+      scales: {
+        y: {
+          stacked,
+          beginAtZero: true,
+          ticks: { color: muted, callback: (v) => formatBytes(Number(v)) },
         },
-        plugins: {
-          // Stacked, the HTML legend below names every series (the canvas one cannot be read aloud).
-          legend: { display: !stacked, labels: { color: muted } },
-          tooltip: {
-            callbacks: {
-              label: (item) =>
-                item.datasetIndex >= series.length
-                  ? `Quota: ${formatBytes(quotaBytes ?? 0)}`
-                  : stacked
-                    ? `${series[item.datasetIndex]!.label}: ${formatBytes(series[item.datasetIndex]!.values[item.dataIndex] ?? 0)}${
-                        estimated[item.dataIndex] ? " (estimated)" : ""
-                      }`
-                    : `${formatBytes(growth.points[item.dataIndex]!.bytes)} in ${growth.points[item.dataIndex]!.count} sessions${
-                        estimated[item.dataIndex] ? " (estimated)" : ""
-                      }`,
-            },
+        x: { ticks: { color: muted, maxTicksLimit: 10 } },
+      },
+      plugins: {
+        // Stacked, the HTML legend below names every series (the canvas one cannot be read aloud).
+        legend: { display: !stacked, labels: { color: muted } },
+        tooltip: {
+          callbacks: {
+            label: (item) =>
+              item.datasetIndex >= series.length
+                ? `Quota: ${formatBytes(quotaBytes ?? 0)}`
+                : stacked
+                  ? `${series[item.datasetIndex]!.label}: ${formatBytes(series[item.datasetIndex]!.values[item.dataIndex] ?? 0)}${
+                      estimated[item.dataIndex] ? " (estimated)" : ""
+                    }`
+                  : `${formatBytes(growth.points[item.dataIndex]!.bytes)} in ${growth.points[item.dataIndex]!.count} sessions${
+                      estimated[item.dataIndex] ? " (estimated)" : ""
+                    }`,
           },
         },
       },
-    });
-    return () => chart.destroy();
+    };
+    if (chart.current?.view === view) {
+      chart.current.chart.data = data;
+      chart.current.chart.options = options;
+      chart.current.chart.update("none");
+      return;
+    }
+    chart.current?.chart.destroy();
+    chart.current = { view, chart: new Chart(canvas.current!, { type: "line", data, options }) };
   }, [growth, view, quotaBytes, drawQuota]);
   const anyEstimated = estimated.some(Boolean);
   const last = times.length - 1;

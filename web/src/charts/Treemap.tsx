@@ -55,19 +55,23 @@ export function Treemap({
   const [boxes, setBoxes] = useState<Box[]>([]);
   const [active, setActive] = useState(0);
   const layer = useRef<HTMLDivElement>(null);
+  // The chart is made once; new tiles (a live look, another level) replace its tree in place, so
+  // it is not drawn anew from nothing each time the numbers move. Its click reads the latest props.
+  const chart = useRef<Chart<"treemap">>(undefined);
+  const latest = useRef({ tiles, onPick });
+  latest.current = { tiles, onPick };
+  // Options are also resolved for the dataset as a whole, where there is no data point.
+  const tileOf = (raw: unknown) => (raw as { _data?: Tile } | undefined)?._data;
   useEffect(() => {
     let last = "";
     const danger = cssVar("--level-critical");
     const text = "#fff";
-    const tree = tiles.filter((t) => t.bytes > 0).map((t) => ({ ...t }));
-    // Options are also resolved for the dataset as a whole, where there is no data point.
-    const tileOf = (raw: unknown) => (raw as { _data?: Tile } | undefined)?._data;
-    const chart = new Chart(canvas.current!, {
+    const made = new Chart(canvas.current!, {
       type: "treemap",
       data: {
         datasets: [
           {
-            tree: tree as unknown as Record<string, unknown>[],
+            tree: [],
             key: "bytes",
             data: [],
             borderWidth: 1,
@@ -87,7 +91,7 @@ export function Treemap({
           },
         ],
       },
-      // After each drawing (first, resize): where the tiles are, for the keyboard layer.
+      // After each drawing (first, resize, new tiles): where the tiles are, for the keyboard layer.
       plugins: [
         {
           id: "tileBoxes",
@@ -115,9 +119,11 @@ export function Treemap({
         animation: false,
         onClick: (_event, elements) => {
           const element = elements[0];
-          if (!element || !onPick) return;
-          const tile = tileOf((chart.data.datasets[0]!.data as unknown[])[element.index]);
-          if (tile) onPick(tiles.find((t) => t.key === tile.key)!);
+          const { tiles: now, onPick: pick } = latest.current;
+          if (!element || !pick) return;
+          const tile = tileOf((made.data.datasets[0]!.data as unknown[])[element.index]);
+          const picked = tile && now.find((t) => t.key === tile.key);
+          if (picked) pick(picked);
         },
         plugins: {
           legend: { display: false },
@@ -141,8 +147,20 @@ export function Treemap({
         },
       },
     });
-    return () => chart.destroy();
-  }, [tiles, onPick]);
+    chart.current = made;
+    return () => {
+      made.destroy();
+      chart.current = undefined;
+    };
+  }, []);
+  useEffect(() => {
+    const dataset = chart.current!.data.datasets[0]!;
+    dataset.tree = tiles.filter((t) => t.bytes > 0).map((t) => ({ ...t })) as unknown as Record<
+      string,
+      unknown
+    >[];
+    chart.current!.update("none");
+  }, [tiles]);
 
   useEffect(() => {
     if (!focusNextLevel || boxes.length === 0) return;

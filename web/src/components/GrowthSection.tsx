@@ -1,9 +1,11 @@
 // Growth over the last 7 or 30 days, in total or stacked by namespace, with the rate per week and the
 // size quota drawn as a line. One request brings both views, so switching between them is instant.
-import { useEffect, useState } from "preact/hooks";
-import type { GrowthResponse } from "../../../shared/api.js";
+// The latest point follows the live look between two requests (live-growth.ts).
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { GrowthResponse, SummaryResponse } from "../../../shared/api.js";
 import type { ApiClient } from "../api/client.js";
 import { GrowthChart, type GrowthView } from "../charts/GrowthChart.js";
+import { withLiveTotal } from "./live-growth.js";
 import { describeRate, weeklyGrowth } from "./overview-headline.js";
 
 const VIEWS: Array<[GrowthView, string]> = [
@@ -13,30 +15,32 @@ const VIEWS: Array<[GrowthView, string]> = [
 
 export function GrowthSection({
   api,
-  scannedAt,
+  look,
+  refreshKey,
   quotaBytes,
   onGrowth,
 }: {
   api: Pick<ApiClient, "growth">;
-  scannedAt: string;
+  /** The latest look: this hour's point shows its total. */
+  look: Pick<SummaryResponse, "summary" | "namespaces">;
+  /** Moves when the series is to be asked for again. */
+  refreshKey: number;
   /** The size quota, drawn as a line on the chart. */
   quotaBytes?: number | undefined;
-  /** Each series as it comes (the overview's headline reads the 30-day one). */
+  /** Each series as shown, its latest point live (the overview's headline reads the 30-day one). */
   onGrowth?: (growth: GrowthResponse) => void;
 }) {
   const [days, setDays] = useState<7 | 30>(30);
   const [view, setView] = useState<GrowthView>("total");
-  const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
+  const [served, setServed] = useState<GrowthResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
-    api.growth(days, undefined, "namespace").then(
-      (g) => {
-        setGrowth(g);
-        onGrowth?.(g);
-      },
-      (e: Error) => setError(e.message),
-    );
-  }, [api, days, scannedAt]);
+    api.growth(days, undefined, "namespace").then(setServed, (e: Error) => setError(e.message));
+  }, [api, days, refreshKey]);
+  const growth = useMemo(() => served && withLiveTotal(served, look, new Date()), [served, look]);
+  useEffect(() => {
+    if (growth) onGrowth?.(growth);
+  }, [growth]);
   const points = view === "namespace" ? growth?.byNamespace?.points : growth?.points;
   const week = growth && weeklyGrowth(growth.points);
   return (

@@ -3,7 +3,8 @@
 // breadcrumb leads back. Agents and namespaces come aggregated with the summary: only the last
 // level asks for sessions, and only for the largest few hundred. "Highlight what the policy would
 // clean" asks for the policy's plan and splits each tile into what it would clean (highlighted)
-// and what it keeps.
+// and what it keeps. While agents write, the tiles move with each look and the level picked stays;
+// a namespace's sessions and the plan are asked for again only now and then (summary-store.ts).
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { Plan } from "../../../shared/plan.js";
@@ -75,9 +76,16 @@ function cleanedBy(plan: Plan, key: (c: Plan["candidates"][number]) => string): 
 export function SpaceTreemap({
   api,
   data,
+  refreshKey,
+  planKey,
 }: {
   api: Pick<ApiClient, "sessions" | "plan">;
+  /** The latest look: the agents' and namespaces' tiles follow it as it moves. */
   data: SummaryResponse;
+  /** Moves when a namespace's sessions are to be asked for again (the summary store's `settled`). */
+  refreshKey: number;
+  /** Moves when the policy's plan is to be asked for again (`planSettled`). */
+  planKey: number;
 }) {
   const byAgent = data.agents.length > 1;
   const [picked, setPicked] = useState<StoreKind | undefined>(undefined);
@@ -89,7 +97,7 @@ export function SpaceTreemap({
   useEffect(() => {
     if (!highlight) return setPlan(undefined);
     api.plan().then(setPlan, (e: Error) => setError(`The policy's plan: ${e.message}`));
-  }, [api, highlight, data]);
+  }, [api, highlight, planKey]);
 
   // The picked agent as the latest summary has it (gone after a rescan: back to every agent).
   const agent = byAgent ? data.agents.find((a) => a.kind === picked) : undefined;
@@ -127,8 +135,8 @@ export function SpaceTreemap({
         ),
       (e: Error) => setError(e.message),
     );
-  }, [api, shownNamespace, store, data]);
-  // Stable: the chart is rebuilt when its handler changes.
+  }, [api, shownNamespace, store, refreshKey]);
+  // Stable, so a render with new tiles only is not a new handler too (the chart reads the latest one).
   const pickAgent = useCallback((tile: Tile) => {
     setPicked(baseKey(tile.key) as StoreKind);
     setNamespace(undefined);

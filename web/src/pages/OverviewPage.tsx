@@ -20,6 +20,8 @@ import { SweepBanners } from "../components/SweepBanners.js";
 export function OverviewPage({
   api,
   data,
+  refreshKey,
+  planKey,
   actions,
   onChanged,
   onReview,
@@ -28,7 +30,15 @@ export function OverviewPage({
   onOpenTrash,
 }: {
   api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "trash">;
+  /** The latest look (it moves while agents write). */
   data: SummaryResponse;
+  /**
+   * Moves when what this page asks the server for besides the summary (the trash, growth) is to be
+   * asked for again: after a refresh at once, while looks come at most every few seconds.
+   */
+  refreshKey: number;
+  /** The same for the policy's plan, which costs the server more: while looks come, more rarely. */
+  planKey: number;
   /** What can be done about it (the clean buttons), shown under the totals. */
   actions?: ComponentChildren;
   /** Sessions were kept from an agent's cleanup: the summary looks again. */
@@ -48,17 +58,19 @@ export function OverviewPage({
   const [plan, setPlan] = useState<{ count: number; bytes: number } | undefined>(undefined);
   /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
   const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
+  // Each part of the headline waits for its own answer; a failure leaves that part out.
   useEffect(() => {
-    // Each part of the headline waits for its own answer; a failure leaves that part out.
     api.plan().then(
       (p) => setPlan({ count: p.candidates.length, bytes: p.bytesToFree }),
       () => setPlan(undefined),
     );
+  }, [api, planKey]);
+  useEffect(() => {
     api.trash().then(
       (t) => setTrash(trashTotals(t.entries)),
       () => setTrash("unknown"),
     );
-  }, [api, data.scannedAt]);
+  }, [api, refreshKey]);
   const said = headline({
     totalBytes: summary.totalBytes,
     sessionCount: summary.sessionCount,
@@ -148,7 +160,8 @@ export function OverviewPage({
 
       <GrowthSection
         api={api}
-        scannedAt={data.scannedAt}
+        look={data}
+        refreshKey={refreshKey}
         quotaBytes={data.policy.quota?.size?.limit}
         onGrowth={(g) => g.days === 30 && setGrowth(g)}
       />
@@ -162,7 +175,9 @@ export function OverviewPage({
           now={now}
         />
       )}
-      {namespaces.length > 0 && <SpaceTreemap api={api} data={data} />}
+      {namespaces.length > 0 && (
+        <SpaceTreemap api={api} data={data} refreshKey={refreshKey} planKey={planKey} />
+      )}
 
       <section aria-labelledby="namespaces-title">
         <h2 id="namespaces-title">Usage by namespace</h2>

@@ -1,0 +1,79 @@
+// The page's end of the live look: it keeps the server's event stream open, hands each look to the
+// summary and sessions stores, and says how the server follows the stores (watching them, or
+// rescanning because it cannot watch). A stream that ends or fails is opened again after a pause
+// that grows from 1 s to 30 s; once it is open again the stores reload, since looks were missed.
+import { signal } from "@preact/signals";
+import type { WatchStatus } from "../../../shared/api.js";
+import { type ApiClient, createApiClient, type LookChange } from "../api/client.js";
+
+/** Pause before the n-th reconnection in a row (0 first): 1 s, 2 s, 4 s… at most 30 s. */
+export const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
+
+export interface LiveTargets {
+  /** A look from the stream. */
+  look: (change: LookChange) => void;
+  /** The stream is open again after it ended or failed: looks were missed. */
+  reopened: () => void;
+}
+
+export function createLiveFeed(
+  targets: LiveTargets,
+  api: Pick<ApiClient, "events"> = createApiClient(),
+  wait = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
+) {
+  /** How the server follows the stores, while the stream is open; undefined when it is not. */
+  const watch = signal<WatchStatus | undefined>(undefined);
+
+  /** Opens the stream and keeps it open until the returned function is called. */
+  function start(): () => void {
+    const stop = new AbortController();
+    void (async () => {
+      let attempt = 0;
+      let everOpen = false;
+      while (!stop.signal.aborted) {
+        let opened = false;
+        /** The first event of a stream: the server answered with a stream (it sends `watch` at once). */
+        const open = () => {
+          if (opened) return;
+          opened = true;
+          attempt = 0;
+          if (everOpen) targets.reopened();
+          everOpen = true;
+        };
+        try {
+          await api.events(
+            {
+              watch: (status) => {
+                open();
+                watch.value = status;
+              },
+              look: (change) => {
+                open();
+                targets.look(change);
+              },
+            },
+            stop.signal,
+          );
+        } catch {
+          // Refused, not reachable, or cut: tried again below.
+        }
+        watch.value = undefined;
+        if (stop.signal.aborted) break;
+        await wait(reconnectDelay(attempt), stop.signal);
+        attempt += 1;
+      }
+    })();
+    return () => stop.abort();
+  }
+
+  return { watch, start };
+}
+
+export type LiveFeed = ReturnType<typeof createLiveFeed>;

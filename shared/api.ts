@@ -361,7 +361,9 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
  *
  * A page that holds the table of look `from` applies `sessions` as a change: the rows in `upserted`
  * replace (or add) the rows of the same id, the ids in `removed` go. Its rows are encoded against
- * this event's `roots` and `namespaces`. A page that holds any other look reloads the table.
+ * this event's `roots` and `namespaces`, which — like `verdicts` — are the whole table's. A page that
+ * holds any other look reloads the table. While a page follows the stream, every look is sent, so
+ * the `version` of any `/api/sessions` answer is the `from` of the next `look` event.
  */
 export const LookEventSchema = z.object({
   /** This look's number: it grows by one each time the look changes. */

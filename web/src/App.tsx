@@ -133,6 +133,17 @@ export function App({
             {store.error.value}
           </div>
         )}
+        {live.trouble.value?.kind === "refused" && (
+          <div class="banner error" role="alert" data-testid="live-refused">
+            {live.trouble.value.message}
+          </div>
+        )}
+        {live.trouble.value?.kind === "lost" && (
+          <div class="banner info" role="status" data-testid="live-lost">
+            The connection to the dashboard's server is lost (stopped, or restarting?): trying again. What
+            this page shows does not follow the stores meanwhile.
+          </div>
+        )}
         {watch?.mode === "rescanning" && (
           <div class="banner info" role="status" data-testid="watch-banner">
             {watch.message ??

@@ -113,6 +113,47 @@ describe("the live feed", () => {
     stop();
   });
 
+  it("says the connection is lost while it cannot be opened again, and no more once it is", async () => {
+    const troubles: unknown[] = [];
+    let opened = 0;
+    const api = {
+      events: async (on: Handlers) => {
+        opened += 1;
+        if (opened === 2) throw new ApiError("The session-retention server is not reachable.");
+        on.watch({ mode: "watching" });
+      },
+    };
+    const feed = createLiveFeed({ look: () => {}, reopened: () => {} }, api, async () => {
+      troubles.push(feed.trouble.value?.kind);
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    const stop = feed.start();
+    for (let i = 0; i < 50 && opened < 4; i++) await new Promise((r) => setTimeout(r, 0));
+    stop();
+    // Open and ended (nothing wrong yet), refused once (lost), open again (all well).
+    expect(troubles.slice(0, 3)).toEqual([undefined, "lost", undefined]);
+  });
+
+  it("stops trying when the server no longer takes the page's token, and says why", async () => {
+    let opened = 0;
+    const api = {
+      events: async (on: Handlers) => {
+        opened += 1;
+        if (opened === 1) return on.watch({ mode: "watching" });
+        throw new ApiError("This page has no valid access token.", 401);
+      },
+    };
+    const feed = createLiveFeed({ look: () => {}, reopened: () => {} }, api, async () => {});
+    feed.start();
+    for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(opened).toBe(2);
+    expect(feed.trouble.value).toEqual({
+      kind: "refused",
+      message: expect.stringContaining("was restarted"),
+    });
+    expect(feed.watch.value).toBeUndefined();
+  });
+
   it("stops: the stream is closed and not opened again", async () => {
     let signal: AbortSignal | undefined;
     let opened = 0;

@@ -4,7 +4,7 @@
 // that grows from 1 s to 30 s; once it is open again the stores reload, since looks were missed.
 import { signal } from "@preact/signals";
 import type { WatchStatus } from "../../../shared/api.js";
-import { type ApiClient, createApiClient, type LookChange } from "../api/client.js";
+import { ApiError, type ApiClient, createApiClient, type LookChange } from "../api/client.js";
 
 /** Pause before the n-th reconnection in a row (0 first): 1 s, 2 s, 4 s… at most 30 s. */
 export const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
@@ -30,6 +30,12 @@ export function createLiveFeed(
 ) {
   /** How the server follows the stores, while the stream is open; undefined when it is not. */
   const watch = signal<WatchStatus | undefined>(undefined);
+  /**
+   * Why the page is not following the stores although it was: `lost` while the stream, once open,
+   * cannot be opened again (tried again and again); `refused` when the server no longer takes this
+   * page's token (it was restarted: its new address has a new one), with what to do.
+   */
+  const trouble = signal<{ kind: "lost" } | { kind: "refused"; message: string } | undefined>(undefined);
 
   /** Opens the stream and keeps it open until the returned function is called. */
   function start(): () => void {
@@ -44,6 +50,7 @@ export function createLiveFeed(
           if (opened) return;
           opened = true;
           attempt = 0;
+          trouble.value = undefined;
           if (everOpen) targets.reopened();
           everOpen = true;
         };
@@ -61,11 +68,22 @@ export function createLiveFeed(
             },
             stop.signal,
           );
-        } catch {
-          // Refused, not reachable, or cut: tried again below.
+        } catch (error) {
+          // A token the server does not take will not be taken later: open its new address.
+          if (error instanceof ApiError && error.status === 401) {
+            trouble.value = {
+              kind: "refused",
+              message:
+                "The dashboard's server no longer takes this page's access token: it was restarted. Open the address it printed (it ends in #token=…).",
+            };
+            watch.value = undefined;
+            return;
+          }
+          // Not reachable, or cut: tried again below.
         }
         watch.value = undefined;
         if (stop.signal.aborted) break;
+        if (everOpen && !opened) trouble.value = { kind: "lost" };
         await wait(reconnectDelay(attempt), stop.signal);
         attempt += 1;
       }
@@ -73,7 +91,7 @@ export function createLiveFeed(
     return () => stop.abort();
   }
 
-  return { watch, start };
+  return { watch, trouble, start };
 }
 
 export type LiveFeed = ReturnType<typeof createLiveFeed>;

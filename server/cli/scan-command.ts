@@ -3,19 +3,19 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
-import { AGENT_LABELS, STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { scan } from "../scan/scanner.js";
-import { STORE_FLAGS } from "./config-command.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { parseStoreFlags, STORE_FLAGS } from "./store-flags.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 

@@ -165,7 +165,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
-  let lastProgress = 0;
+  let lastProgress = -Infinity; // the first report is never held back (the clock starts with the process)
   const report = (progress: ScanProgress, force = false) => {
     if (!options.onProgress) return;
     const t = performance.now();

@@ -174,7 +174,8 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
       continue;
     }
     for (const entry of entries) {
-      await pause?.();
+      const turn = pause?.();
+      if (turn) await turn; // not `await undefined`: that is a microtask turn per file all the same
       // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
       const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
       const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;

@@ -1,20 +1,30 @@
 // The incremental scan cache: per file, its identity when last read and what reading it taught us.
 // An unchanged file (same dev, inode, size, mtime ns) is never read again.
 //
-// On disk each entry is a flat JSON array rather than an object: a warm rescan spends most of its
-// time loading this file, and arrays parse about 3× faster than the same data as keyed objects.
-// The file is a header line, then lines of up to 250 entries, read and written in chunks: at
-// 100,000 sessions one JSON document cost ~160 MB more peak memory, per-entry lines ~10% more time.
+// A warm rescan is a walk and then this file: the file is made to be cheap to load. It is a header
+// line, then blocks, one a line, each of up to 250 files of one folder: the folder once, the file
+// names relative to it, the cwds of their headers once, and each field of the files as one JSON
+// array (a column): parsing columns is ~40% faster than an array per file, and lines of entries
+// were 3× faster than keyed objects. Blocks are written in the order the scan met the files and
+// looked up in that order (a cursor; a map of names only when the order differs), and a block is
+// parsed only when its folder is reached and decoded an entry at a time, when asked for: the
+// decoded entries of a whole file were ~70 MB at 100,000 sessions, all of it promoted to V8's old
+// generation before the first record was built. The text is ASCII only (every other character
+// escaped as \uXXXX): it is read with a copy of its bytes rather than a UTF-8 decode, and a byte
+// outside ASCII marks a damaged block. A block that does not parse or has the wrong shape is
+// skipped (its files are read again); another version's file is ignored as a whole.
 //
 // There is one cache file per set of store roots (`cacheFileFor`), so a small store's warm scan
 // loads only its own entries: with one file for all, a 71-session store took 0.79 s instead of
 // 0.12 s after one big store had been scanned. The folder is bounded (`CACHE_LIMITS`): the files
 // used least recently go first.
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
   closeSync,
   openSync,
   readdirSync,
+  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -26,12 +36,13 @@ import { dirname, join } from "node:path";
 import { ensurePrivateDir } from "../fs/private-files.js";
 import type { PiFileFacts, PiHeader, PiParseState } from "../stores/pi/session-parser.js";
 
-const CACHE_VERSION = 5;
+/** 6: blocks of columns, ASCII only. 5: lines of 250 entries, each an array. Other versions are ignored. */
+const CACHE_VERSION = 6;
 /**
- * Entries per line of the file (a JSON array of entries): ~85 KB, under V8's 128 KiB large-object
- * size, so a line's string dies young instead of waiting in the old generation for a full GC.
+ * Files per block (a line): ~80 KB, under V8's 128 KiB large-object size, so a block's text and
+ * arrays die young instead of waiting in the old generation for a full GC.
  */
-const ENTRIES_PER_LINE = 250;
+const ENTRIES_PER_BLOCK = 250;
 const NEWLINE = 10;
 /** The first line of the file (the roots its entries are of, for `cache info`): lines of entries follow. */
 const headerLine = (roots: readonly string[]) => JSON.stringify({ version: CACHE_VERSION, roots });
@@ -151,6 +162,12 @@ export interface CacheEntry {
 
 export type ScanCache = Map<string, CacheEntry>;
 
+// ---------------------------------------------------------------------------------------------
+// Blocks: `[folder, cwds, names, columns]` — the key of file i is `${folder}/${names[i]}` (a folder
+// of null holds whole keys: `bytes:…` ones, of paths that are not UTF-8), and its fields are
+// `columns[c][i]`, in the order of `COLUMNS`.
+// ---------------------------------------------------------------------------------------------
+
 type Problem = [first: number, count: number] | null;
 type EncodedHeader = [
   id: string,
@@ -159,6 +176,7 @@ type EncodedHeader = [
   version: number | null,
   parent: string | null,
 ];
+/** A parse state in one array (a `resume` column's value): rare, so not in columns of its own. */
 type EncodedFacts = [
   offset: number,
   lines: number,
@@ -178,15 +196,59 @@ type EncodedFacts = [
   truncatedLastLine: 0 | 1,
   firstMessage: string | null,
 ];
-type EncodedEntry = [
-  key: string,
-  dev: number,
-  ino: number,
-  size: number,
-  mtimeNs: string,
-  facts: EncodedFacts,
-  resume: EncodedFacts | null,
-];
+
+const COLUMNS = [
+  "dev",
+  "ino",
+  "size",
+  "mtimeNs",
+  "offset",
+  "lines",
+  "headerSeen", // 0 | 1
+  "id", // the header's, or null without a header
+  "timestamp",
+  "cwd", // index into the block's cwds
+  "version", // number | null
+  "parent", // string | null
+  "entries",
+  "user",
+  "assistant",
+  "toolResult",
+  "other",
+  "name", // false: no session_info seen, null: name cleared
+  "lastEntryAt", // string | null
+  "corrupt", // [first, count] | null
+  "long", // [first, count] | null
+  "tail",
+  "truncated", // 0 | 1
+  "firstMessage", // string | null
+  "resume", // EncodedFacts | 0
+] as const;
+const C = Object.fromEntries(COLUMNS.map((name, i) => [name, i])) as {
+  [K in (typeof COLUMNS)[number]]: number;
+};
+
+type Columns = unknown[][];
+interface ParsedBlock {
+  folder: string | null;
+  cwds: string[];
+  names: string[];
+  columns: Columns;
+}
+
+/** The folder part of a key and its name in it; `bytes:` keys are whole names (of folder null). */
+function splitKey(key: string): [folder: string | null, name: string] {
+  if (key.startsWith("bytes:")) return [null, key];
+  const at = key.lastIndexOf("/");
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+const keyOf = (folder: string | null, name: string) => (folder === null ? name : `${folder}/${name}`);
+
+/** JSON with every character outside ASCII escaped (JSON has them only inside strings). */
+const NOT_ASCII = /[\u0080-\uffff]/g;
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(NOT_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 function encodeFacts(facts: PiParseState & { truncatedLastLine?: boolean }): EncodedFacts {
   const h = facts.header;
@@ -211,32 +273,51 @@ function encodeFacts(facts: PiParseState & { truncatedLastLine?: boolean }): Enc
   ];
 }
 
-/** Builds plain objects with assignments, not spreads: this runs once per file on every scan. */
-function decodeFacts(e: EncodedFacts): PiFileFacts {
-  const [
-    offset,
-    lines,
-    headerSeen,
-    h,
-    entries,
-    user,
-    assistant,
-    toolResult,
-    other,
-    name,
-    lastEntryAt,
-    corrupt,
-    long,
-    tail,
-    truncated,
-    firstMessage,
-  ] = e;
-  let header: PiHeader | null = null;
-  if (h) {
-    header = { type: "session", id: h[0], timestamp: h[1], cwd: h[2] };
-    if (h[3] !== null) header.version = h[3];
-    if (h[4] !== null) header.parentSession = h[4];
-  }
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const isProblem = (v: unknown): v is Problem =>
+  v === null || (Array.isArray(v) && v.length === 2 && isCount(v[0]) && isCount(v[1]));
+const isOptionalString = (v: unknown): v is string | null => v === null || typeof v === "string";
+
+/**
+ * The facts of the fields given, as plain objects built with assignments (this runs once per file
+ * on every scan), or undefined when a value is not of its type: a damaged entry is read again.
+ */
+function factsOf(
+  offset: unknown,
+  lines: unknown,
+  headerSeen: unknown,
+  header: PiHeader | null,
+  entries: unknown,
+  user: unknown,
+  assistant: unknown,
+  toolResult: unknown,
+  other: unknown,
+  name: unknown,
+  lastEntryAt: unknown,
+  corrupt: unknown,
+  long: unknown,
+  tail: unknown,
+  truncated: unknown,
+  firstMessage: unknown,
+): PiFileFacts | undefined {
+  if (
+    !isCount(offset) ||
+    !isCount(lines) ||
+    (headerSeen !== 0 && headerSeen !== 1) ||
+    !isCount(entries) ||
+    !isCount(user) ||
+    !isCount(assistant) ||
+    !isCount(toolResult) ||
+    !isCount(other) ||
+    (name !== false && !isOptionalString(name)) ||
+    !isOptionalString(lastEntryAt) ||
+    !isProblem(corrupt) ||
+    !isProblem(long) ||
+    typeof tail !== "number" ||
+    (truncated !== 0 && truncated !== 1) ||
+    !isOptionalString(firstMessage)
+  )
+    return undefined;
   const facts: PiFileFacts = {
     offset,
     lines,
@@ -255,75 +336,379 @@ function decodeFacts(e: EncodedFacts): PiFileFacts {
   return facts;
 }
 
-/** Cheap shape check: the cache is our own file, but a damaged one must not crash a scan. */
-function looksEncoded(value: unknown): value is EncodedEntry {
-  if (!Array.isArray(value) || value.length !== 7) return false;
-  const [key, dev, ino, size, mtimeNs, facts] = value;
-  return (
-    typeof key === "string" &&
-    typeof dev === "number" &&
-    typeof ino === "number" &&
-    typeof size === "number" &&
-    typeof mtimeNs === "string" &&
-    Array.isArray(facts) &&
-    facts.length === 16 &&
-    typeof facts[0] === "number"
+/** A header from its fields, or undefined when they are not of their types (null: no header). */
+function headerOf(
+  id: unknown,
+  timestamp: unknown,
+  cwd: unknown,
+  version: unknown,
+  parent: unknown,
+): PiHeader | null | undefined {
+  if (id === null) return null;
+  if (
+    typeof id !== "string" ||
+    typeof timestamp !== "string" ||
+    typeof cwd !== "string" ||
+    (version !== null && !Number.isInteger(version)) ||
+    !isOptionalString(parent)
+  )
+    return undefined;
+  const header: PiHeader = { type: "session", id, timestamp, cwd };
+  if (version !== null) header.version = version as number;
+  if (parent !== null) header.parentSession = parent;
+  return header;
+}
+
+function decodeFacts(e: unknown): PiFileFacts | undefined {
+  if (!Array.isArray(e) || e.length !== 16) return undefined;
+  const h = e[3] as unknown;
+  const header = h === null ? null : Array.isArray(h) ? headerOf(h[0], h[1], h[2], h[3], h[4]) : undefined;
+  if (header === undefined) return undefined;
+  return factsOf(
+    e[0],
+    e[1],
+    e[2],
+    header,
+    e[4],
+    e[5],
+    e[6],
+    e[7],
+    e[8],
+    e[9],
+    e[10],
+    e[11],
+    e[12],
+    e[13],
+    e[14],
+    e[15],
   );
 }
 
-/**
- * Calls `onEntry` for each well-formed entry of the cache file, in file order. False when there is no
- * usable file (missing, or another version: then nothing was handed over).
- */
-function readEncodedEntries(file: string, onEntry: (value: EncodedEntry) => void): boolean {
-  let fd: number;
+/** Entry `i` of a block, or undefined when it is damaged. */
+function decodeEntry(block: ParsedBlock, i: number): CacheEntry | undefined {
+  const c = block.columns;
+  const dev = c[C.dev]![i];
+  const ino = c[C.ino]![i];
+  const size = c[C.size]![i];
+  const mtimeNs = c[C.mtimeNs]![i];
+  if (!isCount(dev) || !isCount(ino) || !isCount(size) || typeof mtimeNs !== "string") return undefined;
+  const id = c[C.id]![i];
+  const cwd = id === null ? null : block.cwds[c[C.cwd]![i] as number];
+  const header = headerOf(id, c[C.timestamp]![i], cwd, c[C.version]![i], c[C.parent]![i]);
+  if (header === undefined) return undefined;
+  const facts = factsOf(
+    c[C.offset]![i],
+    c[C.lines]![i],
+    c[C.headerSeen]![i],
+    header,
+    c[C.entries]![i],
+    c[C.user]![i],
+    c[C.assistant]![i],
+    c[C.toolResult]![i],
+    c[C.other]![i],
+    c[C.name]![i],
+    c[C.lastEntryAt]![i],
+    c[C.corrupt]![i],
+    c[C.long]![i],
+    c[C.tail]![i],
+    c[C.truncated]![i],
+    c[C.firstMessage]![i],
+  );
+  if (!facts) return undefined;
+  const entry: CacheEntry = { dev, ino, size, mtimeNs, facts };
+  const resume = c[C.resume]![i];
+  if (resume !== 0) {
+    const decoded = decodeFacts(resume);
+    if (!decoded) return undefined;
+    const { truncatedLastLine: _, ...state } = decoded; // a parse state has none (rare: copied)
+    entry.resume = state;
+  }
+  return entry;
+}
+
+/** A block's text parsed, or undefined when it is not a block of the right shape. */
+function parseBlock(text: string): ParsedBlock | undefined {
+  let value: unknown;
   try {
-    fd = openSync(file, "r");
+    value = JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
-  // Read in chunks and cut into lines as bytes, each line decoded on its own: never one giant
-  // string nor one giant array, and (with lines under V8's 128 KiB large-object size) no string
-  // that outlives a young-generation collection.
-  const chunk = Buffer.allocUnsafe(1 << 20);
-  let carry: Buffer[] = [];
-  let first = true;
-  const onLine = (line: string) => {
-    if (first) {
-      first = false;
-      return headerRoots(line) !== undefined;
-    }
-    if (!line) return true;
-    let values: unknown;
-    try {
-      values = JSON.parse(line);
-    } catch {
-      return true; // a damaged line only means its files are read again
-    }
-    if (!Array.isArray(values)) return true;
-    for (const value of values as unknown[]) if (looksEncoded(value)) onEntry(value);
-    return true;
-  };
-  try {
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
-      const bytes = chunk.subarray(0, n);
-      let from = 0;
-      for (let newline; (newline = bytes.indexOf(NEWLINE, from)) !== -1; from = newline + 1) {
-        let line: string;
-        if (carry.length > 0) {
-          carry.push(bytes.subarray(from, newline));
-          line = Buffer.concat(carry).toString("utf8");
-          carry = [];
-        } else line = bytes.toString("utf8", from, newline);
-        if (!onLine(line)) return false; // another version: start afresh
+  if (!Array.isArray(value) || value.length !== 4) return undefined;
+  const [folder, cwds, names, columns] = value as unknown[];
+  if (folder !== null && typeof folder !== "string") return undefined;
+  if (!Array.isArray(cwds) || !cwds.every((cwd) => typeof cwd === "string")) return undefined;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string")) return undefined;
+  if (!Array.isArray(columns) || columns.length !== COLUMNS.length) return undefined;
+  for (const column of columns as unknown[])
+    if (!Array.isArray(column) || column.length !== names.length) return undefined;
+  return { folder, cwds: cwds as string[], names: names as string[], columns: columns as Columns };
+}
+
+/** A block being written: the entries of one folder, as columns. */
+class BlockBuilder {
+  readonly cwds: string[] = [];
+  private readonly cwdIndex = new Map<string, number>();
+  readonly names: string[] = [];
+  readonly columns: Columns = COLUMNS.map(() => []);
+
+  constructor(readonly folder: string | null) {}
+
+  get length(): number {
+    return this.names.length;
+  }
+
+  add(name: string, e: CacheEntry): void {
+    // The columns are the entry's fields in `encodeFacts`' order, the header's spread out.
+    const [offset, lines, headerSeen, h, ...rest] = encodeFacts(e.facts);
+    this.names.push(name);
+    const values = [
+      e.dev,
+      e.ino,
+      e.size,
+      e.mtimeNs,
+      offset,
+      lines,
+      headerSeen,
+      h ? h[0] : null,
+      h ? h[1] : null,
+      h ? this.cwd(h[2]) : -1,
+      h ? h[3] : null,
+      h ? h[4] : null,
+      ...rest,
+      e.resume ? encodeFacts(e.resume) : 0,
+    ];
+    for (let i = 0; i < values.length; i++) this.columns[i]!.push(values[i]);
+  }
+
+  /** Entry `i` of a parsed block, as it is (nothing decoded). */
+  copy(block: ParsedBlock, i: number): void {
+    this.names.push(block.names[i]!);
+    for (let c = 0; c < COLUMNS.length; c++) {
+      let value = block.columns[c]![i];
+      if (c === C.cwd && block.columns[C.id]![i] !== null) {
+        const cwd = block.cwds[value as number];
+        value = cwd === undefined ? -1 : this.cwd(cwd); // a damaged index stays damaged
       }
-      if (from < n) carry.push(Buffer.from(bytes.subarray(from))); // a copy: the chunk is reused
+      this.columns[c]!.push(value);
     }
-    if (carry.length > 0 && !onLine(Buffer.concat(carry).toString("utf8"))) return false;
-  } finally {
-    closeSync(fd);
   }
-  return true;
+
+  /** The index of `cwd` in this block's cwds. */
+  private cwd(cwd: string): number {
+    let index = this.cwdIndex.get(cwd);
+    if (index === undefined) {
+      index = this.cwds.push(cwd) - 1;
+      this.cwdIndex.set(cwd, index);
+    }
+    return index;
+  }
+
+  text(): string {
+    return asciiJson([this.folder, this.cwds, this.names, this.columns]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+interface Block {
+  /** Where its line is in the file's bytes. */
+  start: number;
+  end: number;
+  folder: string | null;
+  /** Parsed when its folder is reached; let go when the scan moves on to another folder. */
+  parsed: ParsedBlock | undefined;
+  /** Whether each of its entries was reused as it is (a file found unchanged). */
+  reused: Uint8Array | undefined;
+  /** A block that could not be parsed: its files are read again. */
+  damaged: boolean;
+}
+
+interface Folder {
+  blocks: Block[];
+  /** Where the next file is expected: the files of a folder come in the order they were written. */
+  cursorBlock: number;
+  cursorEntry: number;
+  /** Names to block and entry (block << 16 | entry), made when the order is not the cursor's. */
+  index: Map<string, number> | undefined;
+}
+
+/** The folder a block line names: its first JSON value, parsed alone (the rest waits). */
+function folderOfLine(text: string): string | null | undefined {
+  if (text.startsWith("[null,")) return null;
+  if (!text.startsWith('["')) return undefined;
+  for (let at = 2; at < text.length; at++) {
+    const ch = text.charCodeAt(at);
+    if (ch === 92)
+      at += 1; // a backslash escapes what follows
+    else if (ch === 34) {
+      try {
+        return JSON.parse(text.slice(1, at + 1)) as string;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A cache file opened for one scan: its blocks are found by folder, parsed when first needed and
+ * decoded an entry at a time. `get` finds a file's entry; `reuse` marks the entry just found as
+ * still true (its file is unchanged), which `ScanCacheWriter.copyReused` copies as it is.
+ */
+export class ScanCacheReader {
+  private readonly folders = new Map<string | null, Folder>();
+  private lastFolder: Folder | undefined;
+  private lastFolderKey: string | null | undefined;
+  private lastFound: { block: Block; entry: number } | undefined;
+  private lastKey: string | undefined;
+
+  private constructor(
+    private readonly bytes: Buffer,
+    readonly blocks: readonly Block[],
+  ) {
+    for (const block of blocks) {
+      let folder = this.folders.get(block.folder);
+      if (!folder) {
+        folder = { blocks: [], cursorBlock: 0, cursorEntry: 0, index: undefined };
+        this.folders.set(block.folder, folder);
+      }
+      folder.blocks.push(block);
+    }
+  }
+
+  /** The file's reader, or undefined when there is no usable file (missing, or another version). */
+  static open(file: string): ScanCacheReader | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      return undefined;
+    }
+    const headerEnd = bytes.indexOf(NEWLINE);
+    if (headerRoots(bytes.toString("utf8", 0, headerEnd === -1 ? bytes.length : headerEnd)) === undefined)
+      return undefined;
+    const blocks: Block[] = [];
+    for (let start = headerEnd + 1; start > 0 && start < bytes.length;) {
+      let end = bytes.indexOf(NEWLINE, start);
+      if (end === -1) end = bytes.length; // a last line cut short: it will not parse
+      if (end > start) {
+        const line = bytes.subarray(start, end);
+        // A block names its folder in its first bytes: only those are read now.
+        const folder = isAscii(line)
+          ? folderOfLine(line.toString("latin1", 0, Math.min(line.length, 8192)))
+          : undefined;
+        blocks.push({
+          start,
+          end,
+          folder: folder ?? null,
+          parsed: undefined,
+          reused: undefined,
+          damaged: folder === undefined,
+        });
+      }
+      start = end + 1;
+    }
+    return new ScanCacheReader(bytes, blocks);
+  }
+
+  /** The block's parsed text (undefined when damaged). */
+  parse(block: Block): ParsedBlock | undefined {
+    if (block.parsed || block.damaged) return block.parsed;
+    const parsed = parseBlock(this.bytes.toString("latin1", block.start, block.end));
+    if (!parsed || parsed.folder !== block.folder) {
+      block.damaged = true;
+      return undefined;
+    }
+    block.reused ??= new Uint8Array(parsed.names.length);
+    block.parsed = parsed;
+    return parsed;
+  }
+
+  /** The raw line of a block (for a copy of it as it is). */
+  text(block: Block): Buffer {
+    return this.bytes.subarray(block.start, block.end);
+  }
+
+  /** The entry of `key`, decoded; undefined when there is none (or it is damaged). */
+  get(key: string): CacheEntry | undefined {
+    this.lastFound = undefined;
+    this.lastKey = key;
+    const [folderKey, name] = splitKey(key);
+    let folder = this.lastFolder;
+    if (folderKey !== this.lastFolderKey) {
+      // On to another folder: the last one's parsed blocks can go (they die young).
+      if (this.lastFolder) this.release(this.lastFolder);
+      folder = this.folders.get(folderKey);
+      this.lastFolder = folder;
+      this.lastFolderKey = folderKey;
+    }
+    if (!folder) return undefined;
+    let found = this.atCursor(folder, name);
+    if (found === undefined) {
+      folder.index ??= this.indexOf(folder);
+      const at = folder.index.get(name);
+      if (at === undefined) return undefined;
+      found = { block: folder.blocks[at >>> 16]!, entry: at & 0xffff };
+      // The cursor goes on from there: after a file new to the cache, the next are in order again.
+      folder.cursorBlock = at >>> 16;
+      folder.cursorEntry = (at & 0xffff) + 1;
+    }
+    const parsed = this.parse(found.block);
+    const entry = parsed ? decodeEntry(parsed, found.entry) : undefined;
+    if (entry) this.lastFound = found;
+    return entry;
+  }
+
+  /** Marks the entry `get` just returned for `key` as still true: its file is unchanged. */
+  reuse(key: string): void {
+    if (key === this.lastKey && this.lastFound) this.lastFound.block.reused![this.lastFound.entry] = 1;
+  }
+
+  /** The entry at the folder's cursor when it is `name`'s, moving the cursor on. */
+  private atCursor(folder: Folder, name: string) {
+    while (folder.cursorBlock < folder.blocks.length) {
+      const block = folder.blocks[folder.cursorBlock]!;
+      const parsed = this.parse(block);
+      if (parsed && folder.cursorEntry < parsed.names.length) {
+        if (parsed.names[folder.cursorEntry] !== name) return undefined;
+        const found = { block, entry: folder.cursorEntry };
+        folder.cursorEntry += 1;
+        return found;
+      }
+      folder.cursorBlock += 1;
+      folder.cursorEntry = 0;
+    }
+    return undefined;
+  }
+
+  private indexOf(folder: Folder): Map<string, number> {
+    const index = new Map<string, number>();
+    folder.blocks.forEach((block, b) => {
+      const names = this.parse(block)?.names ?? [];
+      for (let i = 0; i < names.length; i++) if (!index.has(names[i]!)) index.set(names[i]!, (b << 16) | i);
+    });
+    return index;
+  }
+
+  private release(folder: Folder) {
+    for (const block of folder.blocks) block.parsed = undefined;
+    folder.index = undefined;
+  }
+
+  /** Every entry's key, in file order, with its block and place in it (blocks are parsed as needed). */
+  *entries(): Generator<{ key: string; block: Block; parsed: ParsedBlock; entry: number }> {
+    for (const block of this.blocks) {
+      const parsed = this.parse(block);
+      if (!parsed) continue;
+      for (let entry = 0; entry < parsed.names.length; entry++)
+        yield { key: keyOf(block.folder, parsed.names[entry]!), block, parsed, entry };
+      block.parsed = undefined;
+    }
+  }
 }
 
 /**
@@ -333,31 +718,41 @@ function readEncodedEntries(file: string, onEntry: (value: EncodedEntry) => void
  */
 export function loadScanCache(file: string, want?: (key: string) => boolean): ScanCache {
   const cache: ScanCache = new Map();
-  const usable = readEncodedEntries(file, (value) => {
-    const [key, dev, ino, size, mtimeNs, facts, resume] = value;
-    if (want && !want(key)) return;
-    try {
-      const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: decodeFacts(facts) };
-      if (resume) entry.resume = decodeFacts(resume);
-      cache.set(key, entry);
-    } catch {
-      // A damaged entry only means that file is read again.
-    }
-  });
-  return usable ? cache : new Map();
+  const reader = ScanCacheReader.open(file);
+  if (!reader) return cache;
+  for (const { key, parsed, entry } of reader.entries()) {
+    if (want && !want(key)) continue;
+    const decoded = decodeEntry(parsed, entry);
+    if (decoded) cache.set(key, decoded);
+  }
+  return cache;
 }
+
+/** Whether the files of a block (or, in the block of whole keys, the file of `key`) are under `roots`. */
+function underRoots(folder: string | null, key: string, roots: readonly string[]): boolean {
+  const path = folder === null ? bytesKeyPath(key) : `${folder}/`;
+  return roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
+}
+
+/** The path a `bytes:` key stands for (undecodable bytes as U+FFFD, enough for a prefix test). */
+const bytesKeyPath = (key: string) => Buffer.from(key.slice("bytes:".length), "base64").toString("utf8");
+
+/** How many entries a writer holds to write in place of old ones (`inPlaceOf`) before it writes them as they come. */
+const HELD_ENTRIES = 5000;
 
 let tempCounter = 0;
 
 /**
- * Writes a new cache entry by entry, in lines of `ENTRIES_PER_LINE`, to a temp file that `commit`
+ * Writes a new cache entry by entry, in blocks of `ENTRIES_PER_BLOCK`, to a temp file that `commit`
  * renames over the cache (a crash leaves the old cache or the new one) and `abort` removes. A scan
  * hands over each file's entry as soon as it is read, so the entries need not all be held at once.
- * The temp file is created by the first `add` (or by `commit`).
+ * The temp file is created by the first block written (or by `commit`).
  */
 export class ScanCacheWriter {
   private fd: number | undefined;
-  private batch: EncodedEntry[] = [];
+  private block: BlockBuilder | undefined;
+  /** Entries to write where the old file had the same files' entries (`inPlaceOf`). */
+  private held: Map<string, CacheEntry> | undefined;
   // Unique per writer: two scans in one process (a server's look and a forced rescan) may overlap.
   private readonly temp: string;
 
@@ -368,54 +763,170 @@ export class ScanCacheWriter {
     this.temp = `${file}.${process.pid}.${++tempCounter}.tmp`;
   }
 
+  /**
+   * From now on, entries added are held (up to `HELD_ENTRIES`) and written by `copyReused` where
+   * the old file had its entry of the same file, so that the new file keeps the order in which a
+   * scan meets the files: the reader finds them with its cursor, not a map of names.
+   */
+  inPlace(): void {
+    this.held ??= new Map();
+  }
+
   add(key: string, e: CacheEntry): void {
-    this.batch.push([
-      key,
-      e.dev,
-      e.ino,
-      e.size,
-      e.mtimeNs,
-      encodeFacts(e.facts),
-      e.resume ? encodeFacts(e.resume) : null,
-    ]);
-    if (this.batch.length === ENTRIES_PER_LINE) this.flush();
+    if (this.held) {
+      if (this.held.size < HELD_ENTRIES) {
+        this.held.set(key, e);
+        return;
+      }
+      this.writeHeld(); // too many to hold: written as they come from now on
+      this.held = undefined;
+    }
+    const [folder, name] = splitKey(key);
+    this.blockFor(folder).add(name, e);
   }
 
   /**
    * Copies the entries of the cache file `from` (this writer's own file, as it is now) whose key
-   * `keep` accepts, as they are: nothing is decoded, and only one line of entries is held at a time.
+   * `keep` accepts, as they are: nothing is decoded, and only one block is held at a time.
    */
   copyFrom(from: string, keep: (key: string) => boolean): void {
-    readEncodedEntries(from, (value) => {
-      if (!keep(value[0])) return;
-      this.batch.push(value);
-      if (this.batch.length === ENTRIES_PER_LINE) this.flush();
-    });
+    const reader = ScanCacheReader.open(from);
+    if (!reader) return;
+    for (const block of reader.blocks) {
+      const parsed = reader.parse(block);
+      if (!parsed) continue;
+      this.copyBlock(reader, block, parsed, (i) => (keep(keyOf(block.folder, parsed.names[i]!)) ? 1 : 0));
+      block.parsed = undefined;
+    }
+    this.writeHeld();
+  }
+
+  /**
+   * Copies, as they are, the entries `reader` was asked to reuse (files found unchanged) and those
+   * of files outside `roots` (other stores' scans), and writes the held entries in place of the
+   * old entries of their files. The other entries of files under `roots` go: their files were not
+   * found (deleted, moved) or could not be read.
+   */
+  copyReused(reader: ScanCacheReader, roots: readonly string[]): void {
+    const held = this.held ?? new Map<string, CacheEntry>();
+    for (const block of reader.blocks) {
+      const folderUnder = block.folder === null ? undefined : underRoots(block.folder, "", roots);
+      if (folderUnder === false) {
+        this.copyRaw(reader, block); // another store's block, as it is (even unparsed)
+        continue;
+      }
+      const parsed = reader.parse(block);
+      if (!parsed) continue;
+      const reused = block.reused!;
+      this.copyBlock(reader, block, parsed, (i) => {
+        if (reused[i] === 1) return 1;
+        if (folderUnder === undefined && !underRoots(null, parsed.names[i]!, roots)) return 1;
+        return held.has(keyOf(block.folder, parsed.names[i]!)) ? 2 : 0;
+      });
+      block.parsed = undefined;
+    }
+    this.writeHeld();
+  }
+
+  /**
+   * Whether a rewrite would drop something: an entry of a file under `roots` that was not reused
+   * (its file is gone or changed), or a damaged block.
+   */
+  static anyNotReused(reader: ScanCacheReader, roots: readonly string[]): boolean {
+    for (const block of reader.blocks) {
+      if (block.folder !== null) {
+        if (!underRoots(block.folder, "", roots)) continue; // another store's: it stays
+        // A block never parsed is of a folder not met, or of files not found: its entries go.
+        if (!block.reused || block.damaged || !block.reused.every((reused) => reused === 1)) return true;
+        continue;
+      }
+      const parsed = reader.parse(block); // whole keys: which are under `roots` is per key
+      if (!parsed) return true;
+      const reused = block.reused!;
+      if (parsed.names.some((key, i) => reused[i] !== 1 && underRoots(null, key, roots))) return true;
+    }
+    return false;
   }
 
   commit(): void {
-    this.flush(true);
+    this.writeHeld();
+    this.flush();
+    this.open();
     closeSync(this.fd!);
     this.fd = undefined;
     renameSync(this.temp, this.file);
   }
 
   abort(): void {
+    this.block = undefined;
+    this.held = undefined;
     if (this.fd === undefined) return;
     closeSync(this.fd);
     this.fd = undefined;
     rmSync(this.temp, { force: true });
   }
 
-  private flush(always = false) {
-    if (this.batch.length === 0 && !always) return;
-    if (this.fd === undefined) {
-      ensurePrivateDir(dirname(this.file));
-      this.fd = openSync(this.temp, "w", 0o600); // every session's path, cwd and name: private
-      writeSync(this.fd, `${headerLine(this.roots)}\n`);
+  /**
+   * A block's entries as `what` says: 0 drop, 1 copy as it is, 2 write the held entry of its file
+   * in its place. A block copied whole is copied as bytes.
+   */
+  private copyBlock(
+    reader: ScanCacheReader,
+    block: Block,
+    parsed: ParsedBlock,
+    what: (i: number) => 0 | 1 | 2,
+  ) {
+    const n = parsed.names.length;
+    const plan = new Uint8Array(n);
+    let copied = 0;
+    for (let i = 0; i < n; i++) if ((plan[i] = what(i)) === 1) copied += 1;
+    if (copied === n) return this.copyRaw(reader, block);
+    for (let i = 0; i < n; i++) {
+      if (plan[i] === 1) this.blockFor(parsed.folder).copy(parsed, i);
+      else if (plan[i] === 2) {
+        const key = keyOf(parsed.folder, parsed.names[i]!);
+        this.blockFor(parsed.folder).add(parsed.names[i]!, this.held!.get(key)!);
+        this.held!.delete(key);
+      }
     }
-    if (this.batch.length > 0) writeSync(this.fd, `${JSON.stringify(this.batch)}\n`);
-    this.batch = [];
+  }
+
+  /** The held entries not written in place (files new to the cache), in the order they came. */
+  private writeHeld() {
+    const held = this.held;
+    if (!held) return;
+    this.held = new Map();
+    for (const [key, entry] of held) {
+      const [folder, name] = splitKey(key);
+      this.blockFor(folder).add(name, entry);
+    }
+  }
+
+  private copyRaw(reader: ScanCacheReader, block: Block) {
+    this.flush();
+    this.open();
+    writeSync(this.fd!, reader.text(block));
+    writeSync(this.fd!, "\n");
+  }
+
+  private blockFor(folder: string | null): BlockBuilder {
+    if (this.block && (this.block.folder !== folder || this.block.length === ENTRIES_PER_BLOCK)) this.flush();
+    return (this.block ??= new BlockBuilder(folder));
+  }
+
+  private open() {
+    if (this.fd !== undefined) return;
+    ensurePrivateDir(dirname(this.file));
+    this.fd = openSync(this.temp, "w", 0o600); // every session's path, cwd and name: private
+    writeSync(this.fd, `${headerLine(this.roots)}\n`);
+  }
+
+  private flush() {
+    const block = this.block;
+    this.block = undefined;
+    if (!block || block.length === 0) return;
+    this.open();
+    writeSync(this.fd!, `${block.text()}\n`);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   cacheFileFor,
   loadScanCache,
   type ScanCache,
+  ScanCacheReader,
   ScanCacheWriter,
   settleCacheDir,
 } from "./scan-cache.js";
@@ -221,7 +222,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   /** Lean: the keys of every file found, and of those that need their cache entry. */
   const foundKeys = new Set<string>();
   const neededKeys = new Set<string>();
-  /** Lean: entries of files under the scanned roots that were not found (forgotten). */
+  /** Entries of files under the scanned roots that were not found (forgotten; not lean: whether any). */
   let forgotten = 0;
   let oldCache: ScanCache = new Map();
   if (lean) {
@@ -247,10 +248,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         return false;
       });
     }
-  } else if (cacheFile) oldCache = loadScanCache(cacheFile);
+  }
+  // Not lean: the old file is opened, and each file's entry decoded when the loop meets the file.
+  const reader = !lean && cacheFile ? ScanCacheReader.open(cacheFile) : undefined;
   // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
-  // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
-  // loaded entry, written only if the cache is rewritten at all (lean: copied from the old file).
+  // read file's facts until the end cost ~35 MB at 100,000 sessions (with an old file, a few
+  // thousand are held to go where their old entries were). Unchanged files keep their entry in the
+  // old file, copied only if the cache is rewritten at all.
   const newCache = new Map<string, CacheEntry | typeof READ>();
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const records: SessionRecord[] = [];
@@ -279,6 +283,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   const writer = cacheFile ? new ScanCacheWriter(cacheFile, roots) : undefined;
+  if (reader) writer?.inPlace();
   try {
     let index = 0;
     for (const { root, files } of found) {
@@ -307,10 +312,11 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           continue;
         }
         try {
-          const { entry, identity, bytesRead: read, hit } = factsFor(file, oldCache.get(key), buffer);
+          const cached = reader ? reader.get(key) : oldCache.get(key);
+          const { entry, identity, bytesRead: read, hit } = factsFor(file, cached, buffer);
           if (hit) {
             cacheHits += 1;
-            if (!lean) newCache.set(key, entry);
+            reader?.reuse(key);
           } else {
             filesRead += 1;
             writer?.add(key, entry);
@@ -368,13 +374,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await breathe();
     // Entries of files under the scanned roots that were not found are gone; entries of other
     // stores (another --root, the default store) are kept for their next scan.
-    if (!lean) {
-      for (const [key, entry] of oldCache) {
-        if (newCache.has(key)) continue;
-        if (isUnderAny(keyPath(key), roots)) forgotten += 1;
-        else newCache.set(key, entry);
-      }
-    }
+    if (reader && ScanCacheWriter.anyNotReused(reader, roots)) forgotten += 1;
     if (writer && (filesRead > 0 || forgotten > 0)) {
       if (lean) {
         // What stays: entries of files found and not read now, and of other stores.
@@ -382,7 +382,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           cacheFile!,
           (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), roots)),
         );
-      } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
+      } else if (reader) writer.copyReused(reader, roots);
       writer.commit();
     }
   } finally {

@@ -59,6 +59,11 @@ const READ = Symbol("read");
 
 /** How long the scan may hold the event loop before it lets other work run. */
 const YIELD_EVERY_MS = 50;
+/**
+ * A step that costs little (an entry of the walk, a file found unchanged) reads the clock only every
+ * this many times, for progress and turns of the event loop: reading it was a good part of such a step.
+ */
+const CHEAP_STEPS = 64;
 
 const cacheKey = (file: FoundFile) =>
   typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
@@ -177,6 +182,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     options.onProgress(progress);
   };
 
+  let steps = 0;
+  /** Whether a step reads the clock: every step that costs, every `CHEAP_STEPS`-th one that does not. */
+  const clockDue = (cheap: boolean) => !cheap || ++steps % CHEAP_STEPS === 0;
   let sliceStart = performance.now();
   /** A turn for the event loop once the scan has held it for `YIELD_EVERY_MS`; until then nothing to wait for. */
   const breathe = () => {
@@ -196,7 +204,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let filesTotal = 0;
   let bytesTotal = 0;
   for (const root of roots) {
-    const walked = await walkPiRoot(root, { known: reusable, pause: breathe });
+    const walked = await walkPiRoot(root, {
+      known: reusable,
+      pause: () => (clockDue(true) ? breathe() : undefined),
+    });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
     filesTotal += walked.files.length;
@@ -232,7 +243,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const key = cacheKey(file);
         foundKeys.add(key);
         if (!unchangedRecord(root, file)) neededKeys.add(key);
-        const turn = breathe();
+        const turn = clockDue(true) ? breathe() : undefined;
         if (turn) await turn;
       }
     }
@@ -275,8 +286,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   /** After each file: progress, and a turn for the event loop now and then. */
   // Returns the turn when one is due, else nothing: an `await` of nothing costs a turn of the
   // microtask queue all the same, 100,000 times a scan.
-  const fileDone = (index: number, size: number) => {
+  const fileDone = (index: number, size: number, cheap: boolean) => {
     bytesDone += size;
+    if (!clockDue(cheap)) return undefined;
     if (options.onProgress)
       report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
     return breathe();
@@ -290,6 +302,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       for (let i = 0; i < files.length; i++, index++) {
         const file = files.at(i);
         const key = cacheKey(file);
+        const readBefore = filesRead; // a file found unchanged is a cheap step
         // One object per file, built without spreads: this loop runs for every session on every scan.
         const input: PiRecordInput = {
           root,
@@ -307,7 +320,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
           shared[records.push(unchanged) - 1] = 1;
-          const turn = fileDone(index, file.identity.size);
+          const turn = fileDone(index, file.identity.size, true);
           if (turn) await turn;
           continue;
         }
@@ -353,7 +366,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
               : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
             bytes: file.identity.size,
           });
-        const turn = fileDone(index, file.identity.size);
+        const turn = fileDone(index, file.identity.size, filesRead === readBefore);
         if (turn) await turn;
       }
     }

@@ -105,18 +105,14 @@ interface Entry {
   nonUtf8: boolean;
 }
 
-/** Lists a folder; names that are not valid UTF-8 get their exact bytes back from a Buffer listing. */
-function listFolder(fsPath: string | Buffer): Entry[] {
+/**
+ * Lists a folder: its entries, or (the usual case: a folder given by a string, every name valid
+ * UTF-8) just the dirents, whose paths the walk makes itself — an object per entry less. Names that
+ * are not valid UTF-8 get their exact bytes back from a Buffer listing.
+ */
+function listFolder(fsPath: string | Buffer): Dirent[] | Entry[] {
   const dirents = readdirSync(fsPath, { withFileTypes: true });
-  const lossy = dirents.some((d) => d.name.includes("\uFFFD"));
-  if (!lossy && typeof fsPath === "string") {
-    return dirents.map((dirent) => ({
-      name: dirent.name,
-      fsPath: `${fsPath}/${dirent.name}`,
-      dirent,
-      nonUtf8: false,
-    }));
-  }
+  if (typeof fsPath === "string" && !dirents.some((d) => d.name.includes("\uFFFD"))) return dirents;
   const base = typeof fsPath === "string" ? Buffer.from(fsPath) : fsPath;
   const raw = readdirSync(fsPath, { withFileTypes: true, encoding: "buffer" });
   return raw.map((dirent) => {
@@ -128,6 +124,9 @@ function listFolder(fsPath: string | Buffer): Entry[] {
     return { name, fsPath: childFsPath, dirent: dirent as unknown as Dirent, nonUtf8 };
   });
 }
+
+/** lstat's options, made once: it runs for every file. */
+const BIGINT = { bigint: true } as const;
 
 /** Files by path, with the strings a walk may list them with (see `WalkOptions.known`). */
 export type KnownFiles = ReadonlyMap<string, { path: string; fingerprint: { mtimeNs: string } }>;
@@ -152,6 +151,13 @@ export interface WalkOptions {
 export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {}): Promise<WalkResult> {
   const files = new FoundFiles();
   const problems: ScanProblem[] = [];
+  const notASession = (path: string, what: string, bytes?: number) =>
+    problems.push({
+      code: "not-a-session",
+      path,
+      message: `${what}, not a session of this pi store`,
+      ...(bytes !== undefined ? { bytes } : {}),
+    });
   const stack: Array<{
     fsPath: string | Buffer;
     path: string;
@@ -161,7 +167,7 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
   }> = [{ fsPath: root, path: root, name: root.split("/").at(-1) ?? root, nonUtf8: false, top: true }];
   while (stack.length > 0) {
     const folder = stack.pop()!;
-    let entries: Entry[];
+    let entries: Dirent[] | Entry[];
     try {
       entries = listFolder(folder.fsPath);
     } catch (error) {
@@ -173,35 +179,21 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
       });
       continue;
     }
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i++) {
       const turn = pause?.();
       if (turn) await turn; // not `await undefined`: that is a microtask turn per file all the same
+      const listed = entries[i]!;
+      // A dirent (its path made here) or an entry of a folder with names that are not UTF-8.
+      const isEntry = "dirent" in listed;
+      const dirent = isEntry ? listed.dirent : listed;
+      const name = listed.name;
+      const fsPath = isEntry ? listed.fsPath : `${folder.fsPath as string}/${name}`;
       // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
-      const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
-      const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
-      const notASession = (what: string, bytes?: number) =>
-        problems.push({
-          code: "not-a-session",
-          path,
-          message: `${what}, not a session of this pi store`,
-          ...(bytes !== undefined ? { bytes } : {}),
-        });
-      if (entry.dirent.isSymbolicLink()) {
-        problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
-      } else if (entry.dirent.isDirectory()) {
-        if (folder.top && PI_CWD_FOLDER.test(entry.name))
-          stack.push({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8, top: false });
-        else
-          notASession(
-            folder.top
-              ? "a folder pi does not make (not looked into)"
-              : "a folder inside a cwd folder (not looked into)",
-          );
-      } else if (!entry.dirent.isFile()) {
-        problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
-      } else {
+      const path = typeof fsPath === "string" ? fsPath : `${folder.path}/${name}`;
+      const nonUtf8 = folder.nonUtf8 || (isEntry && listed.nonUtf8);
+      if (dirent.isFile()) {
         try {
-          const stat = lstatSync(entry.fsPath, { bigint: true });
+          const stat = lstatSync(fsPath, BIGINT);
           if (!stat.isFile()) {
             problems.push({
               code: "not-regular",
@@ -210,15 +202,15 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
             });
             continue;
           }
-          if (!entry.name.endsWith(".jsonl")) {
-            notASession("not a .jsonl file", Number(stat.size));
+          if (!name.endsWith(".jsonl")) {
+            notASession(path, "not a .jsonl file", Number(stat.size));
             continue;
           }
           const identity = identityOf(stat);
-          const before = typeof entry.fsPath === "string" ? known?.get(path) : undefined;
+          const before = typeof fsPath === "string" ? known?.get(path) : undefined;
           if (before?.fingerprint.mtimeNs === identity.mtimeNs) identity.mtimeNs = before.fingerprint.mtimeNs;
           files.push({
-            fsPath: before?.path ?? entry.fsPath,
+            fsPath: before?.path ?? fsPath,
             path: before?.path ?? path,
             folder: folder.name,
             identity,
@@ -229,6 +221,19 @@ export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted while we looked
           problems.push({ code: "unreadable", path, message: (error as Error).message });
         }
+      } else if (dirent.isSymbolicLink()) {
+        problems.push({ code: "symlink", path, message: describeLink(fsPath) });
+      } else if (dirent.isDirectory()) {
+        if (folder.top && PI_CWD_FOLDER.test(name)) stack.push({ fsPath, path, name, nonUtf8, top: false });
+        else
+          notASession(
+            path,
+            folder.top
+              ? "a folder pi does not make (not looked into)"
+              : "a folder inside a cwd folder (not looked into)",
+          );
+      } else {
+        problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
       }
     }
   }

@@ -221,7 +221,7 @@ export function renderScanReport(
  * `JSON.stringify` would hold the whole document in memory at once. Chunks are separated by the
  * newline each `stdout` call adds.
  */
-export function* scanReportJson(report: ScanReport, sessionsPerChunk = 1000): Generator<string> {
+export function* scanReportJson(report: ScanReport, sessionsPerChunk = 100): Generator<string> {
   const { sessions, ...rest } = report;
   const head = JSON.stringify(rest);
   yield `${head.slice(0, -1)},"sessions":[`;

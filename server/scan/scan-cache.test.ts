@@ -84,6 +84,16 @@ describe("scan cache file", () => {
     expect([...loadScanCache(file, (key) => wanted.includes(key)).keys()]).toEqual(wanted);
   });
 
+  it("loads a file of several MiB, its blocks crossing the reader's 1 MiB chunks anywhere", () => {
+    const cache: ScanCache = new Map();
+    // Long folder names: ~4 MB in all, so blocks and chunk edges fall everywhere, folders too.
+    for (let i = 0; i < 3000; i++) cache.set(`/store/--${"x".repeat(1200 + (i % 7))}--/${i}.jsonl`, entry(i));
+    const file = newFile();
+    saveScanCache(file, cache);
+    expect(readFileSync(file).length).toBeGreaterThan(3 << 20);
+    expect(loadScanCache(file)).toEqual(cache);
+  });
+
   it("is ASCII only, one block a line, each naming its folder once", () => {
     const file = newFile();
     saveScanCache(file, sample());
@@ -210,6 +220,7 @@ describe("the reader and a rewrite", () => {
       for (const key of order) expect(reader.get(key)).toEqual(cache.get(key));
       expect(reader.get("/store/--big--/not there.jsonl")).toBeUndefined();
       expect(reader.get("/elsewhere/1.jsonl")).toBeUndefined();
+      reader.close();
     }
   });
 
@@ -241,6 +252,7 @@ describe("the reader and a rewrite", () => {
     writer.add("/store/--big--/new.jsonl", added);
     expect(ScanCacheWriter.anyNotReused(reader, roots)).toBe(true);
     writer.copyReused(reader, roots);
+    reader.close();
     writer.commit();
     const after = loadScanCache(file);
     expect(after).toEqual(new Map([...expected, ["/store/--big--/new.jsonl", added]]));
@@ -266,5 +278,6 @@ describe("the reader and a rewrite", () => {
     expect(ScanCacheWriter.anyNotReused(reader, roots)).toBe(false);
     // The whole-key block (paths that are not UTF-8) is under /store: its entries were not reused.
     expect(ScanCacheWriter.anyNotReused(reader, ["/store"])).toBe(true);
+    reader.close();
   });
 });

@@ -24,7 +24,6 @@ import {
   closeSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -44,6 +43,7 @@ const CACHE_VERSION = 6;
  */
 const ENTRIES_PER_BLOCK = 250;
 const NEWLINE = 10;
+const SLASH = 47;
 /** The first line of the file (the roots its entries are of, for `cache info`): lines of entries follow. */
 const headerLine = (roots: readonly string[]) => JSON.stringify({ version: CACHE_VERSION, roots });
 
@@ -555,6 +555,69 @@ function folderOfLine(text: string): string | null | undefined {
 }
 
 /**
+ * The blocks of an open cache file, where its lines are and the folder each names (from its first
+ * bytes), or undefined when the header is not this version's. Read in chunks of 1 MiB.
+ */
+function findBlocks(fd: number): Block[] | undefined {
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  const blocks: Block[] = [];
+  let header = true;
+  let lineStart = 0;
+  /**
+   * The first bytes of the current line: the header's 64 KiB, a block's 32 KiB (its folder: a path
+   * of up to 4,096 bytes, each escaped as up to six).
+   */
+  let head: Buffer[] = [];
+  let headLength = 0;
+  const keep = (bytes: Buffer) => {
+    const room = (header ? 64 : 32) * 1024 - headLength;
+    if (room <= 0 || bytes.length === 0) return;
+    const part = Buffer.from(bytes.subarray(0, room)); // a copy: the chunk is reused
+    head.push(part);
+    headLength += part.length;
+  };
+  /** The line that ends at `end` is complete (or the file ends there); false: not this version. */
+  const lineDone = (end: number) => {
+    const bytes = Buffer.concat(head);
+    head = [];
+    headLength = 0;
+    if (header) {
+      header = false;
+      return headerRoots(bytes.toString("utf8")) !== undefined;
+    }
+    const text = bytes.toString("latin1");
+    if (end > lineStart) {
+      const folder = folderOfLine(text);
+      blocks.push({
+        start: lineStart,
+        end,
+        folder: folder ?? null,
+        parsed: undefined,
+        reused: undefined,
+        damaged: folder === undefined,
+      });
+    }
+    return true;
+  };
+  let position = 0;
+  for (let n; (n = readSync(fd, chunk, 0, chunk.length, position)) > 0; position += n) {
+    const bytes = chunk.subarray(0, n);
+    let from = 0;
+    for (let newline; (newline = bytes.indexOf(NEWLINE, from)) !== -1; from = newline + 1) {
+      keep(bytes.subarray(from, newline));
+      if (!lineDone(position + newline)) return undefined;
+      lineStart = position + newline + 1;
+    }
+    keep(bytes.subarray(from));
+  }
+  if (position > lineStart || header) {
+    // A last line without its line break: a block cut short will not parse.
+    if (!lineDone(position)) return undefined;
+  }
+  return blocks;
+}
+
+/**
  * A cache file opened for one scan: its blocks are found by folder, parsed when first needed and
  * decoded an entry at a time. `get` finds a file's entry; `reuse` marks the entry just found as
  * still true (its file is unchanged), which `ScanCacheWriter.copyReused` copies as it is.
@@ -566,8 +629,11 @@ export class ScanCacheReader {
   private lastFound: { block: Block; entry: number } | undefined;
   private lastKey: string | undefined;
 
+  /** Where a block's bytes are read to (a block is ~80 KB). */
+  private scratch = Buffer.allocUnsafe(256 * 1024);
+
   private constructor(
-    private readonly bytes: Buffer,
+    private fd: number,
     readonly blocks: readonly Block[],
   ) {
     for (const block of blocks) {
@@ -580,45 +646,45 @@ export class ScanCacheReader {
     }
   }
 
-  /** The file's reader, or undefined when there is no usable file (missing, or another version). */
+  /**
+   * The file's reader, or undefined when there is no usable file (missing, or another version). The
+   * file is read once in chunks to find its blocks and their folders; a block's bytes are read again
+   * when it is parsed. Holding the whole file (33 MB at 100,000 sessions) until the scan's end was
+   * that much more peak memory. `close` when done.
+   */
   static open(file: string): ScanCacheReader | undefined {
-    let bytes: Buffer;
+    let fd: number;
     try {
-      bytes = readFileSync(file);
+      fd = openSync(file, "r");
     } catch {
       return undefined;
     }
-    const headerEnd = bytes.indexOf(NEWLINE);
-    if (headerRoots(bytes.toString("utf8", 0, headerEnd === -1 ? bytes.length : headerEnd)) === undefined)
-      return undefined;
-    const blocks: Block[] = [];
-    for (let start = headerEnd + 1; start > 0 && start < bytes.length;) {
-      let end = bytes.indexOf(NEWLINE, start);
-      if (end === -1) end = bytes.length; // a last line cut short: it will not parse
-      if (end > start) {
-        const line = bytes.subarray(start, end);
-        // A block names its folder in its first bytes: only those are read now.
-        const folder = isAscii(line)
-          ? folderOfLine(line.toString("latin1", 0, Math.min(line.length, 8192)))
-          : undefined;
-        blocks.push({
-          start,
-          end,
-          folder: folder ?? null,
-          parsed: undefined,
-          reused: undefined,
-          damaged: folder === undefined,
-        });
-      }
-      start = end + 1;
+    try {
+      const blocks = findBlocks(fd);
+      if (blocks) return new ScanCacheReader(fd, blocks);
+    } catch {
+      // unreadable: as if there were none
     }
-    return new ScanCacheReader(bytes, blocks);
+    closeSync(fd);
+    return undefined;
+  }
+
+  close(): void {
+    if (this.fd === -1) return;
+    closeSync(this.fd);
+    this.fd = -1;
   }
 
   /** The block's parsed text (undefined when damaged). */
   parse(block: Block): ParsedBlock | undefined {
     if (block.parsed || block.damaged) return block.parsed;
-    const parsed = parseBlock(this.bytes.toString("latin1", block.start, block.end));
+    const length = block.end - block.start;
+    if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(length);
+    const bytes = this.scratch.subarray(0, length);
+    const parsed =
+      readSync(this.fd, bytes, 0, length, block.start) === length && isAscii(bytes)
+        ? parseBlock(bytes.toString("latin1"))
+        : undefined;
     if (!parsed || parsed.folder !== block.folder) {
       block.damaged = true;
       return undefined;
@@ -630,27 +696,40 @@ export class ScanCacheReader {
 
   /** The raw line of a block (for a copy of it as it is). */
   text(block: Block): Buffer {
-    return this.bytes.subarray(block.start, block.end);
+    const bytes = Buffer.allocUnsafe(block.end - block.start);
+    readSync(this.fd, bytes, 0, bytes.length, block.start);
+    return bytes;
   }
 
   /** The entry of `key`, decoded; undefined when there is none (or it is damaged). */
   get(key: string): CacheEntry | undefined {
     this.lastFound = undefined;
     this.lastKey = key;
-    const [folderKey, name] = splitKey(key);
-    let folder = this.lastFolder;
-    if (folderKey !== this.lastFolderKey) {
+    // The name starts at `nameAt` in the key. In the same folder as the last key (the usual case:
+    // a scan meets the files folder by folder), nothing is cut out of the key.
+    const last = this.lastFolderKey;
+    let nameAt: number;
+    if (
+      typeof last === "string" &&
+      key.charCodeAt(last.length) === SLASH &&
+      key.startsWith(last) &&
+      key.indexOf("/", last.length + 1) === -1
+    )
+      nameAt = last.length + 1;
+    else {
+      const [folderKey] = splitKey(key);
+      nameAt = folderKey === null ? 0 : folderKey.length + 1;
       // On to another folder: the last one's parsed blocks can go (they die young).
       if (this.lastFolder) this.release(this.lastFolder);
-      folder = this.folders.get(folderKey);
-      this.lastFolder = folder;
+      this.lastFolder = this.folders.get(folderKey);
       this.lastFolderKey = folderKey;
     }
+    const folder = this.lastFolder;
     if (!folder) return undefined;
-    let found = this.atCursor(folder, name);
+    let found = this.atCursor(folder, key, nameAt);
     if (found === undefined) {
       folder.index ??= this.indexOf(folder);
-      const at = folder.index.get(name);
+      const at = folder.index.get(key.slice(nameAt));
       if (at === undefined) return undefined;
       found = { block: folder.blocks[at >>> 16]!, entry: at & 0xffff };
       // The cursor goes on from there: after a file new to the cache, the next are in order again.
@@ -668,13 +747,14 @@ export class ScanCacheReader {
     if (key === this.lastKey && this.lastFound) this.lastFound.block.reused![this.lastFound.entry] = 1;
   }
 
-  /** The entry at the folder's cursor when it is `name`'s, moving the cursor on. */
-  private atCursor(folder: Folder, name: string) {
+  /** The entry at the folder's cursor when it is the key's (its name from `nameAt` on), moving the cursor on. */
+  private atCursor(folder: Folder, key: string, nameAt: number) {
     while (folder.cursorBlock < folder.blocks.length) {
       const block = folder.blocks[folder.cursorBlock]!;
       const parsed = this.parse(block);
       if (parsed && folder.cursorEntry < parsed.names.length) {
-        if (parsed.names[folder.cursorEntry] !== name) return undefined;
+        const name = parsed.names[folder.cursorEntry]!;
+        if (name.length !== key.length - nameAt || !key.endsWith(name)) return undefined;
         const found = { block, entry: folder.cursorEntry };
         folder.cursorEntry += 1;
         return found;
@@ -720,10 +800,14 @@ export function loadScanCache(file: string, want?: (key: string) => boolean): Sc
   const cache: ScanCache = new Map();
   const reader = ScanCacheReader.open(file);
   if (!reader) return cache;
-  for (const { key, parsed, entry } of reader.entries()) {
-    if (want && !want(key)) continue;
-    const decoded = decodeEntry(parsed, entry);
-    if (decoded) cache.set(key, decoded);
+  try {
+    for (const { key, parsed, entry } of reader.entries()) {
+      if (want && !want(key)) continue;
+      const decoded = decodeEntry(parsed, entry);
+      if (decoded) cache.set(key, decoded);
+    }
+  } finally {
+    reader.close();
   }
   return cache;
 }
@@ -792,11 +876,15 @@ export class ScanCacheWriter {
   copyFrom(from: string, keep: (key: string) => boolean): void {
     const reader = ScanCacheReader.open(from);
     if (!reader) return;
-    for (const block of reader.blocks) {
-      const parsed = reader.parse(block);
-      if (!parsed) continue;
-      this.copyBlock(reader, block, parsed, (i) => (keep(keyOf(block.folder, parsed.names[i]!)) ? 1 : 0));
-      block.parsed = undefined;
+    try {
+      for (const block of reader.blocks) {
+        const parsed = reader.parse(block);
+        if (!parsed) continue;
+        this.copyBlock(reader, block, parsed, (i) => (keep(keyOf(block.folder, parsed.names[i]!)) ? 1 : 0));
+        block.parsed = undefined;
+      }
+    } finally {
+      reader.close();
     }
     this.writeHeld();
   }

@@ -303,7 +303,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const file = files.at(i);
         const key = cacheKey(file);
         const readBefore = filesRead; // a file found unchanged is a cheap step
-        // One object per file, built without spreads: this loop runs for every session on every scan.
+        // One object per file, built without spreads, with every field it will have (no field added
+        // later: a new shape each time): this loop runs for every session on every scan.
         const input: PiRecordInput = {
           root,
           path: file.path,
@@ -312,6 +313,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           nonUtf8Name: file.nonUtf8Name,
           precise,
           identity: file.identity,
+          facts: undefined,
+          readError: undefined,
         };
         const unchanged = lean ? unchangedRecord(root, file) : undefined;
         if (unchanged) {
@@ -400,6 +403,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     }
   } finally {
     writer?.abort(); // nothing to do after a commit; else the temp file goes
+    reader?.close();
   }
   if (options.cacheDir !== undefined && cacheFile) settleCacheDir(options.cacheDir, cacheFile);
   await breathe();

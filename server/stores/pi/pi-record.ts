@@ -57,11 +57,12 @@ export function isPiSession(input: Pick<PiRecordInput, "path" | "facts">): boole
   return !!input.facts?.header || isPiSessionFileName(input.path.slice(input.path.lastIndexOf("/") + 1));
 }
 
+const nameOf = (path: string) => parseSessionFileName(path.slice(path.lastIndexOf("/") + 1));
+
 export function buildPiRecord(input: PiRecordInput): SessionRecord {
   const { identity, facts, path } = input;
   // The file name is a fallback for a missing header: parsed only when needed (it is on the hot path).
-  let fromNameCache: ReturnType<typeof parseSessionFileName> | undefined;
-  const fromName = () => (fromNameCache ??= parseSessionFileName(path.slice(path.lastIndexOf("/") + 1)));
+  let fromName: ReturnType<typeof parseSessionFileName> | undefined;
   const header = facts?.header ?? null;
   const warnings: SessionWarning[] = [];
   const sizeBytes = identity.size;
@@ -113,7 +114,7 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
   const modifiedAt = isoFromMs(identity.mtimeMs);
   const createdAt =
     validIso(header?.timestamp) ??
-    fromName().createdAt ??
+    (fromName ??= nameOf(path)).createdAt ??
     isoFromMs(input.birthtimeMs > 0 ? input.birthtimeMs : identity.mtimeMs);
   const lastUsedAt = input.precise ? (facts?.lastEntryAt ?? modifiedAt) : modifiedAt;
   const counts = facts?.counts ?? { user: 0, assistant: 0, toolResult: 0, other: 0 };
@@ -121,7 +122,7 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
   // Built by assignment, not with conditional spreads (a temporary object each): this runs for every
   // session on every scan. The keys keep their order: `warnings` last.
   const record: Omit<SessionRecord, "warnings"> & { warnings?: SessionWarning[] } = {
-    id: header?.id ?? fromName().id ?? pathDerivedId(path),
+    id: header?.id ?? (fromName ??= nameOf(path)).id ?? pathDerivedId(path),
     store: storeRef(input.root),
     path,
     namespace,

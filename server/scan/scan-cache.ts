@@ -247,8 +247,15 @@ const keyOf = (folder: string | null, name: string) => (folder === null ? name :
 
 /** JSON with every character outside ASCII escaped (JSON has them only inside strings). */
 const NOT_ASCII = /[\u0080-\uffff]/g;
-const asciiJson = (value: unknown) =>
-  JSON.stringify(value).replace(NOT_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** Escapes made once each: a block of 250 first messages may have hundreds of "é"s. */
+const escapes = new Map<string, string>();
+const escape = (c: string) => {
+  let escaped = escapes.get(c);
+  if (escaped === undefined)
+    escapes.set(c, (escaped = `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  return escaped;
+};
+const asciiJson = (value: unknown) => JSON.stringify(value).replace(NOT_ASCII, escape);
 
 function encodeFacts(facts: PiParseState & { truncatedLastLine?: boolean }): EncodedFacts {
   const h = facts.header;
@@ -445,6 +452,28 @@ function parseBlock(text: string): ParsedBlock | undefined {
   return { folder, cwds: cwds as string[], names: names as string[], columns: columns as Columns };
 }
 
+/** An entry's value in each column; `cwdIndex` gives its cwd's index in the block's cwds. */
+function columnValues(e: CacheEntry, cwdIndex: (cwd: string) => number): unknown[] {
+  // The columns are the entry's fields in `encodeFacts`' order, the header's spread out.
+  const [offset, lines, headerSeen, h, ...rest] = encodeFacts(e.facts);
+  return [
+    e.dev,
+    e.ino,
+    e.size,
+    e.mtimeNs,
+    offset,
+    lines,
+    headerSeen,
+    h ? h[0] : null,
+    h ? h[1] : null,
+    h ? cwdIndex(h[2]) : -1,
+    h ? h[3] : null,
+    h ? h[4] : null,
+    ...rest,
+    e.resume ? encodeFacts(e.resume) : 0,
+  ];
+}
+
 /** A block being written: the entries of one folder, as columns. */
 class BlockBuilder {
   readonly cwds: string[] = [];
@@ -459,49 +488,13 @@ class BlockBuilder {
   }
 
   add(name: string, e: CacheEntry): void {
-    // The columns are the entry's fields in `encodeFacts`' order, the header's spread out.
-    const [offset, lines, headerSeen, h, ...rest] = encodeFacts(e.facts);
     this.names.push(name);
-    const values = [
-      e.dev,
-      e.ino,
-      e.size,
-      e.mtimeNs,
-      offset,
-      lines,
-      headerSeen,
-      h ? h[0] : null,
-      h ? h[1] : null,
-      h ? this.cwd(h[2]) : -1,
-      h ? h[3] : null,
-      h ? h[4] : null,
-      ...rest,
-      e.resume ? encodeFacts(e.resume) : 0,
-    ];
-    for (let i = 0; i < values.length; i++) this.columns[i]!.push(values[i]);
-  }
-
-  /** Entry `i` of a parsed block, as it is (nothing decoded). */
-  copy(block: ParsedBlock, i: number): void {
-    this.names.push(block.names[i]!);
-    for (let c = 0; c < COLUMNS.length; c++) {
-      let value = block.columns[c]![i];
-      if (c === C.cwd && block.columns[C.id]![i] !== null) {
-        const cwd = block.cwds[value as number];
-        value = cwd === undefined ? -1 : this.cwd(cwd); // a damaged index stays damaged
-      }
-      this.columns[c]!.push(value);
-    }
-  }
-
-  /** The index of `cwd` in this block's cwds. */
-  private cwd(cwd: string): number {
-    let index = this.cwdIndex.get(cwd);
-    if (index === undefined) {
-      index = this.cwds.push(cwd) - 1;
-      this.cwdIndex.set(cwd, index);
-    }
-    return index;
+    const values = columnValues(e, (cwd) => {
+      let index = this.cwdIndex.get(cwd);
+      if (index === undefined) this.cwdIndex.set(cwd, (index = this.cwds.push(cwd) - 1));
+      return index;
+    });
+    for (let c = 0; c < values.length; c++) this.columns[c]!.push(values[c]);
   }
 
   text(): string {
@@ -956,7 +949,8 @@ export class ScanCacheWriter {
 
   /**
    * A block's entries as `what` says: 0 drop, 1 copy as it is, 2 write the held entry of its file
-   * in its place. A block copied whole is copied as bytes.
+   * in its place. A block copied whole is copied as bytes; another is written again as it was
+   * parsed, its changed entries replaced in place, its dropped ones left out.
    */
   private copyBlock(
     reader: ScanCacheReader,
@@ -965,18 +959,30 @@ export class ScanCacheWriter {
     what: (i: number) => 0 | 1 | 2,
   ) {
     const n = parsed.names.length;
-    const plan = new Uint8Array(n);
-    let copied = 0;
-    for (let i = 0; i < n; i++) if ((plan[i] = what(i)) === 1) copied += 1;
-    if (copied === n) return this.copyRaw(reader, block);
+    const kept: number[] = [];
+    let changed = false;
     for (let i = 0; i < n; i++) {
-      if (plan[i] === 1) this.blockFor(parsed.folder).copy(parsed, i);
-      else if (plan[i] === 2) {
-        const key = keyOf(parsed.folder, parsed.names[i]!);
-        this.blockFor(parsed.folder).add(parsed.names[i]!, this.held!.get(key)!);
-        this.held!.delete(key);
+      const plan = what(i);
+      if (plan === 0) {
+        changed = true;
+        continue;
       }
+      if (plan === 2) {
+        const key = keyOf(parsed.folder, parsed.names[i]!);
+        const values = columnValues(this.held!.get(key)!, (cwd) => {
+          const index = parsed.cwds.indexOf(cwd);
+          return index === -1 ? parsed.cwds.push(cwd) - 1 : index;
+        });
+        for (let c = 0; c < values.length; c++) parsed.columns[c]![i] = values[c];
+        this.held!.delete(key);
+        changed = true;
+      }
+      kept.push(i);
     }
+    if (!changed) return this.copyRaw(reader, block);
+    if (kept.length === 0) return;
+    const pick = <T>(values: T[]) => (kept.length === n ? values : kept.map((i) => values[i]!));
+    this.writeLine(asciiJson([parsed.folder, parsed.cwds, pick(parsed.names), parsed.columns.map(pick)]));
   }
 
   /** The held entries not written in place (files new to the cache), in the order they came. */
@@ -991,9 +997,15 @@ export class ScanCacheWriter {
   }
 
   private copyRaw(reader: ScanCacheReader, block: Block) {
+    this.writeLine(reader.text(block));
+  }
+
+  /** A block's line, after the block being built (so the order is kept). */
+  private writeLine(text: string | Buffer) {
     this.flush();
     this.open();
-    writeSync(this.fd!, reader.text(block));
+    if (typeof text === "string") writeSync(this.fd!, text);
+    else writeSync(this.fd!, text);
     writeSync(this.fd!, "\n");
   }
 

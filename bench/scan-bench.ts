@@ -416,8 +416,8 @@ async function main() {
     targetRow("**warm rescan** A (table output)", warmTable, bareA, FLOOR_LIMIT, "bare Node walk");
     infoRow("warm rescan A (`--json`)", warmJson, bareA, "bare walk");
     if (gduA) {
-      targetRow(`**warm rescan** A (${mode(warm)})`, warm, gduA, WARM_LIMIT, "`gdu -n -p`");
-      infoRow(`warm rescan A (${mode(warmOther)})`, warmOther, gduA, "`gdu`");
+      targetRow(`**warm rescan** A (${mode(warm)}), against \`gdu\``, warm, gduA, WARM_LIMIT, "`gdu -n -p`");
+      infoRow(`warm rescan A (${mode(warmOther)}), against \`gdu\``, warmOther, gduA, "`gdu`");
     }
     targetRow(
       `**rescan after appending to 1%** of A (${mode(appended)})`,

@@ -547,6 +547,11 @@ function folderOfLine(text: string): string | null | undefined {
   return undefined;
 }
 
+/** Bytes of a block's line kept while the file is read: its folder is the first value in them. */
+const HEAD_BYTES = 512;
+/** At most this many bytes name a block's folder (a path of 4,096 bytes, each escaped as six). */
+const FOLDER_BYTES = 32 * 1024;
+
 /**
  * The blocks of an open cache file, where its lines are and the folder each names (from its first
  * bytes), or undefined when the header is not this version's. Read in chunks of 1 MiB.
@@ -556,14 +561,11 @@ function findBlocks(fd: number): Block[] | undefined {
   const blocks: Block[] = [];
   let header = true;
   let lineStart = 0;
-  /**
-   * The first bytes of the current line: the header's 64 KiB, a block's 32 KiB (its folder: a path
-   * of up to 4,096 bytes, each escaped as up to six).
-   */
+  /** The first bytes of the current line: the whole header (up to 64 KiB), a block's `HEAD_BYTES`. */
   let head: Buffer[] = [];
   let headLength = 0;
   const keep = (bytes: Buffer) => {
-    const room = (header ? 64 : 32) * 1024 - headLength;
+    const room = (header ? 64 * 1024 : HEAD_BYTES) - headLength;
     if (room <= 0 || bytes.length === 0) return;
     const part = Buffer.from(bytes.subarray(0, room)); // a copy: the chunk is reused
     head.push(part);
@@ -571,25 +573,28 @@ function findBlocks(fd: number): Block[] | undefined {
   };
   /** The line that ends at `end` is complete (or the file ends there); false: not this version. */
   const lineDone = (end: number) => {
-    const bytes = Buffer.concat(head);
+    let bytes = Buffer.concat(head);
     head = [];
     headLength = 0;
     if (header) {
       header = false;
       return headerRoots(bytes.toString("utf8")) !== undefined;
     }
-    const text = bytes.toString("latin1");
-    if (end > lineStart) {
-      const folder = folderOfLine(text);
-      blocks.push({
-        start: lineStart,
-        end,
-        folder: folder ?? null,
-        parsed: undefined,
-        reused: undefined,
-        damaged: folder === undefined,
-      });
+    if (end <= lineStart) return true;
+    let folder = folderOfLine(bytes.toString("latin1"));
+    if (folder === undefined && end - lineStart > bytes.length) {
+      // A folder longer than the head (rare): read as much of the line as may name it.
+      bytes = Buffer.allocUnsafe(Math.min(end - lineStart, FOLDER_BYTES));
+      folder = folderOfLine(bytes.toString("latin1", 0, readSync(fd, bytes, 0, bytes.length, lineStart)));
     }
+    blocks.push({
+      start: lineStart,
+      end,
+      folder: folder ?? null,
+      parsed: undefined,
+      reused: undefined,
+      damaged: folder === undefined,
+    });
     return true;
   };
   let position = 0;

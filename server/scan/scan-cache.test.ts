@@ -2,7 +2,7 @@
 // ignored; a damaged one gives back only entries that were saved (its other files are read again);
 // the reader finds entries in any order, and a rewrite keeps what it should, where it was.
 import { isAscii } from "node:buffer";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -279,5 +279,163 @@ describe("the reader and a rewrite", () => {
     // The whole-key block (paths that are not UTF-8) is under /store: its entries were not reused.
     expect(ScanCacheWriter.anyNotReused(reader, ["/store"])).toBe(true);
     reader.close();
+  });
+});
+
+/**
+ * One scan of `roots` with the cache file: every file found is looked up, those in `changed` are
+ * read again (their new entries given), those in `gone` were not found; the cache is then written.
+ */
+function scanWith(
+  file: string,
+  roots: string[],
+  found: string[],
+  changed: Map<string, CacheEntry>,
+): { appended: boolean } {
+  const reader = ScanCacheReader.open(file)!;
+  const writer = new ScanCacheWriter(file, roots);
+  writer.inPlace(reader);
+  for (const key of found) {
+    const cached = reader.get(key);
+    const now = changed.get(key);
+    if (now) writer.add(key, now);
+    else if (cached) reader.reuse(key);
+  }
+  const inode = statSync(file).ino;
+  writer.copyReused(reader, roots);
+  reader.close();
+  writer.commit();
+  return { appended: statSync(file).ino === inode };
+}
+
+describe("the journal: entries of files read again, appended", () => {
+  const roots = ["/store"];
+  const allUnder = (n: number) => {
+    const cache: ScanCache = new Map();
+    for (let i = 0; i < n; i++) cache.set(`/store/--f${i % 4}--/${i}.jsonl`, entry(i));
+    return cache;
+  };
+
+  it("a few files read again, none gone: their entries are appended, and stand for the earlier ones", () => {
+    const file = newFile();
+    const cache = allUnder(1000);
+    saveScanCache(file, cache);
+    const keys = [...cache.keys()];
+    const expected = new Map(cache);
+    for (const round of [1, 2, 3]) {
+      const changed = new Map(
+        keys.filter((_, i) => i % 97 === round).map((k) => [k, { ...entry(round), size: round }]),
+      );
+      const added = `/store/--f0--/new ${round}.jsonl`;
+      changed.set(added, { ...entry(round), size: 7 });
+      const before = readFileSync(file).length;
+      expect(
+        scanWith(
+          file,
+          roots,
+          [...keys, ...[...expected.keys()].filter((k) => k.includes("new")), added],
+          changed,
+        ),
+      ).toEqual({
+        appended: true,
+      });
+      expect(readFileSync(file).length).toBeGreaterThan(before);
+      for (const [key, value] of changed) expected.set(key, value);
+      expect(loadScanCache(file)).toEqual(expected);
+      // The reader finds the latest entry of each file, in the order of a scan or any other.
+      const reader = ScanCacheReader.open(file)!;
+      for (const key of [...expected.keys()].reverse()) expect(reader.get(key)).toEqual(expected.get(key));
+      reader.close();
+    }
+    expect(
+      readFileSync(file, "latin1")
+        .split("\n")
+        .filter((line) => line === '"journal"'),
+    ).toHaveLength(3);
+
+    // A file gone: the file is written anew, the journal's entries where their files' were.
+    const found = [...expected.keys()].filter((k) => k !== keys[500]);
+    expect(scanWith(file, roots, found, new Map())).toEqual({ appended: false });
+    expected.delete(keys[500]!);
+    expect(readFileSync(file, "latin1")).not.toContain('"journal"');
+    expect(loadScanCache(file)).toEqual(expected);
+    expect([...loadScanCache(file).keys()].slice(0, 50)).toEqual(found.slice(0, 50)); // the scan's order
+  });
+
+  it("a journal grown past an eighth of the file is not appended to: the file is written anew", () => {
+    const file = newFile();
+    const cache = allUnder(1000);
+    saveScanCache(file, cache);
+    const keys = [...cache.keys()];
+    const changed = new Map(keys.filter((_, i) => i % 3 === 0).map((k) => [k, { ...entry(1), size: 1 }]));
+    expect(scanWith(file, roots, keys, changed)).toEqual({ appended: false });
+    expect(loadScanCache(file)).toEqual(new Map([...cache, ...changed]));
+  });
+
+  it("a file that could not be read, or a journal cut short: written anew, without them", () => {
+    const file = newFile();
+    const cache = allUnder(300);
+    saveScanCache(file, cache);
+    const keys = [...cache.keys()];
+    const changed = new Map([[keys[1]!, { ...entry(1), size: 1 }]]);
+    expect(scanWith(file, roots, keys, changed)).toEqual({ appended: true });
+    // Looked up, then neither reused nor read again (its read failed): its entry goes.
+    const reader = ScanCacheReader.open(file)!;
+    const writer = new ScanCacheWriter(file, roots);
+    writer.inPlace(reader);
+    for (const key of keys) if (reader.get(key) && key !== keys[2]) reader.reuse(key);
+    expect(ScanCacheWriter.anyNotReused(reader, roots)).toBe(true);
+    writer.copyReused(reader, roots);
+    reader.close();
+    writer.commit();
+    const expected = new Map([...cache, ...changed]);
+    expected.delete(keys[2]!);
+    expect(loadScanCache(file)).toEqual(expected);
+    // An append cut short: that block's entries are not read; the next write drops it.
+    expect(
+      scanWith(file, roots, [...expected.keys()], new Map([[keys[3]!, { ...entry(3), size: 3 }]])),
+    ).toEqual({
+      appended: true,
+    });
+    writeFileSync(file, readFileSync(file).subarray(0, -20));
+    expect(loadScanCache(file)).toEqual(expected);
+    expect(scanWith(file, roots, [...expected.keys()], new Map())).toEqual({ appended: false });
+    expect(loadScanCache(file)).toEqual(expected);
+  });
+
+  it("another store's journal stays a journal when this store's scan writes the file anew; copyFrom keeps only the latest entries", () => {
+    const file = newFile();
+    const cache = sample(1000); // /store/--big--/…, /store/--ü…--/…, /store/N.jsonl and whole keys
+    saveScanCache(file, cache);
+    const other = ["/store/--big--"];
+    const otherKeys = [...cache.keys()].filter((k) => k.startsWith("/store/--big--/"));
+    const changed = new Map([[otherKeys[7]!, { ...entry(7), size: 7 }]]);
+    expect(scanWith(file, other, otherKeys, changed)).toEqual({ appended: true });
+    const expected = new Map([...cache, ...changed]);
+    // This store: the flat root's files, one of them gone.
+    const mine = ["/store/--ü 1--"];
+    const myKeys = [...cache.keys()].filter((k) => k.startsWith("/store/--ü 1--/"));
+    expect(scanWith(file, mine, myKeys.slice(1), new Map())).toEqual({ appended: false });
+    expected.delete(myKeys[0]!);
+    expect(loadScanCache(file)).toEqual(expected);
+    expect(readFileSync(file, "latin1")).toContain('\n"journal"\n');
+    const reader = ScanCacheReader.open(file)!;
+    expect(reader.get(otherKeys[7]!)).toEqual(changed.get(otherKeys[7]!));
+    reader.close();
+    // A server's rewrite (copyFrom) keeps each file's latest entry once, and no journal.
+    const writer = new ScanCacheWriter(file);
+    writer.copyFrom(file, () => true);
+    writer.commit();
+    expect(readFileSync(file, "latin1")).not.toContain('"journal"');
+    expect(loadScanCache(file)).toEqual(expected);
+    const keys = readFileSync(file, "latin1")
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .flatMap((line) => {
+        const [folder, , names] = JSON.parse(line) as [string | null, string[], string[]];
+        return names.map((name) => (folder === null ? name : `${folder}/${name}`));
+      });
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

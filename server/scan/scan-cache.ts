@@ -22,6 +22,7 @@ import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
   closeSync,
+  constants,
   openSync,
   readdirSync,
   readSync,
@@ -489,12 +490,21 @@ class BlockBuilder {
 
   add(name: string, e: CacheEntry): void {
     this.names.push(name);
-    const values = columnValues(e, (cwd) => {
-      let index = this.cwdIndex.get(cwd);
-      if (index === undefined) this.cwdIndex.set(cwd, (index = this.cwds.push(cwd) - 1));
-      return index;
-    });
+    const values = columnValues(e, (cwd) => this.cwd(cwd));
     for (let c = 0; c < values.length; c++) this.columns[c]!.push(values[c]);
+  }
+
+  /** Entry `i` of a parsed block, as it is (nothing decoded). */
+  copy(block: ParsedBlock, i: number): void {
+    this.names.push(block.names[i]!);
+    for (let c = 0; c < COLUMNS.length; c++)
+      this.columns[c]!.push(valueIn(block, c, i, (cwd) => this.cwd(cwd)));
+  }
+
+  private cwd(cwd: string): number {
+    let index = this.cwdIndex.get(cwd);
+    if (index === undefined) this.cwdIndex.set(cwd, (index = this.cwds.push(cwd) - 1));
+    return index;
   }
 
   text(): string {
@@ -502,30 +512,59 @@ class BlockBuilder {
   }
 }
 
+/** Column `c` of entry `i` of a parsed block, its cwd as an index given by `cwdIndex` (a damaged one stays damaged). */
+function valueIn(block: ParsedBlock, c: number, i: number, cwdIndex: (cwd: string) => number): unknown {
+  const value = block.columns[c]![i];
+  if (c !== C.cwd || block.columns[C.id]![i] === null) return value;
+  const cwd = block.cwds[value as number];
+  return cwd === undefined ? -1 : cwdIndex(cwd);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 // ---------------------------------------------------------------------------------------------
+
+/** What a scan did with an entry (`Block.state`). */
+const UNSEEN = 0; // not looked up: its file was not met (gone, or of another store)
+const REUSED = 1; // its file is unchanged: the entry stays as it is
+const REPLACED = 2; // its file was read again: the writer has its new entry
+const STALE = 3; // a later entry of the same file (in the journal) stands for it
+const FAILED = 4; // looked up, then neither reused nor replaced: its file could not be read
+
+/** The line that starts the journal: the blocks after it hold newer entries of files of the blocks before. */
+const JOURNAL = '"journal"';
 
 interface Block {
   /** Where its line is in the file's bytes. */
   start: number;
   end: number;
   folder: string | null;
-  /** Parsed when its folder is reached; let go when the scan moves on to another folder. */
+  /** After the journal's line: its entries stand for any earlier entry of the same file. */
+  journal: boolean;
+  /** Parsed when its folder is reached; let go when the scan moves on to another folder (a journal's: kept). */
   parsed: ParsedBlock | undefined;
-  /** Whether each of its entries was reused as it is (a file found unchanged). */
-  reused: Uint8Array | undefined;
+  /** What the scan did with each of its entries (`UNSEEN`, `REUSED`, …). */
+  state: Uint8Array | undefined;
   /** A block that could not be parsed: its files are read again. */
   damaged: boolean;
 }
 
+/** An entry: its block and place in it. */
+interface Place {
+  block: Block;
+  entry: number;
+}
+
 interface Folder {
+  /** Its blocks before the journal, in file order. */
   blocks: Block[];
   /** Where the next file is expected: the files of a folder come in the order they were written. */
   cursorBlock: number;
   cursorEntry: number;
   /** Names to block and entry (block << 16 | entry), made when the order is not the cursor's. */
   index: Map<string, number> | undefined;
+  /** Names to their latest entry in the journal, when it has any of this folder. */
+  journal: Map<string, Place> | undefined;
 }
 
 /** The folder a block line names: its first JSON value, parsed alone (the rest waits). */
@@ -560,6 +599,7 @@ function findBlocks(fd: number): Block[] | undefined {
   const chunk = Buffer.allocUnsafe(1 << 20);
   const blocks: Block[] = [];
   let header = true;
+  let journal = false;
   let lineStart = 0;
   /** The first bytes of the current line: the whole header (up to 64 KiB), a block's `HEAD_BYTES`. */
   let head: Buffer[] = [];
@@ -580,8 +620,13 @@ function findBlocks(fd: number): Block[] | undefined {
       header = false;
       return headerRoots(bytes.toString("utf8")) !== undefined;
     }
-    if (end <= lineStart) return true;
-    let folder = folderOfLine(bytes.toString("latin1"));
+    if (end <= lineStart) return true; // a blank line (an append starts with one)
+    const text = bytes.toString("latin1");
+    if (text === JOURNAL) {
+      journal = true;
+      return true;
+    }
+    let folder = folderOfLine(text);
     if (folder === undefined && end - lineStart > bytes.length) {
       // A folder longer than the head (rare): read as much of the line as may name it.
       bytes = Buffer.allocUnsafe(Math.min(end - lineStart, FOLDER_BYTES));
@@ -591,8 +636,9 @@ function findBlocks(fd: number): Block[] | undefined {
       start: lineStart,
       end,
       folder: folder ?? null,
+      journal,
       parsed: undefined,
-      reused: undefined,
+      state: undefined,
       damaged: folder === undefined,
     });
     return true;
@@ -617,14 +663,20 @@ function findBlocks(fd: number): Block[] | undefined {
 
 /**
  * A cache file opened for one scan: its blocks are found by folder, parsed when first needed and
- * decoded an entry at a time. `get` finds a file's entry; `reuse` marks the entry just found as
- * still true (its file is unchanged), which `ScanCacheWriter.copyReused` copies as it is.
+ * decoded an entry at a time. `get` finds a file's entry (a journal's, when it has one: the latest
+ * entry of a file stands); `reuse` marks the entry just found as still true (its file is
+ * unchanged), `replace` as read again; `ScanCacheWriter.copyReused` writes the file anew from that.
  */
 export class ScanCacheReader {
   private readonly folders = new Map<string | null, Folder>();
+  /** The latest journal entry of each file the journal has. */
+  private readonly latest = new Map<string, Place>();
+  /** Bytes of the blocks before the journal, and of the journal's. */
+  private mainBytes = 0;
+  private journalBytes = 0;
   private lastFolder: Folder | undefined;
   private lastFolderKey: string | null | undefined;
-  private lastFound: { block: Block; entry: number } | undefined;
+  private lastFound: Place | undefined;
   private lastKey: string | undefined;
 
   /** Where a block's bytes are read to (a block is ~80 KB). */
@@ -635,13 +687,34 @@ export class ScanCacheReader {
     readonly blocks: readonly Block[],
   ) {
     for (const block of blocks) {
-      let folder = this.folders.get(block.folder);
-      if (!folder) {
-        folder = { blocks: [], cursorBlock: 0, cursorEntry: 0, index: undefined };
-        this.folders.set(block.folder, folder);
+      const folder = this.folderOf(block.folder);
+      if (block.journal) {
+        // The journal is small and parsed at once: a journal entry stands for any earlier one.
+        this.journalBytes += block.end - block.start;
+        const parsed = this.parse(block);
+        if (!parsed) continue;
+        parsed.names.forEach((name, entry) => {
+          const key = keyOf(block.folder, name);
+          const before = this.latest.get(key);
+          if (before) before.block.state![before.entry] = STALE;
+          const place = { block, entry };
+          this.latest.set(key, place);
+          (folder.journal ??= new Map()).set(name, place);
+        });
+      } else {
+        this.mainBytes += block.end - block.start;
+        folder.blocks.push(block);
       }
-      folder.blocks.push(block);
     }
+  }
+
+  private folderOf(key: string | null): Folder {
+    let folder = this.folders.get(key);
+    if (!folder) {
+      folder = { blocks: [], cursorBlock: 0, cursorEntry: 0, index: undefined, journal: undefined };
+      this.folders.set(key, folder);
+    }
+    return folder;
   }
 
   /**
@@ -687,7 +760,7 @@ export class ScanCacheReader {
       block.damaged = true;
       return undefined;
     }
-    block.reused ??= new Uint8Array(parsed.names.length);
+    block.state ??= new Uint8Array(parsed.names.length);
     block.parsed = parsed;
     return parsed;
   }
@@ -724,29 +797,48 @@ export class ScanCacheReader {
     }
     const folder = this.lastFolder;
     if (!folder) return undefined;
-    let found = this.atCursor(folder, key, nameAt);
-    if (found === undefined) {
-      folder.index ??= this.indexOf(folder);
-      const at = folder.index.get(key.slice(nameAt));
-      if (at === undefined) return undefined;
-      found = { block: folder.blocks[at >>> 16]!, entry: at & 0xffff };
-      // The cursor goes on from there: after a file new to the cache, the next are in order again.
-      folder.cursorBlock = at >>> 16;
-      folder.cursorEntry = (at & 0xffff) + 1;
-    }
+    let found = folder.journal?.get(key.slice(nameAt));
+    if (found) {
+      // The file's earlier entry, where the cursor expects it, is passed over: it is stale.
+      const stale = this.atCursor(folder, key, nameAt);
+      if (stale) stale.block.state![stale.entry] = STALE;
+    } else found = this.atCursor(folder, key, nameAt) ?? this.inIndex(folder, key.slice(nameAt));
+    if (!found) return undefined;
     const parsed = this.parse(found.block);
     const entry = parsed ? decodeEntry(parsed, found.entry) : undefined;
-    if (entry) this.lastFound = found;
+    if (!entry) return undefined;
+    this.lastFound = found;
+    const state = found.block.state!;
+    if (state[found.entry] === UNSEEN) state[found.entry] = FAILED; // until reused or replaced
     return entry;
   }
 
   /** Marks the entry `get` just returned for `key` as still true: its file is unchanged. */
   reuse(key: string): void {
-    if (key === this.lastKey && this.lastFound) this.lastFound.block.reused![this.lastFound.entry] = 1;
+    this.mark(key, REUSED);
+  }
+
+  /** Marks the entry `get` just returned for `key` as replaced: its file was read again. */
+  replace(key: string): void {
+    this.mark(key, REPLACED);
+  }
+
+  private mark(key: string, state: number) {
+    if (key === this.lastKey && this.lastFound) this.lastFound.block.state![this.lastFound.entry] = state;
+  }
+
+  /** The latest journal entry of `key`, if the journal has one. */
+  latestOf(key: string): Place | undefined {
+    return this.latest.get(key);
+  }
+
+  /** Whether a journal of `entries` more entries would still be small beside the rest of the file. */
+  journalFits(entries: number): boolean {
+    return this.journalBytes + entries * 400 <= Math.max(64 * 1024, this.mainBytes / 8);
   }
 
   /** The entry at the folder's cursor when it is the key's (its name from `nameAt` on), moving the cursor on. */
-  private atCursor(folder: Folder, key: string, nameAt: number) {
+  private atCursor(folder: Folder, key: string, nameAt: number): Place | undefined {
     while (folder.cursorBlock < folder.blocks.length) {
       const block = folder.blocks[folder.cursorBlock]!;
       const parsed = this.parse(block);
@@ -763,6 +855,17 @@ export class ScanCacheReader {
     return undefined;
   }
 
+  /** The entry of `name` found by a map of the folder's names; the cursor goes on from there. */
+  private inIndex(folder: Folder, name: string): Place | undefined {
+    folder.index ??= this.indexOf(folder);
+    const at = folder.index.get(name);
+    if (at === undefined) return undefined;
+    // After a file new to the cache, the next are in order again.
+    folder.cursorBlock = at >>> 16;
+    folder.cursorEntry = (at & 0xffff) + 1;
+    return { block: folder.blocks[at >>> 16]!, entry: at & 0xffff };
+  }
+
   private indexOf(folder: Folder): Map<string, number> {
     const index = new Map<string, number>();
     folder.blocks.forEach((block, b) => {
@@ -777,6 +880,14 @@ export class ScanCacheReader {
     folder.index = undefined;
   }
 
+  /** Whether a later entry (the journal's) stands for entry `i` of a block. */
+  superseded(block: Block, i: number): boolean {
+    const parsed = this.parse(block);
+    if (!parsed) return false;
+    const latest = this.latest.get(keyOf(block.folder, parsed.names[i]!));
+    return latest !== undefined && (latest.block !== block || latest.entry !== i);
+  }
+
   /** Every entry's key, in file order, with its block and place in it (blocks are parsed as needed). */
   *entries(): Generator<{ key: string; block: Block; parsed: ParsedBlock; entry: number }> {
     for (const block of this.blocks) {
@@ -784,7 +895,7 @@ export class ScanCacheReader {
       if (!parsed) continue;
       for (let entry = 0; entry < parsed.names.length; entry++)
         yield { key: keyOf(block.folder, parsed.names[entry]!), block, parsed, entry };
-      block.parsed = undefined;
+      if (!block.journal) block.parsed = undefined;
     }
   }
 }
@@ -792,7 +903,8 @@ export class ScanCacheReader {
 /**
  * Loads the cache; a missing, corrupt or old-format file just means an empty cache (everything is
  * re-read). With `want`, which sees every key in the file, only the entries it wants are decoded
- * and kept: a server's rescan needs those of the few files that changed, not 100,000 of them.
+ * and kept: a server's rescan needs those of the few files that changed, not 100,000 of them. Of a
+ * file with two entries (the journal's is later), the later stands.
  */
 export function loadScanCache(file: string, want?: (key: string) => boolean): ScanCache {
   const cache: ScanCache = new Map();
@@ -819,22 +931,37 @@ function underRoots(folder: string | null, key: string, roots: readonly string[]
 /** The path a `bytes:` key stands for (undecodable bytes as U+FFFD, enough for a prefix test). */
 const bytesKeyPath = (key: string) => Buffer.from(key.slice("bytes:".length), "base64").toString("utf8");
 
-/** How many entries a writer holds to write in place of old ones (`inPlaceOf`) before it writes them as they come. */
+/** How many entries a writer holds to write in place of old ones (`inPlace`) before it writes them as they come. */
 const HELD_ENTRIES = 5000;
 
 let tempCounter = 0;
+
+/** What becomes of an entry when a block is written again (`copyBlock`). */
+const DROP = 0;
+const COPY = 1;
+const HELD = 2; // the held entry of its file, in its place
+const LATEST = 3; // the journal's entry of its file, in its place
 
 /**
  * Writes a new cache entry by entry, in blocks of `ENTRIES_PER_BLOCK`, to a temp file that `commit`
  * renames over the cache (a crash leaves the old cache or the new one) and `abort` removes. A scan
  * hands over each file's entry as soon as it is read, so the entries need not all be held at once.
  * The temp file is created by the first block written (or by `commit`).
+ *
+ * When a scan only read some files again (nothing gone) and they are few, `copyReused` does not
+ * write the file anew: `commit` appends their entries to it, after a journal line. An append cut
+ * short by a crash is a damaged last line, whose files are read again; the next scan that finds
+ * something gone, or a journal grown past an eighth of the file, writes the file anew.
  */
 export class ScanCacheWriter {
   private fd: number | undefined;
   private block: BlockBuilder | undefined;
-  /** Entries to write where the old file had the same files' entries (`inPlaceOf`). */
+  /** Entries to write where the old file had the same files' entries (`inPlace`). */
   private held: Map<string, CacheEntry> | undefined;
+  /** The reader whose entries the held ones replace. */
+  private reader: ScanCacheReader | undefined;
+  /** Set by `copyReused`: `commit` appends the held entries to the file as a journal. */
+  private append = false;
   // Unique per writer: two scans in one process (a server's look and a forced rescan) may overlap.
   private readonly temp: string;
 
@@ -847,15 +974,17 @@ export class ScanCacheWriter {
 
   /**
    * From now on, entries added are held (up to `HELD_ENTRIES`) and written by `copyReused` where
-   * the old file had its entry of the same file, so that the new file keeps the order in which a
-   * scan meets the files: the reader finds them with its cursor, not a map of names.
+   * `reader`'s file had the entry of the same file, so that the new file keeps the order in which
+   * a scan meets the files: the reader finds them with its cursor, not a map of names.
    */
-  inPlace(): void {
+  inPlace(reader?: ScanCacheReader): void {
     this.held ??= new Map();
+    this.reader = reader;
   }
 
   add(key: string, e: CacheEntry): void {
     if (this.held) {
+      this.reader?.replace(key);
       if (this.held.size < HELD_ENTRIES) {
         this.held.set(key, e);
         return;
@@ -869,7 +998,8 @@ export class ScanCacheWriter {
 
   /**
    * Copies the entries of the cache file `from` (this writer's own file, as it is now) whose key
-   * `keep` accepts, as they are: nothing is decoded, and only one block is held at a time.
+   * `keep` accepts, as they are: nothing is decoded, and only one block is held at a time. Of a
+   * file with a journal, only the latest entry of each file is copied.
    */
   copyFrom(from: string, keep: (key: string) => boolean): void {
     const reader = ScanCacheReader.open(from);
@@ -878,8 +1008,10 @@ export class ScanCacheWriter {
       for (const block of reader.blocks) {
         const parsed = reader.parse(block);
         if (!parsed) continue;
-        this.copyBlock(reader, block, parsed, (i) => (keep(keyOf(block.folder, parsed.names[i]!)) ? 1 : 0));
-        block.parsed = undefined;
+        this.copyBlock(reader, block, parsed, (i) =>
+          keep(keyOf(block.folder, parsed.names[i]!)) && !reader.superseded(block, i) ? COPY : DROP,
+        );
+        if (!block.journal) block.parsed = undefined;
       }
     } finally {
       reader.close();
@@ -888,53 +1020,92 @@ export class ScanCacheWriter {
   }
 
   /**
-   * Copies, as they are, the entries `reader` was asked to reuse (files found unchanged) and those
-   * of files outside `roots` (other stores' scans), and writes the held entries in place of the
-   * old entries of their files. The other entries of files under `roots` go: their files were not
-   * found (deleted, moved) or could not be read.
+   * After a scan of `roots` with `reader`'s file: writes the file anew — the entries the scan
+   * reused (files found unchanged) and those of files outside `roots` (other stores' scans) as they
+   * are, the held entries where the entries of their files were, and not the other entries of files
+   * under `roots` (their files were not found, or could not be read) — or, when it only read a few
+   * files again and nothing went, leaves the file to `commit`, which appends their entries.
    */
   copyReused(reader: ScanCacheReader, roots: readonly string[]): void {
     const held = this.held ?? new Map<string, CacheEntry>();
+    if (
+      this.fd === undefined &&
+      held.size > 0 &&
+      !ScanCacheWriter.anyNotReused(reader, roots) &&
+      reader.journalFits(held.size)
+    ) {
+      this.append = true;
+      return;
+    }
+    const placed = new Set<Place>(); // journal entries written where their files' earlier entries were
+    const otherJournal: Block[] = [];
     for (const block of reader.blocks) {
       const folderUnder = block.folder === null ? undefined : underRoots(block.folder, "", roots);
       if (folderUnder === false) {
-        this.copyRaw(reader, block); // another store's block, as it is (even unparsed)
+        // Another store's block, as it is (even unparsed); its journal stays a journal.
+        if (block.journal) otherJournal.push(block);
+        else this.copyRaw(reader, block);
         continue;
       }
       const parsed = reader.parse(block);
       if (!parsed) continue;
-      const reused = block.reused!;
-      this.copyBlock(reader, block, parsed, (i) => {
-        if (reused[i] === 1) return 1;
-        if (folderUnder === undefined && !underRoots(null, parsed.names[i]!, roots)) return 1;
-        return held.has(keyOf(block.folder, parsed.names[i]!)) ? 2 : 0;
-      });
-      block.parsed = undefined;
+      const state = block.state!;
+      const what = (i: number) => {
+        const key = keyOf(block.folder, parsed.names[i]!);
+        if (folderUnder === undefined && !underRoots(null, key, roots)) return COPY;
+        if (block.journal) {
+          // The latest entries of files that had none before the journal (the others are placed).
+          const latest = reader.latestOf(key);
+          return latest?.block === block && latest.entry === i && state[i] === REUSED && !placed.has(latest)
+            ? COPY
+            : DROP;
+        }
+        if (state[i] === REUSED) return COPY;
+        if (held.has(key)) return HELD;
+        const latest = reader.latestOf(key);
+        if (latest && latest.block.state![latest.entry] === REUSED) {
+          placed.add(latest);
+          return LATEST;
+        }
+        return DROP;
+      };
+      this.copyBlock(reader, block, parsed, what);
+      if (!block.journal) block.parsed = undefined;
     }
     this.writeHeld();
+    if (otherJournal.length > 0) {
+      this.writeLine(JOURNAL);
+      for (const block of otherJournal) this.copyRaw(reader, block);
+    }
   }
 
   /**
-   * Whether a rewrite would drop something: an entry of a file under `roots` that was not reused
-   * (its file is gone or changed), or a damaged block.
+   * Whether a rewrite would drop something: an entry of a file under `roots` that was neither
+   * reused nor replaced and for which no later entry stands (its file is gone, or could not be
+   * read), or a damaged block.
    */
   static anyNotReused(reader: ScanCacheReader, roots: readonly string[]): boolean {
     for (const block of reader.blocks) {
-      if (block.folder !== null) {
-        if (!underRoots(block.folder, "", roots)) continue; // another store's: it stays
-        // A block never parsed is of a folder not met, or of files not found: its entries go.
-        if (!block.reused || block.damaged || !block.reused.every((reused) => reused === 1)) return true;
-        continue;
+      if (block.damaged) return true;
+      const folderUnder = block.folder === null ? undefined : underRoots(block.folder, "", roots);
+      if (folderUnder === false) continue; // another store's: it stays
+      // Under `roots` and never parsed: of a folder the scan did not meet, its files not found.
+      if (!block.state && (folderUnder || !reader.parse(block))) return true;
+      const state = block.state!;
+      for (let i = 0; i < state.length; i++) {
+        const s = state[i];
+        if (s === REUSED || s === REPLACED || s === STALE) continue;
+        // Whole keys: which are under `roots` is per key.
+        if (folderUnder === undefined && !underRoots(null, reader.parse(block)!.names[i]!, roots)) continue;
+        if (s === UNSEEN && !block.journal && reader.superseded(block, i)) continue;
+        return true;
       }
-      const parsed = reader.parse(block); // whole keys: which are under `roots` is per key
-      if (!parsed) return true;
-      const reused = block.reused!;
-      if (parsed.names.some((key, i) => reused[i] !== 1 && underRoots(null, key, roots))) return true;
     }
     return false;
   }
 
   commit(): void {
+    if (this.append) return this.appendJournal();
     this.writeHeld();
     this.flush();
     this.open();
@@ -946,6 +1117,7 @@ export class ScanCacheWriter {
   abort(): void {
     this.block = undefined;
     this.held = undefined;
+    this.append = false;
     if (this.fd === undefined) return;
     closeSync(this.fd);
     this.fd = undefined;
@@ -953,33 +1125,67 @@ export class ScanCacheWriter {
   }
 
   /**
-   * A block's entries as `what` says: 0 drop, 1 copy as it is, 2 write the held entry of its file
-   * in its place. A block copied whole is copied as bytes; another is written again as it was
-   * parsed, its changed entries replaced in place, its dropped ones left out.
+   * The held entries appended to the cache file in one write: a blank line (ends one an earlier
+   * append may have left cut), the journal's line (again: harmless), their blocks. A file gone
+   * meanwhile (`cache clear`) is not made again.
    */
-  private copyBlock(
-    reader: ScanCacheReader,
-    block: Block,
-    parsed: ParsedBlock,
-    what: (i: number) => 0 | 1 | 2,
-  ) {
+  private appendJournal() {
+    this.append = false;
+    const held = this.held ?? new Map<string, CacheEntry>();
+    this.held = new Map();
+    const lines = ["", JOURNAL];
+    let block: BlockBuilder | undefined;
+    for (const [key, entry] of held) {
+      const [folder, name] = splitKey(key);
+      if (block && (block.folder !== folder || block.length === ENTRIES_PER_BLOCK)) lines.push(block.text());
+      if (!block || block.folder !== folder || block.length === ENTRIES_PER_BLOCK)
+        block = new BlockBuilder(folder);
+      block.add(name, entry);
+    }
+    if (block) lines.push(block.text());
+    let fd: number;
+    try {
+      fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND);
+    } catch {
+      return;
+    }
+    try {
+      writeSync(fd, `${lines.join("\n")}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * A block's entries as `what` says (`DROP`, `COPY`, `HELD`, `LATEST`). A block copied whole is
+   * copied as bytes; another is written again as it was parsed, its changed entries replaced in
+   * place, its dropped ones left out.
+   */
+  private copyBlock(reader: ScanCacheReader, block: Block, parsed: ParsedBlock, what: (i: number) => number) {
     const n = parsed.names.length;
     const kept: number[] = [];
     let changed = false;
+    const cwdIndex = (cwd: string) => {
+      const index = parsed.cwds.indexOf(cwd);
+      return index === -1 ? parsed.cwds.push(cwd) - 1 : index;
+    };
     for (let i = 0; i < n; i++) {
       const plan = what(i);
-      if (plan === 0) {
+      if (plan === DROP) {
         changed = true;
         continue;
       }
-      if (plan === 2) {
+      if (plan === HELD) {
         const key = keyOf(parsed.folder, parsed.names[i]!);
-        const values = columnValues(this.held!.get(key)!, (cwd) => {
-          const index = parsed.cwds.indexOf(cwd);
-          return index === -1 ? parsed.cwds.push(cwd) - 1 : index;
-        });
+        const values = columnValues(this.held!.get(key)!, cwdIndex);
         for (let c = 0; c < values.length; c++) parsed.columns[c]![i] = values[c];
         this.held!.delete(key);
+        changed = true;
+      } else if (plan === LATEST) {
+        const latest = reader.latestOf(keyOf(parsed.folder, parsed.names[i]!))!;
+        const from = latest.block.parsed!; // a journal block: parsed when the reader was opened
+        for (let c = 0; c < COLUMNS.length; c++)
+          parsed.columns[c]![i] = valueIn(from, c, latest.entry, cwdIndex);
         changed = true;
       }
       kept.push(i);

@@ -570,6 +570,41 @@ describe("incremental cache", () => {
     expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 2 });
   });
 
+  it("after a few files grew, appends their entries to the cache file (a journal) instead of writing it anew, until a file goes", async () => {
+    const root = newRoot();
+    const files = Array.from({ length: 12 }, (_, i) =>
+      writeSession(root, `/work/j${i % 3}`, 1).getSessionFile()!,
+    );
+    const cacheFile = join(newRoot(), "cache");
+    await scanStores({ roots: [root], cacheFile });
+    const inode = statSync(cacheFile).ino;
+    for (const round of [1, 2]) {
+      for (const file of files.slice(round, round + 2)) {
+        const manager = SessionManager.open(file);
+        manager.appendMessage(userMessage(`more ${round}`));
+      }
+      const report = await scanStores({ roots: [root], cacheFile });
+      expect(report.stats).toMatchObject({ filesRead: 2, cacheHits: 10 });
+      expect(statSync(cacheFile).ino).toBe(inode); // appended to, not written anew
+      expect(report.sessions).toEqual((await scanStores({ roots: [root] })).sessions);
+      expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+        filesRead: 0,
+        cacheHits: 12,
+      });
+    }
+    expect(readFileSync(cacheFile, "latin1")).toContain('"journal"');
+    rmSync(files[0]!);
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 11 });
+    expect(statSync(cacheFile).ino).not.toBe(inode); // written anew, without the deleted file
+    expect(readFileSync(cacheFile, "latin1")).not.toContain('"journal"');
+    expect(readFileSync(cacheFile, "latin1")).not.toContain(files[0]!.slice(files[0]!.lastIndexOf("/") + 1));
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 11,
+    });
+  });
+
   it("does not misread a cache file of version 5: every file is read again, as a fresh scan reads it", async () => {
     const { root, cacheFile, a, b } = await setup();
     const fresh = await scanStores({ roots: [root] });

@@ -295,7 +295,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   const writer = cacheFile ? new ScanCacheWriter(cacheFile, roots) : undefined;
-  if (reader) writer?.inPlace();
+  if (reader) writer?.inPlace(reader);
   try {
     let index = 0;
     for (const { root, files } of found) {

@@ -494,9 +494,9 @@ class BlockBuilder {
     for (let c = 0; c < values.length; c++) this.columns[c]!.push(values[c]);
   }
 
-  /** Entry `i` of a parsed block, as it is (nothing decoded). */
-  copy(block: ParsedBlock, i: number): void {
-    this.names.push(block.names[i]!);
+  /** Entry `i` of a parsed block, as it is (nothing decoded), under `name` in this block. */
+  copy(block: ParsedBlock, i: number, name: string): void {
+    this.names.push(name);
     for (let c = 0; c < COLUMNS.length; c++)
       this.columns[c]!.push(valueIn(block, c, i, (cwd) => this.cwd(cwd)));
   }
@@ -563,8 +563,6 @@ interface Folder {
   cursorEntry: number;
   /** Names to block and entry (block << 16 | entry), made when the order is not the cursor's. */
   index: Map<string, number> | undefined;
-  /** Names to their latest entry in the journal, when it has any of this folder. */
-  journal: Map<string, Place> | undefined;
 }
 
 /** The folder a block line names: its first JSON value, parsed alone (the rest waits). */
@@ -687,7 +685,6 @@ export class ScanCacheReader {
     readonly blocks: readonly Block[],
   ) {
     for (const block of blocks) {
-      const folder = this.folderOf(block.folder);
       if (block.journal) {
         // The journal is small and parsed at once: a journal entry stands for any earlier one.
         this.journalBytes += block.end - block.start;
@@ -697,13 +694,11 @@ export class ScanCacheReader {
           const key = keyOf(block.folder, name);
           const before = this.latest.get(key);
           if (before) before.block.state![before.entry] = STALE;
-          const place = { block, entry };
-          this.latest.set(key, place);
-          (folder.journal ??= new Map()).set(name, place);
+          this.latest.set(key, { block, entry });
         });
       } else {
         this.mainBytes += block.end - block.start;
-        folder.blocks.push(block);
+        this.folderOf(block.folder).blocks.push(block);
       }
     }
   }
@@ -711,7 +706,7 @@ export class ScanCacheReader {
   private folderOf(key: string | null): Folder {
     let folder = this.folders.get(key);
     if (!folder) {
-      folder = { blocks: [], cursorBlock: 0, cursorEntry: 0, index: undefined, journal: undefined };
+      folder = { blocks: [], cursorBlock: 0, cursorEntry: 0, index: undefined };
       this.folders.set(key, folder);
     }
     return folder;
@@ -796,13 +791,12 @@ export class ScanCacheReader {
       this.lastFolderKey = folderKey;
     }
     const folder = this.lastFolder;
-    if (!folder) return undefined;
-    let found = folder.journal?.get(key.slice(nameAt));
+    let found = this.latest.size > 0 ? this.latest.get(key) : undefined;
     if (found) {
       // The file's earlier entry, where the cursor expects it, is passed over: it is stale.
-      const stale = this.atCursor(folder, key, nameAt);
+      const stale = folder && this.atCursor(folder, key, nameAt);
       if (stale) stale.block.state![stale.entry] = STALE;
-    } else found = this.atCursor(folder, key, nameAt) ?? this.inIndex(folder, key.slice(nameAt));
+    } else if (folder) found = this.atCursor(folder, key, nameAt) ?? this.inIndex(folder, key.slice(nameAt));
     if (!found) return undefined;
     const parsed = this.parse(found.block);
     const entry = parsed ? decodeEntry(parsed, found.entry) : undefined;
@@ -922,9 +916,9 @@ export function loadScanCache(file: string, want?: (key: string) => boolean): Sc
   return cache;
 }
 
-/** Whether the files of a block (or, in the block of whole keys, the file of `key`) are under `roots`. */
+/** Whether the files of a block (or, in a block of whole keys, the file of `key`) are under `roots`. */
 function underRoots(folder: string | null, key: string, roots: readonly string[]): boolean {
-  const path = folder === null ? bytesKeyPath(key) : `${folder}/`;
+  const path = folder !== null ? `${folder}/` : key.startsWith("bytes:") ? bytesKeyPath(key) : key;
   return roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
 }
 
@@ -1008,9 +1002,10 @@ export class ScanCacheWriter {
       for (const block of reader.blocks) {
         const parsed = reader.parse(block);
         if (!parsed) continue;
-        this.copyBlock(reader, block, parsed, (i) =>
-          keep(keyOf(block.folder, parsed.names[i]!)) && !reader.superseded(block, i) ? COPY : DROP,
-        );
+        const what = (i: number) =>
+          keep(keyOf(block.folder, parsed.names[i]!)) && !reader.superseded(block, i) ? COPY : DROP;
+        if (block.journal) this.copyToFolders(parsed, what);
+        else this.copyBlock(reader, block, parsed, what);
         if (!block.journal) block.parsed = undefined;
       }
     } finally {
@@ -1038,28 +1033,23 @@ export class ScanCacheWriter {
       return;
     }
     const placed = new Set<Place>(); // journal entries written where their files' earlier entries were
-    const otherJournal: Block[] = [];
+    const journal: Block[] = [];
     for (const block of reader.blocks) {
+      if (block.journal) {
+        journal.push(block); // after the blocks before it
+        continue;
+      }
       const folderUnder = block.folder === null ? undefined : underRoots(block.folder, "", roots);
       if (folderUnder === false) {
-        // Another store's block, as it is (even unparsed); its journal stays a journal.
-        if (block.journal) otherJournal.push(block);
-        else this.copyRaw(reader, block);
+        this.copyRaw(reader, block); // another store's block, as it is (even unparsed)
         continue;
       }
       const parsed = reader.parse(block);
       if (!parsed) continue;
       const state = block.state!;
-      const what = (i: number) => {
+      this.copyBlock(reader, block, parsed, (i) => {
         const key = keyOf(block.folder, parsed.names[i]!);
         if (folderUnder === undefined && !underRoots(null, key, roots)) return COPY;
-        if (block.journal) {
-          // The latest entries of files that had none before the journal (the others are placed).
-          const latest = reader.latestOf(key);
-          return latest?.block === block && latest.entry === i && state[i] === REUSED && !placed.has(latest)
-            ? COPY
-            : DROP;
-        }
         if (state[i] === REUSED) return COPY;
         if (held.has(key)) return HELD;
         const latest = reader.latestOf(key);
@@ -1068,14 +1058,41 @@ export class ScanCacheWriter {
           return LATEST;
         }
         return DROP;
-      };
-      this.copyBlock(reader, block, parsed, what);
-      if (!block.journal) block.parsed = undefined;
+      });
+      block.parsed = undefined;
+    }
+    // The journal's latest entries of files under `roots` that had no earlier entry (files new
+    // then) go to their folders' blocks; other stores' stay a journal, after the journal's line.
+    const latestOf = (block: Block, parsed: ParsedBlock, i: number) => {
+      const latest = reader.latestOf(keyOf(block.folder, parsed.names[i]!));
+      return latest?.block === block && latest.entry === i ? latest : undefined;
+    };
+    const others: Array<[Block, ParsedBlock]> = [];
+    for (const block of journal) {
+      const parsed = reader.parse(block);
+      if (!parsed) continue;
+      let other = false;
+      this.copyToFolders(parsed, (i) => {
+        const latest = latestOf(block, parsed, i);
+        if (!latest) return DROP;
+        if (!underRoots(block.folder, keyOf(block.folder, parsed.names[i]!), roots)) {
+          other = true;
+          return DROP;
+        }
+        return block.state![i] === REUSED && !placed.has(latest) ? COPY : DROP;
+      });
+      if (other) others.push([block, parsed]);
     }
     this.writeHeld();
-    if (otherJournal.length > 0) {
+    if (others.length > 0) {
       this.writeLine(JOURNAL);
-      for (const block of otherJournal) this.copyRaw(reader, block);
+      for (const [block, parsed] of others)
+        this.copyBlock(reader, block, parsed, (i) =>
+          latestOf(block, parsed, i) &&
+          !underRoots(block.folder, keyOf(block.folder, parsed.names[i]!), roots)
+            ? COPY
+            : DROP,
+        );
     }
   }
 
@@ -1133,16 +1150,17 @@ export class ScanCacheWriter {
     this.append = false;
     const held = this.held ?? new Map<string, CacheEntry>();
     this.held = new Map();
+    // Blocks of whole keys (of no one folder): the changed files of many folders in a few blocks.
     const lines = ["", JOURNAL];
-    let block: BlockBuilder | undefined;
+    let block = new BlockBuilder(null);
     for (const [key, entry] of held) {
-      const [folder, name] = splitKey(key);
-      if (block && (block.folder !== folder || block.length === ENTRIES_PER_BLOCK)) lines.push(block.text());
-      if (!block || block.folder !== folder || block.length === ENTRIES_PER_BLOCK)
-        block = new BlockBuilder(folder);
-      block.add(name, entry);
+      if (block.length === ENTRIES_PER_BLOCK) {
+        lines.push(block.text());
+        block = new BlockBuilder(null);
+      }
+      block.add(key, entry);
     }
-    if (block) lines.push(block.text());
+    if (block.length > 0) lines.push(block.text());
     let fd: number;
     try {
       fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND);
@@ -1194,6 +1212,15 @@ export class ScanCacheWriter {
     if (kept.length === 0) return;
     const pick = <T>(values: T[]) => (kept.length === n ? values : kept.map((i) => values[i]!));
     this.writeLine(asciiJson([parsed.folder, parsed.cwds, pick(parsed.names), parsed.columns.map(pick)]));
+  }
+
+  /** The entries of a block of whole keys (a journal's) that `what` copies, each to its folder's block. */
+  private copyToFolders(parsed: ParsedBlock, what: (i: number) => number) {
+    for (let i = 0; i < parsed.names.length; i++) {
+      if (what(i) !== COPY) continue;
+      const [folder, name] = splitKey(keyOf(parsed.folder, parsed.names[i]!));
+      this.blockFor(folder).copy(parsed, i, name);
+    }
   }
 
   /** The held entries not written in place (files new to the cache), in the order they came. */

@@ -287,27 +287,13 @@ const isProblem = (v: unknown): v is Problem =>
 const isOptionalString = (v: unknown): v is string | null => v === null || typeof v === "string";
 
 /**
- * The facts of the fields given, as plain objects built with assignments (this runs once per file
- * on every scan), or undefined when a value is not of its type: a damaged entry is read again.
+ * The facts of fields in `EncodedFacts`' order (its header given apart, decoded), as plain objects
+ * built with assignments (this runs once per file on every scan), or undefined when a value is not
+ * of its type: a damaged entry is read again.
  */
-function factsOf(
-  offset: unknown,
-  lines: unknown,
-  headerSeen: unknown,
-  header: PiHeader | null,
-  entries: unknown,
-  user: unknown,
-  assistant: unknown,
-  toolResult: unknown,
-  other: unknown,
-  name: unknown,
-  lastEntryAt: unknown,
-  corrupt: unknown,
-  long: unknown,
-  tail: unknown,
-  truncated: unknown,
-  firstMessage: unknown,
-): PiFileFacts | undefined {
+function factsOf(e: readonly unknown[], header: PiHeader | null): PiFileFacts | undefined {
+  const [offset, lines, headerSeen, , entries, user, assistant, toolResult, other, name, ...rest] = e;
+  const [lastEntryAt, corrupt, long, tail, truncated, firstMessage] = rest;
   if (
     !isCount(offset) ||
     !isCount(lines) ||
@@ -372,25 +358,30 @@ function decodeFacts(e: unknown): PiFileFacts | undefined {
   const h = e[3] as unknown;
   const header = h === null ? null : Array.isArray(h) ? headerOf(h[0], h[1], h[2], h[3], h[4]) : undefined;
   if (header === undefined) return undefined;
-  return factsOf(
-    e[0],
-    e[1],
-    e[2],
-    header,
-    e[4],
-    e[5],
-    e[6],
-    e[7],
-    e[8],
-    e[9],
-    e[10],
-    e[11],
-    e[12],
-    e[13],
-    e[14],
-    e[15],
-  );
+  return factsOf(e, header);
 }
+
+/** The column of each field of `EncodedFacts`, in its order (the header's, at 3, is five columns). */
+const FACT_COLUMNS = [
+  C.offset,
+  C.lines,
+  C.headerSeen,
+  C.id,
+  C.entries,
+  C.user,
+  C.assistant,
+  C.toolResult,
+  C.other,
+  C.name,
+  C.lastEntryAt,
+  C.corrupt,
+  C.long,
+  C.tail,
+  C.truncated,
+  C.firstMessage,
+];
+/** Where `decodeEntry` gathers an entry's facts for `factsOf`: one array for every entry. */
+const fields: unknown[] = [];
 
 /** Entry `i` of a block, or undefined when it is damaged. */
 function decodeEntry(block: ParsedBlock, i: number): CacheEntry | undefined {
@@ -404,24 +395,9 @@ function decodeEntry(block: ParsedBlock, i: number): CacheEntry | undefined {
   const cwd = id === null ? null : block.cwds[c[C.cwd]![i] as number];
   const header = headerOf(id, c[C.timestamp]![i], cwd, c[C.version]![i], c[C.parent]![i]);
   if (header === undefined) return undefined;
-  const facts = factsOf(
-    c[C.offset]![i],
-    c[C.lines]![i],
-    c[C.headerSeen]![i],
-    header,
-    c[C.entries]![i],
-    c[C.user]![i],
-    c[C.assistant]![i],
-    c[C.toolResult]![i],
-    c[C.other]![i],
-    c[C.name]![i],
-    c[C.lastEntryAt]![i],
-    c[C.corrupt]![i],
-    c[C.long]![i],
-    c[C.tail]![i],
-    c[C.truncated]![i],
-    c[C.firstMessage]![i],
-  );
+  // The facts' fields as `EncodedFacts` has them (the header, at 3, is decoded apart).
+  for (let f = 0; f < FACT_COLUMNS.length; f++) fields[f] = c[FACT_COLUMNS[f]!]![i];
+  const facts = factsOf(fields, header);
   if (!facts) return undefined;
   const entry: CacheEntry = { dev, ino, size, mtimeNs, facts };
   const resume = c[C.resume]![i];

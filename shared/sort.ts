@@ -31,7 +31,10 @@ export function compareSessions(order: SortOrder): (a: Sortable, b: Sortable) =>
   }
 }
 
-/** The `n` first of `items` in `compare` order, without sorting them all (n is small, items many). */
+/**
+ * The `n` first of `items` in `compare` order, without sorting them all (n is small, items many):
+ * the same as a (stable) sort and `slice(0, n)`, at a cost that grows with n × items.
+ */
 export function firstN<T>(items: readonly T[], n: number, compare: (a: T, b: T) => number): T[] {
   const top: T[] = [];
   if (n <= 0) return top;

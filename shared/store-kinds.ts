@@ -1,4 +1,4 @@
-// The kinds of store, apart from the record's schema: the CLI's quick paths (`status`) name them
+// The kinds of store, apart from the record's schema: the CLI's quick paths (`status`, `scan`) name them
 // without loading zod.
 
 /**

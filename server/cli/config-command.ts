@@ -42,11 +42,7 @@ export const CONFIG_FLAGS = {
   set: { type: "string" as const, multiple: true as const, default: [] as string[] },
 };
 
-/** `--root DIR` (a pi store) and `--store KIND:DIR`, each repeatable: the stores to use instead. */
-export const STORE_FLAGS = {
-  root: { type: "string" as const, multiple: true as const, default: [] as string[] },
-  store: { type: "string" as const, multiple: true as const, default: [] as string[] },
-};
+export { STORE_FLAGS } from "./store-flags.js";
 
 export async function runConfig(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({

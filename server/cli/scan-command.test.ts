@@ -1,7 +1,9 @@
 // The scan command through runCli, as a script or a person would use it.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ScanReportSchema } from "../../shared/scan-report.js";
 import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
@@ -130,5 +132,41 @@ describe("session-retention scan", () => {
     const { status, stdout } = await run(...command.filter(Boolean), "--help");
     expect(status).toBe(0);
     expect(stdout).toMatch(/^Usage: session-retention/);
+  });
+});
+
+/**
+ * The packages a module loads when it is imported, through every import and `export … from` that
+ * stays in the JavaScript (`import type` and `export type` go; with verbatimModuleSyntax an
+ * `import { type X }` stays); `import()` is left out, as it loads only when it runs.
+ */
+function packagesLoadedBy(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      const typeOnly =
+        (ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly) ||
+        (ts.isExportDeclaration(statement) && statement.isTypeOnly);
+      if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || typeOnly) continue;
+      const specifier = statement.moduleSpecifier;
+      if (!specifier || !ts.isStringLiteral(specifier)) continue;
+      if (specifier.text.startsWith(".")) visit(join(dirname(file), specifier.text.replace(/\.js$/, ".ts")));
+      else packages.add(specifier.text);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe("what `scan` loads", () => {
+  it("not zod: loading it took ~65 ms, more than a warm rescan of 20,000 sessions may take", () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const packages = packagesLoadedBy(join(here, "scan-command.ts"));
+    expect(packages.has("node:fs")).toBe(true); // the walk went through the graph
+    expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);
   });
 });

@@ -3,19 +3,19 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
-import { AGENT_LABELS, STORE_KINDS, type SessionRecord } from "../../shared/session-record.js";
-import { compareSessions, isSortOrder } from "../../shared/sort.js";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
+import { compareSessions, firstN, isSortOrder, type SortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { scan } from "../scan/scanner.js";
-import { STORE_FLAGS } from "./config-command.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { parseStoreFlags, STORE_FLAGS } from "./store-flags.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
@@ -107,6 +107,19 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: b
   ]);
 }
 
+/** Up to this many rows are picked from the sessions without sorting them all. */
+const PICKED_ROWS = 1000;
+
+/**
+ * The first `top` sessions in `order`. The table shows a few: they are picked in one pass over the
+ * sessions, where sorting 100,000 of them took ~40 ms.
+ */
+function firstSessions(sessions: readonly SessionRecord[], top: number, order: SortOrder) {
+  const compare = compareSessions(order);
+  return top <= PICKED_ROWS ? firstN(sessions, top, compare) : [...sessions].sort(compare).slice(0, top);
+}
+
+/** The report as a table; `report.sessions` in any order (the rows are picked from them in `flags.sort` order). */
 export function renderScanReport(
   report: ScanReport,
   flags: Pick<ScanFlags, "top" | "sort">,
@@ -121,10 +134,11 @@ export function renderScanReport(
   const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
     flags.sort
   ];
-  const shown = report.sessions.slice(0, flags.top);
-  // Which agent a session is from matters once there is more than one; for pi alone it is noise.
-  const agents = summarizeAgents(report.stores, report.sessions);
-  const withAgent = agents.length > 1;
+  const shown = firstSessions(report.sessions, flags.top, flags.sort);
+  // Which agent a session is from matters once there is more than one; for pi alone it is noise
+  // (and the agents' table, which sums every session again, is not made).
+  const withAgent = new Set(report.stores.map((s) => s.kind)).size > 1;
+  const agents = withAgent ? summarizeAgents(report.stores, report.sessions) : [];
   if (shown.length > 0) {
     out.push(
       `Sessions (${order}${shown.length < report.sessions.length ? `, ${shown.length} of ${report.sessions.length}` : ""}):`,
@@ -207,7 +221,7 @@ export function renderScanReport(
  * `JSON.stringify` would hold the whole document in memory at once. Chunks are separated by the
  * newline each `stdout` call adds.
  */
-export function* scanReportJson(report: ScanReport, sessionsPerChunk = 1000): Generator<string> {
+export function* scanReportJson(report: ScanReport, sessionsPerChunk = 100): Generator<string> {
   const { sessions, ...rest } = report;
   const head = JSON.stringify(rest);
   yield `${head.slice(0, -1)},"sessions":[`;
@@ -247,8 +261,9 @@ export async function runScan(
       topN: flags.top,
     },
   ).finally(progress.done);
-  report.sessions.sort(compareSessions(flags.sort));
-  if (flags.json) for (const chunk of scanReportJson(report)) io.stdout(chunk);
-  else io.stdout(renderScanReport(report, flags, new Date()));
+  if (flags.json) {
+    report.sessions.sort(compareSessions(flags.sort));
+    for (const chunk of scanReportJson(report)) io.stdout(chunk);
+  } else io.stdout(renderScanReport(report, flags, new Date()));
   return 0;
 }

@@ -1,7 +1,13 @@
 // `--store KIND:DIR`, the one place the string form of a store is read: the CLI turns each flag into
 // a `{ kind, root }` here, and everything below (resolveStores, the plan, the engine) takes those.
-import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
+import { STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { UsageError } from "./errors.js";
+
+/** `--root DIR` (a pi store) and `--store KIND:DIR`, each repeatable: the stores to use instead. */
+export const STORE_FLAGS = {
+  root: { type: "string" as const, multiple: true as const, default: [] as string[] },
+  store: { type: "string" as const, multiple: true as const, default: [] as string[] },
+};
 
 const STORE_FLAG = new RegExp(`^(${STORE_KINDS.join("|")}):(.*)$`, "s");
 

@@ -2,7 +2,7 @@
 // validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
 import { homedir } from "node:os";
 import { sessionDirProblem } from "../../shared/places.js";
-import { STORE_KINDS, type StoreKind } from "../../shared/session-record.js";
+import { STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
 import { statePaths } from "../state/state-dir.js";

@@ -535,6 +535,24 @@ describe("incremental cache", () => {
     await expect(failing).rejects.toThrow("stop here");
     expect(readdirSync(cacheDir)).toEqual(["cache.json"]);
     expect(readFileSync(cacheFile, "utf8")).toBe(before);
+    // With an old cache, entries read are held to go where the old ones were; with none usable (here
+    // one of another version), they go to the temp file as they come: it is removed all the same.
+    const otherVersion = `${JSON.stringify({ version: 5, roots: [root] })}\n`;
+    writeFileSync(cacheFile, otherVersion);
+    const failingCold = scanStores({
+      roots: [root],
+      cacheFile,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.phase === "reading" && p.filesDone === 550) {
+          expect(readdirSync(cacheDir)).toHaveLength(2); // the temp file, with 500 entries in it
+          throw new Error("stop here");
+        }
+      },
+    });
+    await expect(failingCold).rejects.toThrow("stop here");
+    expect(readdirSync(cacheDir)).toEqual(["cache.json"]);
+    expect(readFileSync(cacheFile, "utf8")).toBe(otherVersion);
     const after = await scanStores({ roots: [root], cacheFile });
     expect(after.stats.filesRead).toBe(600);
     expect(after.sessions.every((s) => s.messageCount === 1)).toBe(true);
@@ -550,6 +568,103 @@ describe("incremental cache", () => {
     appendFileSync(cacheFile, '[["truncated by a crash", 1, 2\n');
     const report = await scanStores({ roots: [root], cacheFile });
     expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 2 });
+  });
+
+  it("after a few files grew, appends their entries to the cache file (a journal) instead of writing it anew, until a file goes", async () => {
+    const root = newRoot();
+    const files = Array.from({ length: 12 }, (_, i) =>
+      writeSession(root, `/work/j${i % 3}`, 1).getSessionFile()!,
+    );
+    const cacheFile = join(newRoot(), "cache");
+    await scanStores({ roots: [root], cacheFile });
+    const inode = statSync(cacheFile).ino;
+    for (const round of [1, 2]) {
+      for (const file of files.slice(round, round + 2)) {
+        const manager = SessionManager.open(file);
+        manager.appendMessage(userMessage(`more ${round}`));
+      }
+      const report = await scanStores({ roots: [root], cacheFile });
+      expect(report.stats).toMatchObject({ filesRead: 2, cacheHits: 10 });
+      expect(statSync(cacheFile).ino).toBe(inode); // appended to, not written anew
+      expect(report.sessions).toEqual((await scanStores({ roots: [root] })).sessions);
+      expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+        filesRead: 0,
+        cacheHits: 12,
+      });
+    }
+    expect(readFileSync(cacheFile, "latin1")).toContain('"journal"');
+    rmSync(files[0]!);
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 11 });
+    expect(statSync(cacheFile).ino).not.toBe(inode); // written anew, without the deleted file
+    expect(readFileSync(cacheFile, "latin1")).not.toContain('"journal"');
+    expect(readFileSync(cacheFile, "latin1")).not.toContain(files[0]!.slice(files[0]!.lastIndexOf("/") + 1));
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 11,
+    });
+  });
+
+  it("does not misread a cache file of version 5: every file is read again, as a fresh scan reads it", async () => {
+    const { root, cacheFile, a, b } = await setup();
+    const fresh = await scanStores({ roots: [root] });
+    // Version 5's lines of entries, with each file's true identity but facts that are not its own.
+    const v5 = [a, b].map((path) => {
+      const { dev, ino, size } = statSync(path);
+      const mtimeNs = statSync(path, { bigint: true }).mtimeNs.toString();
+      const header = ["0190aaaa-0000-7000-8000-000000000000", "2001-01-01T00:00:00.000Z", "/wrong", 3, null];
+      return [
+        path,
+        dev,
+        ino,
+        size,
+        mtimeNs,
+        [size, 9, 1, header, 99, 9, 9, 9, 9, "wrong", null, null, null, 0, 0, null],
+        null,
+      ];
+    });
+    writeFileSync(cacheFile, `${JSON.stringify({ version: 5, roots: [root] })}\n${JSON.stringify(v5)}\n`);
+    const report = await scanStores({ roots: [root], cacheFile });
+    expect(report.stats).toMatchObject({ filesRead: 2, cacheHits: 0 });
+    expect(report.sessions).toEqual(fresh.sessions);
+    // The file is this version's again: the next scan reads nothing.
+    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 2,
+    });
+  });
+
+  it("a cache file cut short anywhere: the files of its lost blocks are read again, the others not, and the report is a fresh scan's", async () => {
+    const root = newRoot();
+    for (let i = 0; i < 12; i++) writeSession(root, `/work/p${i % 3}`, 1 + (i % 2));
+    const many = join(root, piFolder("/work/many"));
+    mkdirSync(many);
+    for (let i = 0; i < 600; i++) {
+      const id = `0190eeee-0000-7000-8000-${String(i).padStart(12, "0")}`;
+      const header = {
+        type: "session",
+        version: 3,
+        id,
+        timestamp: "2025-01-01T00:00:00.000Z",
+        cwd: "/work/many",
+      };
+      writeFileSync(join(many, `2025-01-01T00-00-00-000Z_${id}.jsonl`), `${JSON.stringify(header)}\n`);
+    }
+    const cacheFile = join(newRoot(), "cache");
+    const fresh = await scanStores({ roots: [root], cacheFile });
+    const whole = readFileSync(cacheFile);
+    const sorted = (r: ScanReport) => [...r.sessions].sort((x, y) => (x.path < y.path ? -1 : 1));
+    for (const cut of [whole.length - 2, (whole.length * 2) >> 2, whole.length >> 2, 40, 0]) {
+      writeFileSync(cacheFile, whole.subarray(0, cut));
+      const report = await scanStores({ roots: [root], cacheFile });
+      expect(sorted(report)).toEqual(sorted(fresh));
+      expect(report.summary).toEqual(fresh.summary);
+      expect(report.stats.filesRead + report.stats.cacheHits).toBe(612);
+      expect(report.stats.filesRead).toBeGreaterThan(0);
+      if (cut > whole.length >> 1) expect(report.stats.cacheHits).toBeGreaterThan(0);
+      // Mended: the next scan reads nothing.
+      expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+    }
   });
 });
 

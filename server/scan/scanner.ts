@@ -15,6 +15,7 @@ import {
   cacheFileFor,
   loadScanCache,
   type ScanCache,
+  ScanCacheReader,
   ScanCacheWriter,
   settleCacheDir,
 } from "./scan-cache.js";
@@ -71,6 +72,11 @@ const READ = Symbol("read");
 
 /** How long the scan may hold the event loop before it lets other work run. */
 const YIELD_EVERY_MS = 50;
+/**
+ * A step that costs little (an entry of the walk, a file found unchanged) reads the clock only every
+ * this many times, for progress and turns of the event loop: reading it was a good part of such a step.
+ */
+const CHEAP_STEPS = 64;
 
 const cacheKey = (file: FoundFile) =>
   typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
@@ -199,7 +205,8 @@ function linkForks(records: SessionRecord[], own: Own) {
   for (let i = 0; i < records.length; i++) if (parents.has(records[i]!.path)) byPath.set(records[i]!.path, i);
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
-    const parent = record.parentSession ? byPath.get(record.parentSession) : undefined;
+    if (!record.parentSession) continue;
+    const parent = byPath.get(record.parentSession);
     if (parent !== undefined && parent !== i) (own(parent).forks ??= []).push(record.id);
   }
 }
@@ -229,7 +236,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
-  let lastProgress = 0;
+  let lastProgress = -Infinity; // the first report is never held back (the clock starts with the process)
   const report = (progress: ScanProgress, force = false) => {
     if (!options.onProgress) return;
     const t = performance.now();
@@ -238,6 +245,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     options.onProgress(progress);
   };
 
+  let steps = 0;
+  /** Whether a step reads the clock: every step that costs, every `CHEAP_STEPS`-th one that does not. */
+  const clockDue = (cheap: boolean) => !cheap || ++steps % CHEAP_STEPS === 0;
   let sliceStart = performance.now();
   /** A turn for the event loop once the scan has held it for `YIELD_EVERY_MS`; until then nothing to wait for. */
   const breathe = () => {
@@ -280,6 +290,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const found: Array<{ root: string; files: FoundFiles }> = [];
   let filesTotal = 0;
   let bytesTotal = 0;
+  /** The walk's pause after each entry: the clock read now and then, a turn when one is due. */
+  const pause = () => (clockDue(true) ? breathe() : undefined);
   for (const root of roots) {
     let walked;
     if (changed) {
@@ -294,7 +306,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       const links = problemsBefore.filter((p) => p.code === "symlink").map((p) => p.path);
       const changes = await walkPiChanges(root, [...[...changed].filter(inRoot), ...links], knownFolders, {
         known: reusable,
-        pause: breathe,
+        pause,
       });
       const stays = staysAfter(changes);
       const judgedIn = new Set([...changes.judged].map(folderOf));
@@ -309,7 +321,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       }
       for (const problem of problemsBefore) if (stays(problem.path)) problems.push(problem);
       walked = changes;
-    } else walked = await walkPiRoot(root, { known: reusable, pause: breathe });
+    } else walked = await walkPiRoot(root, { known: reusable, pause });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });
     filesTotal += walked.files.length;
@@ -335,7 +347,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   /** Lean: the keys of every file found, and of those that need their cache entry. */
   const foundKeys = new Set<string>();
   const neededKeys = new Set<string>();
-  /** Lean: entries of files under the scanned roots that were not found (forgotten). */
+  /** Entries of files under the scanned roots that were not found (forgotten; not lean: whether any). */
   let forgotten = 0;
   let oldCache: ScanCache = new Map();
   if (changed) {
@@ -348,7 +360,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const key = cacheKey(file);
         foundKeys.add(key);
         if (!unchangedRecord(root, file)) neededKeys.add(key);
-        await breathe();
+        const turn = clockDue(true) ? breathe() : undefined;
+        if (turn) await turn;
       }
     }
     // With no file needing its entry, every name is UTF-8 and its key is its path.
@@ -363,10 +376,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         return false;
       });
     }
-  } else if (cacheFile) oldCache = loadScanCache(cacheFile);
+  }
+  // Not lean: the old file is opened, and each file's entry decoded when the loop meets the file.
+  const reader = !lean && cacheFile ? ScanCacheReader.open(cacheFile) : undefined;
   // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
-  // read file's facts until the end cost ~35 MB at 100,000 sessions. Unchanged files keep their
-  // loaded entry, written only if the cache is rewritten at all (lean: copied from the old file).
+  // read file's facts until the end cost ~35 MB at 100,000 sessions (with an old file, a few
+  // thousand are held to go where their old entries were). Unchanged files keep their entry in the
+  // old file, copied only if the cache is rewritten at all.
   const newCache = new Map<string, CacheEntry | typeof READ>();
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   /**
@@ -388,15 +404,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   let cacheHits = 0;
   let bytesDone = 0;
   /** After each file: progress, and a turn for the event loop now and then. */
-  const fileDone = async (index: number, size: number) => {
+  // Returns the turn when one is due, else nothing: an `await` of nothing costs a turn of the
+  // microtask queue all the same, 100,000 times a scan.
+  const fileDone = (index: number, size: number, cheap: boolean) => {
     bytesDone += size;
+    if (!clockDue(cheap)) return undefined;
     if (options.onProgress)
       report({ phase: "reading", filesDone: index + 1, filesTotal, bytesDone, bytesTotal });
-    await breathe();
+    return breathe();
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
   // A watcher's update keeps its cache entries in memory: the cache file is written by full scans.
   const writer = cacheFile && !changed ? new ScanCacheWriter(cacheFile, roots) : undefined;
+  if (reader) writer?.inPlace(reader);
   /** The records as the readers made them (see `baseOf`). */
   let base: Base = { piFolders: new Map(), others: [] };
   try {
@@ -405,7 +425,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       for (let i = 0; i < files.length; i++, index++) {
         const file = files.at(i);
         const key = cacheKey(file);
-        // One object per file, built without spreads: this loop runs for every session on every scan.
+        const readBefore = filesRead; // a file found unchanged is a cheap step
+        // One object per file, built without spreads, with every field it will have (no field added
+        // later: a new shape each time): this loop runs for every session on every scan.
         const input: PiRecordInput = {
           root,
           path: file.path,
@@ -414,6 +436,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           nonUtf8Name: file.nonUtf8Name,
           precise,
           identity: file.identity,
+          facts: undefined,
+          readError: undefined,
         };
         const unchanged = lean ? unchangedRecord(root, file) : undefined;
         if (unchanged) {
@@ -423,15 +447,18 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           cacheHits += 1;
           records.push(unchanged);
           addToFolder(unchanged);
-          await fileDone(index, file.identity.size);
+          const turn = fileDone(index, file.identity.size, true);
+          if (turn) await turn;
           continue;
         }
         try {
-          const cached = memoryCache?.get(key) ?? oldCache.get(key);
+          // A watcher's update may have read the file since the cache file was written.
+          const inMemory = memoryCache?.get(key);
+          const cached = inMemory ?? (reader ? reader.get(key) : oldCache.get(key));
           const { entry, identity, bytesRead: read, hit } = factsFor(file, cached, buffer);
           if (hit) {
             cacheHits += 1;
-            if (!lean) newCache.set(key, entry);
+            if (!inMemory) reader?.reuse(key);
           } else if (changed) {
             filesRead += 1;
             memoryCache?.set(key, entry);
@@ -475,7 +502,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
               : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
             bytes: file.identity.size,
           });
-        await fileDone(index, file.identity.size);
+        const turn = fileDone(index, file.identity.size, filesRead === readBefore);
+        if (turn) await turn;
       }
     }
     found.length = 0; // every file is read
@@ -509,13 +537,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await breathe();
     // Entries of files under the scanned roots that were not found are gone; entries of other
     // stores (another --root, the default store) are kept for their next scan.
-    if (!lean) {
-      for (const [key, entry] of oldCache) {
-        if (newCache.has(key)) continue;
-        if (isUnderAny(keyPath(key), roots)) forgotten += 1;
-        else newCache.set(key, entry);
-      }
-    }
+    if (reader && ScanCacheWriter.anyNotReused(reader, roots)) forgotten += 1;
     // Entries a watcher's updates held in memory go to the cache file with the next full scan.
     let fromMemory = 0;
     if (writer && lean && memoryCache)
@@ -532,12 +554,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           cacheFile!,
           (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), roots)),
         );
-      } else for (const [key, entry] of newCache) if (entry !== READ) writer.add(key, entry);
+      } else if (reader) writer.copyReused(reader, roots);
       writer.commit();
       memoryCache?.clear();
     }
   } finally {
     writer?.abort(); // nothing to do after a commit; else the temp file goes
+    reader?.close();
   }
   if (options.cacheDir !== undefined && cacheFile) settleCacheDir(options.cacheDir, cacheFile);
   await breathe();

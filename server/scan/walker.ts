@@ -106,18 +106,14 @@ interface Entry {
   nonUtf8: boolean;
 }
 
-/** Lists a folder; names that are not valid UTF-8 get their exact bytes back from a Buffer listing. */
-function listFolder(fsPath: string | Buffer): Entry[] {
+/**
+ * Lists a folder: its entries, or (the usual case: a folder given by a string, every name valid
+ * UTF-8) just the dirents, whose paths the walk makes itself — an object per entry less. Names that
+ * are not valid UTF-8 get their exact bytes back from a Buffer listing.
+ */
+function listFolder(fsPath: string | Buffer): Dirent[] | Entry[] {
   const dirents = readdirSync(fsPath, { withFileTypes: true });
-  const lossy = dirents.some((d) => d.name.includes("\uFFFD"));
-  if (!lossy && typeof fsPath === "string") {
-    return dirents.map((dirent) => ({
-      name: dirent.name,
-      fsPath: `${fsPath}/${dirent.name}`,
-      dirent,
-      nonUtf8: false,
-    }));
-  }
+  if (typeof fsPath === "string" && !dirents.some((d) => d.name.includes("\uFFFD"))) return dirents;
   const base = typeof fsPath === "string" ? Buffer.from(fsPath) : fsPath;
   const raw = readdirSync(fsPath, { withFileTypes: true, encoding: "buffer" });
   return raw.map((dirent) => {
@@ -129,6 +125,9 @@ function listFolder(fsPath: string | Buffer): Entry[] {
     return { name, fsPath: childFsPath, dirent: dirent as unknown as Dirent, nonUtf8 };
   });
 }
+
+/** lstat's options, made once: it runs for every file. */
+const BIGINT = { bigint: true } as const;
 
 /** Files by path, with the strings a walk may list them with (see `WalkOptions.known`). */
 export interface KnownFiles {
@@ -167,38 +166,35 @@ interface Walk {
   onCwdFolder: (folder: Folder) => void;
 }
 
+const notASession = (problems: ScanProblem[], path: string, what: string, bytes?: number) =>
+  problems.push({
+    code: "not-a-session",
+    path,
+    message: `${what}, not a session of this pi store`,
+    ...(bytes !== undefined ? { bytes } : {}),
+  });
+
 /**
  * Judges one entry of `folder` as the walk does: a pi session candidate (listed with its identity),
- * a `--<cwd>--` folder of the root (handed to `walk.onCwdFolder`), or a problem.
+ * a `--<cwd>--` folder of the root (handed to `walk.onCwdFolder`), or a problem. Plain arguments,
+ * no object: this runs for every file of every scan.
  */
-function judgeEntry(walk: Walk, folder: Folder, entry: Omit<Entry, "dirent"> & { kind: Kind }): void {
-  const { problems, known } = walk;
+function judgeEntry(
+  walk: Walk,
+  folder: Folder,
+  name: string,
+  fsPath: string | Buffer,
+  /** The entry's own name is not valid UTF-8. */
+  ownNonUtf8: boolean,
+  kind: Kind,
+): void {
+  const { problems } = walk;
   // Same string as the fs path when it is valid UTF-8: 100,000 paths are worth not keeping twice.
-  const path = typeof entry.fsPath === "string" ? entry.fsPath : `${folder.path}/${entry.name}`;
-  const nonUtf8 = folder.nonUtf8 || entry.nonUtf8;
-  const notASession = (what: string, bytes?: number) =>
-    problems.push({
-      code: "not-a-session",
-      path,
-      message: `${what}, not a session of this pi store`,
-      ...(bytes !== undefined ? { bytes } : {}),
-    });
-  if (entry.kind.isSymbolicLink()) {
-    problems.push({ code: "symlink", path, message: describeLink(entry.fsPath) });
-  } else if (entry.kind.isDirectory()) {
-    if (folder.top && PI_CWD_FOLDER.test(entry.name))
-      walk.onCwdFolder({ fsPath: entry.fsPath, path, name: entry.name, nonUtf8, top: false });
-    else
-      notASession(
-        folder.top
-          ? "a folder pi does not make (not looked into)"
-          : "a folder inside a cwd folder (not looked into)",
-      );
-  } else if (!entry.kind.isFile()) {
-    problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
-  } else {
+  const path = typeof fsPath === "string" ? fsPath : `${folder.path}/${name}`;
+  const nonUtf8 = folder.nonUtf8 || ownNonUtf8;
+  if (kind.isFile()) {
     try {
-      const stat = lstatSync(entry.fsPath, { bigint: true });
+      const stat = lstatSync(fsPath, BIGINT);
       if (!stat.isFile()) {
         problems.push({
           code: "not-regular",
@@ -207,15 +203,15 @@ function judgeEntry(walk: Walk, folder: Folder, entry: Omit<Entry, "dirent"> & {
         });
         return;
       }
-      if (!entry.name.endsWith(".jsonl")) {
-        notASession("not a .jsonl file", Number(stat.size));
+      if (!name.endsWith(".jsonl")) {
+        notASession(problems, path, "not a .jsonl file", Number(stat.size));
         return;
       }
       const identity = identityOf(stat);
-      const before = typeof entry.fsPath === "string" ? known?.get(path) : undefined;
+      const before = typeof fsPath === "string" ? walk.known?.get(path) : undefined;
       if (before?.fingerprint.mtimeNs === identity.mtimeNs) identity.mtimeNs = before.fingerprint.mtimeNs;
       walk.files.push({
-        fsPath: before?.path ?? entry.fsPath,
+        fsPath: before?.path ?? fsPath,
         path: before?.path ?? path,
         folder: folder.name,
         identity,
@@ -226,12 +222,26 @@ function judgeEntry(walk: Walk, folder: Folder, entry: Omit<Entry, "dirent"> & {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // deleted while we looked
       problems.push({ code: "unreadable", path, message: (error as Error).message });
     }
+  } else if (kind.isSymbolicLink()) {
+    problems.push({ code: "symlink", path, message: describeLink(fsPath) });
+  } else if (kind.isDirectory()) {
+    if (folder.top && PI_CWD_FOLDER.test(name)) walk.onCwdFolder({ fsPath, path, name, nonUtf8, top: false });
+    else
+      notASession(
+        problems,
+        path,
+        folder.top
+          ? "a folder pi does not make (not looked into)"
+          : "a folder inside a cwd folder (not looked into)",
+      );
+  } else {
+    problems.push({ code: "not-regular", path, message: "not a regular file; skipped" });
   }
 }
 
 /** Lists `folder` and judges each entry; false (and a problem) when it cannot be listed. */
 async function listAndJudge(walk: Walk, folder: Folder, pause: WalkOptions["pause"]): Promise<boolean> {
-  let entries: Entry[];
+  let entries: Dirent[] | Entry[];
   try {
     entries = listFolder(folder.fsPath);
   } catch (error) {
@@ -243,9 +253,14 @@ async function listAndJudge(walk: Walk, folder: Folder, pause: WalkOptions["paus
     });
     return false;
   }
-  for (const entry of entries) {
-    await pause?.();
-    judgeEntry(walk, folder, { ...entry, kind: entry.dirent });
+  for (let i = 0; i < entries.length; i++) {
+    const turn = pause?.();
+    if (turn) await turn; // not `await undefined`: that is a microtask turn per file all the same
+    // A dirent (its path made here) or an entry of a folder with names that are not UTF-8.
+    const listed = entries[i]!;
+    if ("dirent" in listed)
+      judgeEntry(walk, folder, listed.name, listed.fsPath, listed.nonUtf8, listed.dirent);
+    else judgeEntry(walk, folder, listed.name, `${folder.fsPath as string}/${listed.name}`, false, listed);
   }
   return true;
 }
@@ -358,7 +373,7 @@ export async function walkPiChanges(
       return;
     }
     const name = path.slice(path.lastIndexOf("/") + 1);
-    judgeEntry(walk, parent, { name, fsPath: path, nonUtf8: false, kind });
+    judgeEntry(walk, parent, name, path, false, kind);
     // A known folder that is no longer one of pi's folders holds nothing of the store any more.
     if (knownFolders.has(path) && !(kind.isDirectory() && PI_CWD_FOLDER.test(name))) gone.add(path);
   };

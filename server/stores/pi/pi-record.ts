@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
 import { isPiSessionFileName, namespaceFromFolderName, parseSessionFileName } from "./locations.js";
+import { isoFromMs } from "./iso-time.js";
 import { KNOWN_VERSIONS, normalizeTimestamp, type PiFileFacts } from "./session-parser.js";
 
 export interface PiRecordInput {
@@ -25,20 +26,18 @@ export function pathDerivedId(path: string): string {
   return `path-${createHash("sha256").update(path).digest("hex").slice(0, 16)}`;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const validIso = (value: string | undefined) => (value === undefined ? undefined : normalizeTimestamp(value));
 
 function lineWarning(
   code: SessionWarning["code"],
-  problem: { first: number; count: number } | undefined,
+  problem: { first: number; count: number },
   what: string,
-): SessionWarning[] {
-  if (!problem) return [];
+): SessionWarning {
   const message =
     problem.count === 1
       ? `line ${problem.first} ${what}`
       : `${problem.count} lines ${what} (first: line ${problem.first})`;
-  return [{ code, message, line: problem.first, ...(problem.count > 1 ? { count: problem.count } : {}) }];
+  return { code, message, line: problem.first, ...(problem.count > 1 ? { count: problem.count } : {}) };
 }
 
 /** One store object per root, shared by its records: at 100,000 sessions the copies add up. */
@@ -58,11 +57,12 @@ export function isPiSession(input: Pick<PiRecordInput, "path" | "facts">): boole
   return !!input.facts?.header || isPiSessionFileName(input.path.slice(input.path.lastIndexOf("/") + 1));
 }
 
+const nameOf = (path: string) => parseSessionFileName(path.slice(path.lastIndexOf("/") + 1));
+
 export function buildPiRecord(input: PiRecordInput): SessionRecord {
   const { identity, facts, path } = input;
   // The file name is a fallback for a missing header: parsed only when needed (it is on the hot path).
-  let fromNameCache: ReturnType<typeof parseSessionFileName> | undefined;
-  const fromName = () => (fromNameCache ??= parseSessionFileName(path.slice(path.lastIndexOf("/") + 1)));
+  let fromName: ReturnType<typeof parseSessionFileName> | undefined;
   const header = facts?.header ?? null;
   const warnings: SessionWarning[] = [];
   const sizeBytes = identity.size;
@@ -79,8 +79,10 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
   else if (facts && !header)
     warnings.push({ code: "missing-header", message: "first line is not a pi session header" });
   if (facts) {
-    warnings.push(...lineWarning("corrupt-line", facts.corruptLines, "not a JSON object; skipped"));
-    warnings.push(...lineWarning("line-too-long", facts.longLines, "too long to parse; counted only"));
+    if (facts.corruptLines)
+      warnings.push(lineWarning("corrupt-line", facts.corruptLines, "not a JSON object; skipped"));
+    if (facts.longLines)
+      warnings.push(lineWarning("line-too-long", facts.longLines, "too long to parse; counted only"));
     if (facts.truncatedLastLine) {
       warnings.push({
         code: "truncated-last-line",
@@ -109,16 +111,18 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     });
   }
 
-  const modifiedAt = iso(identity.mtimeMs);
+  const modifiedAt = isoFromMs(identity.mtimeMs);
   const createdAt =
     validIso(header?.timestamp) ??
-    fromName().createdAt ??
-    iso(input.birthtimeMs > 0 ? input.birthtimeMs : identity.mtimeMs);
+    (fromName ??= nameOf(path)).createdAt ??
+    isoFromMs(input.birthtimeMs > 0 ? input.birthtimeMs : identity.mtimeMs);
   const lastUsedAt = input.precise ? (facts?.lastEntryAt ?? modifiedAt) : modifiedAt;
   const counts = facts?.counts ?? { user: 0, assistant: 0, toolResult: 0, other: 0 };
 
-  return {
-    id: header?.id ?? fromName().id ?? pathDerivedId(path),
+  // Built by assignment, not with conditional spreads (a temporary object each): this runs for every
+  // session on every scan. The keys keep their order: `warnings` last.
+  const record: Omit<SessionRecord, "warnings"> & { warnings?: SessionWarning[] } = {
+    id: header?.id ?? (fromName ??= nameOf(path)).id ?? pathDerivedId(path),
     store: storeRef(input.root),
     path,
     namespace,
@@ -130,10 +134,11 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     messageCount: facts?.entries ?? 0,
     // Shared with the cache entry, not copied: neither is changed after the read.
     messageCounts: counts,
-    ...(typeof facts?.name === "string" ? { name: facts.name } : {}),
-    ...(facts?.firstMessage ? { firstMessage: facts.firstMessage } : {}),
-    ...(header?.parentSession ? { parentSession: header.parentSession } : {}),
-    ...(version !== undefined ? { version } : {}),
-    warnings,
   };
+  if (typeof facts?.name === "string") record.name = facts.name;
+  if (facts?.firstMessage) record.firstMessage = facts.firstMessage;
+  if (header?.parentSession) record.parentSession = header.parentSession;
+  if (version !== undefined) record.version = version;
+  record.warnings = warnings;
+  return record as SessionRecord;
 }

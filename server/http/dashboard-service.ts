@@ -291,21 +291,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
 
   /**
-   * The policy's plan of one look, once (~0.3 s at 100,000 sessions): for `GET /api/plan`, the
-   * table's verdicts and the page's changes alike. None while the config is invalid.
+   * How one look's records become rows (the plan's verdicts and kept reasons): once per look, for
+   * its table and its changes. The plan itself is not kept: at 100,000 sessions it is ~30 MB of
+   * candidates, and only `GET /api/plan` needs it (made anew there).
    */
-  const plans = new WeakMap<PlanInputs, Plan>();
-  const planOf = (inputs: PlanInputs): Plan | undefined => {
-    if (!inputs.config.ok) return undefined;
-    let plan = plans.get(inputs);
-    if (!plan) plans.set(inputs, (plan = planFor({ ...inputs, config: inputs.config })));
-    return plan;
-  };
-  /** How one look's records become rows (the plan's verdicts): once per look, for its table and its changes. */
   const encoders = new WeakMap<PlanInputs, RowEncoder>();
   const encoderOf = (inputs: PlanInputs) => {
     let encoder = encoders.get(inputs);
-    if (!encoder) encoders.set(inputs, (encoder = rowEncoder(inputs, new Date(), planOf(inputs))));
+    if (!encoder) encoders.set(inputs, (encoder = rowEncoder(inputs)));
     return encoder;
   };
   /** The sessions table of one look, built on its first request and dropped with the look. */
@@ -472,7 +465,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async plan(options = {}) {
       const inputs = await gather();
       validConfig(inputs);
-      const plan = planOf(inputs)!;
+      const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
       return options.preview ? previews.remember(plan, "policy") : plan;
     },
 

@@ -6,7 +6,6 @@ import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
 import { verdictLabels, verdictsOf, wouldClean } from "../../shared/verdict.js";
-import type { Plan } from "../../shared/plan.js";
 import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
@@ -41,14 +40,10 @@ export interface RowEncoder {
   kept: ReadonlyMap<string, string>;
 }
 
-export function rowEncoder(
-  inputs: PlanInputs,
-  now = new Date(),
-  /** The policy's plan for these inputs, when made already (none without a valid config). */
-  plan: Plan | undefined = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined,
-): RowEncoder {
+export function rowEncoder(inputs: PlanInputs, now = new Date()): RowEncoder {
   const all = inputs.report.sessions;
   // The policy's plan gives both the kept reasons (its exemptions) and each session's verdict.
+  const plan = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined;
   const verdicts = plan ? verdictsOf(plan) : new Map<string, string>();
   const kept = new Map<string, string>();
   for (const k of plan?.kept ?? []) if (k.reason !== "within-policy") kept.set(k.id, k.reason);

@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigSchema, EVICTION_ORDERS, type Policy } from "./config.js";
 import { CANDIDATE_RULES, KEEP_REASONS, type Plan, PlanSchema } from "./plan.js";
-import { evaluatePolicy, type PolicySession, riskiest } from "./policy.js";
+import { evaluatePolicy, type PolicySession, policyVerdicts, riskiest } from "./policy.js";
+import { verdictsOf } from "./verdict.js";
 import { quotaState } from "./quota.js";
 import { compareSessions } from "./sort.js";
 
@@ -356,6 +357,23 @@ describe("policy engine properties", () => {
     fc.assert(
       fc.property(storeArb, fc.integer({ min: 0, max: 8 }), (sessions, n) => {
         expect(riskiest(sessions, n).map((c) => c.id)).toEqual(byDefinition(sessions, n));
+      }),
+      RUNS,
+    );
+  });
+
+  it("gives each session the verdict its plan gives, without making the plan", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const verdicts = policyVerdicts({
+          sessions: c.sessions,
+          policy: c.policy,
+          pinnedIds: new Set(c.pinned),
+          activeIds: new Map(c.active.map((id) => [id, "test"])),
+          now: NOW,
+        });
+        expect(verdicts).toEqual(verdictsOf(evaluate(c)));
+        expect(verdicts.size).toBe(c.sessions.length);
       }),
       RUNS,
     );

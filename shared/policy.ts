@@ -23,6 +23,7 @@ import { type QuotaState, quotaState } from "./quota.js";
 import { STORE_KINDS, type SessionRecord, type StoreKind } from "./session-record.js";
 import { sessionTitle } from "./session-title.js";
 import { compareSessions, firstN, type SortOrder } from "./sort.js";
+import type { VerdictCode } from "./verdict.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -193,12 +194,19 @@ export const forksChosenToo = (session: PolicySession, selection: ReadonlySet<st
   session.store.kind === "codex" &&
   (session.neededBy ?? []).every((id) => selection.has(id));
 
-export function evaluatePolicy(input: PolicyInput): Plan {
+/**
+ * What the policy decides, before a plan is made of it: the exempt sessions, and each chosen one
+ * as `candidate` makes it (the plan's `Candidate`, or only its rule). A rule's words for a session
+ * (`detail`) are made only when asked for: 100,000 of them are a good part of the cost.
+ */
+function decide<C>(
+  input: PolicyInput,
+  candidate: (session: PolicySession, rule: CandidateRule, detail: () => string) => C,
+) {
   const { sessions, policy, now } = input;
-  const { quota, retention, protection, activity } = policy;
+  const { quota, retention } = policy;
   const nowMs = now.getTime();
   const evictionOrder = compareSessions(EVICTION_SORT[retention.eviction]);
-  const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
 
   // 1. Exemptions: never candidates, whatever the rules say.
   const byRecent = [...sessions].sort(byRecency);
@@ -206,22 +214,9 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   const byNamespace = groupBy(byRecent, (s) => s.namespace);
 
   // 2. Rules, each over the sessions that are neither exempt nor already chosen.
-  const chosen = new Map<string, Candidate>();
-  const choose = (session: PolicySession, rule: CandidateRule, detail: string) => {
-    chosen.set(session.id, {
-      id: session.id,
-      path: session.path,
-      // Named as pi names it, for the wizard and the reports (kept sessions are many: not named here).
-      title: sessionTitle(session).title,
-      store: session.store,
-      namespace: session.namespace,
-      sizeBytes: session.sizeBytes,
-      createdAt: session.createdAt,
-      lastUsedAt: session.lastUsedAt,
-      ...(session.fingerprint ? { fingerprint: session.fingerprint } : {}),
-      rule,
-      detail,
-    });
+  const chosen = new Map<string, C>();
+  const choose = (session: PolicySession, rule: CandidateRule, detail: () => string) => {
+    chosen.set(session.id, candidate(session, rule, detail));
   };
   const open = (session: PolicySession) => !exempt.has(session.id) && !chosen.has(session.id);
   // LRU eviction is the reverse of the recency order (ties break the same way): no second sort.
@@ -231,7 +226,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   const byRules = selection === undefined;
   if (selection)
     for (const session of inEvictionOrder)
-      if (selection.has(session.id) && open(session)) choose(session, "selected", "chosen by hand");
+      if (selection.has(session.id) && open(session)) choose(session, "selected", () => "chosen by hand");
 
   if (byRules && retention.maxAgeDays !== null) {
     const cutoff = nowMs - retention.maxAgeDays * DAY_MS;
@@ -241,7 +236,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
         choose(
           session,
           "maxAgeDays",
-          `last used ${days(nowMs - lastUsed)} ago (limit ${retention.maxAgeDays} days)`,
+          () => `last used ${days(nowMs - lastUsed)} ago (limit ${retention.maxAgeDays} days)`,
         );
     }
   }
@@ -261,7 +256,8 @@ export function evaluatePolicy(input: PolicyInput): Plan {
         choose(
           session,
           "neverReopened",
-          `created ${days(nowMs - created)} ago, ${session.messageCounts.user} user message${session.messageCounts.user === 1 ? "" : "s"}, not used after its first ${rule.activeMinutes} min`,
+          () =>
+            `created ${days(nowMs - created)} ago, ${session.messageCounts.user} user message${session.messageCounts.user === 1 ? "" : "s"}, not used after its first ${rule.activeMinutes} min`,
         );
     }
   }
@@ -278,7 +274,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     usage: Usage,
     limits: Limits,
     rule: CandidateRule,
-    detail: string,
+    detail: () => string,
   ) => {
     for (const session of pool) {
       if (!usage.over(limits)) return;
@@ -302,7 +298,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
       usage,
       limits,
       rule,
-      `${who} must stay ${describeLimits(limits)}${why}`,
+      () => `${who} must stay ${describeLimits(limits)}${why}`,
     );
     if (usage.over(limits))
       warnings.push({
@@ -327,14 +323,14 @@ export function evaluatePolicy(input: PolicyInput): Plan {
       remaining,
       { maxTotalSizeBytes: quota.maxTotalSizeBytes, maxSessionCount: null },
       "maxTotalSizeBytes",
-      `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
+      () => `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
     );
     evict(
       inEvictionOrder,
       remaining,
       { maxTotalSizeBytes: null, maxSessionCount: quota.maxSessionCount },
       "maxSessionCount",
-      `the count must stay below ${quota.maxSessionCount ?? 0} sessions`,
+      () => `the count must stay below ${quota.maxSessionCount ?? 0} sessions`,
     );
     if (remaining.over(quota))
       warnings.push({
@@ -342,6 +338,66 @@ export function evaluatePolicy(input: PolicyInput): Plan {
         message: `quota cannot be met: ${describeKept(sessions, chosen, exempt)}; the store must stay ${describeLimits(quota)}`,
       });
   }
+
+  return {
+    exempt,
+    chosen,
+    byRecent,
+    byNamespace,
+    byAgent,
+    namespaceQuotas,
+    agentQuotas,
+    remaining,
+    warnings,
+  };
+}
+
+/**
+ * Each session's verdict as the plan would give it — the rule that chose it, or the strongest
+ * reason it is kept — without making the plan: what the dashboard's rows need at every look.
+ * `verdictsOf(evaluatePolicy(input))` for a plan made by the rules, at a fraction of the cost.
+ */
+export function policyVerdicts(input: Omit<PolicyInput, "selection">): Map<string, VerdictCode> {
+  const { exempt, chosen } = decide(input, (_, rule) => rule);
+  const verdicts = new Map<string, VerdictCode>();
+  for (const session of input.sessions) {
+    const rule = chosen.get(session.id);
+    verdicts.set(
+      session.id,
+      rule !== undefined ? (rule as VerdictCode) : (exempt.get(session.id)?.reason ?? "within-policy"),
+    );
+  }
+  return verdicts;
+}
+
+export function evaluatePolicy(input: PolicyInput): Plan {
+  const { sessions, policy, now } = input;
+  const { quota, retention, protection, activity } = policy;
+  const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
+  const {
+    exempt,
+    chosen,
+    byRecent,
+    byNamespace,
+    byAgent,
+    namespaceQuotas,
+    agentQuotas,
+    remaining,
+    warnings,
+  } = decide(input, (session, rule, detail): Candidate => ({
+    id: session.id,
+    path: session.path,
+    // Named as pi names it, for the wizard and the reports (kept sessions are many: not named here).
+    title: sessionTitle(session).title,
+    store: session.store,
+    namespace: session.namespace,
+    sizeBytes: session.sizeBytes,
+    createdAt: session.createdAt,
+    lastUsedAt: session.lastUsedAt,
+    ...(session.fingerprint ? { fingerprint: session.fingerprint } : {}),
+    rule,
+    detail: detail(),
+  }));
 
   // 3. The plan.
   const candidates = [...chosen.values()];
@@ -474,7 +530,7 @@ function agentQuotasOf(quotas: Policy["quota"]["agents"]): { agent: StoreKind; l
 /** "sessions that must be kept alone use 23 GB in 40 sessions (active 1, recent 30, …)". */
 function describeKept(
   sessions: readonly PolicySession[],
-  chosen: ReadonlyMap<string, Candidate>,
+  chosen: Pick<ReadonlyMap<string, unknown>, "has">,
   exempt: ReadonlyMap<string, { reason: KeepReason }>,
 ): string {
   const left = sessions.filter((s) => !chosen.has(s.id));

@@ -5,8 +5,8 @@
 import { rowPath, type SessionsQuery, type SessionsResponse } from "../../shared/api.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { compareSessions } from "../../shared/sort.js";
-import { verdictLabels, verdictsOf, wouldClean } from "../../shared/verdict.js";
-import { type PlanInputs, planFor } from "../plan/plan-inputs.js";
+import { verdictLabels, wouldClean } from "../../shared/verdict.js";
+import { type PlanInputs, verdictsFor } from "../plan/plan-inputs.js";
 
 type Row = SessionsResponse["rows"][number];
 
@@ -42,11 +42,12 @@ export interface RowEncoder {
 
 export function rowEncoder(inputs: PlanInputs, now = new Date()): RowEncoder {
   const all = inputs.report.sessions;
-  // The policy's plan gives both the kept reasons (its exemptions) and each session's verdict.
-  const plan = inputs.config.ok ? planFor({ ...inputs, config: inputs.config }, now) : undefined;
-  const verdicts = plan ? verdictsOf(plan) : new Map<string, string>();
+  // The policy's verdicts give both the kept reasons (its exemptions) and what it would clean.
+  const verdicts: ReadonlyMap<string, string> = inputs.config.ok
+    ? verdictsFor({ ...inputs, config: inputs.config }, now)
+    : new Map();
   const kept = new Map<string, string>();
-  for (const k of plan?.kept ?? []) if (k.reason !== "within-policy") kept.set(k.id, k.reason);
+  for (const [id, code] of verdicts) if (!wouldClean(code) && code !== "within-policy") kept.set(id, code);
   const labels = inputs.config.ok ? { verdicts: verdictLabels(inputs.config.config) } : {};
   const roots = inputs.report.stores;
   const rootIndex = new Map(roots.map((r, i) => [r.root, i]));

@@ -5,7 +5,7 @@ import { formatBytes } from "../../shared/format.js";
 import { type ExternalSweep, type Plan, withKeptByYou } from "../../shared/plan.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
-import { evaluatePolicy, type Exemption, exemptions } from "../../shared/policy.js";
+import { evaluatePolicy, type Exemption, exemptions, policyVerdicts } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
 import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
@@ -128,6 +128,19 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
   return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds, sweeps };
+}
+
+/** Each session's verdict under the config's policy (as `planFor` would give it), without the plan. */
+export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()) {
+  const { config } = inputs.config;
+  return policyVerdicts({
+    sessions: inputs.report.sessions,
+    policy: config,
+    pinnedIds: pinnedIds(inputs.pins),
+    activeIds: inputs.activeIds,
+    mode: config.mode,
+    now,
+  });
 }
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */

@@ -21,7 +21,14 @@ import {
 } from "./scan-cache.js";
 import type { AdapterStore } from "./resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
-import { type ChangesWalk, type FoundFile, type FoundFiles, walkPiChanges, walkPiRoot } from "./walker.js";
+import {
+  type ChangesWalk,
+  type FoundFile,
+  type FoundFiles,
+  walkPiChanges,
+  walkPiRoot,
+  type WalkOptions,
+} from "./walker.js";
 
 export interface ScanOptions {
   /** Absolute paths of pi store roots (`resolveStores` finds them; they go through the place gate here too). */
@@ -168,6 +175,45 @@ function staysAfter(walk: ChangesWalk) {
   };
 }
 
+/**
+ * A walk of only what changed under `root` (`walkPiChanges`), and what stays of the last scan
+ * there: its records by folder — a folder where nothing was looked at again taken over whole, the
+ * very same array (`copied` names the ones filtered now) — and its problems.
+ */
+async function walkChangesOf(
+  root: string,
+  changed: ReadonlySet<string>,
+  previous: ScanReport,
+  base: Base,
+  options: WalkOptions,
+) {
+  const inRoot = (path: string) => isAtOrUnder(path, root);
+  const foldersBefore = [...base.piFolders.keys()].filter(inRoot);
+  const problemsBefore = previous.problems.filter((p) => inRoot(p.path));
+  const knownFolders = new Set(foldersBefore);
+  for (const { path } of problemsBefore) knownFolders.add(folderOf(path));
+  knownFolders.delete(root);
+  // A link's problem says where it leads and whether that is there: no event on the link tells
+  // when its target comes or goes, so every link is judged again.
+  const links = problemsBefore.filter((p) => p.code === "symlink").map((p) => p.path);
+  const walk = await walkPiChanges(root, [...[...changed].filter(inRoot), ...links], knownFolders, options);
+  const folders = new Map<string, readonly SessionRecord[]>();
+  const copied = new Set<SessionRecord[]>();
+  const judgedIn = new Set([...walk.judged].map(folderOf));
+  for (const folder of foldersBefore) {
+    if (walk.whole || walk.listed.has(folder) || walk.gone.has(folder)) continue;
+    const group = base.piFolders.get(folder)!;
+    if (!judgedIn.has(folder)) folders.set(folder, group);
+    else {
+      const kept = group.filter((r) => !walk.judged.has(r.path));
+      copied.add(kept);
+      if (kept.length > 0) folders.set(folder, kept);
+    }
+  }
+  const stays = staysAfter(walk);
+  return { walk, folders, copied, problems: problemsBefore.filter((p) => stays(p.path)) };
+}
+
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
 function dedupeIds(records: SessionRecord[], own: Own) {
   const seen = new Set<string>();
@@ -295,32 +341,17 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   for (const root of roots) {
     let walked;
     if (changed) {
-      const inRoot = (path: string) => isAtOrUnder(path, root);
-      const foldersBefore = [...previousBase.piFolders.keys()].filter(inRoot);
-      const problemsBefore = options.previous!.problems.filter((p) => inRoot(p.path));
-      const knownFolders = new Set(foldersBefore);
-      for (const { path } of problemsBefore) knownFolders.add(folderOf(path));
-      knownFolders.delete(root);
-      // A link's problem says where it leads and whether that is there: no event on the link
-      // tells when its target comes or goes, so every link is judged again.
-      const links = problemsBefore.filter((p) => p.code === "symlink").map((p) => p.path);
-      const changes = await walkPiChanges(root, [...[...changed].filter(inRoot), ...links], knownFolders, {
+      const after = await walkChangesOf(root, changed, options.previous!, previousBase, {
         known: reusable,
         pause,
       });
-      const stays = staysAfter(changes);
-      const judgedIn = new Set([...changes.judged].map(folderOf));
-      for (const folder of foldersBefore) {
-        if (changes.whole || changes.listed.has(folder) || changes.gone.has(folder)) continue;
-        const group = previousBase.piFolders.get(folder)!;
-        // A folder where nothing was looked at again is taken over whole, the very same array.
-        const kept = judgedIn.has(folder) ? group.filter((r) => !changes.judged.has(r.path)) : group;
-        if (kept.length > 0) piFolders.set(folder, kept as SessionRecord[]);
-        if (kept !== group) madeNow.add(kept as SessionRecord[]);
-        for (const record of kept) records.push(record);
+      for (const [folder, group] of after.folders) {
+        piFolders.set(folder, group as SessionRecord[]);
+        for (const record of group) records.push(record);
       }
-      for (const problem of problemsBefore) if (stays(problem.path)) problems.push(problem);
-      walked = changes;
+      for (const group of after.copied) madeNow.add(group);
+      problems.push(...after.problems);
+      walked = after.walk;
     } else walked = await walkPiRoot(root, { known: reusable, pause });
     problems.push(...walked.problems);
     found.push({ root, files: walked.files });

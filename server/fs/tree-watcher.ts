@@ -132,7 +132,7 @@ export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
       watcher = watch(
         folder,
         { persistent: false, ...(nativeRecursive ? { recursive: true } : {}) },
-        (_, name) => changed(folder, level, name),
+        (event, name) => changed(folder, level, event, name),
       );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -156,7 +156,7 @@ export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
     for (const entry of entries) if (entry.isDirectory()) add(`${folder}/${entry.name}`, level + 1);
   };
 
-  const changed = (folder: string, level: number, name: string | Buffer | null) => {
+  const changed = (folder: string, level: number, event: string, name: string | Buffer | null) => {
     if (closed) return;
     if (name === null) {
       options.onChange(folder); // the platform did not say which entry: the folder as a whole
@@ -165,7 +165,9 @@ export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
     }
     const path = `${folder}/${name.toString()}`;
     options.onChange(path);
-    if (nativeRecursive) return;
+    // Only a "rename" (an entry made, removed or moved, the folder itself among them) changes what
+    // is watched; a "change" is a file written, many a second while an agent writes.
+    if (nativeRecursive || event !== "rename") return;
     if (folder === root) checkRoot();
     if (level >= options.depth) return;
     // A folder made (or moved) here is watched from now on; one removed (or moved away) is not.

@@ -290,6 +290,31 @@ describe("the event stream", () => {
     await reader.cancel();
   });
 
+  it("holds a few dozen events at most for a reader that does not keep up, the newest last", async () => {
+    let send: (event: DashboardEvent) => void = () => {};
+    const api = {
+      getSummary: async () => {
+        throw new Error("not asked");
+      },
+      subscribe: (listener: (event: DashboardEvent) => void) => {
+        send = listener;
+        return () => {};
+      },
+    };
+    const app = createApp({ api, token: "tok", port: () => 4998 });
+    const response = await app.request("http://127.0.0.1:4998/api/events", {
+      headers: { Host: "127.0.0.1:4998", Authorization: "Bearer tok" },
+    });
+    // A thousand looks before the stream has taken one: as for a reader that does not read.
+    for (let i = 0; i < 1000; i++) send({ event: "look", data: JSON.stringify({ i }) });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes('"i":999')) text += (await reader.read()).value ?? "";
+    await reader.cancel();
+    const sent = text.match(/event: look/g)!.length;
+    expect(sent).toBeLessThan(100);
+  });
+
   it("without the token it is refused like every API route", async () => {
     const { service } = watchedStore();
     const app = createApp({ api: service, token: "tok", port: () => 4998 });

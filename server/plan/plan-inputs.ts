@@ -130,30 +130,27 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds, sweeps };
 }
 
-/** Each session's verdict under the config's policy (as `planFor` would give it), without the plan. */
-export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()) {
+/** What the policy judges, from gathered inputs with a valid config. */
+function policyInput(inputs: PlanInputs & { config: { ok: true } }, now: Date) {
   const { config } = inputs.config;
-  return policyVerdicts({
+  return {
     sessions: inputs.report.sessions,
     policy: config,
     pinnedIds: pinnedIds(inputs.pins),
     activeIds: inputs.activeIds,
     mode: config.mode,
     now,
-  });
+  };
+}
+
+/** Each session's verdict under the config's policy (as `planFor` would give it), without the plan. */
+export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()) {
+  return policyVerdicts(policyInput(inputs, now));
 }
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
 export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
-  const { config } = inputs.config;
-  const plan = evaluatePolicy({
-    sessions: inputs.report.sessions,
-    policy: config,
-    pinnedIds: pinnedIds(inputs.pins),
-    activeIds: inputs.activeIds,
-    mode: config.mode,
-    now,
-  });
+  const plan = evaluatePolicy(policyInput(inputs, now));
   const orphans = inputs.report.orphanedMeta ?? [];
   const keptByUs = new Set(
     plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),

@@ -15,14 +15,11 @@ export function differingPaths(a: ScanReport, b: ScanReport): string[] {
     if (before !== record && JSON.stringify(before) !== JSON.stringify(record)) differing.add(record.path);
   }
   for (const path of records.keys()) differing.add(path);
+  // A problem is what it says at its path: one said by only one of the scans differs.
   const said = (report: ScanReport) =>
-    new Set(report.problems.map((p) => JSON.stringify([p.path, p.code, p.message, p.bytes])));
+    new Map(report.problems.map((p) => [JSON.stringify([p.path, p.code, p.message, p.bytes]), p.path]));
   const [before, after] = [said(a), said(b)];
-  for (const problem of a.problems)
-    if (!after.has(JSON.stringify([problem.path, problem.code, problem.message, problem.bytes])))
-      differing.add(problem.path);
-  for (const problem of b.problems)
-    if (!before.has(JSON.stringify([problem.path, problem.code, problem.message, problem.bytes])))
-      differing.add(problem.path);
+  for (const [problem, path] of before) if (!after.has(problem)) differing.add(path);
+  for (const [problem, path] of after) if (!before.has(problem)) differing.add(path);
   return [...differing].sort();
 }

@@ -625,7 +625,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
  *   the history the "full within 7 days" forecast needs; a point per hour is kept);
  * - `"read-only"` — a probe that leaves the user's state as it found it (the scan cache aside, which
  *   only makes the next scan faster): `status` (made for shell prompts and scripts, run unasked)
- *   and `protect` (a look-up of the sessions it names).
+ *   and `protect` (a look-up of the sessions it names); and the dashboard's watched updates, a few
+ *   a second while an agent writes (its full looks record, at least every 10 minutes).
  */
 export type GrowthRecording = "read-only" | { recordIn: string };
 

@@ -12,7 +12,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -245,7 +244,7 @@ function newStore(name: string) {
       }
     }
   }
-  return { root, metaDir, apply, sessions, readFile: readFileSync };
+  return { root, metaDir, apply, sessions };
 }
 
 /**

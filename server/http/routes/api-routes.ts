@@ -35,6 +35,8 @@ import type { DashboardApi, DashboardEvent } from "../dashboard-service.js";
 
 /** How long the event stream may stay silent before it sends a comment, so that nothing between closes it. */
 const KEEP_ALIVE_MS = 25_000;
+/** Events held for one reader of the stream before the older ones are dropped. */
+const MAX_QUEUED_EVENTS = 64;
 import { jsonBody, query } from "../json-body.js";
 
 const notHere = () => new NotFoundError("no such API endpoint");
@@ -210,6 +212,9 @@ export function apiRoutes(api: DashboardApi) {
       const queue: DashboardEvent[] = [];
       let wake: (() => void) | undefined;
       const unsubscribe = subscribe((event) => {
+        // A reader that does not keep up is not followed by a queue without end: past a few dozen
+        // events only the newest is kept, whose `from` the page will not hold, so it reloads.
+        if (queue.length >= MAX_QUEUED_EVENTS) queue.splice(0, queue.length);
         queue.push(event);
         wake?.();
       });

@@ -1,6 +1,6 @@
 // Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what
 // each store holds that is not a session. Pure functions.
-import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
+import type { AgentUsage, NamespaceUsage, ScanProblem, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { AGENT_LABELS } from "./store-kinds.js";
 import { compareSessions, firstN } from "./sort.js";
@@ -34,11 +34,12 @@ export function summarizeNamespaces(sessions: readonly SessionRecord[]): Namespa
     usage.totalBytes += s.sizeBytes;
     if (s.lastUsedAt > usage.lastUsedAt) usage.lastUsedAt = s.lastUsedAt;
   }
-  return [...byName.values()].sort(
-    (a, b) =>
-      b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0),
-  );
+  return [...byName.values()].sort(byUsage);
 }
+
+/** Namespaces biggest first, ties by name (so the order is stable). */
+export const byUsage = (a: NamespaceUsage, b: NamespaceUsage) =>
+  b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
 
 /**
  * Per agent (store kind): its sessions, bytes and namespaces, biggest first. Every kind of `stores`
@@ -120,7 +121,11 @@ export interface StoreFinding {
 const NOT_SESSIONS = new Set<ScanProblem["code"]>(["not-a-session", "symlink", "not-regular"]);
 
 /** Per store, its sessions and what is not one, so "nothing here is a session" can be said plainly. */
-export function storeFindings(report: Pick<ScanReport, "stores" | "sessions" | "problems">): StoreFinding[] {
+export function storeFindings(report: {
+  stores: readonly StoreRef[];
+  sessions: readonly { store: StoreRef }[];
+  problems: readonly ScanProblem[];
+}): StoreFinding[] {
   const findings = report.stores.map((store) => ({ store, sessions: 0, notSessions: 0, notSessionBytes: 0 }));
   // A linear search over a handful of stores: no string built per session (there may be 100,000).
   for (const s of report.sessions) {

@@ -10,26 +10,45 @@ export const isSortOrder = (value: string): value is SortOrder =>
 
 type Sortable = Pick<SessionRecord, "lastUsedAt" | "sizeBytes" | "path" | "createdAt">;
 
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** What the orders look at in an item: for a record its fields; `lastUsed` may be a number that sorts as they do. */
+export interface SortKeys<T> {
+  lastUsed: (item: T) => string | number;
+  size: (item: T) => number;
+  path: (item: T) => string;
+  created: (item: T) => string;
+}
 
-/** Least recently used first, then largest, then by path: never two orders for the same input. */
-const tieBreak = (a: Sortable, b: Sortable) =>
-  byString(a.lastUsedAt, b.lastUsedAt) || b.sizeBytes - a.sizeBytes || byString(a.path, b.path);
+const byValue = <V extends string | number>(a: V, b: V) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Comparator for `Array.prototype.sort`. Timestamps are ISO-8601 UTC strings, so string order is
- * time order.
+ * Comparator for `Array.prototype.sort`, of any items by their `keys`. Least recently used first,
+ * then largest, then by path: never two orders for the same input. Timestamps are ISO-8601 UTC
+ * strings, so string order is time order.
  */
-export function compareSessions(order: SortOrder): (a: Sortable, b: Sortable) => number {
+export function comparatorOf<T>(order: SortOrder, keys: SortKeys<T>): (a: T, b: T) => number {
+  const { lastUsed, size, path, created } = keys;
+  const tieBreak = (a: T, b: T) =>
+    byValue(lastUsed(a), lastUsed(b)) || size(b) - size(a) || byValue(path(a), path(b));
   switch (order) {
     case "lru":
       return tieBreak;
     case "size":
-      return (a, b) => b.sizeBytes - a.sizeBytes || tieBreak(a, b);
+      return (a, b) => size(b) - size(a) || tieBreak(a, b);
     case "created":
-      return (a, b) => byString(a.createdAt, b.createdAt) || tieBreak(a, b);
+      return (a, b) => byValue(created(a), created(b)) || tieBreak(a, b);
   }
 }
+
+const recordKeys: SortKeys<Sortable> = {
+  lastUsed: (s) => s.lastUsedAt,
+  size: (s) => s.sizeBytes,
+  path: (s) => s.path,
+  created: (s) => s.createdAt,
+};
+
+/** Comparator of sessions (records, or anything with their sort fields) in `order`. */
+export const compareSessions = (order: SortOrder): ((a: Sortable, b: Sortable) => number) =>
+  comparatorOf(order, recordKeys);
 
 /**
  * The `n` first of `items` in `compare` order, without sorting them all (n is small, items many):

@@ -2,13 +2,14 @@
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { describeFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
+import { describeFinding } from "../../shared/scan-summary.js";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
-import { compareSessions, firstN, isSortOrder, type SortOrder } from "../../shared/sort.js";
+import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { scan } from "../scan/scanner.js";
+import { overviewOf, scanOverview, type ScanOverview } from "../scan/overview.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
@@ -107,25 +108,17 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: b
   ]);
 }
 
-/** Up to this many rows are picked from the sessions without sorting them all. */
-const PICKED_ROWS = 1000;
-
-/**
- * The first `top` sessions in `order`. The table shows a few: they are picked in one pass over the
- * sessions, where sorting 100,000 of them took ~40 ms.
- */
-function firstSessions(sessions: readonly SessionRecord[], top: number, order: SortOrder) {
-  const compare = compareSessions(order);
-  return top <= PICKED_ROWS ? firstN(sessions, top, compare) : [...sessions].sort(compare).slice(0, top);
-}
-
 /** The report as a table; `report.sessions` in any order (the rows are picked from them in `flags.sort` order). */
 export function renderScanReport(
   report: ScanReport,
   flags: Pick<ScanFlags, "top" | "sort">,
   now: Date,
 ): string {
-  const { summary } = report;
+  return renderOverview(overviewOf(report, flags.top, flags.sort), flags, now);
+}
+
+/** The overview as a table. */
+export function renderOverview(report: ScanOverview, flags: Pick<ScanFlags, "sort">, now: Date): string {
   const out: string[] = [];
   out.push(
     `Store${report.stores.length > 1 ? "s" : ""}: ${report.stores.map((s) => `${s.kind} ${visible(s.root)}`).join(", ")}`,
@@ -134,14 +127,13 @@ export function renderScanReport(
   const order = { lru: "least recently used first", size: "largest first", created: "oldest created first" }[
     flags.sort
   ];
-  const shown = firstSessions(report.sessions, flags.top, flags.sort);
+  const { shown, agents } = report;
   // Which agent a session is from matters once there is more than one; for pi alone it is noise
   // (and the agents' table, which sums every session again, is not made).
-  const withAgent = new Set(report.stores.map((s) => s.kind)).size > 1;
-  const agents = withAgent ? summarizeAgents(report.stores, report.sessions) : [];
+  const withAgent = agents.length > 0;
   if (shown.length > 0) {
     out.push(
-      `Sessions (${order}${shown.length < report.sessions.length ? `, ${shown.length} of ${report.sessions.length}` : ""}):`,
+      `Sessions (${order}${shown.length < report.sessionCount ? `, ${shown.length} of ${report.sessionCount}` : ""}):`,
     );
     out.push(
       renderTable(
@@ -184,7 +176,7 @@ export function renderScanReport(
     );
     out.push("");
   }
-  for (const finding of storeFindings(report)) {
+  for (const finding of report.findings) {
     const sentence = describeFinding(finding, formatBytes);
     if (sentence) out.push(`! ${visible(sentence)}`);
   }
@@ -197,18 +189,17 @@ export function renderScanReport(
     out.push(
       `! …and ${notSessions - LISTED_NOT_SESSIONS} more that are not sessions (--json lists them all)`,
     );
-  const orphans = report.orphanedMeta ?? [];
+  const orphans = report.orphanedMeta;
   if (orphans.length > 0)
     out.push(
       `${orphans.length} session-index file${orphans.length === 1 ? " has" : "s have"} no session any more (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), e.g. ${visible(orphans[0]!.path)}`,
     );
-  const warned = summary.sessionsWithWarnings;
+  const warned = report.sessionsWithWarnings;
+  const problemCount = report.problems.length;
   out.push(
-    `Total: ${summary.sessionCount} session${summary.sessionCount === 1 ? "" : "s"}, ${formatBytes(summary.totalBytes)} (${summary.totalBytes} bytes) in ${summary.namespaceCount} namespace${summary.namespaceCount === 1 ? "" : "s"}` +
+    `Total: ${report.sessionCount} session${report.sessionCount === 1 ? "" : "s"}, ${formatBytes(report.totalBytes)} (${report.totalBytes} bytes) in ${report.namespaceCount} namespace${report.namespaceCount === 1 ? "" : "s"}` +
       (warned ? ` · ${warned} with warnings` : "") +
-      (summary.problemCount
-        ? ` · ${summary.problemCount} other problem${summary.problemCount === 1 ? "" : "s"}`
-        : ""),
+      (problemCount ? ` · ${problemCount} other problem${problemCount === 1 ? "" : "s"}` : ""),
   );
   out.push(
     `Scanned in ${Math.round(report.stats.durationMs)} ms: ${report.stats.filesRead} file${report.stats.filesRead === 1 ? "" : "s"} read, ${report.stats.cacheHits} unchanged.`,
@@ -250,20 +241,24 @@ export async function runScan(
   );
   for (const note of notes) io.stderr(`note: ${visible(note)}`);
   const progress = scanProgressLine({ quiet: flags.json });
-  const report = await scan(
-    { roots, adapterStores },
-    {
-      growth: { recordIn: statePaths().dir },
-      onProgress: progress.onProgress,
-      ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
-      metaDir: statePaths().sessionsMeta,
-      precise: flags.precise,
-      topN: flags.top,
-    },
-  ).finally(progress.done);
-  if (flags.json) {
-    report.sessions.sort(compareSessions(flags.sort));
-    for (const chunk of scanReportJson(report)) io.stdout(chunk);
-  } else io.stdout(renderScanReport(report, flags, new Date()));
+  const options = {
+    growth: { recordIn: statePaths().dir },
+    onProgress: progress.onProgress,
+    ...(flags.cache ? { cacheDir: statePaths().scanCache } : {}),
+    metaDir: statePaths().sessionsMeta,
+    precise: flags.precise,
+  };
+  if (!flags.json) {
+    // The table needs sums and a few sessions: the overview's warm way (see scan/overview.ts).
+    const overview = await scanOverview(
+      { roots, adapterStores },
+      { ...options, top: flags.top, order: flags.sort },
+    ).finally(progress.done);
+    io.stdout(renderOverview(overview, flags, new Date()));
+    return 0;
+  }
+  const report = await scan({ roots, adapterStores }, { ...options, topN: flags.top }).finally(progress.done);
+  report.sessions.sort(compareSessions(flags.sort));
+  for (const chunk of scanReportJson(report)) io.stdout(chunk);
   return 0;
 }

@@ -30,3 +30,13 @@ type Compared = Pick<FileIdentity, "dev" | "ino" | "size" | "mtimeNs">;
 export function sameIdentity(a: Compared, b: Compared): boolean {
   return a.mtimeNs === b.mtimeNs && a.size === b.size && a.ino === b.ino && a.dev === b.dev;
 }
+
+/**
+ * The mtime in milliseconds as a plain (not BigInt) lstat gives it, from the nanoseconds: Node
+ * computes it so from the seconds and nanoseconds (`sec * 1e3 + nsec / 1e6`, a double: fractional,
+ * to about a quarter of a microsecond). A test holds it to a real lstat.
+ */
+export function lstatMs(mtimeNs: string): number {
+  const sec = mtimeNs.length > 9 ? Number(mtimeNs.slice(0, -9)) : 0;
+  return sec * 1e3 + Number(mtimeNs.slice(-9)) / 1e6;
+}

@@ -139,7 +139,7 @@ export function settleCacheDir(dir: string, file: string, limits = CACHE_LIMITS)
   for (const f of [...files].reverse()) {
     if (count <= limits.files && bytes <= limits.bytes) break;
     if (f.file === file) continue;
-    rmSync(f.file, { force: true });
+    removeCacheFile(f.file);
     removed.push(f.file);
     count -= 1;
     bytes -= f.bytes;
@@ -147,10 +147,16 @@ export function settleCacheDir(dir: string, file: string, limits = CACHE_LIMITS)
   return removed;
 }
 
+/** Removes a cache file and the overview's snapshot made beside it (`snapshotFileOf`, overview-snapshot.ts). */
+function removeCacheFile(file: string): void {
+  rmSync(file, { force: true });
+  rmSync(`${file}.overview`, { force: true });
+}
+
 /** Removes every cache file of `dir` (and `legacy`, the single file of older versions). */
 export function clearCache(dir: string, legacy?: string): CacheFileInfo[] {
   const files = listCacheFiles(dir);
-  for (const f of files) rmSync(f.file, { force: true });
+  for (const f of files) removeCacheFile(f.file);
   if (legacy !== undefined) rmSync(legacy, { force: true });
   return files;
 }

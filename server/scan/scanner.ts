@@ -85,7 +85,7 @@ const YIELD_EVERY_MS = 50;
  */
 const CHEAP_STEPS = 64;
 
-const cacheKey = (file: FoundFile) =>
+export const cacheKey = (file: FoundFile) =>
   typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
 
 /** The path a cache key stands for (undecodable bytes as U+FFFD, enough for a prefix test). */
@@ -103,7 +103,7 @@ const storeRefsOf = (roots: readonly string[], adapterStores: readonly AdapterSt
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reuses the cache where the file is unchanged, resumes it where the file only grew, else reads it all. */
-function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffer) {
+export function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffer) {
   const now = file.identity;
   if (cached && sameIdentity(cached, now)) return { entry: cached, identity: now, bytesRead: 0, hit: true };
   const grew = cached && cached.dev === now.dev && cached.ino === now.ino && cached.size < now.size;
@@ -112,6 +112,57 @@ function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffe
   const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: result.facts };
   if (result.resume) entry.resume = result.resume;
   return { entry, identity: result.identity, bytesRead: result.bytesRead, hit: false };
+}
+
+/**
+ * What the scan knows of a found file before it is read. One object per file, built without
+ * spreads, with every field it will have (no field added later: a new shape each time): this runs
+ * for every session on every scan.
+ */
+export function inputOf(root: string, file: FoundFile, precise: boolean): PiRecordInput {
+  return {
+    root,
+    path: file.path,
+    folder: file.folder,
+    birthtimeMs: file.birthtimeMs,
+    nonUtf8Name: file.nonUtf8Name,
+    precise,
+    identity: file.identity,
+    facts: undefined,
+    readError: undefined,
+  };
+}
+
+/**
+ * A read of a found file that failed: true when the file is gone (deleted since the walk); a file
+ * that became a link is a problem; any other failure is the input's `readError` (its record says
+ * it could not be read).
+ */
+export function readFailure(input: PiRecordInput, error: unknown, problems: ScanProblem[]): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return true;
+  if (code === "ELOOP")
+    problems.push({
+      code: "symlink",
+      path: input.path,
+      message: "became a symlink during the scan; not followed",
+    });
+  else input.readError = (error as Error).message;
+  return false;
+}
+
+/** The record of a read (or unreadable) file, or undefined when it is not a pi session (a problem, then). */
+export function pieceOf(input: PiRecordInput, problems: ScanProblem[]): SessionRecord | undefined {
+  if (isPiSession(input)) return buildPiRecord(input);
+  problems.push({
+    code: "not-a-session",
+    path: input.path,
+    message: input.readError
+      ? `cannot be read (${input.readError}) and is not named like a pi session: not a session of this pi store`
+      : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
+    bytes: input.identity.size,
+  });
+  return undefined;
 }
 
 /** Whether each report's records were built with `precise`: a record is reused only under the same option. */
@@ -129,6 +180,9 @@ interface Base {
   others: readonly SessionRecord[];
 }
 const baseOf = new WeakMap<ScanReport, Base>();
+
+/** A report's pi records by folder as the readers made them, before the last steps (see `Base`). */
+export const basePiRecords = (report: ScanReport) => baseOf.get(report)?.piFolders;
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
 
@@ -215,7 +269,7 @@ async function walkChangesOf(
 }
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
-function dedupeIds(records: SessionRecord[], own: Own) {
+export function dedupeIds(records: SessionRecord[], own: Own) {
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const { id } of records)
@@ -262,7 +316,7 @@ function linkForks(records: SessionRecord[], own: Own) {
  * them already, a library user may not have — no root is `/`, home, a system folder, inside
  * another or inside the trash, and each is its real path.
  */
-function gatedStores(options: ScanOptions) {
+export function gatedStores(options: Pick<ScanOptions, "roots" | "adapterStores">) {
   const { stores } = checkPlaces([
     ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
     ...(options.adapterStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
@@ -457,19 +511,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const file = files.at(i);
         const key = cacheKey(file);
         const readBefore = filesRead; // a file found unchanged is a cheap step
-        // One object per file, built without spreads, with every field it will have (no field added
-        // later: a new shape each time): this loop runs for every session on every scan.
-        const input: PiRecordInput = {
-          root,
-          path: file.path,
-          folder: file.folder,
-          birthtimeMs: file.birthtimeMs,
-          nonUtf8Name: file.nonUtf8Name,
-          precise,
-          identity: file.identity,
-          facts: undefined,
-          readError: undefined,
-        };
+        const input = inputOf(root, file, precise);
         const unchanged = lean ? unchangedRecord(root, file) : undefined;
         if (unchanged) {
           // The same file as last time: the same record, shared with the last look. The steps below
@@ -504,35 +546,19 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           input.identity = identity;
           input.facts = entry.facts;
         } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === "ENOENT") {
+          const gone = readFailure(input, error, problems);
+          if (gone) {
             // Deleted since the walk: its entry is forgotten.
             if (lean && foundKeys.delete(key) && oldCache.has(key)) forgotten += 1;
             continue;
           }
-          if (code === "ELOOP") {
-            problems.push({
-              code: "symlink",
-              path: file.path,
-              message: "became a symlink during the scan; not followed",
-            });
-            continue;
-          }
-          input.readError = (error as Error).message;
+          if (input.readError === undefined) continue; // a problem now (a link)
         }
-        if (isPiSession(input)) {
-          const record = buildPiRecord(input);
+        const record = pieceOf(input, problems);
+        if (record) {
           records.push(record);
           addToFolder(record);
-        } else
-          problems.push({
-            code: "not-a-session",
-            path: file.path,
-            message: input.readError
-              ? `cannot be read (${input.readError}) and is not named like a pi session: not a session of this pi store`
-              : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
-            bytes: file.identity.size,
-          });
+        }
         const turn = fileDone(index, file.identity.size, filesRead === readBefore);
         if (turn) await turn;
       }

@@ -54,6 +54,30 @@ export class FoundFiles {
     this.totalBytes += size;
   }
 
+  // Fields of one file without the objects `at` makes: a warm scan's look at every unchanged file.
+  pathAt(index: number): string {
+    return this.paths[index]!;
+  }
+  devAt(index: number): number {
+    return this.numbers[index * 5]!;
+  }
+  inoAt(index: number): number {
+    return this.numbers[index * 5 + 1]!;
+  }
+  sizeAt(index: number): number {
+    return this.numbers[index * 5 + 2]!;
+  }
+  mtimeMsAt(index: number): number {
+    return this.numbers[index * 5 + 3]!;
+  }
+  mtimeNsAt(index: number): string {
+    return this.mtimeNs[index]!;
+  }
+  /** Its path is not the file's exact name (bytes that are not UTF-8 shown as U+FFFD). */
+  lossyAt(index: number): boolean {
+    return this.nonUtf8.has(index);
+  }
+
   at(index: number): FoundFile {
     const n = index * 5;
     const path = this.paths[index]!;
@@ -143,6 +167,12 @@ export interface WalkOptions {
   known?: KnownFiles;
   /** Called after each entry; the walk waits for the promise it returns (a turn for the event loop, when due). */
   pause?: () => Promise<void> | undefined;
+  /**
+   * false: each file's lstat without its nanoseconds (a BigInt stat costs a third more): its
+   * identity's `mtimeNs` is empty and `mtimeMs` is the lstat's own, fractional (see `sameMtime`).
+   * For a look that only compares files with a snapshot (scan/overview.ts); never for a record.
+   */
+  exact?: boolean;
 }
 
 /** A folder the walk lists: the root (`top`) or one of its `--<cwd>--` folders. */
@@ -160,6 +190,7 @@ type Kind = Pick<Dirent, "isSymbolicLink" | "isDirectory" | "isFile">;
 /** The walk's state: what it found so far, and how it goes on. */
 interface Walk {
   files: FoundFiles;
+  exact: boolean;
   problems: ScanProblem[];
   known: KnownFiles | undefined;
   /** Where a `--<cwd>--` folder found in the root goes: listed now, or left to the caller. */
@@ -194,6 +225,15 @@ function judgeEntry(
   const nonUtf8 = folder.nonUtf8 || ownNonUtf8;
   if (kind.isFile()) {
     try {
+      if (!walk.exact) {
+        const stat = lstatSync(fsPath);
+        if (stat.isFile() && name.endsWith(".jsonl")) {
+          const { dev, ino, size, mtimeMs, birthtimeMs } = stat;
+          const identity = { dev, ino, size, mtimeNs: "", mtimeMs };
+          walk.files.push({ fsPath, path, folder: folder.name, identity, birthtimeMs, nonUtf8Name: nonUtf8 });
+          return;
+        }
+      }
       const stat = lstatSync(fsPath, BIGINT);
       if (!stat.isFile()) {
         problems.push({
@@ -279,9 +319,18 @@ const rootFolder = (root: string): Folder => ({
  * session dir is flat. Whether each is a pi session is decided once it is read (its header or its
  * name); everything else is a problem of code `not-a-session` (with its size when it is a file).
  */
-export async function walkPiRoot(root: string, { known, pause }: WalkOptions = {}): Promise<WalkResult> {
+export async function walkPiRoot(
+  root: string,
+  { known, pause, exact = true }: WalkOptions = {},
+): Promise<WalkResult> {
   const stack: Folder[] = [];
-  const walk: Walk = { files: new FoundFiles(), problems: [], known, onCwdFolder: (f) => stack.push(f) };
+  const walk: Walk = {
+    files: new FoundFiles(),
+    exact,
+    problems: [],
+    known,
+    onCwdFolder: (f) => stack.push(f),
+  };
   stack.push(rootFolder(root));
   while (stack.length > 0) await listAndJudge(walk, stack.pop()!, pause);
   return { files: walk.files, problems: walk.problems };
@@ -348,6 +397,7 @@ export async function walkPiChanges(
   for (const path of toList) if (path !== root) folders.set(path, folderAt(root, path));
   const walk: Walk = {
     files: new FoundFiles(),
+    exact: true,
     problems: [],
     known,
     onCwdFolder: (folder) => {

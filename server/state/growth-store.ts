@@ -42,7 +42,9 @@ export function readGrowth(file: string): GrowthPoint[] {
 /** Records the scan as a growth point; on the first scan, backfills the last 30 days as estimates. */
 export function recordGrowth(
   file: string,
-  report: Pick<ScanReport, "sessions" | "summary" | "namespaces">,
+  report: Pick<ScanReport, "sessions" | "namespaces"> & {
+    summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
+  },
   now = new Date(),
 ): GrowthPoint[] {
   const existing = readGrowth(file);

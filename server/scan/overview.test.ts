@@ -1,0 +1,115 @@
+// The `scan` table's warm way (a snapshot row per unchanged file, records only for the files that
+// changed and the sessions shown) must show exactly what a full scan shows, after any sequence of
+// what agents, users and other programs do to a store.
+import { existsSync, lstatSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { SORT_ORDERS } from "../../shared/sort.js";
+import { newStore, stepArb } from "../../test-support/store-steps.js";
+import { lstatMs } from "../fs/file-identity.js";
+import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
+import { snapshotFileOf } from "./overview-snapshot.js";
+import { cacheFileFor, clearCache } from "./scan-cache.js";
+import { scan } from "./scanner.js";
+
+const work = mkdtempSync(join(tmpdir(), "sr-overview-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** What the table shows (how long it took and how much was read aside). */
+const shown = ({ stats: _, warm: __, ...rest }: ScanOverview) => rest;
+
+const orderArb = fc.constantFrom(...SORT_ORDERS);
+
+describe("the overview's warm way", () => {
+  it("shows what a full scan shows, after any sequence of changes", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(stepArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+        fc.nat(30),
+        orderArb,
+        async (batches, top, order) => {
+          const store = newStore(work, `steps-${run++}`);
+          const state = mkdtempSync(join(work, "state-"));
+          const stores = { roots: [store.root], adapterStores: [] };
+          const options = { growth: { recordIn: state }, cacheDir: join(state, "cache"), top, order };
+          // pi's index stays empty here: with files in it, the full scan is the way (tested below).
+          // However much changed, the warm way: it is what is tested.
+          const request = { ...options, mostChanged: 1 };
+          await scanOverview(stores, request); // the full way, which writes the snapshot
+          for (const batch of batches) {
+            for (const step of batch) if (step.kind !== "meta") store.apply(step);
+            const warm = await scanOverview(stores, request);
+            expect(warm.warm).toBe(true);
+            const full = overviewOf(await scan(stores, { growth: "read-only", topN: top }), top, order);
+            expect(shown(warm)).toEqual(shown(full));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("takes the snapshot when nothing or little changed, and reads only what changed", async () => {
+    const store = newStore(work, "warm");
+    for (let i = 0; i < 12; i++) store.apply({ kind: "new-session", cwd: i % 3 });
+    const state = mkdtempSync(join(work, "state-"));
+    const stores = { roots: [store.root], adapterStores: [] };
+    const request = {
+      growth: { recordIn: state },
+      cacheDir: join(state, "cache"),
+      top: 3,
+      order: "lru" as const,
+    };
+    expect((await scanOverview(stores, request)).warm).toBe(false); // no snapshot yet
+    const again = await scanOverview(stores, request);
+    expect(again.warm).toBe(true);
+    expect(again.stats.filesRead).toBe(0);
+    store.apply({ kind: "append", pick: 0, half: false });
+    const appended = await scanOverview(stores, request);
+    expect(appended.warm).toBe(true);
+    expect(appended.stats.filesRead).toBe(1);
+    expect(appended.stats.cacheHits).toBe(appended.sessionCount - 1);
+  });
+
+  it("takes the full way for --precise, for pi's index and for a damaged snapshot (and writes a good one)", async () => {
+    const store = newStore(work, "ways");
+    const state = mkdtempSync(join(work, "state-"));
+    const stores = { roots: [store.root], adapterStores: [] };
+    const cacheDir = join(state, "cache");
+    const request = { growth: { recordIn: state }, cacheDir, top: 5, order: "size" as const };
+    await scanOverview(stores, request);
+    expect((await scanOverview(stores, request)).warm).toBe(true);
+    expect((await scanOverview(stores, { ...request, precise: true })).warm).toBe(false);
+
+    writeFileSync(join(store.metaDir, "x.meta.json"), "{}");
+    expect((await scanOverview(stores, { ...request, metaDir: store.metaDir })).warm).toBe(false);
+
+    const snapshot = snapshotFileOf(cacheFileFor(cacheDir, stores.roots));
+    writeFileSync(snapshot, '{"version":1,"roots":["elsewhere"]');
+    const damaged = await scanOverview(stores, request);
+    expect(damaged.warm).toBe(false);
+    const full = overviewOf(await scan(stores, { growth: "read-only" }), 5, "size");
+    expect(shown(damaged)).toEqual(shown(full));
+    expect((await scanOverview(stores, request)).warm).toBe(true);
+
+    clearCache(cacheDir); // `cache clear`: the snapshot goes with its cache file
+    expect(existsSync(snapshot)).toBe(false);
+    expect((await scanOverview(stores, request)).warm).toBe(false);
+  });
+});
+
+describe("lstatMs", () => {
+  it("is the mtime a plain lstat gives, from the nanoseconds", () => {
+    const file = join(work, "times");
+    writeFileSync(file, "x");
+    const times = [0, 1.5, 1_700_000_000.123_456_7, 1_764_000_000.999_999, 4_102_444_800.25];
+    for (const seconds of times) {
+      utimesSync(file, seconds, seconds);
+      const ns = lstatSync(file, { bigint: true }).mtimeNs.toString();
+      expect(lstatMs(ns)).toBe(lstatSync(file).mtimeMs);
+    }
+  });
+});

@@ -1,14 +1,30 @@
 // The overview's snapshot: per pi session file, its identity and the few facts the `scan` table sums
 // up, and nothing else — so that a warm `scan` decodes a handful of numbers and strings per
 // unchanged file instead of its whole cache entry and record (see overview.ts). One file per cache
-// file (`<cache>.overview`), JSON: the files by folder, each field of them a column, in the order
-// the walk met them. Display only: nothing is ever deleted on what it says.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { ensurePrivateDir } from "../fs/private-files.js";
+// file (`<cache>.overview`), three lines of JSON, the files by folder and each field a column, in
+// the order the walk met them:
+//   1. what every warm `scan` reads: names, identities, namespace, size, last use, warnings;
+//   2. the session ids, read only when files changed or went (duplicate ids are found again then);
+//   3. the creation times, read only for `--sort created`.
+// At 100,000 sessions the file is ~16 MB; lines 2 and 3 are ~6 MB of it. Display only: nothing is
+// ever deleted on what it says.
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
+import type { SessionRecord } from "../../shared/session-record.js";
+import { ensurePrivateDir } from "../fs/private-files.js";
 
 /** Other versions' files are ignored (as if there were none). */
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
+const NEWLINE = 10;
 
 /** A session file as the table sums it up: what it is (identity) and what it counts as. */
 export interface SnapshotRow {
@@ -23,46 +39,64 @@ export interface SnapshotRow {
   id: string;
   namespace: string;
   createdAt: string;
-  /** Its warnings before the steps over all sessions (a duplicate id adds one). */
+  /** Its warnings before the steps over all sessions. */
   warnings: number;
+  /** Another file (first by path) has its session id: the steps give it a warning more. */
+  duplicate: boolean;
 }
 
 /** One folder's files: `names[i]` is `${path}/…`, and its other fields are the columns' `[i]`. */
-interface SnapshotFolder {
+export interface SnapshotFolder {
   path: string;
+  /** Its place among the folders (of the columns on lines 2 and 3). */
+  place: number;
+  /** The device of its files (a file is on its folder's). */
+  dev: number;
   names: string[];
-  dev: number[];
   ino: number[];
   size: number[];
   mtime: number[];
-  lastUsed: number[];
-  id: string[];
+  /** `lastUsed` less the mtime's whole milliseconds: 0, but where a double rounds the mtime up to the next one. */
+  lastUsedOff: number[];
   /** Index into the snapshot's namespaces. */
   ns: number[];
-  createdAt: string[];
   warnings: number[];
+  duplicate: Array<0 | 1>;
+  /** Where the walk is expected next (files come in the order they were met), and names to places when not. */
+  cursor: number;
+  byName?: Map<string, number>;
 }
 
 export const snapshotFileOf = (cacheFile: string) => `${cacheFile}.overview`;
+/** Where the records the table showed last are kept (`readShown`). */
+export const shownFileOf = (cacheFile: string) => `${cacheFile}.shown`;
 
-/** The rows of the snapshot, looked up folder by folder in the walk's order (a cursor), else by name. */
+const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const isString = (v: unknown) => typeof v === "string";
+const allOf = (v: unknown, length: number, is: (x: unknown) => boolean) =>
+  Array.isArray(v) && v.length === length && v.every(is);
+
+/** The snapshot of a set of roots: its rows found by path and identity, folder by folder. */
 export class Snapshot {
-  private readonly folders = new Map<
-    string,
-    SnapshotFolder & { cursor: number; index?: Map<string, number> }
-  >();
-  private lastFolder: (SnapshotFolder & { cursor: number; index?: Map<string, number> }) | undefined;
+  private readonly folders = new Map<string, SnapshotFolder>();
+  /** The folders by place. */
+  private readonly placed: SnapshotFolder[];
+  private lastFolder: SnapshotFolder | undefined;
+  private ids: string[][] | undefined;
+  private created: string[][] | undefined;
   /** How many files it has. */
   readonly rows: number;
 
   private constructor(
-    readonly roots: readonly string[],
     readonly namespaces: readonly string[],
     folders: SnapshotFolder[],
+    /** Lines 2 and 3, parsed when first needed. */
+    private readonly lazy: [ids: Buffer, created: Buffer],
   ) {
+    this.placed = folders;
     let rows = 0;
     for (const folder of folders) {
-      this.folders.set(folder.path, { ...folder, cursor: 0 });
+      this.folders.set(folder.path, folder);
       rows += folder.names.length;
     }
     this.rows = rows;
@@ -70,24 +104,44 @@ export class Snapshot {
 
   /** The snapshot in `file` when it is this version's and of these `roots`, else undefined. */
   static read(file: string, roots: readonly string[]): Snapshot | undefined {
-    let value: unknown;
+    let bytes: Buffer;
     try {
-      value = JSON.parse(readFileSync(file, "utf8"));
+      const fd = openSync(file, "r");
+      try {
+        bytes = Buffer.allocUnsafe(fstatSync(fd).size);
+        if (readSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) return undefined;
+      } finally {
+        closeSync(fd);
+      }
     } catch {
-      return undefined; // none, or damaged: the full scan writes it again
+      return undefined; // none: the full scan writes it
     }
-    const v = value as { version?: unknown; roots?: unknown; namespaces?: unknown; folders?: unknown };
-    if (v.version !== SNAPSHOT_VERSION || !Array.isArray(v.folders) || !Array.isArray(v.namespaces))
+    const first = bytes.indexOf(NEWLINE);
+    const second = first === -1 ? -1 : bytes.indexOf(NEWLINE, first + 1);
+    if (second === -1) return undefined;
+    let value: { version?: unknown; roots?: unknown; namespaces?: unknown; folders?: unknown };
+    try {
+      value = JSON.parse(bytes.toString("utf8", 0, first)) as typeof value;
+    } catch {
+      return undefined; // damaged: the full scan writes it again
+    }
+    const { namespaces } = value;
+    if (
+      value.version !== SNAPSHOT_VERSION ||
+      JSON.stringify(value.roots) !== JSON.stringify(roots) ||
+      !Array.isArray(namespaces) ||
+      !namespaces.every(isString) ||
+      !Array.isArray(value.folders)
+    )
       return undefined;
-    if (JSON.stringify(v.roots) !== JSON.stringify(roots)) return undefined;
     const folders: SnapshotFolder[] = [];
-    for (const f of v.folders as unknown[]) {
-      const folder = folderOf(f, v.namespaces.length);
+    for (const f of value.folders as unknown[]) {
+      const folder = folderOf(f, folders.length, namespaces.length);
       if (!folder) return undefined;
       folders.push(folder);
     }
-    if (!v.namespaces.every((n) => typeof n === "string")) return undefined;
-    return new Snapshot(roots, v.namespaces as string[], folders);
+    const lazy: [Buffer, Buffer] = [bytes.subarray(first + 1, second), bytes.subarray(second + 1)];
+    return new Snapshot(namespaces as string[], folders, lazy);
   }
 
   /**
@@ -109,12 +163,11 @@ export class Snapshot {
       this.lastFolder = folder;
       if (!folder) return undefined;
     }
-    const nameLength = path.length - folderLength - 1;
     let at = folder.cursor;
     const name = folder.names[at];
-    if (name === undefined || name.length !== nameLength || !path.endsWith(name)) {
-      folder.index ??= new Map(folder.names.map((n, i) => [n, i]));
-      const found = folder.index.get(path.slice(folderLength + 1));
+    if (name === undefined || name.length !== path.length - folderLength - 1 || !path.endsWith(name)) {
+      folder.byName ??= new Map(folder.names.map((n, i) => [n, i]));
+      const found = folder.byName.get(path.slice(folderLength + 1));
       if (found === undefined) return undefined;
       at = found;
     }
@@ -123,48 +176,85 @@ export class Snapshot {
       folder.mtime[at] !== mtime ||
       folder.size[at] !== size ||
       folder.ino[at] !== ino ||
-      folder.dev[at] !== dev
+      folder.dev !== dev
     )
       return undefined;
     return { folder, at };
   }
+
+  /** The `lastUsed` of a row `match` found. */
+  static lastUsed(folder: SnapshotFolder, at: number): number {
+    return Math.floor(folder.mtime[at]!) + folder.lastUsedOff[at]!;
+  }
+
+  /** The session id of a row (line 2, parsed on the first call); undefined when that line is damaged. */
+  idOf(place: number, at: number): string | undefined {
+    this.ids ??= this.column(this.lazy[0], (x) => typeof x === "string" && x.length > 0);
+    return this.ids[place]?.[at];
+  }
+
+  /** The creation time of a row (line 3, parsed on the first call); undefined when that line is damaged. */
+  createdAtOf(place: number, at: number): string | undefined {
+    this.created ??= this.column(this.lazy[1], isString);
+    return this.created[place]?.[at];
+  }
+
+  /** A lazy line: one array per folder, as long as its names, of values `is` accepts; else empty. */
+  private column(bytes: Buffer, is: (x: unknown) => boolean): string[][] {
+    try {
+      const value = JSON.parse(bytes.toString("utf8")) as unknown;
+      const folders = this.placed;
+      if (Array.isArray(value) && value.length === folders.length)
+        if (folders.every((f) => allOf(value[f.place], f.names.length, is))) return value as string[][];
+    } catch {
+      // damaged
+    }
+    return [];
+  }
 }
 
-const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
-const allOf = (v: unknown, length: number, is: (x: unknown) => boolean) =>
-  Array.isArray(v) && v.length === length && v.every(is);
-const isString = (x: unknown) => typeof x === "string";
-
-/** A folder of the file, checked field by field (a damaged one makes the whole snapshot unusable). */
-function folderOf(value: unknown, namespaces: number): SnapshotFolder | undefined {
-  if (!Array.isArray(value) || value.length !== 11) return undefined;
-  const [path, names, dev, ino, size, mtime, lastUsed, id, ns, createdAt, warnings] = value as unknown[];
-  if (typeof path !== "string" || !Array.isArray(names) || !names.every(isString)) return undefined;
+/** A folder of line 1, checked field by field (a damaged one makes the whole snapshot unusable). */
+function folderOf(value: unknown, place: number, namespaces: number): SnapshotFolder | undefined {
+  if (!Array.isArray(value) || value.length !== 10) return undefined;
+  const [path, dev, names, ino, size, mtime, lastUsedOff, ns, warnings, duplicate] = value as unknown[];
+  if (typeof path !== "string" || !isCount(dev) || !Array.isArray(names) || !names.every(isString))
+    return undefined;
   const n = names.length;
   if (
-    !allOf(dev, n, isCount) ||
     !allOf(ino, n, isCount) ||
     !allOf(size, n, isCount) ||
     !allOf(mtime, n, (x) => typeof x === "number") ||
-    !allOf(lastUsed, n, (x) => Number.isInteger(x)) ||
-    !allOf(id, n, (x) => typeof x === "string" && x.length > 0) ||
+    !allOf(lastUsedOff, n, (x) => Number.isInteger(x)) ||
     !allOf(ns, n, (x) => isCount(x) && (x as number) < namespaces) ||
-    !allOf(createdAt, n, isString) ||
-    !allOf(warnings, n, isCount)
+    !allOf(warnings, n, isCount) ||
+    !allOf(duplicate, n, (x) => x === 0 || x === 1)
   )
     return undefined;
-  return { path, names, dev, ino, size, mtime, lastUsed, id, ns, createdAt, warnings } as SnapshotFolder;
+  return {
+    path,
+    place,
+    dev,
+    names,
+    ino,
+    size,
+    mtime,
+    lastUsedOff,
+    ns,
+    warnings,
+    duplicate,
+    cursor: 0,
+  } as SnapshotFolder;
 }
 
 /**
- * Writes the snapshot of `rows` (any order; kept in it within each folder) for `roots`: to a temp
- * file renamed over the old one. Not synced: a snapshot lost in a crash only means the next `scan`
- * takes the full way.
+ * Writes the snapshot of `rows` (any order; kept in it within each folder). A file whose device is
+ * not its folder's first file's is left out (it is read each time: a bind mount of one file).
  */
 export function writeSnapshot(file: string, roots: readonly string[], rows: Iterable<SnapshotRow>): void {
   const namespaces: string[] = [];
   const nsIndex = new Map<string, number>();
-  const folders = new Map<string, SnapshotFolder>();
+  type Building = Omit<SnapshotFolder, "cursor" | "byName"> & { ids: string[]; created: string[] };
+  const folders = new Map<string, Building>();
   for (const row of rows) {
     const cut = row.path.lastIndexOf("/");
     const path = row.path.slice(0, cut);
@@ -172,56 +262,120 @@ export function writeSnapshot(file: string, roots: readonly string[], rows: Iter
     if (!folder) {
       folder = {
         path,
+        place: folders.size,
+        dev: row.dev,
         names: [],
-        dev: [],
         ino: [],
         size: [],
         mtime: [],
-        lastUsed: [],
-        id: [],
+        lastUsedOff: [],
         ns: [],
-        createdAt: [],
         warnings: [],
+        duplicate: [],
+        ids: [],
+        created: [],
       };
       folders.set(path, folder);
     }
+    if (row.dev !== folder.dev) continue;
     let ns = nsIndex.get(row.namespace);
     if (ns === undefined) nsIndex.set(row.namespace, (ns = namespaces.push(row.namespace) - 1));
     folder.names.push(row.path.slice(cut + 1));
-    folder.dev.push(row.dev);
     folder.ino.push(row.ino);
     folder.size.push(row.size);
     folder.mtime.push(row.mtime);
-    folder.lastUsed.push(row.lastUsed);
-    folder.id.push(row.id);
+    folder.lastUsedOff.push(row.lastUsed - Math.floor(row.mtime));
     folder.ns.push(ns);
-    folder.createdAt.push(row.createdAt);
     folder.warnings.push(row.warnings);
+    folder.duplicate.push(row.duplicate ? 1 : 0);
+    folder.ids.push(row.id);
+    folder.created.push(row.createdAt);
   }
-  const text = JSON.stringify({
+  const all = [...folders.values()];
+  const main = JSON.stringify({
     version: SNAPSHOT_VERSION,
     roots,
     namespaces,
-    folders: [...folders.values()].map((f) => [
+    folders: all.map((f) => [
       f.path,
-      f.names,
       f.dev,
+      f.names,
       f.ino,
       f.size,
       f.mtime,
-      f.lastUsed,
-      f.id,
+      f.lastUsedOff,
       f.ns,
-      f.createdAt,
       f.warnings,
+      f.duplicate,
     ]),
   });
-  ensurePrivateDir(dirname(file));
+  const ids = JSON.stringify(all.map((f) => f.ids));
+  const created = JSON.stringify(all.map((f) => f.created));
+  writeQuietly(file, `${main}\n${ids}\n${created}`);
+}
+
+/**
+ * The records the table showed last, as the readers made them (before the steps over all sessions),
+ * by path: a record is taken only where its file's identity is still the fingerprint's. Empty when
+ * there are none, or the file is damaged (they are made again).
+ */
+export function readShown(file: string): Map<string, SessionRecord> {
+  const records = new Map<string, SessionRecord>();
+  try {
+    const value = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown; records?: unknown };
+    if (value.version === SNAPSHOT_VERSION && Array.isArray(value.records))
+      for (const record of value.records as unknown[])
+        if (isKeptRecord(record)) records.set(record.path, record);
+  } catch {
+    // none, or damaged
+  }
+  return records;
+}
+
+/**
+ * Whether a kept record has what the table and the identity check read, of their types (zod stays
+ * off this path: loading it alone was ~10 ms). Our own file: anything else is damage.
+ */
+function isKeptRecord(v: unknown): v is SessionRecord {
+  const r = v as Partial<Record<keyof SessionRecord, unknown>> | null;
+  const f = r?.fingerprint as Partial<Record<string, unknown>> | undefined;
+  return (
+    typeof r?.path === "string" &&
+    typeof r.id === "string" &&
+    typeof r.namespace === "string" &&
+    typeof r.createdAt === "string" &&
+    typeof r.lastUsedAt === "string" &&
+    typeof r.sizeBytes === "number" &&
+    typeof r.messageCount === "number" &&
+    (r.name === undefined || typeof r.name === "string") &&
+    (r.firstMessage === undefined || typeof r.firstMessage === "string") &&
+    (r.tags === undefined || (Array.isArray(r.tags) && r.tags.every(isString))) &&
+    Array.isArray(r.warnings) &&
+    r.warnings.every((w) => typeof (w as { code?: unknown } | null)?.code === "string") &&
+    typeof r.store === "object" &&
+    typeof f?.dev === "number" &&
+    typeof f.ino === "number" &&
+    typeof f.size === "number" &&
+    typeof f.mtimeNs === "string" &&
+    /^\d+$/.test(f.mtimeNs)
+  );
+}
+
+export function writeShown(file: string, records: readonly SessionRecord[]): void {
+  writeQuietly(file, JSON.stringify({ version: SNAPSHOT_VERSION, records }));
+}
+
+/**
+ * Writes a file through a temp file renamed over it. Not synced, and a failure is let be: a file
+ * lost only means the full way next time.
+ */
+function writeQuietly(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
+    ensurePrivateDir(dirname(file));
     writeFileSync(temp, text, { mode: 0o600 });
     renameSync(temp, file);
   } catch {
-    rmSync(temp, { force: true }); // no snapshot: the next scan takes the full way
+    rmSync(temp, { force: true });
   }
 }

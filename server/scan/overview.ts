@@ -34,7 +34,15 @@ import {
   scan,
   type ScanRequest,
 } from "./scanner.js";
-import { Snapshot, type SnapshotRow, snapshotFileOf, writeSnapshot } from "./overview-snapshot.js";
+import {
+  readShown,
+  shownFileOf,
+  Snapshot,
+  type SnapshotRow,
+  snapshotFileOf,
+  writeShown,
+  writeSnapshot,
+} from "./overview-snapshot.js";
 import { type FoundFiles, walkPiRoot } from "./walker.js";
 
 export interface ScanOverview {
@@ -97,7 +105,7 @@ export interface OverviewRequest extends Omit<ScanRequest, "previous" | "changed
 }
 
 /** A snapshot row from a record the readers made (before the steps over all sessions). */
-const rowOf = (r: SessionRecord): SnapshotRow => ({
+const rowOf = (r: SessionRecord, duplicate: boolean): SnapshotRow => ({
   path: r.path,
   dev: r.fingerprint.dev,
   ino: r.fingerprint.ino,
@@ -108,6 +116,7 @@ const rowOf = (r: SessionRecord): SnapshotRow => ({
   namespace: r.namespace,
   createdAt: r.createdAt,
   warnings: r.warnings.length,
+  duplicate,
 });
 
 /** A record no later scan may take from the snapshot: read again, or its path is not its file's name. */
@@ -116,8 +125,11 @@ const notForSnapshot = (r: SessionRecord) =>
 
 /** The rows of a full scan's pi records, for the snapshot. */
 function* snapshotRowsOf(report: ScanReport): Generator<SnapshotRow> {
+  const duplicates = new Set<string>();
+  for (const s of report.sessions)
+    if (s.warnings.some((w) => w.code === "duplicate-id")) duplicates.add(s.path);
   for (const group of basePiRecords(report)?.values() ?? [])
-    for (const record of group) if (!notForSnapshot(record)) yield rowOf(record);
+    for (const record of group) if (!notForSnapshot(record)) yield rowOf(record, duplicates.has(record.path));
 }
 
 /** Whether pi's session index has files (joined onto the records by the full scan). */
@@ -181,48 +193,29 @@ export async function scanOverview(
     walks.push({ root, files: walked.files });
   }
 
-  // The sessions as columns (strings shared with the walk and the snapshot; no object per session).
-  // `from[i]` is the walk's index of the file (its root's walk is `walkOf[i]`); a file read now has
-  // its record in `read`.
-  const path: string[] = [];
-  const size: number[] = [];
-  const lastUsedMs: number[] = [];
-  const createdAt: string[] = [];
-  const namespace: string[] = [];
-  const warnings: number[] = [];
-  const id: string[] = [];
-  const walkOf: number[] = [];
-  const from: number[] = [];
-  const read = new Map<number, SessionRecord>();
-  const add = (
-    w: number,
-    i: number,
-    p: string,
-    bytes: number,
-    ms: number,
-    created: string,
-    ns: string,
-    warned: number,
-    sessionId: string,
-  ) => {
-    path.push(p);
-    size.push(bytes);
-    lastUsedMs.push(ms);
-    createdAt.push(created);
-    namespace.push(ns);
-    warnings.push(warned);
-    id.push(sessionId);
-    walkOf.push(w);
-    from.push(i);
-  };
-
-  // Unchanged files first: their rows are summed where they are met; the others are read after.
-  const toRead: Array<[walk: number, index: number]> = [];
+  // The sessions as columns: no object per session. Session `s` is file `from[s]` of walk
+  // `walkOf[s]`; its snapshot row is `rowAt[s]` of the folder at `rowPlace[s]`, or it was read now
+  // and its record is `read.get(s)`.
   let filesTotal = 0;
-  let matched = 0;
+  for (const { files } of walks) filesTotal += files.length;
+  const size = new Float64Array(filesTotal);
+  const lastUsedMs = new Float64Array(filesTotal);
+  const nsOf = new Int32Array(filesTotal); // into `nsNames`
+  const warnings = new Int32Array(filesTotal);
+  const duplicate = new Uint8Array(filesTotal);
+  const walkOf = new Int32Array(filesTotal);
+  const from = new Int32Array(filesTotal);
+  const rowPlace = new Int32Array(filesTotal);
+  const rowAt = new Int32Array(filesTotal);
+  const read = new Map<number, SessionRecord>();
+  const nsNames = [...snapshot.namespaces];
+  const pathOf = (s: number) => walks[walkOf[s]!]!.files.pathAt(from[s]!);
+  let count = 0;
+
+  // Unchanged files first, their rows summed as they come; the others are read after.
+  const toRead: Array<[walk: number, index: number]> = [];
   for (let w = 0; w < walks.length; w++) {
     const { files } = walks[w]!;
-    filesTotal += files.length;
     for (let i = 0; i < files.length; i++) {
       const p = files.pathAt(i);
       const found = files.lossyAt(i)
@@ -235,31 +228,33 @@ export async function scanOverview(
             files.sizeAt(i),
             files.mtimeMsAt(i),
           );
-      const ms = found ? found.folder.lastUsed[found.at]! : -1;
+      const ms = found ? Snapshot.lastUsed(found.folder, found.at) : -1;
       if (!found || !(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) {
         toRead.push([w, i]);
         continue;
       }
       const { folder, at } = found;
-      matched += 1;
-      add(
-        w,
-        i,
-        p,
-        files.sizeAt(i),
-        ms,
-        folder.createdAt[at]!,
-        snapshot.namespaces[folder.ns[at]!]!,
-        folder.warnings[at]!,
-        folder.id[at]!,
-      );
+      size[count] = files.sizeAt(i);
+      lastUsedMs[count] = ms;
+      nsOf[count] = folder.ns[at]!;
+      warnings[count] = folder.warnings[at]!;
+      duplicate[count] = folder.duplicate[at]!;
+      walkOf[count] = w;
+      from[count] = i;
+      rowPlace[count] = folder.place;
+      rowAt[count] = at;
+      count += 1;
     }
   }
+  const matched = count;
   if (toRead.length > filesTotal * mostChanged) return full();
 
   // Whole records, as the full scan makes them (the same cache entries, the same functions): of the
   // files read now, and of the sessions shown.
-  const reader = ScanCacheReader.open(cacheFile);
+  // Opened when a record needs its entry (the shown ones are usually kept beside the snapshot).
+  const opened: { reader?: ScanCacheReader | undefined } = {};
+  const cacheReader = () =>
+    "reader" in opened ? opened.reader : (opened.reader = ScanCacheReader.open(cacheFile));
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let filesRead = 0;
   let bytesRead = 0;
@@ -276,7 +271,12 @@ export async function scanOverview(
       file.birthtimeMs = Number(stat.birthtimeNs / 1_000_000n);
       input.identity = file.identity;
       input.birthtimeMs = file.birthtimeMs;
-      const { entry, identity, bytesRead: bytes, hit } = factsFor(file, reader?.get(cacheKey(file)), buffer);
+      const {
+        entry,
+        identity,
+        bytesRead: bytes,
+        hit,
+      } = factsFor(file, cacheReader()?.get(cacheKey(file)), buffer);
       if (counted) {
         if (hit) cacheHits += 1;
         else filesRead += 1;
@@ -295,50 +295,56 @@ export async function scanOverview(
       if (!record) continue;
       const ms = Date.parse(record.lastUsedAt);
       if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return full();
-      read.set(path.length, record);
-      add(
-        w,
-        i,
-        record.path,
-        record.sizeBytes,
-        ms,
-        record.createdAt,
-        record.namespace,
-        record.warnings.length,
-        record.id,
-      );
+      let ns = nsNames.indexOf(record.namespace);
+      if (ns === -1) ns = nsNames.push(record.namespace) - 1;
+      read.set(count, record);
+      size[count] = record.sizeBytes;
+      lastUsedMs[count] = ms;
+      nsOf[count] = ns;
+      warnings[count] = record.warnings.length;
+      duplicate[count] = 0;
+      walkOf[count] = w;
+      from[count] = i;
+      rowPlace[count] = -1;
+      count += 1;
     }
+    const sessionCount = count;
+    /** A session's id and creation time: its record's, or its snapshot row's (lines read when first needed). */
+    const idOf = (s: number) => read.get(s)?.id ?? snapshot.idOf(rowPlace[s]!, rowAt[s]!);
+    const createdAtOf = (s: number) =>
+      read.get(s)?.createdAt ?? snapshot.createdAtOf(rowPlace[s]!, rowAt[s]!);
 
-    // A session id held by more than one file: every one after the first (by path) gets a warning
-    // (and, shown, the whole treatment: `dedupeIds`).
-    const seen = new Set<string>();
-    const twice = new Set<string>();
-    for (const sessionId of id)
-      if (seen.has(sessionId)) twice.add(sessionId);
-      else seen.add(sessionId);
+    // Session ids held by more than one file: every holder after the first (by path) gets a warning
+    // (and, shown, the whole treatment: `dedupeIds`). Found again only when files changed or went;
+    // else the snapshot's marks stand.
+    const changed = toRead.length > 0 || matched !== snapshot.rows;
     const holders = new Map<string, number[]>();
-    for (let s = 0; s < id.length; s++)
-      if (twice.has(id[s]!)) {
-        const list = holders.get(id[s]!) ?? [];
-        list.push(s);
-        holders.set(id[s]!, list);
+    if (changed) {
+      const ids: string[] = [];
+      for (let s = 0; s < sessionCount; s++) {
+        const id = idOf(s);
+        if (id === undefined) return full(); // the snapshot's line of ids is damaged
+        ids.push(id);
       }
-    const duplicates = new Set<number>();
-    for (const list of holders.values()) {
-      list.sort((a, b) => (path[a]! < path[b]! ? -1 : path[a]! > path[b]! ? 1 : 0));
-      for (const s of list.slice(1)) duplicates.add(s);
+      findDuplicates(ids, pathOf, holders);
+      duplicate.fill(0);
+      for (const list of holders.values()) for (const s of list.slice(1)) duplicate[s] = 1;
     }
 
     // Sums, as summarizeSessions and summarizeNamespaces make them.
     const byNamespace = new Map<string, { sessionCount: number; totalBytes: number; lastMs: number }>();
     let totalBytes = 0;
     let sessionsWithWarnings = 0;
-    for (let s = 0; s < path.length; s++) {
+    for (let s = 0; s < sessionCount; s++) {
       totalBytes += size[s]!;
-      if (warnings[s]! > 0 || duplicates.has(s)) sessionsWithWarnings += 1;
-      const usage = byNamespace.get(namespace[s]!);
+      if (warnings[s]! > 0 || duplicate[s]) sessionsWithWarnings += 1;
+      const usage = byNamespace.get(nsNames[nsOf[s]!]!);
       if (!usage)
-        byNamespace.set(namespace[s]!, { sessionCount: 1, totalBytes: size[s]!, lastMs: lastUsedMs[s]! });
+        byNamespace.set(nsNames[nsOf[s]!]!, {
+          sessionCount: 1,
+          totalBytes: size[s]!,
+          lastMs: lastUsedMs[s]!,
+        });
       else {
         usage.sessionCount += 1;
         usage.totalBytes += size[s]!;
@@ -354,68 +360,108 @@ export async function scanOverview(
     namespaces.sort(byUsage);
 
     // The sessions shown: picked by their columns in the table's order, then made whole.
+    let created: string[] | undefined;
+    if (order === "created") {
+      created = [];
+      for (let s = 0; s < sessionCount; s++) {
+        const at = createdAtOf(s);
+        if (at === undefined) return full(); // the snapshot's line of creation times is damaged
+        created.push(at);
+      }
+    }
     const picked = firstOf(
-      path.map((_, s) => s),
+      Array.from({ length: sessionCount }, (_, s) => s),
       top,
       comparatorOf<number>(order, {
         lastUsed: (s) => lastUsedMs[s]!,
         size: (s) => size[s]!,
-        path: (s) => path[s]!,
-        created: (s) => createdAt[s]!,
+        path: pathOf,
+        created: (s) => created![s]!,
       }),
     );
+    // The records shown last time, kept beside the snapshot as the readers made them: the same
+    // table asked for again needs no cache entry (opening the cache file alone was ~25 ms at
+    // 100,000 sessions).
+    const keptFile = shownFileOf(cacheFile);
+    const kept = readShown(keptFile);
+    let keptAll = true;
     const whole = new Map<number, SessionRecord>();
     const wholeOf = (s: number) => {
       let record = read.get(s) ?? whole.get(s);
-      if (!record) {
+      if (record) return record;
+      const { files } = walks[walkOf[s]!]!;
+      const i = from[s]!;
+      record = kept.get(pathOf(s));
+      if (
+        !record ||
+        record.fingerprint.dev !== files.devAt(i) ||
+        record.fingerprint.ino !== files.inoAt(i) ||
+        record.fingerprint.size !== files.sizeAt(i) ||
+        lstatMs(record.fingerprint.mtimeNs) !== files.mtimeMsAt(i)
+      ) {
+        keptAll = false;
         record = recordOf(walkOf[s]!, from[s]!, [], false); // shown, not scanned again
-        if (!record || record.id !== id[s]) return undefined; // the cache file says otherwise
-        whole.set(s, record);
       }
+      if (record) whole.set(s, record);
       return record;
     };
     const shown: SessionRecord[] = [];
     for (const s of picked) {
-      const list = holders.get(id[s]!);
       let record = wholeOf(s);
-      if (!record) return full();
-      if (list) {
-        const sharing = list.map(wholeOf);
-        if (sharing.some((r) => !r)) return full();
+      if (!record) return full(); // gone since the walk, or the cache file says otherwise
+      if (duplicate[s]) {
+        // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
+        if (holders.size === 0) {
+          const ids: string[] = [];
+          for (let k = 0; k < sessionCount; k++) {
+            const id = idOf(k);
+            if (id === undefined) return full(); // the snapshot's line of ids is damaged
+            ids.push(id);
+          }
+          findDuplicates(ids, pathOf, holders);
+        }
+        const list = holders.get(record.id);
+        const sharing = list?.map(wholeOf);
+        if (!list || !sharing || sharing.some((r) => !r)) return full();
         const copies = sharing.map((r) => ({ ...r!, warnings: [...r!.warnings] }));
         dedupeIds(copies, (k) => copies[k]!);
         record = copies[list.indexOf(s)]!;
       }
       shown.push(record);
     }
+    if (!keptAll || whole.size !== kept.size) writeShown(keptFile, [...whole.values()]);
 
     // The snapshot again, when a file changed, came or went.
-    if (toRead.length > 0 || matched !== snapshot.rows) writeSnapshot(snapshotFile, stores.roots, rowsNow());
-    function* rowsNow(): Generator<SnapshotRow> {
-      for (let s = 0; s < path.length; s++) {
+    if (changed) {
+      const rows: SnapshotRow[] = [];
+      for (let s = 0; s < sessionCount; s++) {
         const record = read.get(s);
         if (record) {
-          if (!notForSnapshot(record)) yield rowOf(record);
+          if (!notForSnapshot(record)) rows.push(rowOf(record, duplicate[s] === 1));
           continue;
         }
         const { files } = walks[walkOf[s]!]!;
         const i = from[s]!;
-        yield {
-          path: path[s]!,
+        const id = idOf(s);
+        const createdAt = createdAtOf(s);
+        if (id === undefined || createdAt === undefined) return full();
+        rows.push({
+          path: pathOf(s),
           dev: files.devAt(i),
           ino: files.inoAt(i),
           size: size[s]!,
           mtime: files.mtimeMsAt(i),
           lastUsed: lastUsedMs[s]!,
-          id: id[s]!,
-          namespace: namespace[s]!,
-          createdAt: createdAt[s]!,
+          id,
+          namespace: nsNames[nsOf[s]!]!,
+          createdAt,
           warnings: warnings[s]!,
-        };
+          duplicate: duplicate[s] === 1,
+        });
       }
+      writeSnapshot(snapshotFile, stores.roots, rows);
     }
 
-    const sessionCount = path.length;
     const summary = { sessionCount, totalBytes };
     if (history !== undefined)
       try {
@@ -433,7 +479,11 @@ export async function scanOverview(
       sessionsWithWarnings,
       namespaces,
       agents: [],
-      findings: storeFindings({ stores: refs, sessions: sessionsByRoot(refs, walkOf), problems }),
+      findings: storeFindings({
+        stores: refs,
+        sessions: Array.from(walkOf.subarray(0, count), (w) => ({ store: refs[w]! })),
+        problems,
+      }),
       problems,
       orphanedMeta: [],
       shown,
@@ -441,11 +491,24 @@ export async function scanOverview(
       warm: true,
     };
   } finally {
-    reader?.close();
+    opened.reader?.close();
   }
 }
 
-/** One store reference per session (the root it was found in), for `storeFindings`. */
-function sessionsByRoot(refs: readonly StoreRef[], walkOf: readonly number[]) {
-  return walkOf.map((w) => ({ store: refs[w]! }));
+/** The sessions that share an id with another, by id, first by path first (as `dedupeIds` orders them). */
+function findDuplicates(ids: readonly string[], pathOf: (s: number) => string, into: Map<string, number[]>) {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const id of ids)
+    if (seen.has(id)) twice.add(id);
+    else seen.add(id);
+  into.clear();
+  for (let s = 0; s < ids.length; s++)
+    if (twice.has(ids[s]!)) {
+      const list = into.get(ids[s]!) ?? [];
+      list.push(s);
+      into.set(ids[s]!, list);
+    }
+  for (const list of into.values())
+    list.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
 }

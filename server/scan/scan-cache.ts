@@ -147,10 +147,11 @@ export function settleCacheDir(dir: string, file: string, limits = CACHE_LIMITS)
   return removed;
 }
 
-/** Removes a cache file and the overview's snapshot made beside it (`snapshotFileOf`, overview-snapshot.ts). */
+/** Removes a cache file and what the `scan` table keeps beside it (`snapshotFileOf`, `shownFileOf`: overview-snapshot.ts). */
 function removeCacheFile(file: string): void {
   rmSync(file, { force: true });
   rmSync(`${file}.overview`, { force: true });
+  rmSync(`${file}.shown`, { force: true });
 }
 
 /** Removes every cache file of `dir` (and `legacy`, the single file of older versions). */

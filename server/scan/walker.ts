@@ -43,14 +43,41 @@ export class FoundFiles {
   }
 
   push(file: FoundFile): void {
+    const { dev, ino, size, mtimeNs, mtimeMs } = file.identity;
+    this.add(
+      file.fsPath,
+      file.path,
+      file.folder,
+      dev,
+      ino,
+      size,
+      mtimeNs,
+      mtimeMs,
+      file.birthtimeMs,
+      file.nonUtf8Name,
+    );
+  }
+
+  /** `push` of a file's fields, without an object to hold them (a walk adds one per file). */
+  add(
+    fsPath: string | Buffer,
+    path: string,
+    folder: string,
+    dev: number,
+    ino: number,
+    size: number,
+    mtimeNs: string,
+    mtimeMs: number,
+    birthtimeMs: number,
+    nonUtf8Name: boolean,
+  ): void {
     const index = this.paths.length;
-    this.paths.push(file.path);
-    this.folders.push(file.folder);
-    this.mtimeNs.push(file.identity.mtimeNs);
-    const { dev, ino, size, mtimeMs } = file.identity;
-    this.numbers.push(dev, ino, size, mtimeMs, file.birthtimeMs);
-    if (typeof file.fsPath !== "string") this.rawPaths.set(index, file.fsPath);
-    if (file.nonUtf8Name) this.nonUtf8.add(index);
+    this.paths.push(path);
+    this.folders.push(folder);
+    this.mtimeNs.push(mtimeNs);
+    this.numbers.push(dev, ino, size, mtimeMs, birthtimeMs);
+    if (typeof fsPath !== "string") this.rawPaths.set(index, fsPath);
+    if (nonUtf8Name) this.nonUtf8.add(index);
     this.totalBytes += size;
   }
 
@@ -229,8 +256,7 @@ function judgeEntry(
         const stat = lstatSync(fsPath);
         if (stat.isFile() && name.endsWith(".jsonl")) {
           const { dev, ino, size, mtimeMs, birthtimeMs } = stat;
-          const identity = { dev, ino, size, mtimeNs: "", mtimeMs };
-          walk.files.push({ fsPath, path, folder: folder.name, identity, birthtimeMs, nonUtf8Name: nonUtf8 });
+          walk.files.add(fsPath, path, folder.name, dev, ino, size, "", mtimeMs, birthtimeMs, nonUtf8);
           return;
         }
       }

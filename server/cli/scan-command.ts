@@ -8,7 +8,6 @@ import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
-import { scan } from "../scan/scanner.js";
 import { overviewOf, scanOverview, type ScanOverview } from "../scan/overview.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
@@ -257,6 +256,7 @@ export async function runScan(
     io.stdout(renderOverview(overview, flags, new Date()));
     return 0;
   }
+  const { scan } = await import("../scan/scanner.js");
   const report = await scan({ roots, adapterStores }, { ...options, topN: flags.top }).finally(progress.done);
   report.sessions.sort(compareSessions(flags.sort));
   for (const chunk of scanReportJson(report)) io.stdout(chunk);

@@ -80,7 +80,7 @@ const allOf = (v: unknown, length: number, is: (x: unknown) => boolean) =>
 export class Snapshot {
   private readonly folders = new Map<string, SnapshotFolder>();
   /** The folders by place. */
-  private readonly placed: SnapshotFolder[];
+  readonly placed: readonly SnapshotFolder[];
   private lastFolder: SnapshotFolder | undefined;
   private ids: string[][] | undefined;
   private created: string[][] | undefined;
@@ -144,30 +144,28 @@ export class Snapshot {
     return new Snapshot(namespaces as string[], folders, lazy);
   }
 
+  /** The folder at `path`, if the snapshot has files there. */
+  folder(path: string): SnapshotFolder | undefined {
+    return this.folders.get(path);
+  }
+
   /**
-   * The row of the file at `path` when it is the very file the snapshot has there (same device,
-   * inode, size and mtime, as lstat gives it: to a quarter of a microsecond), else undefined.
-   * `folderLength`: where its name starts.
+   * The row of the file `name` of `folder` when it is the very file the snapshot has there (same
+   * device, inode, size and mtime, as lstat gives it: to a quarter of a microsecond), else undefined.
+   * The walk meets a folder's files in the order the snapshot has them: a cursor, else a map.
    */
-  match(
-    path: string,
-    folderLength: number,
+  find(
+    folder: SnapshotFolder,
+    name: string,
     dev: number,
     ino: number,
     size: number,
     mtime: number,
-  ): { folder: SnapshotFolder; at: number } | undefined {
-    let folder = this.lastFolder;
-    if (!folder || folder.path.length !== folderLength || !path.startsWith(folder.path)) {
-      folder = this.folders.get(path.slice(0, folderLength));
-      this.lastFolder = folder;
-      if (!folder) return undefined;
-    }
+  ): number | undefined {
     let at = folder.cursor;
-    const name = folder.names[at];
-    if (name === undefined || name.length !== path.length - folderLength - 1 || !path.endsWith(name)) {
+    if (folder.names[at] !== name) {
       folder.byName ??= new Map(folder.names.map((n, i) => [n, i]));
-      const found = folder.byName.get(path.slice(folderLength + 1));
+      const found = folder.byName.get(name);
       if (found === undefined) return undefined;
       at = found;
     }
@@ -179,10 +177,10 @@ export class Snapshot {
       folder.dev !== dev
     )
       return undefined;
-    return { folder, at };
+    return at;
   }
 
-  /** The `lastUsed` of a row `match` found. */
+  /** The `lastUsed` of a row `find` found. */
   static lastUsed(folder: SnapshotFolder, at: number): number {
     return Math.floor(folder.mtime[at]!) + folder.lastUsedOff[at]!;
   }

@@ -18,24 +18,13 @@ import type { AgentUsage } from "../../shared/scan-report.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
 import { isoFromMs } from "../stores/pi/iso-time.js";
-import { READ_CHUNK_BYTES } from "../stores/pi/read-session-file.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
 import { cacheFileFor, ScanCacheReader } from "./scan-cache.js";
-import type { AdapterStore } from "./resolve-roots.js";
-import {
-  basePiRecords,
-  cacheKey,
-  dedupeIds,
-  factsFor,
-  gatedStores,
-  inputOf,
-  pieceOf,
-  readFailure,
-  scan,
-  type ScanRequest,
-} from "./scanner.js";
+import { type AdapterStore, gatedStores } from "./resolve-roots.js";
+import type { ScanRequest } from "./scanner.js";
 import {
   readShown,
+  type SnapshotFolder,
   shownFileOf,
   Snapshot,
   type SnapshotRow,
@@ -43,7 +32,7 @@ import {
   writeShown,
   writeSnapshot,
 } from "./overview-snapshot.js";
-import { type FoundFiles, walkPiRoot } from "./walker.js";
+import { type Compare, type FoundFile, walkPiRoot } from "./walker.js";
 
 export interface ScanOverview {
   stores: StoreRef[];
@@ -123,8 +112,19 @@ const rowOf = (r: SessionRecord, duplicate: boolean): SnapshotRow => ({
 const notForSnapshot = (r: SessionRecord) =>
   r.warnings.some((w) => w.code === "unreadable" || w.code === "non-utf8-name");
 
+/**
+ * What records are made with: the scanner's own functions, loaded when a record is needed — a run
+ * that finds nothing changed and its shown records kept loads none of its modules (each module
+ * loaded is ~0.4 ms of a warm `scan`).
+ */
+const scanner = () => import("./scanner.js");
+type Scanner = Awaited<ReturnType<typeof scanner>>;
+
 /** The rows of a full scan's pi records, for the snapshot. */
-function* snapshotRowsOf(report: ScanReport): Generator<SnapshotRow> {
+function* snapshotRowsOf(
+  report: ScanReport,
+  basePiRecords: Scanner["basePiRecords"],
+): Generator<SnapshotRow> {
   const duplicates = new Set<string>();
   for (const s of report.sessions)
     if (s.warnings.some((w) => w.code === "duplicate-id")) duplicates.add(s.path);
@@ -163,9 +163,10 @@ export async function scanOverview(
     options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, stores.roots) : options.cacheFile;
   const snapshotFile = cacheFile && snapshotFileOf(cacheFile);
   const full = async () => {
+    const { scan, basePiRecords } = await scanner();
     const report = await scan(stores, { ...options, topN: top });
     if (snapshotFile && !options.precise && stores.adapterStores.length === 0)
-      writeSnapshot(snapshotFile, stores.roots, snapshotRowsOf(report));
+      writeSnapshot(snapshotFile, stores.roots, snapshotRowsOf(report, basePiRecords));
     return overviewOf(report, top, order);
   };
   const refs = stores.roots.map((root): StoreRef => ({ kind: "pi", root }));
@@ -186,67 +187,52 @@ export async function scanOverview(
   if (!snapshot) return full();
 
   const problems: ScanProblem[] = [];
-  const walks: Array<{ root: string; files: FoundFiles }> = [];
-  for (const root of stores.roots) {
-    const walked = await walkPiRoot(root, { exact: false });
-    problems.push(...walked.problems);
-    walks.push({ root, files: walked.files });
-  }
-
-  // The sessions as columns: no object per session. Session `s` is file `from[s]` of walk
-  // `walkOf[s]`; its snapshot row is `rowAt[s]` of the folder at `rowPlace[s]`, or it was read now
-  // and its record is `read.get(s)`.
-  let filesTotal = 0;
-  for (const { files } of walks) filesTotal += files.length;
-  const size = new Float64Array(filesTotal);
-  const lastUsedMs = new Float64Array(filesTotal);
-  const nsOf = new Int32Array(filesTotal); // into `nsNames`
-  const warnings = new Int32Array(filesTotal);
-  const duplicate = new Uint8Array(filesTotal);
-  const walkOf = new Int32Array(filesTotal);
-  const from = new Int32Array(filesTotal);
-  const rowPlace = new Int32Array(filesTotal);
-  const rowAt = new Int32Array(filesTotal);
+  // The sessions as columns, no object per session: an unchanged file's come from its snapshot row
+  // (`rowPlace`, `rowAt`), met in the walk (see `compare`); a file read now has its record in `read`.
+  const paths: string[] = [];
+  const columns = new SessionColumns(snapshot.rows + 64);
   const read = new Map<number, SessionRecord>();
   const nsNames = [...snapshot.namespaces];
-  const pathOf = (s: number) => walks[walkOf[s]!]!.files.pathAt(from[s]!);
+  const pathOf = (s: number) => paths[s]!;
   let count = 0;
 
-  // Unchanged files first, their rows summed as they come; the others are read after.
-  const toRead: Array<[walk: number, index: number]> = [];
-  for (let w = 0; w < walks.length; w++) {
-    const { files } = walks[w]!;
-    for (let i = 0; i < files.length; i++) {
-      const p = files.pathAt(i);
-      const found = files.lossyAt(i)
-        ? undefined
-        : snapshot.match(
-            p,
-            p.lastIndexOf("/"),
-            files.devAt(i),
-            files.inoAt(i),
-            files.sizeAt(i),
-            files.mtimeMsAt(i),
-          );
-      const ms = found ? Snapshot.lastUsed(found.folder, found.at) : -1;
-      if (!found || !(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) {
-        toRead.push([w, i]);
-        continue;
-      }
-      const { folder, at } = found;
-      size[count] = files.sizeAt(i);
-      lastUsedMs[count] = ms;
-      nsOf[count] = folder.ns[at]!;
-      warnings[count] = folder.warnings[at]!;
-      duplicate[count] = folder.duplicate[at]!;
-      walkOf[count] = w;
-      from[count] = i;
-      rowPlace[count] = folder.place;
-      rowAt[count] = at;
-      count += 1;
+  /** Takes a `.jsonl` file the walk met when the snapshot has it, unchanged: its row is summed now. */
+  let folderPath: string | undefined;
+  let folder: SnapshotFolder | undefined;
+  let root = 0;
+  const compare: Compare = (dir, name, path, stat) => {
+    if (dir !== folderPath) {
+      folderPath = dir;
+      folder = snapshot.folder(dir);
     }
+    const at = folder && snapshot.find(folder, name, stat.dev, stat.ino, stat.size, stat.mtimeMs);
+    if (at === undefined) return false;
+    const ms = Snapshot.lastUsed(folder!, at);
+    if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return false;
+    const c = columns.room(count);
+    c.size[count] = stat.size;
+    c.lastUsedMs[count] = ms;
+    c.ns[count] = folder!.ns[at]!;
+    c.warnings[count] = folder!.warnings[at]!;
+    c.duplicate[count] = folder!.duplicate[at]!;
+    c.root[count] = root;
+    c.rowPlace[count] = folder!.place;
+    c.rowAt[count] = at;
+    paths.push(path);
+    count += 1;
+    return true;
+  };
+  // The files the snapshot does not have as they are now: read after the walk.
+  const toRead: Array<[root: number, file: FoundFile]> = [];
+  let filesTotal = 0;
+  for (; root < stores.roots.length; root++) {
+    const walked = await walkPiRoot(stores.roots[root]!, { compare });
+    problems.push(...walked.problems);
+    for (let i = 0; i < walked.files.length; i++) toRead.push([root, walked.files.at(i)]);
+    filesTotal += walked.files.length;
   }
   const matched = count;
+  filesTotal += matched;
   if (toRead.length > filesTotal * mostChanged) return full();
 
   // Whole records, as the full scan makes them (the same cache entries, the same functions): of the
@@ -255,15 +241,25 @@ export async function scanOverview(
   const opened: { reader?: ScanCacheReader | undefined } = {};
   const cacheReader = () =>
     "reader" in opened ? opened.reader : (opened.reader = ScanCacheReader.open(cacheFile));
-  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  // The scanner's functions and a read buffer, loaded by `loadScanner` before the first record.
+  let sc: Scanner | undefined;
+  let buffer: Buffer | undefined;
+  const loadScanner = async () => {
+    if (sc) return;
+    const [scannerModule, { READ_CHUNK_BYTES }] = await Promise.all([
+      scanner(),
+      import("../stores/pi/read-session-file.js"),
+    ]);
+    sc = scannerModule;
+    buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  };
   let filesRead = 0;
   let bytesRead = 0;
   let cacheHits = matched;
-  /** The record of file `i` of walk `w`; undefined when it is gone or not a session (a problem in `into`). */
-  const recordOf = (w: number, i: number, into: ScanProblem[], counted = true) => {
-    const { root, files } = walks[w]!;
-    const file = files.at(i);
-    const input = inputOf(root, file, false);
+  /** The record of a file of root `r`; undefined when it is gone or not a session (a problem in `into`). */
+  const recordOf = (r: number, file: FoundFile, into: ScanProblem[], counted = true) => {
+    const { inputOf, factsFor, cacheKey, readFailure, pieceOf } = sc!;
+    const input = inputOf(stores.roots[r]!, file, false);
     try {
       // The walk's lstat was without nanoseconds: a record's identity is exact.
       const stat = lstatSync(file.fsPath, { bigint: true });
@@ -276,7 +272,7 @@ export async function scanOverview(
         identity,
         bytesRead: bytes,
         hit,
-      } = factsFor(file, cacheReader()?.get(cacheKey(file)), buffer);
+      } = factsFor(file, cacheReader()?.get(cacheKey(file)), buffer!);
       if (counted) {
         if (hit) cacheHits += 1;
         else filesRead += 1;
@@ -290,24 +286,27 @@ export async function scanOverview(
     return pieceOf(input, into);
   };
   try {
-    for (const [w, i] of toRead) {
-      const record = recordOf(w, i, problems);
+    if (toRead.length > 0) await loadScanner();
+    for (const [r, file] of toRead) {
+      const record = recordOf(r, file, problems);
       if (!record) continue;
       const ms = Date.parse(record.lastUsedAt);
       if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return full();
       let ns = nsNames.indexOf(record.namespace);
       if (ns === -1) ns = nsNames.push(record.namespace) - 1;
       read.set(count, record);
-      size[count] = record.sizeBytes;
-      lastUsedMs[count] = ms;
-      nsOf[count] = ns;
-      warnings[count] = record.warnings.length;
-      duplicate[count] = 0;
-      walkOf[count] = w;
-      from[count] = i;
-      rowPlace[count] = -1;
+      const c = columns.room(count);
+      c.size[count] = record.sizeBytes;
+      c.lastUsedMs[count] = ms;
+      c.ns[count] = ns;
+      c.warnings[count] = record.warnings.length;
+      c.duplicate[count] = 0;
+      c.root[count] = r;
+      c.rowPlace[count] = -1;
+      paths.push(record.path);
       count += 1;
     }
+    const { size, lastUsedMs, ns: nsOf, warnings, duplicate, root: rootOf, rowPlace, rowAt } = columns;
     const sessionCount = count;
     /** A session's id and creation time: its record's, or its snapshot row's (lines read when first needed). */
     const idOf = (s: number) => read.get(s)?.id ?? snapshot.idOf(rowPlace[s]!, rowAt[s]!);
@@ -385,22 +384,27 @@ export async function scanOverview(
     const keptFile = shownFileOf(cacheFile);
     const kept = readShown(keptFile);
     let keptAll = true;
+    /** The kept record of session `s` when its file is still the one it was made of. */
+    const keptOf = (s: number) => {
+      const record = kept.get(pathOf(s));
+      const row = snapshot.placed[rowPlace[s]!];
+      const at = rowAt[s]!;
+      return record &&
+        row &&
+        record.fingerprint.dev === row.dev &&
+        record.fingerprint.ino === row.ino[at] &&
+        record.fingerprint.size === row.size[at] &&
+        lstatMs(record.fingerprint.mtimeNs) === row.mtime[at]
+        ? record
+        : undefined;
+    };
+    if (picked.some((s) => duplicate[s] || (!read.has(s) && !keptOf(s)))) await loadScanner();
     const whole = new Map<number, SessionRecord>();
     const wholeOf = (s: number) => {
-      let record = read.get(s) ?? whole.get(s);
-      if (record) return record;
-      const { files } = walks[walkOf[s]!]!;
-      const i = from[s]!;
-      record = kept.get(pathOf(s));
-      if (
-        !record ||
-        record.fingerprint.dev !== files.devAt(i) ||
-        record.fingerprint.ino !== files.inoAt(i) ||
-        record.fingerprint.size !== files.sizeAt(i) ||
-        lstatMs(record.fingerprint.mtimeNs) !== files.mtimeMsAt(i)
-      ) {
+      let record = read.get(s) ?? whole.get(s) ?? keptOf(s);
+      if (!record) {
         keptAll = false;
-        record = recordOf(walkOf[s]!, from[s]!, [], false); // shown, not scanned again
+        record = recordOf(rootOf[s]!, foundAt(pathOf(s)), [], false); // shown, not scanned again
       }
       if (record) whole.set(s, record);
       return record;
@@ -424,7 +428,7 @@ export async function scanOverview(
         const sharing = list?.map(wholeOf);
         if (!list || !sharing || sharing.some((r) => !r)) return full();
         const copies = sharing.map((r) => ({ ...r!, warnings: [...r!.warnings] }));
-        dedupeIds(copies, (k) => copies[k]!);
+        sc!.dedupeIds(copies, (k) => copies[k]!);
         record = copies[list.indexOf(s)]!;
       }
       shown.push(record);
@@ -440,17 +444,17 @@ export async function scanOverview(
           if (!notForSnapshot(record)) rows.push(rowOf(record, duplicate[s] === 1));
           continue;
         }
-        const { files } = walks[walkOf[s]!]!;
-        const i = from[s]!;
+        const row = snapshot.placed[rowPlace[s]!]!;
+        const at = rowAt[s]!;
         const id = idOf(s);
         const createdAt = createdAtOf(s);
         if (id === undefined || createdAt === undefined) return full();
         rows.push({
           path: pathOf(s),
-          dev: files.devAt(i),
-          ino: files.inoAt(i),
+          dev: row.dev,
+          ino: row.ino[at]!,
           size: size[s]!,
-          mtime: files.mtimeMsAt(i),
+          mtime: row.mtime[at]!,
           lastUsed: lastUsedMs[s]!,
           id,
           namespace: nsNames[nsOf[s]!]!,
@@ -481,7 +485,7 @@ export async function scanOverview(
       agents: [],
       findings: storeFindings({
         stores: refs,
-        sessions: Array.from(walkOf.subarray(0, count), (w) => ({ store: refs[w]! })),
+        sessions: Array.from(rootOf.subarray(0, count), (r) => ({ store: refs[r]! })),
         problems,
       }),
       problems,
@@ -492,6 +496,63 @@ export async function scanOverview(
     };
   } finally {
     opened.reader?.close();
+  }
+}
+
+/** A file the walk found unchanged, for a record of it (its exact identity is taken when it is read). */
+function foundAt(path: string): FoundFile {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  return {
+    fsPath: path,
+    path,
+    folder: dir.slice(dir.lastIndexOf("/") + 1),
+    identity: { dev: 0, ino: 0, size: 0, mtimeNs: "0", mtimeMs: 0 },
+    birthtimeMs: 0,
+    nonUtf8Name: false,
+  };
+}
+
+/** The columns of the sessions of a look, grown as needed (typed: no object per session). */
+class SessionColumns {
+  size!: Float64Array;
+  lastUsedMs!: Float64Array;
+  /** Into the look's namespace names. */
+  ns!: Int32Array;
+  warnings!: Int32Array;
+  duplicate!: Uint8Array;
+  /** Which of the roots. */
+  root!: Int32Array;
+  /** Its snapshot row: the folder's place (-1: read now) and the row in it. */
+  rowPlace!: Int32Array;
+  rowAt!: Int32Array;
+
+  constructor(private capacity: number) {
+    this.allocate(capacity);
+  }
+
+  /** The columns, with room at `index`. */
+  room(index: number): this {
+    if (index >= this.capacity) this.allocate((this.capacity = index * 2));
+    return this;
+  }
+
+  private allocate(capacity: number) {
+    const grown = <T extends Float64Array | Int32Array | Uint8Array>(
+      old: T | undefined,
+      make: (n: number) => T,
+    ) => {
+      const next = make(capacity);
+      if (old) next.set(old);
+      return next;
+    };
+    this.size = grown(this.size, (n) => new Float64Array(n));
+    this.lastUsedMs = grown(this.lastUsedMs, (n) => new Float64Array(n));
+    this.ns = grown(this.ns, (n) => new Int32Array(n));
+    this.warnings = grown(this.warnings, (n) => new Int32Array(n));
+    this.duplicate = grown(this.duplicate, (n) => new Uint8Array(n));
+    this.root = grown(this.root, (n) => new Int32Array(n));
+    this.rowPlace = grown(this.rowPlace, (n) => new Int32Array(n));
+    this.rowAt = grown(this.rowAt, (n) => new Int32Array(n));
   }
 }
 

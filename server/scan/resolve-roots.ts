@@ -122,3 +122,21 @@ export function resolveStores(
     notes.push(`no pi store at ${discovered.roots[0]!.path}; looking at agentsh's store only`);
   return { ...gated(found, env, quarantine), notes };
 }
+
+/**
+ * The stores to scan, through the place gate: whoever calls — the CLI and the server have resolved
+ * them already, a library user may not have — no root is `/`, home, a system folder, inside
+ * another or inside the trash, and each is its real path.
+ */
+export function gatedStores(options: { roots: readonly string[]; adapterStores?: readonly AdapterStore[] }) {
+  const { stores } = checkPlaces([
+    ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
+    ...(options.adapterStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
+  ]);
+  return {
+    roots: stores.filter((s) => s.kind === "pi").map((s) => s.root),
+    adapterStores: stores.flatMap((s): AdapterStore[] =>
+      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
+    ),
+  };
+}

@@ -19,8 +19,7 @@ import {
   ScanCacheWriter,
   settleCacheDir,
 } from "./scan-cache.js";
-import type { AdapterStore } from "./resolve-roots.js";
-import { checkPlaces } from "../safety/place-gate.js";
+import { type AdapterStore, gatedStores } from "./resolve-roots.js";
 import {
   type ChangesWalk,
   type FoundFile,
@@ -309,24 +308,6 @@ function linkForks(records: SessionRecord[], own: Own) {
     const parent = byPath.get(record.parentSession);
     if (parent !== undefined && parent !== i) (own(parent).forks ??= []).push(record.id);
   }
-}
-
-/**
- * The stores to scan, through the place gate: whoever calls — the CLI and the server have resolved
- * them already, a library user may not have — no root is `/`, home, a system folder, inside
- * another or inside the trash, and each is its real path.
- */
-export function gatedStores(options: Pick<ScanOptions, "roots" | "adapterStores">) {
-  const { stores } = checkPlaces([
-    ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
-    ...(options.adapterStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
-  ]);
-  return {
-    roots: stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    adapterStores: stores.flatMap((s): AdapterStore[] =>
-      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
-    ),
-  };
 }
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {

@@ -2,7 +2,7 @@
 // symlink. Only where pi puts sessions is looked into: the root itself (a custom session dir is
 // flat) and its `--<cwd>--` folders. Everything else there — other files, other folders, links,
 // sockets — is reported as not a session of this store, never walked into and never a candidate.
-import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ScanProblem } from "../../shared/scan-report.js";
 import { PI_CWD_FOLDER } from "../stores/session-place.js";
@@ -195,12 +195,16 @@ export interface WalkOptions {
   /** Called after each entry; the walk waits for the promise it returns (a turn for the event loop, when due). */
   pause?: () => Promise<void> | undefined;
   /**
-   * false: each file's lstat without its nanoseconds (a BigInt stat costs a third more): its
-   * identity's `mtimeNs` is empty and `mtimeMs` is the lstat's own, fractional (see `sameMtime`).
-   * For a look that only compares files with a snapshot (scan/overview.ts); never for a record.
+   * A look that compares files with what it knew (scan/overview.ts): each `.jsonl` regular file is
+   * lstat'ed without nanoseconds (a BigInt stat costs a third more) and handed to `compare` first,
+   * which takes it (true) or not; only the files it does not take are listed, their identity's
+   * `mtimeNs` empty and `mtimeMs` the lstat's own, fractional. Never for records.
    */
-  exact?: boolean;
+  compare?: Compare;
 }
+
+/** See `WalkOptions.compare`: `folder` is the same string for every file of a folder. */
+export type Compare = (folder: string, name: string, path: string, stat: Stats) => boolean;
 
 /** A folder the walk lists: the root (`top`) or one of its `--<cwd>--` folders. */
 interface Folder {
@@ -217,7 +221,7 @@ type Kind = Pick<Dirent, "isSymbolicLink" | "isDirectory" | "isFile">;
 /** The walk's state: what it found so far, and how it goes on. */
 interface Walk {
   files: FoundFiles;
-  exact: boolean;
+  compare: Compare | undefined;
   problems: ScanProblem[];
   known: KnownFiles | undefined;
   /** Where a `--<cwd>--` folder found in the root goes: listed now, or left to the caller. */
@@ -252,7 +256,7 @@ function judgeEntry(
   const nonUtf8 = folder.nonUtf8 || ownNonUtf8;
   if (kind.isFile()) {
     try {
-      if (!walk.exact) {
+      if (walk.compare) {
         const stat = lstatSync(fsPath);
         if (stat.isFile() && name.endsWith(".jsonl")) {
           const { dev, ino, size, mtimeMs, birthtimeMs } = stat;
@@ -307,6 +311,8 @@ function judgeEntry(
 
 /** Lists `folder` and judges each entry; false (and a problem) when it cannot be listed. */
 async function listAndJudge(walk: Walk, folder: Folder, pause: WalkOptions["pause"]): Promise<boolean> {
+  if (walk.compare && typeof folder.fsPath === "string" && compareFolder(walk, walk.compare, folder))
+    return true;
   let entries: Dirent[] | Entry[];
   try {
     entries = listFolder(folder.fsPath);
@@ -331,6 +337,34 @@ async function listAndJudge(walk: Walk, folder: Folder, pause: WalkOptions["paus
   return true;
 }
 
+/**
+ * Lists a folder given by a string for `walk.compare`, as `listAndJudge` would but lighter: names
+ * only, one plain lstat each, a `.jsonl` file offered to `compare` and listed only if it does not
+ * take it, anything else judged as always. False (nothing done) when a name is not valid UTF-8 or
+ * the folder cannot be listed: `listAndJudge` does it then.
+ */
+function compareFolder(walk: Walk, compare: Compare, folder: Folder): boolean {
+  const dir = folder.fsPath as string;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  if (names.some((name) => name.includes("\uFFFD"))) return false;
+  for (const name of names) {
+    const path = `${dir}/${name}`;
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) continue; // deleted while we looked
+    if (stat.isFile() && name.endsWith(".jsonl")) {
+      if (compare(dir, name, path, stat)) continue;
+      const { dev, ino, size, mtimeMs, birthtimeMs } = stat;
+      walk.files.add(path, path, folder.name, dev, ino, size, "", mtimeMs, birthtimeMs, folder.nonUtf8);
+    } else judgeEntry(walk, folder, name, path, false, stat);
+  }
+  return true;
+}
+
 const rootFolder = (root: string): Folder => ({
   fsPath: root,
   path: root,
@@ -347,12 +381,12 @@ const rootFolder = (root: string): Folder => ({
  */
 export async function walkPiRoot(
   root: string,
-  { known, pause, exact = true }: WalkOptions = {},
+  { known, pause, compare }: WalkOptions = {},
 ): Promise<WalkResult> {
   const stack: Folder[] = [];
   const walk: Walk = {
     files: new FoundFiles(),
-    exact,
+    compare,
     problems: [],
     known,
     onCwdFolder: (f) => stack.push(f),
@@ -423,7 +457,7 @@ export async function walkPiChanges(
   for (const path of toList) if (path !== root) folders.set(path, folderAt(root, path));
   const walk: Walk = {
     files: new FoundFiles(),
-    exact: true,
+    compare: undefined,
     problems: [],
     known,
     onCwdFolder: (folder) => {

@@ -215,19 +215,27 @@ export class Snapshot {
 function folderOf(value: unknown, place: number, namespaces: number): SnapshotFolder | undefined {
   if (!Array.isArray(value) || value.length !== 10) return undefined;
   const [path, dev, names, ino, size, mtime, lastUsedOff, ns, warnings, duplicate] = value as unknown[];
-  if (typeof path !== "string" || !isCount(dev) || !Array.isArray(names) || !names.every(isString))
-    return undefined;
+  if (typeof path !== "string" || !isCount(dev) || !Array.isArray(names)) return undefined;
   const n = names.length;
-  if (
-    !allOf(ino, n, isCount) ||
-    !allOf(size, n, isCount) ||
-    !allOf(mtime, n, (x) => typeof x === "number") ||
-    !allOf(lastUsedOff, n, (x) => Number.isInteger(x)) ||
-    !allOf(ns, n, (x) => isCount(x) && (x as number) < namespaces) ||
-    !allOf(warnings, n, isCount) ||
-    !allOf(duplicate, n, (x) => x === 0 || x === 1)
-  )
-    return undefined;
+  const columns = [ino, size, mtime, lastUsedOff, ns, warnings, duplicate];
+  if (!columns.every((c) => Array.isArray(c) && c.length === n)) return undefined;
+  const [I, S, M, L, N, W, D] = columns as unknown[][];
+  // One pass over the files, every field checked (this runs for every file of every warm scan).
+  for (let i = 0; i < n; i++) {
+    const nsIndex = N![i];
+    if (
+      typeof names[i] !== "string" ||
+      !isCount(I![i]) ||
+      !isCount(S![i]) ||
+      typeof M![i] !== "number" ||
+      !Number.isInteger(L![i]) ||
+      !isCount(nsIndex) ||
+      (nsIndex as number) >= namespaces ||
+      !isCount(W![i]) ||
+      (D![i] !== 0 && D![i] !== 1)
+    )
+      return undefined;
+  }
   return {
     path,
     place,

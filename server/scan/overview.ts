@@ -171,12 +171,13 @@ export async function scanOverview(
   };
   const refs = stores.roots.map((root): StoreRef => ({ kind: "pi", root }));
   const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
+  const growthBefore = history === undefined ? undefined : readGrowth(history);
   if (
     !snapshotFile ||
     options.precise ||
     stores.adapterStores.length > 0 ||
     hasSessionIndex(options.metaDir) ||
-    (history !== undefined && readGrowth(history).length === 0) // a first point is backfilled from every session
+    growthBefore?.length === 0 // a first point is backfilled from every session
   )
     return full();
   // Through the place gate as every scan: a root that now leads somewhere it may not is the full
@@ -469,7 +470,7 @@ export async function scanOverview(
     const summary = { sessionCount, totalBytes };
     if (history !== undefined)
       try {
-        recordGrowth(history, { sessions: [], summary, namespaces }, now());
+        recordGrowth(history, { sessions: [], summary, namespaces }, now(), growthBefore);
       } catch {
         // History is a bonus (as in `scan`).
       }

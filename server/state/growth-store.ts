@@ -39,15 +39,18 @@ export function readGrowth(file: string): GrowthPoint[] {
   return [];
 }
 
-/** Records the scan as a growth point; on the first scan, backfills the last 30 days as estimates. */
+/**
+ * Records the scan as a growth point; on the first scan, backfills the last 30 days as estimates.
+ * `existing`: the file's points, when the caller has just read them.
+ */
 export function recordGrowth(
   file: string,
   report: Pick<ScanReport, "sessions" | "namespaces"> & {
     summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
   },
   now = new Date(),
+  existing = readGrowth(file),
 ): GrowthPoint[] {
-  const existing = readGrowth(file);
   const base = existing.length > 0 ? existing : backfillGrowth(report.sessions, now);
   const ns: Record<string, [number, number]> = {};
   for (const n of report.namespaces) ns[n.namespace] = [n.totalBytes, n.sessionCount];

@@ -1,13 +1,21 @@
 // The `scan` table's warm way (a snapshot row per unchanged file, records only for the files that
 // changed and the sessions shown) must show exactly what a full scan shows, after any sequence of
 // what agents, users and other programs do to a store.
-import { existsSync, lstatSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { SORT_ORDERS } from "../../shared/sort.js";
-import { newStore, stepArb } from "../../test-support/store-steps.js";
+import { line, newStore, stepArb } from "../../test-support/store-steps.js";
 import { lstatMs } from "../fs/file-identity.js";
 import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
 import { snapshotFileOf } from "./overview-snapshot.js";
@@ -75,6 +83,43 @@ describe("the overview's warm way", () => {
     expect(appended.warm).toBe(true);
     expect(appended.stats.filesRead).toBe(1);
     expect(appended.stats.cacheHits).toBe(appended.sessionCount - 1);
+    // Read once: the journal has it as it is now, and the snapshot is not written again for it.
+    const snapshot = snapshotFileOf(cacheFileFor(request.cacheDir, stores.roots));
+    const written = lstatSync(snapshot).mtimeMs;
+    const after = await scanOverview(stores, request);
+    expect(after.warm).toBe(true);
+    expect(after.stats.filesRead).toBe(0);
+    expect(lstatSync(snapshot).mtimeMs).toBe(written);
+  });
+
+  it("tells a file that grew from the one it knew by its size alone (an mtime can stay within a clock tick)", async () => {
+    const store = newStore(work, "same-mtime");
+    const state = mkdtempSync(join(work, "state-"));
+    const stores = { roots: [store.root], adapterStores: [] };
+    const request = {
+      growth: { recordIn: state },
+      cacheDir: join(state, "cache"),
+      top: 50,
+      order: "size" as const,
+      mostChanged: 1, // two sessions: one changed is half of them
+    };
+    const [file] = store.sessions();
+    const tick = 1_700_000_000; // every write below leaves this very mtime
+    utimesSync(file!, tick, tick);
+    await scanOverview(stores, request); // the full way: the snapshot
+    let pending = "";
+    for (let grown = 0; grown < 3; grown++) {
+      // Once against the snapshot's row, then against the journal's.
+      // A half line first (a warning more), then its end, then a whole line.
+      const text = `${line(`grown ${grown}`, grown)}\n`;
+      appendFileSync(file!, grown === 0 ? text.slice(0, 20) : grown === 1 ? pending.slice(20) : text);
+      pending = text;
+      utimesSync(file!, tick, tick);
+      const warm = await scanOverview(stores, request);
+      expect(warm.warm).toBe(true);
+      const full = overviewOf(await scan(stores, { growth: "read-only" }), 50, "size");
+      expect(shown(warm)).toEqual(shown(full));
+    }
   });
 
   it("takes the full way for --precise, for pi's index and for a damaged snapshot (and writes a good one)", async () => {

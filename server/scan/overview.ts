@@ -19,10 +19,14 @@ import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
 import { isoFromMs } from "../stores/pi/iso-time.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
-import { cacheFileFor, ScanCacheReader } from "./scan-cache.js";
+import { type CacheEntry, cacheFileFor, ScanCacheReader } from "./scan-cache.js";
 import { type AdapterStore, gatedStores } from "./resolve-roots.js";
 import type { ScanRequest } from "./scanner.js";
 import {
+  type JournalRow,
+  journalFileOf,
+  readJournal,
+  writeJournal,
   readShown,
   type SnapshotFolder,
   shownFileOf,
@@ -147,6 +151,11 @@ const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
 
 /** Over this share of files changed since the snapshot, the full scan (which also updates the cache file) is taken. */
 const MOST_CHANGED = 0.1;
+/**
+ * Past this share of the snapshot's files in its journal, the snapshot is written anew (and the
+ * journal emptied): under `MOST_CHANGED`, so that files read once do not send every scan the full way.
+ */
+const JOURNAL_SHARE = 1 / 16;
 
 /**
  * The overview of the stores, the warm way when it can be (see the top of this file), else by a full
@@ -165,8 +174,10 @@ export async function scanOverview(
   const full = async () => {
     const { scan, basePiRecords } = await scanner();
     const report = await scan(stores, { ...options, topN: top });
-    if (snapshotFile && !options.precise && stores.adapterStores.length === 0)
+    if (snapshotFile && !options.precise && stores.adapterStores.length === 0) {
       writeSnapshot(snapshotFile, stores.roots, snapshotRowsOf(report, basePiRecords));
+      writeJournal(journalFileOf(cacheFile), []); // the snapshot has what it held
+    }
     return overviewOf(report, top, order);
   };
   const refs = stores.roots.map((root): StoreRef => ({ kind: "pi", root }));
@@ -192,7 +203,6 @@ export async function scanOverview(
   // (`rowPlace`, `rowAt`), met in the walk (see `compare`); a file read now has its record in `read`.
   const paths: string[] = [];
   const columns = new SessionColumns(snapshot.rows + 64);
-  const read = new Map<number, SessionRecord>();
   const nsNames = [...snapshot.namespaces];
   const pathOf = (s: number) => paths[s]!;
   let count = 0;
@@ -237,8 +247,8 @@ export async function scanOverview(
   if (toRead.length > filesTotal * mostChanged) return full();
 
   // Whole records, as the full scan makes them (the same cache entries, the same functions): of the
-  // files read now, and of the sessions shown.
-  // Opened when a record needs its entry (the shown ones are usually kept beside the snapshot).
+  // files read now, and of the sessions shown. The cache file is opened only when a record needs
+  // an entry the journal does not have.
   const opened: { reader?: ScanCacheReader | undefined } = {};
   const cacheReader = () =>
     "reader" in opened ? opened.reader : (opened.reader = ScanCacheReader.open(cacheFile));
@@ -257,10 +267,15 @@ export async function scanOverview(
   let filesRead = 0;
   let bytesRead = 0;
   let cacheHits = matched;
-  /** The record of a file of root `r`; undefined when it is gone or not a session (a problem in `into`). */
-  const recordOf = (r: number, file: FoundFile, into: ScanProblem[], counted = true) => {
+  /**
+   * The record of a file of root `r` (and the cache entry it was made of), read from where `known`
+   * (a journal entry) or the cache file's entry ends; undefined when it is gone or not a session
+   * (a problem in `into`).
+   */
+  const recordOf = (r: number, file: FoundFile, into: ScanProblem[], known?: CacheEntry, counted = true) => {
     const { inputOf, factsFor, cacheKey, readFailure, pieceOf } = sc!;
     const input = inputOf(stores.roots[r]!, file, false);
+    let entry: CacheEntry | undefined;
     try {
       // The walk's lstat was without nanoseconds: a record's identity is exact.
       const stat = lstatSync(file.fsPath, { bigint: true });
@@ -268,67 +283,131 @@ export async function scanOverview(
       file.birthtimeMs = Number(stat.birthtimeNs / 1_000_000n);
       input.identity = file.identity;
       input.birthtimeMs = file.birthtimeMs;
-      const {
-        entry,
-        identity,
-        bytesRead: bytes,
-        hit,
-      } = factsFor(file, cacheReader()?.get(cacheKey(file)), buffer!);
+      const sameFile = known && known.dev === file.identity.dev && known.ino === file.identity.ino;
+      const read = factsFor(file, sameFile ? known : cacheReader()?.get(cacheKey(file)), buffer!);
       if (counted) {
-        if (hit) cacheHits += 1;
+        if (read.hit) cacheHits += 1;
         else filesRead += 1;
-        bytesRead += bytes;
+        bytesRead += read.bytesRead;
       }
-      input.identity = identity;
-      input.facts = entry.facts;
+      input.identity = read.identity;
+      input.facts = read.entry.facts;
+      entry = read.entry;
     } catch (error) {
       if (readFailure(input, error, into) || input.readError === undefined) return undefined;
     }
-    return pieceOf(input, into);
+    const record = pieceOf(input, into);
+    return record && { record, entry };
+  };
+
+  /** The sessions not from the snapshot: their id and creation time, row, and record when read now. */
+  const extra = new Map<number, { row: SnapshotRow; record?: SessionRecord; entry?: CacheEntry }>();
+  const journalFile = journalFileOf(cacheFile);
+  const journal = readJournal(journalFile);
+  /** The journal to write: the rows of the files read since the snapshot, as they are now. */
+  const nextJournal: JournalRow[] = [];
+  /** Whether duplicate ids must be found again: some file's id is new, or changed, or files went. */
+  let idsChanged = false;
+  const addExtra = (r: number, row: SnapshotRow, record?: SessionRecord, entry?: CacheEntry) => {
+    let ns = nsNames.indexOf(row.namespace);
+    if (ns === -1) ns = nsNames.push(row.namespace) - 1;
+    extra.set(count, { row, ...(record ? { record } : {}), ...(entry ? { entry } : {}) });
+    const c = columns.room(count);
+    c.size[count] = row.size;
+    c.lastUsedMs[count] = row.lastUsed;
+    c.ns[count] = ns;
+    c.warnings[count] = row.warnings;
+    c.duplicate[count] = row.duplicate ? 1 : 0;
+    c.root[count] = r;
+    c.rowPlace[count] = -1;
+    paths.push(row.path);
+    count += 1;
   };
   try {
-    if (toRead.length > 0) await loadScanner();
+    /** Sessions of the snapshot or the journal that are sessions still, though not as the snapshot has them. */
+    let foundAgain = 0;
+    let journalChanged = false;
     for (const [r, file] of toRead) {
-      const record = recordOf(r, file, problems);
-      if (!record) continue;
-      const ms = Date.parse(record.lastUsedAt);
-      if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return full();
-      let ns = nsNames.indexOf(record.namespace);
-      if (ns === -1) ns = nsNames.push(record.namespace) - 1;
-      read.set(count, record);
-      const c = columns.room(count);
-      c.size[count] = record.sizeBytes;
-      c.lastUsedMs[count] = ms;
-      c.ns[count] = ns;
-      c.warnings[count] = record.warnings.length;
-      c.duplicate[count] = 0;
-      c.root[count] = r;
-      c.rowPlace[count] = -1;
-      paths.push(record.path);
-      count += 1;
+      const before = journal.get(file.path);
+      const { dev, ino, size, mtimeMs } = file.identity;
+      if (
+        before &&
+        !file.nonUtf8Name &&
+        before.row.dev === dev &&
+        before.row.ino === ino &&
+        before.row.size === size &&
+        before.row.mtime === mtimeMs
+      ) {
+        // As it was when a warm scan read it: its journal row stands.
+        cacheHits += 1;
+        foundAgain += 1;
+        addExtra(r, before.row, undefined, before.entry);
+        nextJournal.push(before);
+        continue;
+      }
+      await loadScanner();
+      journalChanged = true;
+      const made = recordOf(r, file, problems, before?.entry);
+      if (!made) continue;
+      const { record, entry } = made;
+      const lastUsed = Date.parse(record.lastUsedAt);
+      if (!(lastUsed >= 0 && lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return full();
+      // What it was before: the journal's row, or the snapshot's.
+      const place = before ? undefined : snapshot.locate(file.path);
+      const inSnapshot = before ? before.inSnapshot : place !== undefined;
+      if (before || place) foundAgain += 1;
+      const previousId = before ? before.row.id : place && snapshot.idOf(place.place, place.at);
+      if (previousId !== record.id) idsChanged = true;
+      const marked = before
+        ? before.row.duplicate
+        : place !== undefined && snapshot.placed[place.place]!.duplicate[place.at] === 1;
+      const row = rowOf(record, marked);
+      addExtra(r, row, record, entry);
+      if (entry && !notForSnapshot(record)) nextJournal.push({ row, entry, inSnapshot });
     }
-    const { size, lastUsedMs, ns: nsOf, warnings, duplicate, root: rootOf, rowPlace, rowAt } = columns;
+    if (nextJournal.length !== journal.size) journalChanged = true;
+    // Sessions of the snapshot or the journal not found again: gone (a duplicate id they held may
+    // be one no more).
+    let journalOnly = 0;
+    for (const j of journal.values()) if (!j.inSnapshot) journalOnly += 1;
+    const gone = snapshot.rows + journalOnly - matched - foundAgain;
     const sessionCount = count;
-    /** A session's id and creation time: its record's, or its snapshot row's (lines read when first needed). */
-    const idOf = (s: number) => read.get(s)?.id ?? snapshot.idOf(rowPlace[s]!, rowAt[s]!);
-    const createdAtOf = (s: number) =>
-      read.get(s)?.createdAt ?? snapshot.createdAtOf(rowPlace[s]!, rowAt[s]!);
+    if (gone !== 0 && (snapshot.anyDuplicate || [...journal.values()].some((j) => j.row.duplicate)))
+      idsChanged = true;
 
-    // Session ids held by more than one file: every holder after the first (by path) gets a warning
-    // (and, shown, the whole treatment: `dedupeIds`). Found again only when files changed or went;
-    // else the snapshot's marks stand.
-    const changed = toRead.length > 0 || matched !== snapshot.rows;
-    const holders = new Map<string, number[]>();
-    if (changed) {
+    const { size, lastUsedMs, ns: nsOf, warnings, duplicate, root: rootOf, rowPlace, rowAt } = columns;
+    /** A session's id and creation time: its row's (the snapshot's lines 2 and 3 are read when first needed). */
+    const idOf = (s: number) => extra.get(s)?.row.id ?? snapshot.idOf(rowPlace[s]!, rowAt[s]!);
+    const createdAtOf = (s: number) =>
+      extra.get(s)?.row.createdAt ?? snapshot.createdAtOf(rowPlace[s]!, rowAt[s]!);
+    const allIds = () => {
       const ids: string[] = [];
       for (let s = 0; s < sessionCount; s++) {
         const id = idOf(s);
-        if (id === undefined) return full(); // the snapshot's line of ids is damaged
+        if (id === undefined) return undefined; // the snapshot's line of ids is damaged
         ids.push(id);
       }
+      return ids;
+    };
+
+    // Session ids held by more than one file: every holder after the first (by path) gets a warning
+    // (and, shown, the whole treatment: `dedupeIds`). Found again only when ids came, changed or
+    // went; else the marks of the snapshot and the journal stand.
+    const holders = new Map<string, number[]>();
+    let marksChanged = false;
+    if (idsChanged) {
+      const ids = allIds();
+      if (!ids) return full();
       findDuplicates(ids, pathOf, holders);
-      duplicate.fill(0);
-      for (const list of holders.values()) for (const s of list.slice(1)) duplicate[s] = 1;
+      const now = new Uint8Array(sessionCount);
+      for (const list of holders.values()) for (const s of list.slice(1)) now[s] = 1;
+      for (let s = 0; s < sessionCount; s++)
+        if (now[s] !== duplicate[s]) {
+          duplicate[s] = now[s]!;
+          const row = extra.get(s)?.row;
+          if (row) row.duplicate = now[s] === 1;
+          else marksChanged = true; // a snapshot row's mark: the snapshot is written again
+        }
     }
 
     // Sums, as summarizeSessions and summarizeNamespaces make them.
@@ -338,13 +417,9 @@ export async function scanOverview(
     for (let s = 0; s < sessionCount; s++) {
       totalBytes += size[s]!;
       if (warnings[s]! > 0 || duplicate[s]) sessionsWithWarnings += 1;
-      const usage = byNamespace.get(nsNames[nsOf[s]!]!);
-      if (!usage)
-        byNamespace.set(nsNames[nsOf[s]!]!, {
-          sessionCount: 1,
-          totalBytes: size[s]!,
-          lastMs: lastUsedMs[s]!,
-        });
+      const name = nsNames[nsOf[s]!]!;
+      const usage = byNamespace.get(name);
+      if (!usage) byNamespace.set(name, { sessionCount: 1, totalBytes: size[s]!, lastMs: lastUsedMs[s]! });
       else {
         usage.sessionCount += 1;
         usage.totalBytes += size[s]!;
@@ -388,24 +463,28 @@ export async function scanOverview(
     /** The kept record of session `s` when its file is still the one it was made of. */
     const keptOf = (s: number) => {
       const record = kept.get(pathOf(s));
-      const row = snapshot.placed[rowPlace[s]!];
+      const place = snapshot.placed[rowPlace[s]!];
       const at = rowAt[s]!;
+      const row = extra.get(s)?.row;
+      const [dev, ino, fileSize, mtime] = row
+        ? [row.dev, row.ino, row.size, row.mtime]
+        : [place!.dev, place!.ino[at], place!.size[at], place!.mtime[at]];
       return record &&
-        row &&
-        record.fingerprint.dev === row.dev &&
-        record.fingerprint.ino === row.ino[at] &&
-        record.fingerprint.size === row.size[at] &&
-        lstatMs(record.fingerprint.mtimeNs) === row.mtime[at]
+        record.fingerprint.dev === dev &&
+        record.fingerprint.ino === ino &&
+        record.fingerprint.size === fileSize &&
+        lstatMs(record.fingerprint.mtimeNs) === mtime
         ? record
         : undefined;
     };
-    if (picked.some((s) => duplicate[s] || (!read.has(s) && !keptOf(s)))) await loadScanner();
+    if (picked.some((s) => duplicate[s] || (!extra.get(s)?.record && !keptOf(s)))) await loadScanner();
     const whole = new Map<number, SessionRecord>();
     const wholeOf = (s: number) => {
-      let record = read.get(s) ?? whole.get(s) ?? keptOf(s);
+      let record = extra.get(s)?.record ?? whole.get(s) ?? keptOf(s);
       if (!record) {
         keptAll = false;
-        record = recordOf(rootOf[s]!, foundAt(pathOf(s)), [], false); // shown, not scanned again
+        // Shown, not scanned again: from its journal entry, else the cache file's.
+        record = recordOf(rootOf[s]!, foundAt(pathOf(s)), [], extra.get(s)?.entry, false)?.record;
       }
       if (record) whole.set(s, record);
       return record;
@@ -417,12 +496,8 @@ export async function scanOverview(
       if (duplicate[s]) {
         // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
         if (holders.size === 0) {
-          const ids: string[] = [];
-          for (let k = 0; k < sessionCount; k++) {
-            const id = idOf(k);
-            if (id === undefined) return full(); // the snapshot's line of ids is damaged
-            ids.push(id);
-          }
+          const ids = allIds();
+          if (!ids) return full();
           findDuplicates(ids, pathOf, holders);
         }
         const list = holders.get(record.id);
@@ -436,26 +511,27 @@ export async function scanOverview(
     }
     if (!keptAll || whole.size !== kept.size) writeShown(keptFile, [...whole.values()]);
 
-    // The snapshot again, when a file changed, came or went.
-    if (changed) {
+    // The snapshot again when files went, a snapshot row's mark changed, or the journal grew past an
+    // eighth of it; else only the journal, when it changed.
+    if (gone !== 0 || marksChanged || nextJournal.length > Math.max(64, snapshot.rows * JOURNAL_SHARE)) {
       const rows: SnapshotRow[] = [];
       for (let s = 0; s < sessionCount; s++) {
-        const record = read.get(s);
-        if (record) {
-          if (!notForSnapshot(record)) rows.push(rowOf(record, duplicate[s] === 1));
+        const more = extra.get(s);
+        if (more) {
+          if (!more.record || !notForSnapshot(more.record)) rows.push(more.row);
           continue;
         }
-        const row = snapshot.placed[rowPlace[s]!]!;
+        const place = snapshot.placed[rowPlace[s]!]!;
         const at = rowAt[s]!;
         const id = idOf(s);
         const createdAt = createdAtOf(s);
         if (id === undefined || createdAt === undefined) return full();
         rows.push({
           path: pathOf(s),
-          dev: row.dev,
-          ino: row.ino[at]!,
+          dev: place.dev,
+          ino: place.ino[at]!,
           size: size[s]!,
-          mtime: row.mtime[at]!,
+          mtime: place.mtime[at]!,
           lastUsed: lastUsedMs[s]!,
           id,
           namespace: nsNames[nsOf[s]!]!,
@@ -465,7 +541,8 @@ export async function scanOverview(
         });
       }
       writeSnapshot(snapshotFile, stores.roots, rows);
-    }
+      writeJournal(journalFile, []);
+    } else if (journalChanged) writeJournal(journalFile, nextJournal);
 
     const summary = { sessionCount, totalBytes };
     if (history !== undefined)

@@ -147,11 +147,12 @@ export function settleCacheDir(dir: string, file: string, limits = CACHE_LIMITS)
   return removed;
 }
 
-/** Removes a cache file and what the `scan` table keeps beside it (`snapshotFileOf`, `shownFileOf`: overview-snapshot.ts). */
+/** Removes a cache file and what the `scan` table keeps beside it (overview-snapshot.ts: the snapshot, its journal, the records shown). */
 function removeCacheFile(file: string): void {
   rmSync(file, { force: true });
   rmSync(`${file}.overview`, { force: true });
   rmSync(`${file}.shown`, { force: true });
+  rmSync(`${file}.changed`, { force: true });
 }
 
 /** Removes every cache file of `dir` (and `legacy`, the single file of older versions). */
@@ -370,6 +371,35 @@ function decodeFacts(e: unknown): PiFileFacts | undefined {
   const header = h === null ? null : Array.isArray(h) ? headerOf(h[0], h[1], h[2], h[3], h[4]) : undefined;
   if (header === undefined) return undefined;
   return factsOf(e, header);
+}
+
+/** An entry as one JSON array (how the `scan` table's journal keeps the entries of the files it read). */
+export function encodeCacheEntry(e: CacheEntry): unknown[] {
+  return [e.dev, e.ino, e.size, e.mtimeNs, encodeFacts(e.facts), e.resume ? encodeFacts(e.resume) : 0];
+}
+
+/** An entry `encodeCacheEntry` made, or undefined when it is damaged (its file is read again). */
+export function decodeCacheEntry(value: unknown): CacheEntry | undefined {
+  if (!Array.isArray(value) || value.length !== 6) return undefined;
+  const [dev, ino, size, mtimeNs, facts, resume] = value as unknown[];
+  if (
+    !isCount(dev) ||
+    !isCount(ino) ||
+    !isCount(size) ||
+    typeof mtimeNs !== "string" ||
+    !/^\d+$/.test(mtimeNs)
+  )
+    return undefined;
+  const decoded = decodeFacts(facts);
+  if (!decoded) return undefined;
+  const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: decoded };
+  if (resume !== 0) {
+    const state = decodeFacts(resume);
+    if (!state) return undefined;
+    const { truncatedLastLine: _, ...rest } = state;
+    entry.resume = rest;
+  }
+  return entry;
 }
 
 /** The column of each field of `EncodedFacts`, in its order (the header's, at 3, is five columns). */

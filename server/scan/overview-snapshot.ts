@@ -8,6 +8,7 @@
 //   3. the creation times, read only for `--sort created`.
 // At 100,000 sessions the file is ~16 MB; lines 2 and 3 are ~6 MB of it. Display only: nothing is
 // ever deleted on what it says.
+import { randomUUID } from "node:crypto";
 import {
   closeSync,
   fstatSync,
@@ -91,6 +92,8 @@ export class Snapshot {
   readonly rows: number;
 
   private constructor(
+    /** Made anew with each snapshot written: a journal is of the snapshot whose id it names. */
+    readonly id: string,
     readonly namespaces: readonly string[],
     folders: SnapshotFolder[],
     /** Lines 2 and 3, parsed when first needed. */
@@ -122,7 +125,7 @@ export class Snapshot {
     const first = bytes.indexOf(NEWLINE);
     const second = first === -1 ? -1 : bytes.indexOf(NEWLINE, first + 1);
     if (second === -1) return undefined;
-    let value: { version?: unknown; roots?: unknown; namespaces?: unknown; folders?: unknown };
+    let value: { version?: unknown; id?: unknown; roots?: unknown; namespaces?: unknown; folders?: unknown };
     try {
       value = JSON.parse(bytes.toString("utf8", 0, first)) as typeof value;
     } catch {
@@ -131,6 +134,7 @@ export class Snapshot {
     const { namespaces } = value;
     if (
       value.version !== SNAPSHOT_VERSION ||
+      typeof value.id !== "string" ||
       JSON.stringify(value.roots) !== JSON.stringify(roots) ||
       !Array.isArray(namespaces) ||
       !namespaces.every(isString) ||
@@ -144,7 +148,7 @@ export class Snapshot {
       folders.push(folder);
     }
     const lazy: [Buffer, Buffer] = [bytes.subarray(first + 1, second), bytes.subarray(second + 1)];
-    return new Snapshot(namespaces as string[], folders, lazy);
+    return new Snapshot(value.id as string, namespaces as string[], folders, lazy);
   }
 
   /** The folder at `path`, if the snapshot has files there. */
@@ -318,6 +322,7 @@ export function writeSnapshot(file: string, roots: readonly string[], rows: Iter
   const all = [...folders.values()];
   const main = JSON.stringify({
     version: SNAPSHOT_VERSION,
+    id: randomUUID(),
     roots,
     namespaces,
     folders: all.map((f) => [
@@ -354,11 +359,17 @@ export interface JournalRow {
  * is writing is read again on every warm `scan`, from where the last one ended, and the snapshot
  * (16 MB at 100,000 sessions) is not written again for it. Empty when none, or damaged.
  */
-export function readJournal(file: string): Map<string, JournalRow> {
+export function readJournal(file: string, snapshot: Snapshot): Map<string, JournalRow> {
   const rows = new Map<string, JournalRow>();
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown; rows?: unknown };
-    if (value.version !== SNAPSHOT_VERSION || !Array.isArray(value.rows)) return rows;
+    const value = JSON.parse(readFileSync(file, "utf8")) as {
+      version?: unknown;
+      snapshot?: unknown;
+      rows?: unknown;
+    };
+    // Of another snapshot (two scans at once may each have written one): not this one's changes.
+    if (value.version !== SNAPSHOT_VERSION || value.snapshot !== snapshot.id || !Array.isArray(value.rows))
+      return rows;
     for (const item of value.rows as unknown[]) {
       if (!Array.isArray(item) || item.length !== 3) continue;
       const [row, encoded, inSnapshot] = item as [unknown, unknown, unknown];
@@ -372,13 +383,18 @@ export function readJournal(file: string): Map<string, JournalRow> {
   return rows;
 }
 
-export function writeJournal(file: string, rows: readonly JournalRow[]): void {
-  if (rows.length === 0) rmSync(file, { force: true });
+export function writeJournal(
+  file: string,
+  snapshot: Snapshot | undefined,
+  rows: readonly JournalRow[],
+): void {
+  if (!snapshot || rows.length === 0) rmSync(file, { force: true });
   else
     writeQuietly(
       file,
       JSON.stringify({
         version: SNAPSHOT_VERSION,
+        snapshot: snapshot.id,
         rows: rows.map((j) => [j.row, encodeCacheEntry(j.entry), j.inSnapshot]),
       }),
     );

@@ -6,6 +6,7 @@ import {
   existsSync,
   lstatSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -18,7 +19,7 @@ import { SORT_ORDERS } from "../../shared/sort.js";
 import { line, newStore, stepArb } from "../../test-support/store-steps.js";
 import { lstatMs } from "../fs/file-identity.js";
 import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
-import { snapshotFileOf } from "./overview-snapshot.js";
+import { journalFileOf, snapshotFileOf } from "./overview-snapshot.js";
 import { cacheFileFor, clearCache } from "./scan-cache.js";
 import { scan } from "./scanner.js";
 
@@ -120,6 +121,30 @@ describe("the overview's warm way", () => {
       const full = overviewOf(await scan(stores, { growth: "read-only" }), 50, "size");
       expect(shown(warm)).toEqual(shown(full));
     }
+  });
+
+  it("leaves a journal of another snapshot alone (two scans at once may each write one)", async () => {
+    const store = newStore(work, "journal-of-another");
+    for (let i = 0; i < 6; i++) store.apply({ kind: "new-session", cwd: i % 2 });
+    const state = mkdtempSync(join(work, "state-"));
+    const stores = { roots: [store.root], adapterStores: [] };
+    const cacheDir = join(state, "cache");
+    const request = { growth: { recordIn: state }, cacheDir, top: 5, order: "lru" as const, mostChanged: 1 };
+    const cacheFile = cacheFileFor(cacheDir, stores.roots);
+    await scanOverview(stores, request); // snapshot 1
+    store.apply({ kind: "new-session", cwd: 0 }); // a file snapshot 1 does not have
+    expect((await scanOverview(stores, request)).stats.filesRead).toBe(1); // in the journal of snapshot 1
+    const journalOfFirst = readFileSync(journalFileOf(cacheFile), "utf8");
+    rmSync(snapshotFileOf(cacheFile));
+    await scanOverview(stores, request); // the full way: snapshot 2, which has the new file
+    writeFileSync(journalFileOf(cacheFile), journalOfFirst); // as another scan would leave it
+    const written = lstatSync(snapshotFileOf(cacheFile)).mtimeMs;
+    const warm = await scanOverview(stores, request);
+    expect(warm.warm).toBe(true);
+    expect(warm.stats.filesRead).toBe(0);
+    // Taken as this snapshot's, its row of the new file would count as a session gone: the
+    // snapshot would be written again for nothing.
+    expect(lstatSync(snapshotFileOf(cacheFile)).mtimeMs).toBe(written);
   });
 
   it("takes the full way for --precise, for pi's index and for a damaged snapshot (and writes a good one)", async () => {

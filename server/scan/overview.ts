@@ -1,20 +1,27 @@
 // What the `scan` table shows — totals, namespaces, the first sessions in an order, what is not a
 // session — and the warm way to it. A full scan builds a record per session (~1 KB of objects each,
-// from its whole cache entry) to sum up a few of their fields and show twenty: at 20,000 sessions
-// that was 2.4× a bare walk of the store. Here an unchanged file (same identity as in the snapshot,
-// overview-snapshot.ts) is its snapshot row, a few values added up where it is met; only the files
-// that changed and the sessions shown get records, made as the full scan makes them (same cache
-// entries, same functions). The table is display only: nothing is deleted on what it says.
+// from its whole cache entry) to sum a few of their fields and show twenty: at 20,000 sessions that
+// was 2.4× a bare walk of the store. Here the walk hands each `.jsonl` file over as it meets it, and
+// one unchanged since the snapshot (overview-snapshot.ts) is its row, summed right there, with no
+// object made for it; only the files that changed and the sessions shown get records, made as the
+// full scan makes them (its functions, its cache entries). The files read since the snapshot was
+// written keep their rows and resume states in its journal. Display only: nothing is deleted on
+// what the table says.
 //
-// The full scan stays the way when the overview cannot be sure to be the same: no snapshot yet (or
-// one of other roots), `--precise` (last use from each file's content), other agents' stores, pi's
-// session index (sessions-meta) present, many files changed, or times outside years 1970–9999. It
-// writes the snapshot after it for the next time.
+// The full scan stays the way wherever the warm one could not be sure to show the same: no snapshot
+// yet (or one of other roots, or damaged), `--precise` (last use from each file's content), other
+// agents' stores, pi's session index (sessions-meta) present, many files changed, or times outside
+// years 1970–9999. It writes the snapshot for the next time.
 import { lstatSync, readdirSync } from "node:fs";
 import { identityOf, lstatMs } from "../fs/file-identity.js";
-import type { NamespaceUsage, ScanProblem, ScanReport, ScanStats } from "../../shared/scan-report.js";
+import type {
+  AgentUsage,
+  NamespaceUsage,
+  ScanProblem,
+  ScanReport,
+  ScanStats,
+} from "../../shared/scan-report.js";
 import { byUsage, type StoreFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
-import type { AgentUsage } from "../../shared/scan-report.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
 import { isoFromMs } from "../stores/pi/iso-time.js";
@@ -176,7 +183,7 @@ export async function scanOverview(
     const report = await scan(stores, { ...options, topN: top });
     if (snapshotFile && !options.precise && stores.adapterStores.length === 0) {
       writeSnapshot(snapshotFile, stores.roots, snapshotRowsOf(report, basePiRecords));
-      writeJournal(journalFileOf(cacheFile), []); // the snapshot has what it held
+      writeJournal(journalFileOf(cacheFile), undefined, []); // the snapshot has what it held
     }
     return overviewOf(report, top, order);
   };
@@ -200,7 +207,7 @@ export async function scanOverview(
 
   const problems: ScanProblem[] = [];
   // The sessions as columns, no object per session: an unchanged file's come from its snapshot row
-  // (`rowPlace`, `rowAt`), met in the walk (see `compare`); a file read now has its record in `read`.
+  // (`rowPlace`, `rowAt`), met in the walk (see `compare`); the others' rows are in `extra`.
   const paths: string[] = [];
   const columns = new SessionColumns(snapshot.rows + 64);
   const nsNames = [...snapshot.namespaces];
@@ -303,7 +310,7 @@ export async function scanOverview(
   /** The sessions not from the snapshot: their id and creation time, row, and record when read now. */
   const extra = new Map<number, { row: SnapshotRow; record?: SessionRecord; entry?: CacheEntry }>();
   const journalFile = journalFileOf(cacheFile);
-  const journal = readJournal(journalFile);
+  const journal = readJournal(journalFile, snapshot);
   /** The journal to write: the rows of the files read since the snapshot, as they are now. */
   const nextJournal: JournalRow[] = [];
   /** Whether duplicate ids must be found again: some file's id is new, or changed, or files went. */
@@ -541,8 +548,8 @@ export async function scanOverview(
         });
       }
       writeSnapshot(snapshotFile, stores.roots, rows);
-      writeJournal(journalFile, []);
-    } else if (journalChanged) writeJournal(journalFile, nextJournal);
+      writeJournal(journalFile, undefined, []);
+    } else if (journalChanged) writeJournal(journalFile, snapshot, nextJournal);
 
     const summary = { sessionCount, totalBytes };
     if (history !== undefined)

@@ -6,7 +6,7 @@
 //   1. what every warm `scan` reads: names, identities, namespace, size, last use, warnings;
 //   2. the session ids, read only when files changed or went (duplicate ids are found again then);
 //   3. the creation times, read only for `--sort created`.
-// At 100,000 sessions the file is ~16 MB; lines 2 and 3 are ~6 MB of it. Display only: nothing is
+// At 100,000 sessions the file is ~17 MB; lines 2 and 3 are ~6 MB of it. Display only: nothing is
 // ever deleted on what it says.
 import { randomUUID } from "node:crypto";
 import {
@@ -85,7 +85,6 @@ export class Snapshot {
   private readonly folders = new Map<string, SnapshotFolder>();
   /** The folders by place. */
   readonly placed: readonly SnapshotFolder[];
-  private lastFolder: SnapshotFolder | undefined;
   private ids: string[][] | undefined;
   private created: string[][] | undefined;
   /** How many files it has. */

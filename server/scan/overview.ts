@@ -406,14 +406,18 @@ export async function scanOverview(
       const ids = allIds();
       if (!ids) return full();
       findDuplicates(ids, pathOf, holders);
-      const now = new Uint8Array(sessionCount);
-      for (const list of holders.values()) for (const s of list.slice(1)) now[s] = 1;
+      const marks = new Uint8Array(sessionCount);
+      for (const list of holders.values()) for (const s of list.slice(1)) marks[s] = 1;
       for (let s = 0; s < sessionCount; s++)
-        if (now[s] !== duplicate[s]) {
-          duplicate[s] = now[s]!;
+        if (marks[s] !== duplicate[s]) {
+          duplicate[s] = marks[s]!;
           const row = extra.get(s)?.row;
-          if (row) row.duplicate = now[s] === 1;
-          else marksChanged = true; // a snapshot row's mark: the snapshot is written again
+          if (!row)
+            marksChanged = true; // a snapshot row's mark: the snapshot is written again
+          else {
+            row.duplicate = marks[s] === 1;
+            journalChanged = true;
+          }
         }
     }
 
@@ -487,12 +491,15 @@ export async function scanOverview(
     if (picked.some((s) => duplicate[s] || (!extra.get(s)?.record && !keptOf(s)))) await loadScanner();
     const whole = new Map<number, SessionRecord>();
     const wholeOf = (s: number) => {
-      let record = extra.get(s)?.record ?? whole.get(s) ?? keptOf(s);
-      if (!record) {
-        keptAll = false;
-        // Shown, not scanned again: from its journal entry, else the cache file's.
-        record = recordOf(rootOf[s]!, foundAt(pathOf(s)), [], extra.get(s)?.entry, false)?.record;
-      }
+      let record = whole.get(s);
+      if (record) return record;
+      const keptRecord = keptOf(s);
+      // Shown, not scanned again: read now, kept, else from its journal entry or the cache file's.
+      record =
+        extra.get(s)?.record ??
+        keptRecord ??
+        recordOf(rootOf[s]!, foundAt(pathOf(s)), [], extra.get(s)?.entry, false)?.record;
+      if (record !== keptRecord) keptAll = false;
       if (record) whole.set(s, record);
       return record;
     };

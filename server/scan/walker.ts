@@ -81,30 +81,6 @@ export class FoundFiles {
     this.totalBytes += size;
   }
 
-  // Fields of one file without the objects `at` makes: a warm scan's look at every unchanged file.
-  pathAt(index: number): string {
-    return this.paths[index]!;
-  }
-  devAt(index: number): number {
-    return this.numbers[index * 5]!;
-  }
-  inoAt(index: number): number {
-    return this.numbers[index * 5 + 1]!;
-  }
-  sizeAt(index: number): number {
-    return this.numbers[index * 5 + 2]!;
-  }
-  mtimeMsAt(index: number): number {
-    return this.numbers[index * 5 + 3]!;
-  }
-  mtimeNsAt(index: number): string {
-    return this.mtimeNs[index]!;
-  }
-  /** Its path is not the file's exact name (bytes that are not UTF-8 shown as U+FFFD). */
-  lossyAt(index: number): boolean {
-    return this.nonUtf8.has(index);
-  }
-
   at(index: number): FoundFile {
     const n = index * 5;
     const path = this.paths[index]!;

@@ -1,5 +1,5 @@
 // The scan command through runCli, as a script or a person would use it.
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { ScanReportSchema } from "../../shared/scan-report.js";
 import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { line } from "../../test-support/store-steps.js";
+import { statePaths } from "../state/state-dir.js";
 import { runCli } from "./main.js";
 
 async function run(...argv: string[]) {
@@ -57,6 +59,24 @@ describe("session-retention scan", () => {
     // An unnamed session is called by its first message, as pi's picker calls it.
     expect(stdout).toMatch(/\/work\/old {2}“question 0 in \/work\/old”/);
     expect(stdout).toMatch(/^Total: 3 sessions, [\d.]+ KiB \(\d+ bytes\) in 2 namespaces$/m);
+  });
+
+  it("prints the same table the warm way as a full scan does, before and after sessions grow and come", async () => {
+    const { root, big } = store();
+    const table = async (...args: string[]) =>
+      (await run("scan", "--root", root, ...args)).stdout.replace(/^Scanned in .*$/m, "");
+    const same = async (...args: string[]) =>
+      expect(await table(...args)).toBe(await table("--no-cache", ...args));
+    await run("scan", "--root", root); // the full way, which writes the table's snapshot
+    expect(readdirSync(statePaths().scanCache).some((name) => name.endsWith(".overview"))).toBe(true);
+    await same();
+    await same("--sort", "size", "--top", "2");
+    await same("--sort", "created", "--top", "1");
+    appendFileSync(big, `${line("one more question", 99)}\n`);
+    writeSession(root, "/work/new", 2);
+    await same();
+    await same("--sort", "size");
+    await same("--sort", "created");
   });
 
   it("with more than one agent: an AGENT column and a table of agents; with pi alone, neither", async () => {

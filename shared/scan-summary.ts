@@ -1,6 +1,6 @@
 // Aggregates of a scan — totals, per-namespace and per-agent usage, top-N, oldest and newest, what
 // each store holds that is not a session. Pure functions.
-import type { AgentUsage, NamespaceUsage, ScanProblem, ScanSummary } from "./scan-report.js";
+import type { AgentUsage, NamespaceUsage, ScanProblem, ScanReport, ScanSummary } from "./scan-report.js";
 import type { SessionRecord, StoreKind, StoreRef } from "./session-record.js";
 import { AGENT_LABELS } from "./store-kinds.js";
 import { compareSessions, firstN } from "./sort.js";
@@ -16,30 +16,46 @@ const brief = (s: SessionRecord) => ({
   lastUsedAt: s.lastUsedAt,
 });
 
-/** Per-namespace usage, biggest first (ties by name so the order is stable). */
-export function summarizeNamespaces(sessions: readonly SessionRecord[]): NamespaceUsage[] {
-  const byName = new Map<string, NamespaceUsage>();
-  for (const s of sessions) {
-    const usage = byName.get(s.namespace);
-    if (!usage) {
-      byName.set(s.namespace, {
-        namespace: s.namespace,
-        sessionCount: 1,
-        totalBytes: s.sizeBytes,
-        lastUsedAt: s.lastUsedAt,
-      });
-      continue;
+/** Namespaces biggest first, ties by name (so the order is stable). */
+const byUsage = (a: NamespaceUsage, b: NamespaceUsage) =>
+  b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
+
+/**
+ * Per-namespace sums, one session at a time: of records (`summarizeNamespaces`), or of the columns
+ * of the `scan` table's warm way, whose last uses are milliseconds (server/scan/overview.ts).
+ */
+export class NamespaceTally<T extends string | number> {
+  private readonly byName = new Map<string, { sessionCount: number; totalBytes: number; lastUsed: T }>();
+
+  add(namespace: string, bytes: number, lastUsed: T): void {
+    const usage = this.byName.get(namespace);
+    if (!usage) this.byName.set(namespace, { sessionCount: 1, totalBytes: bytes, lastUsed });
+    else {
+      usage.sessionCount += 1;
+      usage.totalBytes += bytes;
+      if (lastUsed > usage.lastUsed) usage.lastUsed = lastUsed;
     }
-    usage.sessionCount += 1;
-    usage.totalBytes += s.sizeBytes;
-    if (s.lastUsedAt > usage.lastUsedAt) usage.lastUsedAt = s.lastUsedAt;
   }
-  return [...byName.values()].sort(byUsage);
+
+  /** Biggest first; `iso` gives a last use as its ISO string. */
+  usages(iso: (lastUsed: T) => string): NamespaceUsage[] {
+    return [...this.byName]
+      .map(([namespace, u]) => ({
+        namespace,
+        sessionCount: u.sessionCount,
+        totalBytes: u.totalBytes,
+        lastUsedAt: iso(u.lastUsed),
+      }))
+      .sort(byUsage);
+  }
 }
 
-/** Namespaces biggest first, ties by name (so the order is stable). */
-export const byUsage = (a: NamespaceUsage, b: NamespaceUsage) =>
-  b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
+/** Per-namespace usage, biggest first (ties by name so the order is stable). */
+export function summarizeNamespaces(sessions: readonly SessionRecord[]): NamespaceUsage[] {
+  const tally = new NamespaceTally<string>();
+  for (const s of sessions) tally.add(s.namespace, s.sizeBytes, s.lastUsedAt);
+  return tally.usages((iso) => iso);
+}
 
 /**
  * Per agent (store kind): its sessions, bytes and namespaces, biggest first. Every kind of `stores`
@@ -121,18 +137,29 @@ export interface StoreFinding {
 const NOT_SESSIONS = new Set<ScanProblem["code"]>(["not-a-session", "symlink", "not-regular"]);
 
 /** Per store, its sessions and what is not one, so "nothing here is a session" can be said plainly. */
-export function storeFindings(report: {
-  stores: readonly StoreRef[];
-  sessions: readonly { store: StoreRef }[];
-  problems: readonly ScanProblem[];
-}): StoreFinding[] {
-  const findings = report.stores.map((store) => ({ store, sessions: 0, notSessions: 0, notSessionBytes: 0 }));
+export function storeFindings(report: Pick<ScanReport, "stores" | "sessions" | "problems">): StoreFinding[] {
+  const counts = report.stores.map(() => 0);
   // A linear search over a handful of stores: no string built per session (there may be 100,000).
   for (const s of report.sessions) {
-    const finding = findings.find((f) => f.store.root === s.store.root && f.store.kind === s.store.kind);
-    if (finding) finding.sessions += 1;
+    const at = report.stores.findIndex((f) => f.root === s.store.root && f.kind === s.store.kind);
+    if (at !== -1) counts[at]! += 1;
   }
-  for (const problem of report.problems) {
+  return findingsOf(report.stores, counts, report.problems);
+}
+
+/** `storeFindings` of stores whose sessions are counted already (`sessions[i]`: of `stores[i]`). */
+export function findingsOf(
+  stores: readonly StoreRef[],
+  sessions: readonly number[],
+  problems: readonly ScanProblem[],
+): StoreFinding[] {
+  const findings = stores.map((store, i) => ({
+    store,
+    sessions: sessions[i]!,
+    notSessions: 0,
+    notSessionBytes: 0,
+  }));
+  for (const problem of problems) {
     if (!NOT_SESSIONS.has(problem.code)) continue;
     const finding = findings.find((f) => problem.path.startsWith(`${f.store.root}/`));
     if (!finding) continue;

@@ -8,7 +8,7 @@ import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
-import { overviewOf, scanOverview, type ScanOverview } from "../scan/overview.js";
+import { scanOverview, type ScanOverview } from "../scan/overview.js";
 import { configuredRoot } from "../config/configured-root.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
@@ -105,15 +105,6 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: b
     ...(withAgent ? [AGENT_LABELS[s.store.kind]] : []),
     `${s.namespace}${titleOf(s)}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
-}
-
-/** The report as a table; `report.sessions` in any order (the rows are picked from them in `flags.sort` order). */
-export function renderScanReport(
-  report: ScanReport,
-  flags: Pick<ScanFlags, "top" | "sort">,
-  now: Date,
-): string {
-  return renderOverview(overviewOf(report, flags.top, flags.sort), flags, now);
 }
 
 /** The overview as a table. */

@@ -21,13 +21,21 @@ import type {
   ScanReport,
   ScanStats,
 } from "../../shared/scan-report.js";
-import { byUsage, type StoreFinding, storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
+import {
+  findingsOf,
+  NamespaceTally,
+  type StoreFinding,
+  storeFindings,
+  summarizeAgents,
+} from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
-import { isoFromMs } from "../stores/pi/iso-time.js";
+// Last uses are compared as milliseconds: ISO strings sort as those do up to this (years 1970–9999).
+import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
 import { type CacheEntry, cacheFileFor, ScanCacheReader } from "./scan-cache.js";
 import { type AdapterStore, gatedStores } from "./resolve-roots.js";
+import { duplicateHolders } from "./duplicate-ids.js";
 import type { ScanRequest } from "./scanner.js";
 import {
   type JournalRow,
@@ -152,9 +160,6 @@ function hasSessionIndex(metaDir: string | undefined): boolean {
     return false;
   }
 }
-
-/** Where a file's mtime makes a `lastUsedAt` that sorts as a number does (ISO strings of 4-digit years). */
-const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
 
 /** Over this share of files changed since the snapshot, the full scan (which also updates the cache file) is taken. */
 const MOST_CHANGED = 0.1;
@@ -400,12 +405,12 @@ export async function scanOverview(
     // Session ids held by more than one file: every holder after the first (by path) gets a warning
     // (and, shown, the whole treatment: `dedupeIds`). Found again only when ids came, changed or
     // went; else the marks of the snapshot and the journal stand.
-    const holders = new Map<string, number[]>();
+    let holders = new Map<string, number[]>();
     let marksChanged = false;
     if (idsChanged) {
       const ids = allIds();
       if (!ids) return full();
-      findDuplicates(ids, pathOf, holders);
+      holders = duplicateHolders(sessionCount, (k) => ids[k]!, pathOf);
       const marks = new Uint8Array(sessionCount);
       for (const list of holders.values()) for (const s of list.slice(1)) marks[s] = 1;
       for (let s = 0; s < sessionCount; s++)
@@ -422,28 +427,17 @@ export async function scanOverview(
     }
 
     // Sums, as summarizeSessions and summarizeNamespaces make them.
-    const byNamespace = new Map<string, { sessionCount: number; totalBytes: number; lastMs: number }>();
+    const tally = new NamespaceTally<number>();
+    const perRoot = refs.map(() => 0);
     let totalBytes = 0;
     let sessionsWithWarnings = 0;
     for (let s = 0; s < sessionCount; s++) {
       totalBytes += size[s]!;
       if (warnings[s]! > 0 || duplicate[s]) sessionsWithWarnings += 1;
-      const name = nsNames[nsOf[s]!]!;
-      const usage = byNamespace.get(name);
-      if (!usage) byNamespace.set(name, { sessionCount: 1, totalBytes: size[s]!, lastMs: lastUsedMs[s]! });
-      else {
-        usage.sessionCount += 1;
-        usage.totalBytes += size[s]!;
-        if (lastUsedMs[s]! > usage.lastMs) usage.lastMs = lastUsedMs[s]!;
-      }
+      tally.add(nsNames[nsOf[s]!]!, size[s]!, lastUsedMs[s]!);
+      perRoot[rootOf[s]!]! += 1;
     }
-    const namespaces = [...byNamespace].map(([name, u]): NamespaceUsage => ({
-      namespace: name,
-      sessionCount: u.sessionCount,
-      totalBytes: u.totalBytes,
-      lastUsedAt: isoFromMs(u.lastMs),
-    }));
-    namespaces.sort(byUsage);
+    const namespaces = tally.usages(isoFromMs);
 
     // The sessions shown: picked by their columns in the table's order, then made whole.
     let created: string[] | undefined;
@@ -512,7 +506,7 @@ export async function scanOverview(
         if (holders.size === 0) {
           const ids = allIds();
           if (!ids) return full();
-          findDuplicates(ids, pathOf, holders);
+          holders = duplicateHolders(sessionCount, (k) => ids[k]!, pathOf);
         }
         const list = holders.get(record.id);
         const sharing = list?.map(wholeOf);
@@ -575,11 +569,7 @@ export async function scanOverview(
       sessionsWithWarnings,
       namespaces,
       agents: [],
-      findings: storeFindings({
-        stores: refs,
-        sessions: Array.from(rootOf.subarray(0, count), (r) => ({ store: refs[r]! })),
-        problems,
-      }),
+      findings: findingsOf(refs, perRoot, problems),
       problems,
       orphanedMeta: [],
       shown,
@@ -646,22 +636,4 @@ class SessionColumns {
     this.rowPlace = grown(this.rowPlace, (n) => new Int32Array(n));
     this.rowAt = grown(this.rowAt, (n) => new Int32Array(n));
   }
-}
-
-/** The sessions that share an id with another, by id, first by path first (as `dedupeIds` orders them). */
-function findDuplicates(ids: readonly string[], pathOf: (s: number) => string, into: Map<string, number[]>) {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const id of ids)
-    if (seen.has(id)) twice.add(id);
-    else seen.add(id);
-  into.clear();
-  for (let s = 0; s < ids.length; s++)
-    if (twice.has(ids[s]!)) {
-      const list = into.get(ids[s]!) ?? [];
-      list.push(s);
-      into.set(ids[s]!, list);
-    }
-  for (const list of into.values())
-    list.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
 }

@@ -20,6 +20,7 @@ import {
   settleCacheDir,
 } from "./scan-cache.js";
 import { type AdapterStore, gatedStores } from "./resolve-roots.js";
+import { duplicateHolders } from "./duplicate-ids.js";
 import {
   type ChangesWalk,
   type FoundFile,
@@ -269,28 +270,21 @@ async function walkChangesOf(
 
 /** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
 export function dedupeIds(records: SessionRecord[], own: Own) {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const { id } of records)
-    if (seen.has(id)) twice.add(id);
-    else seen.add(id);
-  if (twice.size === 0) return;
-  const shared: SessionRecord[] = [];
-  for (let i = 0; i < records.length; i++) if (twice.has(records[i]!.id)) shared.push(own(i));
-  if (shared.length === 0) return;
-  // The first path (in byte order) keeps the id, so the result does not depend on walk order.
-  const owner = new Map<string, string>();
-  for (const record of shared.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const first = owner.get(record.id);
-    if (first === undefined) {
-      owner.set(record.id, record.path);
-      continue;
+  const holders = duplicateHolders(
+    records.length,
+    (i) => records[i]!.id,
+    (i) => records[i]!.path,
+  );
+  for (const [id, [first, ...others]] of holders) {
+    const firstPath = records[first!]!.path;
+    for (const i of others) {
+      const record = own(i);
+      record.warnings.push({
+        code: "duplicate-id",
+        message: `session id ${id} is also used by ${firstPath}`,
+      });
+      record.id = pathDerivedId(record.path);
     }
-    record.warnings.push({
-      code: "duplicate-id",
-      message: `session id ${record.id} is also used by ${first}`,
-    });
-    record.id = pathDerivedId(record.path);
   }
 }
 

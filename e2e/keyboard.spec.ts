@@ -25,6 +25,13 @@ async function tabsStayInside(page: Page, dialog: Locator, times: number) {
   }
 }
 
+/**
+ * A dialog closed otherwise than by Back steps back over its history entry itself; that step is
+ * asynchronous, and a Back (or a new dialog's entry) that comes before it lands would be the same step.
+ */
+const dialogEntryGone = (page: Page) =>
+  page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.sessionRetentionDialog);
+
 test("drawer, wizard and purge dialog: focus in, Tab trapped, Escape closes, focus back", async ({
   page,
   home,
@@ -220,8 +227,32 @@ test("Back closes the drawer and the wizard; closing them otherwise leaves histo
   await expect(page.getByTestId("drawer")).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("drawer")).toHaveCount(0);
+  await dialogEntryGone(page);
   await page.goBack();
   await expect(page.getByTestId("nav-overview")).toHaveAttribute("aria-current", "page");
+});
+
+test("a key pressed the moment the drawer appears is not lost: Escape closes it, Back too", async ({
+  page,
+  home,
+  serve,
+}) => {
+  setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(3);
+  for (let i = 0; i < 5; i++) {
+    // No wait between: the drawer must answer from its first frame.
+    await page.getByTestId("open-session").first().click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("drawer"), `Escape, try ${i + 1}`).toHaveCount(0);
+    await dialogEntryGone(page);
+    await page.getByTestId("open-session").first().click();
+    await page.goBack();
+    await expect(page.getByTestId("drawer"), `Back, try ${i + 1}`).toHaveCount(0);
+    await expect(page.getByTestId("nav-sessions")).toHaveAttribute("aria-current", "page");
+  }
 });
 
 test("filters and sort are in the address: restored on reload and from a shared link", async ({

@@ -10,7 +10,7 @@
 // Back closes the dialog as Escape does: opening pushes a history entry (same address), Back pops
 // it, and closing otherwise goes back over it. Where Escape does nothing, Back does nothing either.
 import type { RefObject } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 const FOCUSABLE = [
   "a[href]",
@@ -66,7 +66,10 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: D
   const latest = useRef(options);
   latest.current = options;
 
-  useEffect(() => {
+  // A layout effect, not a plain one: it runs as the dialog enters the page, before it is painted.
+  // Preact runs a plain effect after the next frame, and an Escape or Back pressed in between (a
+  // quick user, a busy machine) found no listener and no history entry, and was lost.
+  useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     const container = dialog.current;
     if (!container) return;

@@ -1,9 +1,10 @@
 // The live dashboard in a real browser against the real server: while an agent writes (a line
 // appended to a session file, a new session file), the overview's totals, the treemap and the
 // growth legend move, and the sessions table changes its row or adds one — all without a reload
-// (a mark left on `window` survives), and without loading the whole table again.
+// (a mark left on `window` survives), and without loading the whole table again. An open detail
+// drawer follows its session too, and says when its file went.
 import { randomBytes } from "node:crypto";
-import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { formatBytes } from "../shared/format.js";
 import { assistantMessage, setModified, writeSession } from "../test-support/pi-store.js";
@@ -140,4 +141,36 @@ test("the sessions table follows an agent writing: a row grows, a new session is
     String(sizeOf([...paths, started])),
   );
   expect(await samePage()).toBe(true);
+});
+
+test("the open drawer follows its session: pi's next turn shows in its size and entries; a file deleted elsewhere is said gone", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { paths } = setUp(home);
+  const server = await serve();
+  await page.goto(server.url);
+  await expect(page.getByTestId("live")).toHaveText("Live", LIVE);
+  await page.getByTestId("nav-sessions").click();
+  await rowOf(page, paths[0]).getByTestId("open-session").click();
+  const drawer = page.getByTestId("drawer");
+  await expect(drawer.getByTestId("drawer-path")).toHaveText(paths[0]);
+  const entries = drawer.getByTestId("drawer-entries");
+  const before = Number((await entries.textContent())!.split(" ")[0]);
+  const size = drawer.getByTestId("drawer-size");
+  await expect(size).toHaveAttribute("data-bytes", String(statSync(paths[0]).size));
+
+  appendMessage(paths[0], "the next turn ".repeat(300));
+  await expect(size).toHaveAttribute("data-bytes", String(statSync(paths[0]).size), LIVE);
+  await expect(entries).toContainText(`${before + 1} (`);
+  await expect(drawer.getByTestId("drawer-gone")).toHaveCount(0);
+  await expect(drawer.getByTestId("drawer-pin")).toBeEnabled();
+
+  // Another program deletes it: the drawer stays, says so, and offers no pin for what went.
+  rmSync(paths[0]);
+  await expect(drawer.getByTestId("drawer-gone")).toBeVisible(LIVE);
+  await expect(drawer.getByTestId("drawer-path")).toHaveText(paths[0]);
+  await expect(drawer.getByTestId("drawer-pin")).toHaveCount(0);
+  await expect(drawer.getByTestId("drawer-entries")).toContainText(`${before + 1} (`);
 });

@@ -18,6 +18,7 @@ import { SessionsPage } from "./pages/SessionsPage.js";
 import { TrashPage } from "./pages/TrashPage.js";
 import { currentPage, go, PAGES, type Page } from "./router.js";
 import type { LiveFeed } from "./state/live.js";
+import type { SessionFollow } from "./state/session-follow.js";
 import type { SessionsStore } from "./state/sessions-store.js";
 import type { SummaryStore } from "./state/summary-store.js";
 
@@ -34,11 +35,13 @@ export function App({
   store,
   sessions,
   live,
+  follow,
 }: {
   api: ApiClient;
   store: SummaryStore;
   sessions: SessionsStore;
   live: LiveFeed;
+  follow: SessionFollow;
 }) {
   useEffect(() => {
     void store.refresh();
@@ -47,6 +50,7 @@ export function App({
   const watch = live.watch.value;
   const [cleaning, setCleaning] = useState<CleanSource | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
+  useEffect(() => follow.follow(openId), [follow, openId]);
   /** The page tabs on a narrow screen, where they fold behind the menu button. */
   const [menuOpen, setMenuOpen] = useState(false);
   /** A deletion the server still runs, or whose result was not dismissed: the page was reloaded or left. */
@@ -228,6 +232,8 @@ export function App({
           api={api}
           id={openId}
           now={now}
+          changed={follow.changed.value}
+          gone={follow.gone.value}
           onOpen={setOpenId}
           onClose={() => setOpenId(undefined)}
           onChanged={() => void sessions.load()}

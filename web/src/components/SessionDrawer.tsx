@@ -1,8 +1,9 @@
 // The detail drawer: everything the API knows about one session — its record, what the file holds
 // (entry types, branches, compactions, the first user message), why it is kept, its lineage, its
 // family — and pin/unpin, and selecting its whole family. Lineage links open the related session in
-// the same drawer.
-import { useEffect, useState } from "preact/hooks";
+// the same drawer. It follows the live look: read again when a look changes its session (see
+// state/session-follow.ts), and kept, with a notice, when its file goes.
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
 import { sessionTitle } from "../../../shared/session-title.js";
@@ -16,6 +17,8 @@ export function SessionDrawer({
   api,
   id,
   now,
+  changed,
+  gone,
   onOpen,
   onClose,
   onChanged,
@@ -24,6 +27,10 @@ export function SessionDrawer({
   api: Pick<ApiClient, "session" | "protect">;
   id: string;
   now: Date;
+  /** Moves when a live look changed this session: it is read again. */
+  changed: number;
+  /** A live look says this session's file went. */
+  gone: boolean;
   /** Opens another session (a lineage link). */
   onOpen: (id: string) => void;
   onClose: () => void;
@@ -34,18 +41,30 @@ export function SessionDrawer({
 }) {
   const [detail, setDetail] = useState<SessionDetailResponse | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const load = () =>
-    api.session(id).then(
+  /** The latest read asked for: an older answer (another session's, or from before a change) is dropped. */
+  const asked = useRef(0);
+  const load = () => {
+    const ask = ++asked.current;
+    return api.session(id).then(
       (d) => {
+        if (ask !== asked.current) return;
         setDetail(d);
         setError(undefined);
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => ask === asked.current && setError(e.message),
     );
+  };
   useEffect(() => {
     setDetail(undefined);
     void load();
   }, [id]);
+  // Read again when the session changed; what is shown stays until the new answer replaces it.
+  const readFor = useRef(changed);
+  useEffect(() => {
+    if (changed === readFor.current) return;
+    readFor.current = changed;
+    if (!gone) void load();
+  }, [changed]);
 
   async function pin(on: boolean) {
     try {
@@ -75,38 +94,49 @@ export function SessionDrawer({
           {error}
         </div>
       )}
+      {gone && (
+        <div class="banner info" role="status" data-testid="drawer-gone">
+          This session's file is no longer in its store: cleaned, or deleted or moved by something else. What
+          follows is how it was.
+        </div>
+      )}
       {!s && !error && <p class="empty">Loading…</p>}
       {s && detail && (
         <>
           <p class="path" data-testid="drawer-path">
             {s.path}
           </p>
-          {detail.kept ? (
-            <p class="banner info" data-testid="drawer-kept">
-              Kept: <strong>{detail.kept.reason}</strong> — {detail.kept.detail}
-            </p>
-          ) : (
-            <p class="hint">Not kept by anything: a policy or a selection may clean it.</p>
+          {/* What keeps it, what the policy says, and pinning: about a session there, not one that went. */}
+          {!gone && (
+            <>
+              {detail.kept ? (
+                <p class="banner info" data-testid="drawer-kept">
+                  Kept: <strong>{detail.kept.reason}</strong> — {detail.kept.detail}
+                </p>
+              ) : (
+                <p class="hint">Not kept by anything: a policy or a selection may clean it.</p>
+              )}
+              {detail.verdict && (
+                <p data-testid="drawer-verdict">
+                  The policy now:{" "}
+                  <span class={detail.verdict.clean ? "badge verdict clean" : "verdict kept"}>
+                    {detail.verdict.text}
+                  </span>
+                </p>
+              )}
+              <p>
+                {pinned ? (
+                  <button type="button" data-testid="drawer-unpin" onClick={() => void pin(false)}>
+                    Unpin
+                  </button>
+                ) : (
+                  <button type="button" data-testid="drawer-pin" onClick={() => void pin(true)}>
+                    Pin (never clean)
+                  </button>
+                )}
+              </p>
+            </>
           )}
-          {detail.verdict && (
-            <p data-testid="drawer-verdict">
-              The policy now:{" "}
-              <span class={detail.verdict.clean ? "badge verdict clean" : "verdict kept"}>
-                {detail.verdict.text}
-              </span>
-            </p>
-          )}
-          <p>
-            {pinned ? (
-              <button type="button" data-testid="drawer-unpin" onClick={() => void pin(false)}>
-                Unpin
-              </button>
-            ) : (
-              <button type="button" data-testid="drawer-pin" onClick={() => void pin(true)}>
-                Pin (never clean)
-              </button>
-            )}
-          </p>
           <dl class="facts">
             <dt>Namespace</dt>
             <dd class="path">{s.namespace}</dd>
@@ -115,7 +145,7 @@ export function SessionDrawer({
               {AGENT_LABELS[s.store.kind]} · <span class="path">{s.store.root}</span>
             </dd>
             <dt>Size</dt>
-            <dd>
+            <dd data-testid="drawer-size" data-bytes={s.sizeBytes}>
               <Bytes value={s.sizeBytes} />
             </dd>
             <dt>Created</dt>
@@ -194,7 +224,7 @@ export function SessionDrawer({
                 <button
                   type="button"
                   data-testid="drawer-select-family"
-                  disabled={detail.family.selectable.length === 0}
+                  disabled={gone || detail.family.selectable.length === 0}
                   onClick={() => onSelect(detail.family!.selectable)}
                 >
                   Select the family ({detail.family.selectable.length} of {detail.family.sessions.length})

@@ -8,31 +8,12 @@ import { signal } from "@preact/signals";
 import type { SummaryResponse } from "../../../shared/api.js";
 import type { ScanProgress } from "../../../shared/scan-report.js";
 import { type ApiClient, createApiClient, type LookChange } from "../api/client.js";
+import { throttledCounter } from "./throttled-counter.js";
 
 /** The least time between two moves of `settled` made by looks. */
 export const FOLLOW_MS = 3000;
 /** The least time between two moves of `planSettled` made by looks. */
 export const PLAN_FOLLOW_MS = 30_000;
-
-/** A counter that moves at once on `now()`, and on `soon()` once at most every `ms` (at the end of the wait). */
-function throttledCounter(ms: number) {
-  const value = signal(0);
-  let movedAt = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const now = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    movedAt = Date.now();
-    value.value += 1;
-  };
-  const soon = () => {
-    if (timer !== undefined) return;
-    const wait = movedAt + ms - Date.now();
-    if (wait <= 0) now();
-    else timer = setTimeout(now, wait);
-  };
-  return { value, now, soon };
-}
 
 export function createSummaryStore(
   api: Pick<ApiClient, "summary" | "startScan" | "followScan"> = createApiClient(),

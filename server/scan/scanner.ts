@@ -8,6 +8,7 @@ import { buildPiRecord, isPiSession, type PiRecordInput, pathDerivedId } from ".
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
+import type { StoreScan } from "../stores/adapter-types.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "../fs/file-identity.js";
 import {
@@ -543,17 +544,22 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     const others: SessionRecord[] = [];
     for (const store of options.adapterStores ?? []) {
       const inStore = (path: string) => isAtOrUnder(path, store.root);
-      if (changed && ![...changed].some((path) => inStore(path) || store.root.startsWith(`${path}/`))) {
-        // Nothing changed under this store: its records and problems stay as they were.
-        for (const record of previousBase.others)
-          if (record.store.kind === store.kind && record.store.root === store.root) {
-            records.push(record);
-            others.push(record);
-          }
-        problems.push(...options.previous!.problems.filter((p) => inStore(p.path)));
-        continue;
+      const adapter = await storeAdapter(store.kind);
+      let scanned: StoreScan | undefined;
+      // With a watcher's changes, only what changed under this store is measured again — unless the
+      // store itself came, went or was replaced.
+      if (changed && ![...changed].some((path) => store.root.startsWith(`${path}/`))) {
+        const last: StoreScan = {
+          records: previousBase.others.filter(
+            (r) => r.store.kind === store.kind && r.store.root === store.root,
+          ),
+          problems: options.previous!.problems.filter((p) => inStore(p.path)),
+        };
+        const mine = [...changed].filter(inStore);
+        // Nothing changed under it: its records and problems stay as they were.
+        scanned = mine.length === 0 ? last : adapter.rescanChanged?.(store.root, last, mine);
       }
-      const scanned = (await storeAdapter(store.kind)).scan(store.root);
+      scanned ??= adapter.scan(store.root);
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);

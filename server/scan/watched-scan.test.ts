@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ScanReport } from "../../shared/scan-report.js";
+import { normalized, settled } from "../../test-support/report-compare.js";
 import { line, newStore, stepArb, type Step } from "../../test-support/store-steps.js";
 import { watchTree } from "../fs/tree-watcher.js";
 import type { CacheEntry } from "./scan-cache.js";
@@ -17,23 +17,6 @@ import { type ScanOptions, scanStores } from "./scanner.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-watched-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A report as a fresh scan must give it: the order of records and problems is the walk's, not a fact. */
-function normalized(report: ScanReport) {
-  const byPath = <T extends { path: string }>(items: readonly T[]) =>
-    [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const problems = [...report.problems].sort((a, b) =>
-    `${a.path}\u0000${a.code}\u0000${a.message}` < `${b.path}\u0000${b.code}\u0000${b.message}` ? -1 : 1,
-  );
-  return {
-    stores: report.stores,
-    summary: report.summary,
-    namespaces: byPath(report.namespaces.map((n) => ({ ...n, path: n.namespace }))),
-    sessions: byPath(report.sessions).map((s) => ({ ...s, forks: s.forks && [...s.forks].sort() })),
-    problems,
-    orphanedMeta: report.orphanedMeta,
-  };
-}
 
 /**
  * Applies each batch of steps to a new store, scans what `changedBy` says changed, and checks the
@@ -136,12 +119,3 @@ describe("a name that is not valid UTF-8", () => {
     expect(after.sessions.find((s) => s.id === "0badcafe-0000-4000-8000-000000000001")!.messageCount).toBe(1);
   });
 });
-
-/** Waits until no new event has come for a while (inotify delivers within milliseconds here). */
-async function settled(seen: Set<string>) {
-  let size = -1;
-  while (size !== seen.size) {
-    size = seen.size;
-    await new Promise((resolve) => setTimeout(resolve, 60));
-  }
-}

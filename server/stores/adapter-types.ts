@@ -23,6 +23,13 @@ export interface StoreAdapter {
   /** How a session unit is found and measured under `root`. */
   scan(root: string): StoreScan;
   /**
+   * The scan of `root` after a watcher saw `changed` (paths under it) since `previous`, its last
+   * scan, made from `previous` by measuring again only what those paths touch — or undefined when
+   * a change is not one it can place that way; then `scan` runs. Without it, every change scans
+   * the whole store.
+   */
+  rescanChanged?(root: string, previous: StoreScan, changed: Iterable<string>): StoreScan | undefined;
+  /**
    * Sessions the agent's running processes use that no open file shows (Claude Code closes its
    * transcript between writes): id → how we know. Open files and the grace window apply to every kind.
    */

@@ -14,16 +14,19 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     return { kind, scan: scanAgentshRoot };
   }
   if (kind === "claude") {
-    const [{ scanClaudeRoot }, { claudeLiveSessions }, { claudeSweep, claudeSweptAgain }] = await Promise.all(
-      [
-        import("./claude/claude-store.js"),
-        import("./claude/claude-live.js"),
-        import("./claude/claude-sweep.js"),
-      ],
-    );
+    const [
+      { scanClaudeRoot, rescanClaudeChanged },
+      { claudeLiveSessions },
+      { claudeSweep, claudeSweptAgain },
+    ] = await Promise.all([
+      import("./claude/claude-store.js"),
+      import("./claude/claude-live.js"),
+      import("./claude/claude-sweep.js"),
+    ]);
     return {
       kind,
       scan: scanClaudeRoot,
+      rescanChanged: rescanClaudeChanged,
       liveSessions: (root, sessions) => claudeLiveSessions(root, sessions),
       externalSweep: claudeSweep,
       sweptAgain: claudeSweptAgain,

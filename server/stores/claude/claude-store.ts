@@ -9,7 +9,7 @@
 // pointer (`fork-context-ref`) reads its history from another session's file, which is kept while
 // the fork exists; a `/branch` is a full copy and only records where it came from.
 import { lstatSync, readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { addBundle, orphanedBundle } from "../bundle.js";
@@ -21,6 +21,8 @@ import { FactsCache } from "../facts-cache.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
+/** A subagent's transcript beside its parent's, as versions before 2.1.2 wrote it. */
+const LEGACY_AGENT = /^agent-.+\.jsonl$/;
 /** Left alone, never part of a session and never reported: Claude's own per-project entries. */
 const PROJECT_OWN = new Set([
   "memory",
@@ -107,7 +109,7 @@ export function scanClaudeRoot(root: string): StoreScan {
       } else if (entry.isDirectory() && UUID.test(name)) addPart(name, path);
       else if (entry.isFile() && name.endsWith(".dir-sync.json") && UUID.test(name.slice(0, 36)))
         addPart(name.slice(0, 36), path);
-      else if (entry.isFile() && /^agent-.+\.jsonl$/.test(name)) {
+      else if (entry.isFile() && LEGACY_AGENT.test(name)) {
         // An older version's subagent transcript, beside its parent's: it names the parent inside.
         const parent = safeFacts(path)?.sessionId;
         if (parent && UUID.test(parent)) addPart(parent, path);
@@ -158,6 +160,77 @@ export function scanClaudeRoot(root: string): StoreScan {
   }
   transcripts.forgetUnasked(root);
   return { records, problems };
+}
+
+/**
+ * The scan of a store a watcher saw `changed` (paths under `root`) in since `previous`, its last
+ * scan: while Claude Code works it appends to a transcript, to the session's folder and to its
+ * `debug/<id>.txt`, and writes `history.jsonl` and its settings — a full scan of 20,000 sessions
+ * for each of those was 1.3 s. Here only the sessions those paths belong to are measured again;
+ * paths no scan reads are passed over. Undefined when a change is not of a session already known
+ * whose parts are all still there with the same origins (a session came or went, a part came or
+ * went, a fork or continuation appeared, a folder's entries changed): the caller scans the store.
+ */
+export function rescanClaudeChanged(
+  root: string,
+  previous: StoreScan,
+  changed: Iterable<string>,
+): StoreScan | undefined {
+  /** Each transcript and bundle part of the last scan → its record's place. */
+  const owners = new Map<string, number>();
+  previous.records.forEach((record, i) => {
+    owners.set(record.path, i);
+    for (const part of record.bundle ?? []) owners.set(part, i);
+  });
+  const touched = new Set<number>();
+  for (const path of changed) {
+    const steps = relative(root, path).split(sep);
+    const top = steps[0]!;
+    if (top === "" || top === "..") return undefined; // the root itself, or not in it
+    const inProjects = top === "projects";
+    if (!inProjects && !CLAUDE_SIDE_FOLDERS.includes(top)) continue; // history.jsonl, settings…: no scan reads them
+    // A session's part is projects/<project>/<name> or <side folder>/<name>; above it, entries came or went.
+    const depth = inProjects ? 3 : 2;
+    if (steps.length < depth) return undefined;
+    if (inProjects && PROJECT_OWN.has(steps[2]!)) continue;
+    // An older version's subagent file belongs to the session its first line names: a rewrite may move it.
+    if (inProjects && LEGACY_AGENT.test(steps[2]!)) return undefined;
+    const owner = owners.get(join(root, ...steps.slice(0, depth)));
+    if (owner === undefined || !previous.records[owner]!.id.startsWith("claude:")) return undefined;
+    touched.add(owner);
+  }
+  if (touched.size === 0) return previous;
+  const records = previous.records.slice();
+  for (const i of touched) {
+    const fresh = remeasured(root, records[i]!);
+    if (!fresh) return undefined;
+    records[i] = fresh;
+  }
+  return { records, problems: previous.problems };
+}
+
+/** `old`'s record made again from its files now, if it is the same session with the same parts. */
+function remeasured(root: string, old: SessionRecord): SessionRecord | undefined {
+  if (!lstatSync(old.path, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const [project, name] = relative(join(root, "projects"), old.path).split(sep);
+  const unread: ScanProblem[] = [];
+  const fresh = transcriptRecord(old.store, old.path, project!, name!.slice(0, -".jsonl".length), unread);
+  if (!fresh || unread.length > 0) return undefined;
+  // Where it reads from or continued as decides lineage and side files across the store.
+  const was = origins.get(old);
+  const now = origins.get(fresh);
+  if (
+    was?.readsFrom !== now?.readsFrom ||
+    was?.branchedFrom !== now?.branchedFrom ||
+    (was?.otherSessionIds ?? []).join() !== (now?.otherSessionIds ?? []).join()
+  )
+    return undefined;
+  const parts = old.bundle ?? [];
+  addBundle(fresh, parts);
+  if ((fresh.bundle?.length ?? 0) !== parts.length) return undefined; // a part went
+  if (old.parentSession !== undefined) fresh.parentSession = old.parentSession;
+  if (old.neededBy !== undefined) fresh.neededBy = old.neededBy;
+  return fresh;
 }
 
 /** The sessions each record came from or continued as, kept beside the records until they are linked. */

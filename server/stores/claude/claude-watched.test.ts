@@ -1,0 +1,312 @@
+// A watched Claude Code store: the server measures again only the sessions a change touched
+// (rescanClaudeChanged), and that must equal a fresh scan after any sequence of what Claude Code,
+// its user and other programs do — appends to transcripts, session folders and side files, new and
+// deleted sessions and parts, forks and continuations appearing in a transcript, truncations,
+// rewritten legacy subagent files, and Claude's own files that are no session's. Once with the
+// paths each step touched, once with the real tree watcher's events.
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { writeClaudeStore } from "../../../test-support/claude-store.js";
+import { writeClaudeTranscript } from "../../../test-support/claude-transcript.js";
+import { normalized, settled } from "../../../test-support/report-compare.js";
+import { watchTree } from "../../fs/tree-watcher.js";
+import { scanStores } from "../../scan/scanner.js";
+import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
+import { rescanClaudeChanged, scanClaudeRoot } from "./claude-store.js";
+
+const work = mkdtempSync(join(tmpdir(), "sr-claude-watched-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const KINDS = [
+  "append-transcript",
+  "append-part",
+  "new-file-in-part",
+  "new-session",
+  "delete-transcript",
+  "delete-part",
+  "new-side-part",
+  "claude-own",
+  "fork-line",
+  "continued",
+  "truncate",
+  "legacy-rewrite",
+] as const;
+type Step = { kind: (typeof KINDS)[number]; pick: number; other: number };
+const stepArb: fc.Arbitrary<Step> = fc.record({
+  kind: fc.constantFrom(...KINDS),
+  pick: fc.nat(1000),
+  other: fc.nat(1000),
+});
+
+/** Every file below `folder`, at any depth. */
+const filesUnder = (folder: string): string[] =>
+  existsSync(folder)
+    ? readdirSync(folder, { withFileTypes: true, recursive: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+        .sort()
+    : [];
+
+/** A Claude Code store from the shared fixture, and the steps that change it. */
+function newStore(name: string) {
+  const home = join(work, name);
+  const { root } = writeClaudeStore(home);
+  const projects = join(root, "projects");
+  const projectFolders = () => readdirSync(projects).filter((p) => statSync(join(projects, p)).isDirectory());
+  const transcripts = () =>
+    projectFolders()
+      .flatMap((p) => readdirSync(join(projects, p)).map((n) => join(projects, p, n)))
+      .filter(
+        (path) =>
+          UUID.test(
+            path
+              .split("/")
+              .at(-1)!
+              .replace(/\.jsonl$/, ""),
+          ) && path.endsWith(".jsonl"),
+      )
+      .sort();
+  /** Files of sessions' folders and side folders: what Claude Code writes beside a transcript. */
+  const partFiles = () => [
+    ...projectFolders().flatMap((p) =>
+      readdirSync(join(projects, p))
+        .filter((n) => UUID.test(n))
+        .flatMap((n) => filesUnder(join(projects, p, n))),
+    ),
+    ...CLAUDE_SIDE_FOLDERS.flatMap((folder) => filesUnder(join(root, folder))),
+  ];
+  const of = <T>(items: readonly T[], n: number) =>
+    items.length === 0 ? undefined : items[n % items.length];
+  const idOf = (transcript: string) => transcript.split("/").at(-1)!.slice(0, -".jsonl".length);
+  const userLine = (sessionId: string, text: string) =>
+    `${JSON.stringify({ type: "user", sessionId, cwd: "/home/dev/shop", timestamp: new Date().toISOString(), message: { role: "user", content: text } })}\n`;
+  let made = 0;
+  const fresh = () =>
+    `0000${String(++made).padStart(4, "0")}-0000-4000-8000-${String(made).padStart(12, "0")}`;
+
+  /** Applies the step; returns the paths it touched (what an ideal watcher would report). */
+  function apply({ kind, pick, other }: Step): string[] {
+    switch (kind) {
+      case "append-transcript": {
+        const t = of(transcripts(), pick);
+        if (!t) return [];
+        appendFileSync(t, userLine(idOf(t), `more ${pick}`));
+        return [t];
+      }
+      case "append-part": {
+        const f = of(partFiles(), pick);
+        if (!f) return [];
+        appendFileSync(f, `written on ${pick}\n`);
+        return [f];
+      }
+      case "new-file-in-part": {
+        const f = of(partFiles(), pick);
+        if (!f) return [];
+        const path = join(dirname(f), `added-${pick}-${made++}.txt`);
+        writeFileSync(path, "a new file in a session's part\n");
+        return [path];
+      }
+      case "new-session": {
+        const path = writeClaudeTranscript(root, {
+          id: fresh(),
+          cwd: pick % 2 === 0 ? "/home/dev/shop" : "/home/dev/new",
+          modified: new Date(Date.UTC(2026, 1, 1 + (pick % 20))),
+        });
+        return [path];
+      }
+      case "delete-transcript": {
+        const t = of(transcripts(), pick);
+        if (!t) return [];
+        rmSync(t);
+        return [t];
+      }
+      case "delete-part": {
+        const f = of(partFiles(), pick);
+        if (!f) return [];
+        rmSync(f);
+        return [f];
+      }
+      case "new-side-part": {
+        const t = of(transcripts(), pick);
+        if (!t) return [];
+        const path = join(root, "debug", `${idOf(t)}.txt`);
+        mkdirSync(dirname(path), { recursive: true });
+        appendFileSync(path, "[DEBUG] a new side file\n");
+        return [path];
+      }
+      case "claude-own": {
+        const path = of(
+          [
+            join(root, "history.jsonl"),
+            join(root, "settings.json"),
+            join(projects, of(projectFolders(), pick) ?? "x", "memory", "MEMORY.md"),
+          ],
+          other,
+        )!;
+        mkdirSync(dirname(path), { recursive: true });
+        appendFileSync(path, `{"n":${pick}}\n`);
+        return [path];
+      }
+      case "fork-line": {
+        const all = transcripts();
+        const t = of(all, pick);
+        const parent = of(all, other);
+        if (!t || !parent) return [];
+        appendFileSync(
+          t,
+          `${JSON.stringify({ type: "fork-context-ref", sessionId: idOf(t), parentSessionId: idOf(parent) })}\n`,
+        );
+        return [t];
+      }
+      case "continued": {
+        const t = of(transcripts(), pick);
+        if (!t) return [];
+        // After `--continue` the same file goes on under a newer id; side files of that id are its own.
+        const newer = of(transcripts(), other);
+        appendFileSync(t, userLine(newer && other % 2 === 0 ? idOf(newer) : fresh(), "continued"));
+        return [t];
+      }
+      case "truncate": {
+        const t = of(transcripts(), pick);
+        if (!t) return [];
+        truncateSync(t, Math.floor(statSync(t).size / 2));
+        return [t];
+      }
+      case "legacy-rewrite": {
+        const legacy = projectFolders()
+          .flatMap((p) => readdirSync(join(projects, p)).map((n) => join(projects, p, n)))
+          .filter((path) => /\/agent-[^/]+\.jsonl$/.test(path));
+        const f = of(legacy, pick);
+        const t = of(transcripts(), other);
+        if (!f || !t) return [];
+        writeFileSync(f, userLine(idOf(t), "a subagent of another session now"));
+        return [f];
+      }
+    }
+  }
+  return { root, apply };
+}
+
+async function followBatches(
+  store: ReturnType<typeof newStore>,
+  batches: Step[][],
+  changedBy: (batch: Step[]) => Promise<Set<string>>,
+) {
+  const scanOf = (more = {}) =>
+    scanStores({ roots: [], adapterStores: [{ kind: "claude", root: store.root }], ...more });
+  let look = await scanOf();
+  for (const batch of batches) {
+    look = await scanOf({ previous: look, changed: await changedBy(batch) });
+    expect(normalized(look)).toEqual(normalized(await scanOf()));
+  }
+}
+
+const batchesArb = (most: number) =>
+  fc.array(fc.array(stepArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: most });
+
+describe("a watched Claude Code store, measured again only where it changed", () => {
+  it("equals a fresh scan after any sequence of changes, given the paths each step touched", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(batchesArb(6), async (batches) => {
+        const store = newStore(`ideal-${run++}`);
+        await followBatches(store, batches, async (batch) => new Set(batch.flatMap((s) => store.apply(s))));
+      }),
+      { numRuns: 40, seed: 1127 },
+    );
+  }, 180_000);
+
+  it("equals a fresh scan after any sequence of changes, given what the real tree watcher reported", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(batchesArb(4), async (batches) => {
+        const store = newStore(`watched-${run++}`);
+        const seen = new Set<string>();
+        const failures: unknown[] = [];
+        // As deep as the server watches a Claude Code store (store-watch.ts).
+        const watch = watchTree(store.root, {
+          depth: 4,
+          onChange: (p) => seen.add(p),
+          onFailure: (e) => failures.push(e),
+        });
+        try {
+          await followBatches(store, batches, async (batch) => {
+            for (const step of batch) store.apply(step);
+            await settled(seen);
+            const changed = new Set(seen);
+            seen.clear();
+            return changed;
+          });
+          expect(failures).toEqual([]);
+        } finally {
+          watch.close();
+        }
+      }),
+      { numRuns: 20, seed: 1127 },
+    );
+  }, 180_000);
+});
+
+describe("what a change costs", () => {
+  it("an append to a known session measures that session again and reuses every other record", () => {
+    const { root, apply } = newStore("cost");
+    const before = scanClaudeRoot(root);
+    const touched = apply({ kind: "append-transcript", pick: 0, other: 0 });
+    const after = rescanClaudeChanged(root, before, touched)!;
+    expect(after).toBeDefined();
+    const changed = after.records.filter((r, i) => r !== before.records[i]);
+    expect(changed.map((r) => r.path)).toEqual(touched);
+    expect(changed[0]!.sizeBytes).toBeGreaterThan(
+      before.records.find((r) => r.path === touched[0])!.sizeBytes,
+    );
+  });
+
+  it("a file no scan reads (history.jsonl, a project's memory) changes nothing and measures nothing", () => {
+    const { root, apply } = newStore("own");
+    const before = scanClaudeRoot(root);
+    const touched = [0, 1, 2].flatMap((other) => apply({ kind: "claude-own", pick: 0, other }));
+    expect(rescanClaudeChanged(root, before, touched)).toBe(before);
+  });
+
+  it("a new session, a new side file or a new fork pointer is not placed: the store is scanned whole", () => {
+    for (const kind of ["new-session", "fork-line", "new-side-part"] as const) {
+      const { root, apply } = newStore(`whole-${kind}`);
+      const before = scanClaudeRoot(root);
+      const touched = apply({ kind, pick: 3, other: 1 });
+      expect(touched.length, kind).toBeGreaterThan(0);
+      expect(rescanClaudeChanged(root, before, touched), kind).toBeUndefined();
+    }
+  });
+
+  it("a part gone is not placed either; a file gone inside a part folder is that part measured again", () => {
+    const { root } = newStore("parts");
+    const before = scanClaudeRoot(root);
+    const owner = before.records.find(
+      (r) => r.id.startsWith("claude:") && r.bundle?.some((p) => p.includes("/debug/")),
+    )!;
+    const folder = owner.bundle!.find((p) => p.includes("/file-history/"))!;
+    const inside = filesUnder(folder)[0]!;
+    const gone = statSync(inside).size;
+    rmSync(inside);
+    const after = rescanClaudeChanged(root, before, [inside])!;
+    expect(after.records.find((r) => r.path === owner.path)!.sizeBytes).toBe(owner.sizeBytes - gone);
+    const debug = owner.bundle!.find((p) => p.includes("/debug/"))!;
+    rmSync(debug);
+    expect(rescanClaudeChanged(root, after, [debug])).toBeUndefined();
+  });
+});

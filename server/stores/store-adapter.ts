@@ -33,8 +33,8 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const { scanCodexRoot } = await import("./codex/codex-store.js");
-    return { kind, scan: scanCodexRoot };
+    const { scanCodexRoot, rescanCodexChanged } = await import("./codex/codex-store.js");
+    return { kind, scan: scanCodexRoot, rescanChanged: rescanCodexChanged };
   }
   if (kind === "gemini") {
     const [{ scanGeminiRoot }, { geminiLiveSessions }, { geminiSweep, geminiSweptAgain }] = await Promise.all(

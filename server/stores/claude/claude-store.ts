@@ -18,6 +18,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
+import { type Placed, rescanPlaced } from "../watched-rescan.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
@@ -176,37 +177,23 @@ export function rescanClaudeChanged(
   previous: StoreScan,
   changed: Iterable<string>,
 ): StoreScan | undefined {
-  /** Each transcript and bundle part of the last scan → its record's place. */
-  const owners = new Map<string, number>();
-  previous.records.forEach((record, i) => {
-    owners.set(record.path, i);
-    for (const part of record.bundle ?? []) owners.set(part, i);
-  });
-  const touched = new Set<number>();
-  for (const path of changed) {
+  const place = (path: string): Placed => {
     const steps = relative(root, path).split(sep);
     const top = steps[0]!;
     if (top === "" || top === "..") return undefined; // the root itself, or not in it
     const inProjects = top === "projects";
-    if (!inProjects && !CLAUDE_SIDE_FOLDERS.includes(top)) continue; // history.jsonl, settings…: no scan reads them
+    if (!inProjects && !CLAUDE_SIDE_FOLDERS.includes(top)) return "unread"; // history.jsonl, settings…
     // A session's part is projects/<project>/<name> or <side folder>/<name>; above it, entries came or went.
     const depth = inProjects ? 3 : 2;
     if (steps.length < depth) return undefined;
-    if (inProjects && PROJECT_OWN.has(steps[2]!)) continue;
+    if (inProjects && PROJECT_OWN.has(steps[2]!)) return "unread";
     // An older version's subagent file belongs to the session its first line names: a rewrite may move it.
     if (inProjects && LEGACY_AGENT.test(steps[2]!)) return undefined;
-    const owner = owners.get(join(root, ...steps.slice(0, depth)));
-    if (owner === undefined || !previous.records[owner]!.id.startsWith("claude:")) return undefined;
-    touched.add(owner);
-  }
-  if (touched.size === 0) return previous;
-  const records = previous.records.slice();
-  for (const i of touched) {
-    const fresh = remeasured(root, records[i]!);
-    if (!fresh) return undefined;
-    records[i] = fresh;
-  }
-  return { records, problems: previous.problems };
+    return join(root, ...steps.slice(0, depth));
+  };
+  return rescanPlaced(previous, changed, place, (old) =>
+    old.id.startsWith("claude:") ? remeasured(root, old) : undefined,
+  );
 }
 
 /** `old`'s record made again from its files now, if it is the same session with the same parts. */

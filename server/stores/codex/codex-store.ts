@@ -13,17 +13,18 @@
 // Never part of a session: `history.jsonl`, the SQLite databases, logs, `generated_images/`,
 // config, auth. They are not walked into and not reported: only `sessions/` and `archived_sessions/` are ours to judge.
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
 import { withBundle } from "../bundle.js";
 import type { StoreScan } from "../adapter-types.js";
-import { ARCHIVED, SESSIONS } from "./location.js";
+import { ARCHIVED, SESSION_INDEX, SESSIONS } from "./location.js";
 import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
 import { readSessionIndex } from "./session-index.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
+import { type Placed, rescanPlaced } from "../watched-rescan.js";
 
 /** A rollout unchanged since the last scan is not read again (a server rescans every few seconds). */
 const rolloutCache = new FactsCache<RolloutFacts>(readRollout);
@@ -158,11 +159,17 @@ export function scanCodexRoot(root: string): StoreScan {
 
   const index = readSessionIndex(root);
   const records = new Map<Rollout, SessionRecord>();
-  for (const [owner, subagents] of members)
-    records.set(
+  for (const [owner, subagents] of members) {
+    const record = sessionRecord(
+      store,
       owner,
-      sessionRecord(store, owner, subagents, index.get(owner.thread)?.name, duplicates.has(owner)),
+      subagents,
+      index.get(owner.thread)?.name,
+      duplicates.has(owner),
     );
+    records.set(owner, record);
+    if (!duplicates.has(owner)) headersOf.set(record, headerKey([owner, ...subagents]));
+  }
 
   // Lineage: a fork names where it came from; a family is everything that came from one root.
   const sessionOfThread = (thread: string | undefined) => {
@@ -190,6 +197,77 @@ export function scanCodexRoot(root: string): StoreScan {
 
   rolloutCache.forgetUnasked(root);
   return { records: [...records.values()], problems };
+}
+
+/**
+ * The headers of a session's rollouts, which decide everything across the store — what spawned a
+ * subagent, where a fork came from and reads from — kept with each record a scan made, so that a
+ * watched change can tell whether a session is still the same one (see `rescanCodexChanged`).
+ */
+const headersOf = new WeakMap<SessionRecord, string>();
+const headerKey = (rollouts: readonly Rollout[]) =>
+  JSON.stringify(rollouts.map((r) => [r.path, r.facts.header ?? null, r.facts.headerTooLong]));
+
+/**
+ * The scan of a store a watcher saw `changed` (paths under `root`) in since `previous`, its last
+ * scan: Codex appends to a thread's rollout as it works, and writes its logs, `history.jsonl` and
+ * SQLite databases beside — a whole scan for each was the cost of the store. Here only the
+ * sessions whose rollouts changed are read again; paths no scan reads are passed over. Undefined
+ * when a change is not an append to a known session's rollouts with the same headers (a rollout
+ * came or went, a name changed in `session_index.jsonl`, a thread has two rollouts): the caller
+ * scans the store.
+ */
+export function rescanCodexChanged(
+  root: string,
+  previous: StoreScan,
+  changed: Iterable<string>,
+): StoreScan | undefined {
+  const place = (path: string): Placed => {
+    const top = relative(root, path).split(sep)[0]!;
+    if (top === "" || top === ".." || top === SESSION_INDEX) return undefined; // names: read with the whole store
+    if (top !== SESSIONS && top !== ARCHIVED) return "unread"; // logs, history.jsonl, databases
+    return path; // a rollout is a file: its own part
+  };
+  return rescanPlaced(previous, changed, place, reread);
+}
+
+/** `old`'s record read again from its rollouts now, if they are all there with the same headers. */
+function reread(old: SessionRecord): SessionRecord | undefined {
+  const was = headersOf.get(old);
+  if (was === undefined) return undefined;
+  const files = [old.path, ...(old.bundle ?? [])];
+  const hidden = new Set(
+    files.filter((f) => f.endsWith(".zst") && files.includes(f.slice(0, -".zst".length))),
+  );
+  const rollouts: Rollout[] = [];
+  for (const path of files) {
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
+    if (hidden.has(path)) continue;
+    const name = parseRolloutName(basename(path));
+    if (!name) return undefined;
+    let read;
+    try {
+      read = rolloutFacts(path);
+    } catch {
+      return undefined;
+    }
+    rollouts.push({
+      thread: name.thread,
+      path,
+      ...(hidden.has(`${path}.zst`) ? { hiddenSibling: `${path}.zst` } : {}),
+      stamp: name.stamp,
+      facts: read.facts,
+      identity: read.identity,
+    });
+  }
+  if (headerKey(rollouts) !== was) return undefined;
+  const [owner, ...subagents] = rollouts;
+  const fresh = sessionRecord(old.store, owner!, subagents, old.name, false);
+  headersOf.set(fresh, was);
+  if (old.parentSession !== undefined) fresh.parentSession = old.parentSession;
+  if (old.neededBy !== undefined) fresh.neededBy = old.neededBy;
+  if (old.family !== undefined) fresh.family = old.family;
+  return fresh;
 }
 
 /** One session: a thread's rollout and, as its bundle, its subagents' rollouts (and hidden siblings). */

@@ -37,16 +37,19 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     return { kind, scan: scanCodexRoot, rescanChanged: rescanCodexChanged };
   }
   if (kind === "gemini") {
-    const [{ scanGeminiRoot }, { geminiLiveSessions }, { geminiSweep, geminiSweptAgain }] = await Promise.all(
-      [
-        import("./gemini/gemini-store.js"),
-        import("./gemini/gemini-live.js"),
-        import("./gemini/gemini-sweep.js"),
-      ],
-    );
+    const [
+      { scanGeminiRoot, rescanGeminiChanged },
+      { geminiLiveSessions },
+      { geminiSweep, geminiSweptAgain },
+    ] = await Promise.all([
+      import("./gemini/gemini-store.js"),
+      import("./gemini/gemini-live.js"),
+      import("./gemini/gemini-sweep.js"),
+    ]);
     return {
       kind,
       scan: scanGeminiRoot,
+      rescanChanged: rescanGeminiChanged,
       liveSessions: geminiLiveSessions,
       externalSweep: geminiSweep,
       sweptAgain: geminiSweptAgain,

@@ -15,7 +15,8 @@ export type Placed = string | "unread" | undefined;
 export function rescanPlaced(
   previous: StoreScan,
   changed: Iterable<string>,
-  place: (path: string) => Placed,
+  /** Where `path` falls; `owned` says whether a path is a session file or part of the last scan. */
+  place: (path: string, owned: (part: string) => boolean) => Placed,
   /** The record made again from its files now; undefined when it is no longer the same session. */
   remake: (old: SessionRecord) => SessionRecord | undefined,
 ): StoreScan | undefined {
@@ -25,9 +26,10 @@ export function rescanPlaced(
     owners.set(record.path, i);
     for (const part of record.bundle ?? []) owners.set(part, i);
   });
+  const owned = (part: string) => owners.has(part);
   const touched = new Set<number>();
   for (const path of changed) {
-    const placed = place(path);
+    const placed = place(path, owned);
     if (placed === "unread") continue;
     const owner = placed === undefined ? undefined : owners.get(placed);
     if (owner === undefined) return undefined; // a session or part that came, or what a scan must judge

@@ -12,7 +12,7 @@
 // listed as an item of its own. A chat does not name its project's folder: that comes from
 // Gemini's project index (projects.ts).
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
@@ -22,6 +22,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
+import { type Placed, rescanPlaced } from "../watched-rescan.js";
 
 /** A chat as Gemini lists them: `session-…` ending in `.json` or `.jsonl`. */
 export const CHAT_FILE = /^session-.+\.jsonl?$/;
@@ -206,6 +207,7 @@ function scanProject(
       ...backupsOf(json),
       ...(sessionId !== undefined ? artifactsOf(sessionId, side) : []),
     ]);
+    subagentsOf.set(record, subagentChats(chats, record.bundle));
   }
 
   // What is left belongs to no chat here: per session id (only ids Gemini could have made, never
@@ -222,6 +224,92 @@ function scanProject(
     const record = orphanedBundle(store, `gemini-orphan:${key}`, namespace, paths);
     if (record) records.push(record);
   }
+}
+
+/**
+ * The chats in a session's subagent folders (`chats/<id>/`): each subagent brings its own log, tool
+ * outputs and folder into the bundle, so a new one changes more than its folder. Kept with each
+ * record a scan made (see `rescanGeminiChanged`).
+ */
+const subagentsOf = new WeakMap<SessionRecord, string>();
+const subagentChats = (chats: string, bundle: readonly string[] | undefined) =>
+  (bundle ?? [])
+    .filter((part) => part.startsWith(`${chats}/`) && !part.slice(chats.length + 1).includes("/"))
+    .flatMap((folder) => names(folder).filter((name) => /\.jsonl?$/.test(name)))
+    .join("\n");
+
+/** What Gemini writes in a project's folder that no scan reads: its logger, checkpoints, shell history. */
+const PROJECT_FILES = /^(?:logs\.json|shell_history|checkpoint-.*\.json)$/;
+
+/**
+ * The scan of a store a watcher saw `changed` (paths under `root`) in since `previous`, its last
+ * scan: Gemini CLI rewrites its chat, its activity log and its tool outputs as it works — a whole
+ * scan for each was the cost of the store. Here only the sessions those paths belong to are read
+ * again; paths no scan reads (settings, `history/`, a project's `logs.json`, checkpoints, memory)
+ * are passed over. Undefined when a change is not of a known session whose chat names the same
+ * session and whose parts and subagents are all still there (a chat, part or subagent that came or
+ * went, `projects.json` or a `.project_root` that changed): the caller scans the store.
+ */
+export function rescanGeminiChanged(
+  root: string,
+  previous: StoreScan,
+  changed: Iterable<string>,
+): StoreScan | undefined {
+  const place = (path: string, owned: (part: string) => boolean): Placed => {
+    const steps = relative(root, path).split(sep);
+    const top = steps[0]!;
+    if (top === "" || top === "..") return undefined;
+    if (top !== GEMINI_PROJECTS) return steps.length === 1 && top === "projects.json" ? undefined : "unread";
+    if (steps.length < 3) return undefined; // tmp/ or a project folder: entries came or went
+    const entry = steps[2]!;
+    if (entry === ".project_root") return undefined; // whose project it is
+    if (entry === "chats" || entry === "logs" || entry === "tool-outputs") {
+      if (steps.length < 4) return undefined;
+      if (entry === "logs" && !/^session-.+\.jsonl$/.test(steps[3]!)) return "unread";
+      if (entry === "tool-outputs" && !steps[3]!.startsWith("session-")) return "unread";
+      return join(root, ...steps.slice(0, 4));
+    }
+    if (entry.startsWith(".") || PROJECT_OWN.has(entry.toLowerCase()) || PROJECT_FILES.test(entry))
+      return "unread";
+    // A session's own folder `<id>/` — or a file there, which no scan reads unless a part was replaced by it.
+    const part = join(root, ...steps.slice(0, 3));
+    return !owned(part) && lstatSync(part, { throwIfNoEntry: false })?.isFile() ? "unread" : part;
+  };
+  return rescanPlaced(previous, changed, place, reread);
+}
+
+/** `old`'s record read again from its chat now, if it names the same session with the same parts. */
+function reread(old: SessionRecord): SessionRecord | undefined {
+  const subagents = subagentsOf.get(old);
+  if (subagents === undefined || !lstatSync(old.path, { throwIfNoEntry: false })?.isFile()) return undefined;
+  let read;
+  try {
+    read = readGeminiChat(old.path);
+  } catch {
+    return undefined;
+  }
+  const chats = join(old.path, "..");
+  const companion = old.path.endsWith(".jsonl") ? `${old.path.slice(0, -1)}` : undefined;
+  const sessionId =
+    read.facts.sessionId ??
+    (companion && old.bundle?.includes(companion) ? safeFacts(companion)?.sessionId : undefined);
+  const folder = relative(join(old.store.root, GEMINI_PROJECTS), join(chats, "..")).split(sep)[0]!;
+  const fromFolder = old.warnings.some((w) => w.code === "namespace-from-folder");
+  const fresh = chatRecord(
+    old.store,
+    old.path,
+    read,
+    sessionId,
+    old.namespace,
+    fromFolder ? folder : undefined,
+  );
+  if (fresh.id !== old.id) return undefined; // it names another session now: other side files are its own
+  const parts = old.bundle ?? [];
+  addBundle(fresh, parts);
+  if ((fresh.bundle?.length ?? 0) !== parts.length || subagentChats(chats, fresh.bundle) !== subagents)
+    return undefined;
+  subagentsOf.set(fresh, subagents);
+  return fresh;
 }
 
 function safeFacts(path: string): GeminiChatFacts | undefined {

@@ -27,7 +27,7 @@ export interface StoreWatch {
  * in it; the other agents keep sessions and their parts further down (Claude Code's subagents,
  * Codex's `sessions/YYYY/MM/DD`, Gemini's `tmp/<project>/chats`).
  */
-const DEPTH: Record<StoreRef["kind"], number> = {
+export const WATCH_DEPTH: Record<StoreRef["kind"], number> = {
   pi: 1,
   claude: 4,
   codex: 4,
@@ -104,7 +104,7 @@ export function watchStores(
       );
       break;
     }
-    trees.push(watchTree(store.root, options(DEPTH[store.kind])));
+    trees.push(watchTree(store.root, options(WATCH_DEPTH[store.kind])));
   }
   if (metaDir !== undefined && status.mode === "watching") trees.push(watchTree(metaDir, options(0)));
   return {

@@ -6,8 +6,8 @@
 // paths each step touched, once with the real tree watcher's events.
 import {
   appendFileSync,
-  existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   rmSync,
   statSync,
@@ -16,14 +16,16 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
 import { writeClaudeStore } from "../../../test-support/claude-store.js";
 import { writeClaudeTranscript } from "../../../test-support/claude-transcript.js";
-import { normalized, settled } from "../../../test-support/report-compare.js";
-import { watchTree } from "../../fs/tree-watcher.js";
-import { scanStores } from "../../scan/scanner.js";
+import {
+  filesUnder,
+  itFollowsEveryChange,
+  pickOf,
+  type Step,
+  stepArbOf,
+} from "../../../test-support/adapter-steps.js";
 import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import { rescanClaudeChanged, scanClaudeRoot } from "./claude-store.js";
 
@@ -46,21 +48,7 @@ const KINDS = [
   "truncate",
   "legacy-rewrite",
 ] as const;
-type Step = { kind: (typeof KINDS)[number]; pick: number; other: number };
-const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom(...KINDS),
-  pick: fc.nat(1000),
-  other: fc.nat(1000),
-});
-
-/** Every file below `folder`, at any depth. */
-const filesUnder = (folder: string): string[] =>
-  existsSync(folder)
-    ? readdirSync(folder, { withFileTypes: true, recursive: true })
-        .filter((e) => e.isFile())
-        .map((e) => join(e.parentPath, e.name))
-        .sort()
-    : [];
+type Kind = (typeof KINDS)[number];
 
 /** A Claude Code store from the shared fixture, and the steps that change it. */
 function newStore(name: string) {
@@ -90,8 +78,6 @@ function newStore(name: string) {
     ),
     ...CLAUDE_SIDE_FOLDERS.flatMap((folder) => filesUnder(join(root, folder))),
   ];
-  const of = <T>(items: readonly T[], n: number) =>
-    items.length === 0 ? undefined : items[n % items.length];
   const idOf = (transcript: string) => transcript.split("/").at(-1)!.slice(0, -".jsonl".length);
   const userLine = (sessionId: string, text: string) =>
     `${JSON.stringify({ type: "user", sessionId, cwd: "/home/dev/shop", timestamp: new Date().toISOString(), message: { role: "user", content: text } })}\n`;
@@ -100,22 +86,22 @@ function newStore(name: string) {
     `0000${String(++made).padStart(4, "0")}-0000-4000-8000-${String(made).padStart(12, "0")}`;
 
   /** Applies the step; returns the paths it touched (what an ideal watcher would report). */
-  function apply({ kind, pick, other }: Step): string[] {
+  function apply({ kind, pick, other }: Step<Kind>): string[] {
     switch (kind) {
       case "append-transcript": {
-        const t = of(transcripts(), pick);
+        const t = pickOf(transcripts(), pick);
         if (!t) return [];
         appendFileSync(t, userLine(idOf(t), `more ${pick}`));
         return [t];
       }
       case "append-part": {
-        const f = of(partFiles(), pick);
+        const f = pickOf(partFiles(), pick);
         if (!f) return [];
         appendFileSync(f, `written on ${pick}\n`);
         return [f];
       }
       case "new-file-in-part": {
-        const f = of(partFiles(), pick);
+        const f = pickOf(partFiles(), pick);
         if (!f) return [];
         const path = join(dirname(f), `added-${pick}-${made++}.txt`);
         writeFileSync(path, "a new file in a session's part\n");
@@ -130,19 +116,19 @@ function newStore(name: string) {
         return [path];
       }
       case "delete-transcript": {
-        const t = of(transcripts(), pick);
+        const t = pickOf(transcripts(), pick);
         if (!t) return [];
         rmSync(t);
         return [t];
       }
       case "delete-part": {
-        const f = of(partFiles(), pick);
+        const f = pickOf(partFiles(), pick);
         if (!f) return [];
         rmSync(f);
         return [f];
       }
       case "new-side-part": {
-        const t = of(transcripts(), pick);
+        const t = pickOf(transcripts(), pick);
         if (!t) return [];
         const path = join(root, "debug", `${idOf(t)}.txt`);
         mkdirSync(dirname(path), { recursive: true });
@@ -150,11 +136,11 @@ function newStore(name: string) {
         return [path];
       }
       case "claude-own": {
-        const path = of(
+        const path = pickOf(
           [
             join(root, "history.jsonl"),
             join(root, "settings.json"),
-            join(projects, of(projectFolders(), pick) ?? "x", "memory", "MEMORY.md"),
+            join(projects, pickOf(projectFolders(), pick) ?? "x", "memory", "MEMORY.md"),
           ],
           other,
         )!;
@@ -164,8 +150,8 @@ function newStore(name: string) {
       }
       case "fork-line": {
         const all = transcripts();
-        const t = of(all, pick);
-        const parent = of(all, other);
+        const t = pickOf(all, pick);
+        const parent = pickOf(all, other);
         if (!t || !parent) return [];
         appendFileSync(
           t,
@@ -174,15 +160,15 @@ function newStore(name: string) {
         return [t];
       }
       case "continued": {
-        const t = of(transcripts(), pick);
+        const t = pickOf(transcripts(), pick);
         if (!t) return [];
         // After `--continue` the same file goes on under a newer id; side files of that id are its own.
-        const newer = of(transcripts(), other);
+        const newer = pickOf(transcripts(), other);
         appendFileSync(t, userLine(newer && other % 2 === 0 ? idOf(newer) : fresh(), "continued"));
         return [t];
       }
       case "truncate": {
-        const t = of(transcripts(), pick);
+        const t = pickOf(transcripts(), pick);
         if (!t) return [];
         truncateSync(t, Math.floor(statSync(t).size / 2));
         return [t];
@@ -191,8 +177,8 @@ function newStore(name: string) {
         const legacy = projectFolders()
           .flatMap((p) => readdirSync(join(projects, p)).map((n) => join(projects, p, n)))
           .filter((path) => /\/agent-[^/]+\.jsonl$/.test(path));
-        const f = of(legacy, pick);
-        const t = of(transcripts(), other);
+        const f = pickOf(legacy, pick);
+        const t = pickOf(transcripts(), other);
         if (!f || !t) return [];
         writeFileSync(f, userLine(idOf(t), "a subagent of another session now"));
         return [f];
@@ -202,64 +188,8 @@ function newStore(name: string) {
   return { root, apply };
 }
 
-async function followBatches(
-  store: ReturnType<typeof newStore>,
-  batches: Step[][],
-  changedBy: (batch: Step[]) => Promise<Set<string>>,
-) {
-  const scanOf = (more = {}) =>
-    scanStores({ roots: [], adapterStores: [{ kind: "claude", root: store.root }], ...more });
-  let look = await scanOf();
-  for (const batch of batches) {
-    look = await scanOf({ previous: look, changed: await changedBy(batch) });
-    expect(normalized(look)).toEqual(normalized(await scanOf()));
-  }
-}
-
-const batchesArb = (most: number) =>
-  fc.array(fc.array(stepArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: most });
-
 describe("a watched Claude Code store, measured again only where it changed", () => {
-  it("equals a fresh scan after any sequence of changes, given the paths each step touched", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(6), async (batches) => {
-        const store = newStore(`ideal-${run++}`);
-        await followBatches(store, batches, async (batch) => new Set(batch.flatMap((s) => store.apply(s))));
-      }),
-      { numRuns: 40, seed: 1127 },
-    );
-  }, 180_000);
-
-  it("equals a fresh scan after any sequence of changes, given what the real tree watcher reported", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(4), async (batches) => {
-        const store = newStore(`watched-${run++}`);
-        const seen = new Set<string>();
-        const failures: unknown[] = [];
-        // As deep as the server watches a Claude Code store (store-watch.ts).
-        const watch = watchTree(store.root, {
-          depth: 4,
-          onChange: (p) => seen.add(p),
-          onFailure: (e) => failures.push(e),
-        });
-        try {
-          await followBatches(store, batches, async (batch) => {
-            for (const step of batch) store.apply(step);
-            await settled(seen);
-            const changed = new Set(seen);
-            seen.clear();
-            return changed;
-          });
-          expect(failures).toEqual([]);
-        } finally {
-          watch.close();
-        }
-      }),
-      { numRuns: 20, seed: 1127 },
-    );
-  }, 180_000);
+  itFollowsEveryChange("claude", stepArbOf(KINDS), newStore, { ideal: 40, watched: 20 });
 });
 
 describe("what a change costs", () => {

@@ -8,7 +8,6 @@ import {
   appendFileSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -18,12 +17,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeCodexStore } from "../../../test-support/codex-store.js";
-import { normalized, settled } from "../../../test-support/report-compare.js";
-import { watchTree } from "../../fs/tree-watcher.js";
-import { scanStores } from "../../scan/scanner.js";
+import {
+  filesUnder,
+  itFollowsEveryChange,
+  pickOf,
+  type Step,
+  stepArbOf,
+} from "../../../test-support/adapter-steps.js";
 import { rescanCodexChanged, scanCodexRoot } from "./codex-store.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-codex-watched-"));
@@ -40,23 +42,7 @@ const KINDS = [
   "truncate",
   "stray",
 ] as const;
-type Step = { kind: (typeof KINDS)[number]; pick: number; other: number };
-const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom(...KINDS),
-  pick: fc.nat(1000),
-  other: fc.nat(1000),
-});
-
-const filesUnder = (folder: string): string[] => {
-  try {
-    return readdirSync(folder, { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile())
-      .map((e) => join(e.parentPath, e.name))
-      .sort();
-  } catch {
-    return [];
-  }
-};
+type Kind = (typeof KINDS)[number];
 
 function newStore(name: string) {
   const root = join(work, name, ".codex");
@@ -67,23 +53,21 @@ function newStore(name: string) {
       /\/rollout-[^/]*-[0-9a-f-]{36}\.jsonl(\.zst)?$/.test(p),
     );
   const plain = () => rollouts().filter((p) => p.endsWith(".jsonl"));
-  const of = <T>(items: readonly T[], n: number) =>
-    items.length === 0 ? undefined : items[n % items.length];
   const threadOf = (path: string) => /([0-9a-f-]{36})\.jsonl/.exec(path)![1]!;
   const event = (text: string) =>
     `${JSON.stringify({ timestamp: new Date().toISOString(), type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } })}\n`;
   let made = 0;
 
-  function apply({ kind, pick, other }: Step): string[] {
+  function apply({ kind, pick, other }: Step<Kind>): string[] {
     switch (kind) {
       case "append": {
-        const r = of(plain(), pick);
+        const r = pickOf(plain(), pick);
         if (!r) return [];
         appendFileSync(r, event(`more ${pick}`));
         return [r];
       }
       case "touch-compressed": {
-        const r = of(
+        const r = pickOf(
           rollouts().filter((p) => p.endsWith(".zst")),
           pick,
         );
@@ -94,7 +78,7 @@ function newStore(name: string) {
       }
       case "new-rollout": {
         // A new thread, or a subagent spawned by a thread already there.
-        const spawner = other % 2 === 0 ? of(plain(), other) : undefined;
+        const spawner = other % 2 === 0 ? pickOf(plain(), other) : undefined;
         const id = `0199aaaa-0000-7000-8000-${String(++made).padStart(12, "0")}`;
         const folder = join(root, "sessions", "2026", "03", "02");
         mkdirSync(folder, { recursive: true });
@@ -117,13 +101,13 @@ function newStore(name: string) {
         return [path];
       }
       case "delete": {
-        const r = of(rollouts(), pick);
+        const r = pickOf(rollouts(), pick);
         if (!r) return [];
         rmSync(r);
         return [r];
       }
       case "rename": {
-        const r = of(rollouts(), pick);
+        const r = pickOf(rollouts(), pick);
         if (!r) return [];
         const index = join(root, "session_index.jsonl");
         appendFileSync(
@@ -133,7 +117,7 @@ function newStore(name: string) {
         return [index];
       }
       case "codex-own": {
-        const path = of(
+        const path = pickOf(
           [join(root, "history.jsonl"), join(root, "log", "codex-tui.log"), join(root, "state_5.sqlite-wal")],
           other,
         )!;
@@ -143,8 +127,8 @@ function newStore(name: string) {
       }
       case "rewrite-header": {
         // The first line names another thread as where it was forked from.
-        const r = of(plain(), pick);
-        const from = of(rollouts(), other);
+        const r = pickOf(plain(), pick);
+        const from = pickOf(rollouts(), other);
         if (!r || !from) return [];
         const [first, ...rest] = readFileSync(r, "utf8").split("\n");
         let header: { type?: string; payload?: Record<string, unknown> };
@@ -159,7 +143,7 @@ function newStore(name: string) {
         return [r];
       }
       case "truncate": {
-        const r = of(plain(), pick);
+        const r = pickOf(plain(), pick);
         if (!r) return [];
         truncateSync(r, Math.floor(statSync(r).size / 2));
         return [r];
@@ -175,64 +159,8 @@ function newStore(name: string) {
   return { root, apply };
 }
 
-async function followBatches(
-  store: ReturnType<typeof newStore>,
-  batches: Step[][],
-  changedBy: (batch: Step[]) => Promise<Set<string>>,
-) {
-  const scanOf = (more = {}) =>
-    scanStores({ roots: [], adapterStores: [{ kind: "codex", root: store.root }], ...more });
-  let look = await scanOf();
-  for (const batch of batches) {
-    look = await scanOf({ previous: look, changed: await changedBy(batch) });
-    expect(normalized(look)).toEqual(normalized(await scanOf()));
-  }
-}
-
-const batchesArb = (most: number) =>
-  fc.array(fc.array(stepArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: most });
-
 describe("a watched Codex store, read again only where it changed", () => {
-  it("equals a fresh scan after any sequence of changes, given the paths each step touched", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(6), async (batches) => {
-        const store = newStore(`ideal-${run++}`);
-        await followBatches(store, batches, async (batch) => new Set(batch.flatMap((s) => store.apply(s))));
-      }),
-      { numRuns: 30, seed: 1127 },
-    );
-  }, 180_000);
-
-  it("equals a fresh scan after any sequence of changes, given what the real tree watcher reported", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(4), async (batches) => {
-        const store = newStore(`watched-${run++}`);
-        const seen = new Set<string>();
-        const failures: unknown[] = [];
-        // As deep as the server watches a Codex store (store-watch.ts): sessions/YYYY/MM/DD.
-        const watch = watchTree(store.root, {
-          depth: 4,
-          onChange: (p) => seen.add(p),
-          onFailure: (e) => failures.push(e),
-        });
-        try {
-          await followBatches(store, batches, async (batch) => {
-            for (const step of batch) store.apply(step);
-            await settled(seen);
-            const changed = new Set(seen);
-            seen.clear();
-            return changed;
-          });
-          expect(failures).toEqual([]);
-        } finally {
-          watch.close();
-        }
-      }),
-      { numRuns: 15, seed: 1127 },
-    );
-  }, 180_000);
+  itFollowsEveryChange("codex", stepArbOf(KINDS), newStore, { ideal: 30, watched: 15 });
 });
 
 describe("what a change costs", () => {

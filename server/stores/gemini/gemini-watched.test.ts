@@ -18,12 +18,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeGeminiStore } from "../../../test-support/gemini-store.js";
-import { normalized, settled } from "../../../test-support/report-compare.js";
-import { watchTree } from "../../fs/tree-watcher.js";
-import { scanStores } from "../../scan/scanner.js";
+import {
+  filesUnder,
+  itFollowsEveryChange,
+  pickOf,
+  type Step,
+  stepArbOf,
+} from "../../../test-support/adapter-steps.js";
 import { rescanGeminiChanged, scanGeminiRoot } from "./gemini-store.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-gemini-watched-"));
@@ -42,20 +45,7 @@ const KINDS = [
   "other-session",
   "truncate",
 ] as const;
-type Step = { kind: (typeof KINDS)[number]; pick: number; other: number };
-const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom(...KINDS),
-  pick: fc.nat(1000),
-  other: fc.nat(1000),
-});
-
-const filesUnder = (folder: string): string[] =>
-  existsSync(folder)
-    ? readdirSync(folder, { withFileTypes: true, recursive: true })
-        .filter((e) => e.isFile())
-        .map((e) => join(e.parentPath, e.name))
-        .sort()
-    : [];
+type Kind = (typeof KINDS)[number];
 
 function newStore(name: string) {
   const { root } = writeGeminiStore(join(work, name));
@@ -76,18 +66,16 @@ function newStore(name: string) {
           /\/tmp\/[^/]+\/[0-9a-f]{8}-[0-9a-f-]{27}\//.test(f),
       ),
     );
-  const of = <T>(items: readonly T[], n: number) =>
-    items.length === 0 ? undefined : items[n % items.length];
   const message = (text: string) =>
     `${JSON.stringify({ id: `m-${text.length}`, timestamp: new Date().toISOString(), type: "user", content: [{ text }] })}\n`;
   let made = 0;
   /** Subagents whose log was written before their chat. */
   const early: string[] = [];
 
-  function apply({ kind, pick, other }: Step): string[] {
+  function apply({ kind, pick, other }: Step<Kind>): string[] {
     switch (kind) {
       case "append-chat": {
-        const c = of(
+        const c = pickOf(
           chats().filter((f) => f.endsWith(".jsonl")),
           pick,
         );
@@ -96,13 +84,13 @@ function newStore(name: string) {
         return [c];
       }
       case "append-part": {
-        const f = of(partFiles(), pick);
+        const f = pickOf(partFiles(), pick);
         if (!f) return [];
         appendFileSync(f, `written ${pick}\n`);
         return [f];
       }
       case "new-file-in-part": {
-        const f = of(
+        const f = pickOf(
           partFiles().filter((p) => !/\/chats\//.test(p)),
           pick,
         );
@@ -112,7 +100,7 @@ function newStore(name: string) {
         return [path];
       }
       case "new-chat": {
-        const p = of(projects(), pick)!;
+        const p = pickOf(projects(), pick)!;
         const id = `0000${String(++made).padStart(4, "0")}-0000-4000-8000-000000000000`;
         const path = join(tmp, p, "chats", `session-2026-03-02T08-00-${id.slice(0, 8)}.jsonl`);
         mkdirSync(dirname(path), { recursive: true });
@@ -123,20 +111,20 @@ function newStore(name: string) {
         return [path];
       }
       case "delete-chat": {
-        const c = of(chats(), pick);
+        const c = pickOf(chats(), pick);
         if (!c) return [];
         rmSync(c);
         return [c];
       }
       case "delete-part-file": {
-        const f = of(partFiles(), pick);
+        const f = pickOf(partFiles(), pick);
         if (!f) return [];
         rmSync(f);
         return [f];
       }
       case "gemini-own": {
-        const p = of(projects(), pick)!;
-        const path = of(
+        const p = pickOf(projects(), pick)!;
+        const path = pickOf(
           [
             join(root, "settings.json"),
             join(root, "history", p, "x"),
@@ -156,7 +144,7 @@ function newStore(name: string) {
         const path = join(root, "projects.json");
         const registry = JSON.parse(readFileSync(path, "utf8")) as { projects: Record<string, string> };
         const keys = Object.keys(registry.projects);
-        const key = of(keys, pick);
+        const key = pickOf(keys, pick);
         if (key === undefined) return [];
         delete registry.projects[key];
         writeFileSync(path, JSON.stringify(registry));
@@ -165,7 +153,7 @@ function newStore(name: string) {
       case "new-subagent": {
         // A subagent's chat in a session's `chats/<id>/`, with its log — sometimes the log first,
         // in a batch of its own (an orphaned part until the chat comes).
-        const c = of(
+        const c = pickOf(
           chats().filter((f) => f.endsWith(".jsonl")),
           pick,
         );
@@ -196,11 +184,11 @@ function newStore(name: string) {
       }
       case "other-session": {
         // The chat's first line now names another session (what a copy over it would do).
-        const c = of(
+        const c = pickOf(
           chats().filter((f) => f.endsWith(".jsonl")),
           pick,
         );
-        const o = of(
+        const o = pickOf(
           chats().filter((f) => f.endsWith(".jsonl") && f !== c),
           other,
         );
@@ -219,7 +207,7 @@ function newStore(name: string) {
         return [c];
       }
       case "truncate": {
-        const c = of(chats(), pick);
+        const c = pickOf(chats(), pick);
         if (!c) return [];
         truncateSync(c, Math.floor(statSync(c).size / 2));
         return [c];
@@ -229,64 +217,8 @@ function newStore(name: string) {
   return { root, apply, chats, partFiles };
 }
 
-async function followBatches(
-  store: ReturnType<typeof newStore>,
-  batches: Step[][],
-  changedBy: (batch: Step[]) => Promise<Set<string>>,
-) {
-  const scanOf = (more = {}) =>
-    scanStores({ roots: [], adapterStores: [{ kind: "gemini", root: store.root }], ...more });
-  let look = await scanOf();
-  for (const batch of batches) {
-    look = await scanOf({ previous: look, changed: await changedBy(batch) });
-    expect(normalized(look)).toEqual(normalized(await scanOf()));
-  }
-}
-
-const batchesArb = (most: number) =>
-  fc.array(fc.array(stepArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: most });
-
 describe("a watched Gemini CLI store, read again only where it changed", () => {
-  it("equals a fresh scan after any sequence of changes, given the paths each step touched", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(6), async (batches) => {
-        const store = newStore(`ideal-${run++}`);
-        await followBatches(store, batches, async (batch) => new Set(batch.flatMap((s) => store.apply(s))));
-      }),
-      { numRuns: 40, seed: 1127 },
-    );
-  }, 180_000);
-
-  it("equals a fresh scan after any sequence of changes, given what the real tree watcher reported", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(batchesArb(4), async (batches) => {
-        const store = newStore(`watched-${run++}`);
-        const seen = new Set<string>();
-        const failures: unknown[] = [];
-        // As deep as the server watches a Gemini CLI store (store-watch.ts): tmp/<project>/chats/<id>.
-        const watch = watchTree(store.root, {
-          depth: 4,
-          onChange: (p) => seen.add(p),
-          onFailure: (e) => failures.push(e),
-        });
-        try {
-          await followBatches(store, batches, async (batch) => {
-            for (const step of batch) store.apply(step);
-            await settled(seen);
-            const changed = new Set(seen);
-            seen.clear();
-            return changed;
-          });
-          expect(failures).toEqual([]);
-        } finally {
-          watch.close();
-        }
-      }),
-      { numRuns: 20, seed: 1127 },
-    );
-  }, 180_000);
+  itFollowsEveryChange("gemini", stepArbOf(KINDS), newStore, { ideal: 40, watched: 20 });
 });
 
 describe("what a change costs", () => {

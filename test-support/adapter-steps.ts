@@ -1,0 +1,106 @@
+// Property tests for a watched adapter store (Claude Code, Codex, Gemini CLI): after any sequence of
+// random steps, the scan the server makes of what changed must equal a fresh scan — once given the
+// paths each step touched (an ideal watcher), once given what the real tree watcher reported,
+// watching as deep as the server does. Each adapter's test brings its store and its steps.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import type { StoreKind } from "../shared/session-record.js";
+import { watchTree } from "../server/fs/tree-watcher.js";
+import { WATCH_DEPTH } from "../server/http/store-watch.js";
+import { scanStores } from "../server/scan/scanner.js";
+import { normalized, settled } from "./report-compare.js";
+
+/** One random step: its kind, and numbers that pick what it acts on among what is there. */
+export interface Step<K extends string> {
+  kind: K;
+  pick: number;
+  other: number;
+}
+
+export const stepArbOf = <K extends string>(kinds: readonly K[]): fc.Arbitrary<Step<K>> =>
+  fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1000), other: fc.nat(1000) });
+
+/** A store written for a test, and its steps: each applied returns the paths it touched. */
+export interface SteppedStore<S> {
+  root: string;
+  apply(step: S): string[];
+}
+
+/** Every file below `folder`, at any depth, sorted (none when it is not there). */
+export const filesUnder = (folder: string): string[] =>
+  existsSync(folder)
+    ? readdirSync(folder, { withFileTypes: true, recursive: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+        .sort()
+    : [];
+
+/** The item `n` picks among `items` (undefined when there is none). */
+export const pickOf = <T>(items: readonly T[], n: number) =>
+  items.length === 0 ? undefined : items[n % items.length];
+
+/** The two properties, as `it`s of the caller's `describe`. */
+export function itFollowsEveryChange<S>(
+  kind: Exclude<StoreKind, "pi">,
+  stepArb: fc.Arbitrary<S>,
+  newStore: (name: string) => SteppedStore<S>,
+  runs: { ideal: number; watched: number },
+) {
+  const batchesArb = (most: number) =>
+    fc.array(fc.array(stepArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: most });
+  async function followBatches(
+    store: SteppedStore<S>,
+    batches: S[][],
+    changedBy: (batch: S[]) => Promise<Set<string>>,
+  ) {
+    const scanOf = (more = {}) =>
+      scanStores({ roots: [], adapterStores: [{ kind, root: store.root }], ...more });
+    let look = await scanOf();
+    for (const batch of batches) {
+      look = await scanOf({ previous: look, changed: await changedBy(batch) });
+      expect(normalized(look)).toEqual(normalized(await scanOf()));
+    }
+  }
+
+  it("equals a fresh scan after any sequence of changes, given the paths each step touched", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(batchesArb(6), async (batches) => {
+        const store = newStore(`ideal-${run++}`);
+        await followBatches(store, batches, async (batch) => new Set(batch.flatMap((s) => store.apply(s))));
+      }),
+      { numRuns: runs.ideal, seed: 1127 },
+    );
+  }, 180_000);
+
+  it("equals a fresh scan after any sequence of changes, given what the real tree watcher reported", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(batchesArb(4), async (batches) => {
+        const store = newStore(`watched-${run++}`);
+        const seen = new Set<string>();
+        const failures: unknown[] = [];
+        const watch = watchTree(store.root, {
+          depth: WATCH_DEPTH[kind],
+          onChange: (p) => seen.add(p),
+          onFailure: (e) => failures.push(e),
+        });
+        try {
+          await followBatches(store, batches, async (batch) => {
+            for (const step of batch) store.apply(step);
+            await settled(seen);
+            const changed = new Set(seen);
+            seen.clear();
+            return changed;
+          });
+          expect(failures).toEqual([]);
+        } finally {
+          watch.close();
+        }
+      }),
+      { numRuns: runs.watched, seed: 1127 },
+    );
+  }, 180_000);
+}

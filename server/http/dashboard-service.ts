@@ -389,7 +389,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       }
       if (unknown.length > 0) throw new UnknownIdsError(unknown);
       const result = setProtection(targets, on, "ui", paths);
-      changed();
+      looks.changedBesideStores();
       return { changed: result.changed.map((t) => t.id), unchanged: result.unchanged.map((t) => t.id) };
     },
 
@@ -517,7 +517,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async savePolicy(raw) {
       const saved = saveConfig(loadConfig(stores.config).path, raw, "ui");
       if (!saved.ok) return saved;
-      changed();
+      looks.changedBesideStores();
       return { ok: true, policy: policyResponse(stores.config) };
     },
 

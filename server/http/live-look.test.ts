@@ -178,6 +178,44 @@ describe("a watched look", () => {
   });
 });
 
+describe("a pin or a saved policy", () => {
+  it("takes a look that walks no store while the watcher keeps them current; a rescan asked for walks them", async () => {
+    // Old sessions the policy would clean: a pinned one is kept, and says so.
+    const { files, service } = oldSessionsWatched(3, 0);
+    const rowsNow = async () => decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
+    const before = await rowsNow();
+    // A write the watcher cannot see (through a hard link in a folder nobody watches): only a walk finds it.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "sr-live-pin-")), "same-file.jsonl");
+    linkSync(files[2]!, elsewhere);
+    appendFileSync(elsewhere, messageLine("written behind the watcher's back"));
+
+    const pinned = before.find((r) => r.path === files[0])!;
+    await service.protect({ ids: [pinned.id], protect: true });
+    const afterPin = await rowsNow();
+    expect(afterPin.find((r) => r.id === pinned.id)!.kept).toBe("pinned");
+    // Not walked: the unseen write is not in the look.
+    expect(afterPin.find((r) => r.path === files[2])!.messageCount).toBe(4);
+
+    // A policy that keeps the most recent one: its verdict moves, still without a walk.
+    const saved = await service.savePolicy!({
+      retention: { maxAgeDays: 30, minKeepRecentCount: 1, keepLastPerNamespace: 0 },
+      deletion: { target: "quarantine" },
+    });
+    expect(saved.ok).toBe(true);
+    const afterSave = await rowsNow();
+    expect(afterSave.find((r) => r.path === files[2])!.kept).toBe("recent");
+    expect(afterSave.find((r) => r.path === files[2])!.messageCount).toBe(4);
+
+    // A rescan asked for right after a pin, before anything read the pin's look, walks all the same.
+    await service.protect({ ids: [before.find((r) => r.path === files[1])!.id], protect: true });
+    expect(service.startScan!().started).toBe(true);
+    await expect
+      .poll(async () => (await rowsNow()).find((r) => r.path === files[2])!.messageCount, { timeout: 15_000 })
+      .toBe(5);
+    expect((await rowsNow()).find((r) => r.id === pinned.id)!.kept).toBe("pinned");
+  });
+});
+
 describe("other stores, and our own moves", () => {
   it("follows a Claude Code transcript as Claude writes it", async () => {
     const store = writeClaudeStore(realpathSync(mkdtempSync(join(tmpdir(), "sr-live-claude-"))));

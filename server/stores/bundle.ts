@@ -26,7 +26,7 @@ export function measurePart(path: string): PartFacts | undefined {
   const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   if (!stat || stat.isSymbolicLink()) return undefined;
   if (stat.isDirectory()) {
-    const facts = measureFolder(path);
+    const facts = measureFolder(path, stat);
     return {
       bytes: facts.fingerprint.size,
       mtimeNs: BigInt(facts.fingerprint.mtimeNs),

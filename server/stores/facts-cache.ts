@@ -2,7 +2,7 @@
 // inode, size and time) is not read again. Per process. What a scan of a root did not ask for is
 // forgotten when that scan ends, so a long-running `serve` holds the facts of the files that are
 // there, not of every file it ever saw.
-import { lstatSync } from "node:fs";
+import { type BigIntStats, lstatSync } from "node:fs";
 import { type FileIdentity, sameIdentity } from "../fs/file-identity.js";
 import { fingerprintOf } from "./bundle.js";
 
@@ -18,11 +18,14 @@ export class FactsCache<F> {
 
   constructor(private readonly read: (path: string) => FileFacts<F>) {}
 
-  /** The facts of the file at `path`, read again only when it changed; throws as `read` does. */
-  get(path: string): FileFacts<F> {
+  /**
+   * The facts of the file at `path`, read again only when it changed; throws as `read` does. `stat`:
+   * its `lstat` (bigint) when the caller has just made it.
+   */
+  get(path: string, stat?: BigIntStats): FileFacts<F> {
     this.#asked.add(path);
     const cached = this.#entries.get(path);
-    if (cached && sameIdentity(cached.identity, fingerprintOf(lstatSync(path, { bigint: true }))))
+    if (cached && sameIdentity(cached.identity, fingerprintOf(stat ?? lstatSync(path, { bigint: true }))))
       return cached;
     const read = this.read(path);
     this.#entries.set(path, read);

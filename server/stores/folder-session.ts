@@ -19,9 +19,12 @@ export interface FolderFacts {
   unreadable: string[];
 }
 
-/** Walks a session folder with one lstat per entry. Throws only if the folder itself cannot be read. */
-export function measureFolder(path: string): FolderFacts {
-  const root = lstatSync(path, { bigint: true });
+/**
+ * Walks a session folder with one lstat per entry (the folder's own `stat`, when the caller has it,
+ * is not asked again). Throws only if the folder itself cannot be read.
+ */
+export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
+  const root = stat ?? lstatSync(path, { bigint: true });
   if (!root.isDirectory()) throw Object.assign(new Error(`${path} is not a folder`), { code: "ENOTDIR" });
   let size = 0n;
   let newest = root.mtimeNs;

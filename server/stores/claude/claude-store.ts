@@ -8,7 +8,7 @@
 // transcript is gone are an orphaned bundle, listed as an item of its own. A fork written as a
 // pointer (`fork-context-ref`) reads its history from another session's file, which is kept while
 // the fork exists; a `/branch` is a full copy and only records where it came from.
-import { lstatSync, readdirSync } from "node:fs";
+import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
@@ -37,7 +37,7 @@ const PROJECT_OWN = new Set([
 
 /** A transcript unchanged since the last scan is not read again (a server rescans every few seconds). */
 const transcripts = new FactsCache<ClaudeFacts>(readClaudeTranscript);
-const transcriptFacts = (path: string) => transcripts.get(path);
+const transcriptFacts = (path: string, stat?: BigIntStats) => transcripts.get(path, stat);
 
 const names = (folder: string): string[] => {
   try {
@@ -96,13 +96,14 @@ export function scanClaudeRoot(root: string): StoreScan {
     for (const name of names(folder)) {
       if (PROJECT_OWN.has(name)) continue;
       const path = join(folder, name);
-      const entry = lstatSync(path, { throwIfNoEntry: false });
+      // bigint: a transcript's stat tells the facts cache whether it changed, without a second lstat.
+      const entry = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (!entry) continue;
       const transcript = TRANSCRIPT.exec(name);
       if (entry.isSymbolicLink())
         problems.push({ code: "symlink", path, message: "symlink in a claude store; not followed" });
       else if (transcript && entry.isFile()) {
-        const record = transcriptRecord(store, path, project, transcript[1]!, problems);
+        const record = transcriptRecord(store, path, project, transcript[1]!, problems, entry);
         if (record) {
           records.push(record);
           byId.set(transcript[1]!, record);
@@ -119,14 +120,14 @@ export function scanClaudeRoot(root: string): StoreScan {
             code: "not-a-session",
             path,
             message: "a subagent transcript that names no session",
-            bytes: entry.size,
+            bytes: Number(entry.size),
           });
       } else
         problems.push({
           code: entry.isFile() || entry.isDirectory() ? "not-a-session" : "not-regular",
           path,
           message: "not a Claude Code session file",
-          ...(entry.isFile() ? { bytes: entry.size } : {}),
+          ...(entry.isFile() ? { bytes: Number(entry.size) } : {}),
         });
     }
   }
@@ -240,10 +241,11 @@ function transcriptRecord(
   project: string,
   id: string,
   problems: ScanProblem[],
+  stat?: BigIntStats,
 ): SessionRecord | undefined {
   let read;
   try {
-    read = transcriptFacts(path);
+    read = transcriptFacts(path, stat);
   } catch (error) {
     problems.push({ code: "unreadable", path, message: (error as Error).message });
     return undefined;

@@ -1,9 +1,11 @@
 // When the dashboard's look at the stores moves on. Every read — summary, table, plan, detail —
 // shares one look (a 100,000-session table must answer in well under a second, and one scan at a
 // time keeps memory down), and a look is taken:
-// - in full: at start, when asked for (`POST /api/scan`), after every change we make (a delete, a
-//   pin, a saved policy: the generation moves on and reads wait for a look of the new one), and as
+// - in full: at start, when asked for (`POST /api/scan`), after every change we make to the stores
+//   (a delete, a restore: the generation moves on and reads wait for a look of the new one), and as
 //   the reconciliation of a watched look every 10 minutes;
+// - without walking the stores, after a pin or a saved policy while the stores are watched (the
+//   watcher keeps them current) — unless a walk is under way or owed, which it must not overtake;
 // - as a watched update: the paths the watch saw change, scanned alone, everything else of the last
 //   look kept — batched, and on average using at most half of the time;
 // - without a watch (turned off, refused by the system, a network file system): again when a read
@@ -73,7 +75,8 @@ export function createLooks(options: LooksOptions) {
   let generation = 0;
   let version = 0;
   let look: Look | undefined;
-  let scan: { generation: number; inputs: Promise<PlanInputs> } | undefined;
+  /** The look being taken, and whether it walks the stores (a pin's look need not). */
+  let scan: { generation: number; inputs: Promise<PlanInputs>; walks: boolean } | undefined;
   let progress: ScanProgress | undefined;
   let closed = false;
   const versionOf = new WeakMap<PlanInputs, number>();
@@ -81,6 +84,11 @@ export function createLooks(options: LooksOptions) {
   const memoryCache = new Map<string, CacheEntry>();
   /** A generation whose look need not walk the stores: only what is gathered beside them changed. */
   let walkless: number | undefined;
+  /**
+   * The stores may hold what the last look does not — a change of ours, a rescan asked for that a
+   * newer look overtook: the next look walks them, whatever else changed. Cleared by a walk's look.
+   */
+  let walkOwed = false;
 
   /** A new look: reads see it from now on, and the pages hear what changed. */
   const setLook = (inputs: PlanInputs, mine: number) => {
@@ -104,8 +112,10 @@ export function createLooks(options: LooksOptions) {
   const takeLook = (walk = false) => {
     if (scan?.generation === generation) return scan.inputs;
     const mine = generation;
-    const skipWalk = !walk && look !== undefined && walkless === mine;
+    const skipWalk =
+      !walk && !walkOwed && look !== undefined && walkless === mine && watch?.status.mode === "watching";
     walkless = undefined;
+    if (walk) walkOwed = true; // until this walk's look is set: a newer look must walk too
     const inputs = options.gather({
       onProgress: (p) => {
         progress = p;
@@ -118,11 +128,12 @@ export function createLooks(options: LooksOptions) {
       ...(skipWalk ? { changed: new Set<string>() } : {}),
       memoryCache,
     });
-    scan = { generation: mine, inputs };
+    scan = { generation: mine, inputs, walks: !skipWalk };
     void inputs.then(
       (gathered) => {
         if (scan?.inputs === inputs) scan = undefined;
         if (mine === generation) {
+          if (!skipWalk) walkOwed = false;
           setLook(gathered, mine);
           // What the scan left behind (the first one ~200 MB) and the last look, its records and
           // table, are garbage now: collect them before the next scan piles more on top.
@@ -279,12 +290,20 @@ export function createLooks(options: LooksOptions) {
    * scanned whole.
    */
   function changedBesideStores() {
-    if (look && watch?.status.mode === "watching") walkless = generation + 1;
-    changed();
+    // A walk under way (a rescan, the reconciliation, a change of ours) is overtaken by this look:
+    // then this one walks.
+    if (scan?.walks) walkOwed = true;
+    else walkless = generation + 1;
+    nextLook();
   }
 
-  /** What the stores hold has changed (or may have): the next read waits for a new look. */
+  /** What the stores hold has changed (or may have): the next read waits for a new look, which walks them. */
   function changed() {
+    walkOwed = true;
+    nextLook();
+  }
+
+  function nextLook() {
     generation += 1;
     // A page that follows the look hears of the new one without asking.
     if (options.followers() > 0) takeLook().catch(() => {});
@@ -317,9 +336,10 @@ export function createLooks(options: LooksOptions) {
 
     /** A full look asked for; false when one is under way already (follow that one). */
     startScan(): { started: boolean } {
-      if (scan) return { started: false };
-      // A watched look is current: reads go on from it while the rescan runs. Otherwise they wait for it.
-      if (watch?.status.mode !== "watching") generation += 1;
+      if (scan?.walks) return { started: false };
+      // A watched look is current: reads go on from it while the rescan runs. Otherwise they wait
+      // for it — and so they do when a look that does not walk (a pin's) is under way: this replaces it.
+      if (scan || watch?.status.mode !== "watching") generation += 1;
       progress = { phase: "walking", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
       takeLook(true).catch(() => {});
       return { started: true };

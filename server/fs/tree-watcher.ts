@@ -11,8 +11,10 @@ import { UserError } from "../errors.js";
 export interface TreeWatchOptions {
   /**
    * How many levels of folders below the root are watched: 0 watches the root's own entries, 1
-   * also its folders' entries, and so on. A change deeper down is reported as a change of the
-   * deepest watched folder's entry that holds it (native recursive watching reports it as is).
+   * also its folders' entries, and so on. On Linux a change further down raises no event at all —
+   * a watched folder reports its entries coming, going and being written, not what happens inside
+   * a folder among them — so callers watch as deep as their stores keep files, and a periodic full
+   * rescan finds the rest. Native recursive watching (macOS, Windows) reports every change as is.
    */
   depth: number;
   /** A path that changed: created, written, removed, renamed (both names, as the platform tells). */

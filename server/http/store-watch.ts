@@ -23,9 +23,11 @@ export interface StoreWatch {
 }
 
 /**
- * How deep below its root each kind of store is read: pi reads its root and the `--<cwd>--` folders
- * in it; the other agents keep sessions and their parts further down (Claude Code's subagents,
- * Codex's `sessions/YYYY/MM/DD`, Gemini's `tmp/<project>/chats`).
+ * How deep below its root each kind of store is watched: pi reads its root and the `--<cwd>--`
+ * folders in it; the other agents keep sessions and their parts further down (Claude Code's
+ * `projects/<p>/<id>/subagents/`, Codex's `sessions/YYYY/MM/DD/`, Gemini's
+ * `tmp/<project>/chats/<id>/`). A write deeper than that inside a session's folder raises no event
+ * on Linux: the 10-minute reconciliation finds it (and the session's next watched change).
  */
 export const WATCH_DEPTH: Record<StoreRef["kind"], number> = {
   pi: 1,

@@ -2,6 +2,7 @@
 // session file or bundle part it falls in; the records owning those are made again, the rest of the
 // last scan stays as it was. Each adapter says how a path is placed and how a record is made again;
 // whatever cannot be placed or made again the same way is the caller's cue to scan the store whole.
+import { lstatSync } from "node:fs";
 import type { SessionRecord } from "../../shared/session-record.js";
 import type { StoreScan } from "./adapter-types.js";
 
@@ -43,4 +44,20 @@ export function rescanPlaced(
     records[i] = fresh;
   }
   return { records, problems: previous.problems };
+}
+
+/**
+ * Whether each bundle part is still of the kind a full scan takes it as — `kindOf` says which, or
+ * undefined where a scan takes either: a session's folder replaced by a file is no longer its part.
+ */
+export function partsKeepKinds(
+  parts: readonly string[],
+  kindOf: (part: string) => "file" | "folder" | undefined,
+): boolean {
+  return parts.every((part) => {
+    const kind = kindOf(part);
+    if (kind === undefined) return true;
+    const stat = lstatSync(part, { throwIfNoEntry: false });
+    return kind === "file" ? !!stat?.isFile() : !!stat?.isDirectory();
+  });
 }

@@ -18,7 +18,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
-import { type Placed, rescanPlaced } from "../watched-rescan.js";
+import { partsKeepKinds, type Placed, rescanPlaced } from "../watched-rescan.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
@@ -187,6 +187,8 @@ export function rescanClaudeChanged(
     // A session's part is projects/<project>/<name> or <side folder>/<name>; above it, entries came or went.
     const depth = inProjects ? 3 : 2;
     if (steps.length < depth) return undefined;
+    // A name in a side folder that is no session's (`debug/latest`, say): no scan reads it.
+    if (!inProjects && sessionOfSideName(top, steps[1]!) === undefined) return "unread";
     if (inProjects && PROJECT_OWN.has(steps[2]!)) return "unread";
     // An older version's subagent file belongs to the session its first line names: a rewrite may move it.
     if (inProjects && LEGACY_AGENT.test(steps[2]!)) return undefined;
@@ -214,11 +216,20 @@ function remeasured(root: string, old: SessionRecord): SessionRecord | undefined
   )
     return undefined;
   const parts = old.bundle ?? [];
+  if (!partsKeepKinds(parts, (part) => claudePartKind(root, part))) return undefined;
   addBundle(fresh, parts);
   if ((fresh.bundle?.length ?? 0) !== parts.length) return undefined; // a part went
   if (old.parentSession !== undefined) fresh.parentSession = old.parentSession;
   if (old.neededBy !== undefined) fresh.neededBy = old.neededBy;
   return fresh;
+}
+
+/** What a scan takes a part in `projects/` as: a session's folder, or its `.dir-sync.json` (side folders' parts: either). */
+function claudePartKind(root: string, part: string): "file" | "folder" | undefined {
+  const steps = relative(join(root, "projects"), part).split(sep);
+  if (steps.length !== 2 || steps[0] === "..") return undefined;
+  if (UUID.test(steps[1]!)) return "folder";
+  return steps[1]!.endsWith(".dir-sync.json") ? "file" : undefined;
 }
 
 /** The sessions each record came from or continued as, kept beside the records until they are linked. */

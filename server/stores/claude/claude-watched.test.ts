@@ -11,6 +11,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -47,6 +48,8 @@ const KINDS = [
   "continued",
   "truncate",
   "legacy-rewrite",
+  "swap-kind",
+  "debug-latest",
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -173,6 +176,30 @@ function newStore(name: string) {
         truncateSync(t, Math.floor(statSync(t).size / 2));
         return [t];
       }
+      case "swap-kind": {
+        // A session's folder replaced by a file of that name, or its .dir-sync.json by a folder.
+        const parts = projectFolders().flatMap((p) =>
+          readdirSync(join(projects, p))
+            .filter((n) => UUID.test(n) || n.endsWith(".dir-sync.json"))
+            .map((n) => join(projects, p, n)),
+        );
+        const part = pickOf(parts, pick);
+        if (!part) return [];
+        const wasFolder = statSync(part).isDirectory();
+        rmSync(part, { recursive: true });
+        if (wasFolder) writeFileSync(part, "a file where the folder was\n");
+        else mkdirSync(part);
+        return [part];
+      }
+      case "debug-latest": {
+        // Claude points debug/latest at the newest session's log: a name no scan reads.
+        const latest = join(root, "debug", "latest");
+        mkdirSync(dirname(latest), { recursive: true });
+        rmSync(latest, { force: true });
+        const t = pickOf(transcripts(), pick);
+        symlinkSync(t ? `${idOf(t)}.txt` : "none.txt", latest);
+        return [latest];
+      }
       case "legacy-rewrite": {
         const legacy = projectFolders()
           .flatMap((p) => readdirSync(join(projects, p)).map((n) => join(projects, p, n)))
@@ -189,7 +216,16 @@ function newStore(name: string) {
 }
 
 describe("a watched Claude Code store, measured again only where it changed", () => {
-  itFollowsEveryChange("claude", stepArbOf(KINDS), newStore, { ideal: 40, watched: 20 });
+  itFollowsEveryChange(
+    "claude",
+    stepArbOf(KINDS),
+    newStore,
+    { ideal: 40, watched: 20 },
+    {
+      scan: scanClaudeRoot,
+      rescanChanged: rescanClaudeChanged,
+    },
+  );
 });
 
 describe("what a change costs", () => {

@@ -160,7 +160,16 @@ function newStore(name: string) {
 }
 
 describe("a watched Codex store, read again only where it changed", () => {
-  itFollowsEveryChange("codex", stepArbOf(KINDS), newStore, { ideal: 30, watched: 15 });
+  itFollowsEveryChange(
+    "codex",
+    stepArbOf(KINDS),
+    newStore,
+    { ideal: 30, watched: 15 },
+    {
+      scan: scanCodexRoot,
+      rescanChanged: rescanCodexChanged,
+    },
+  );
 });
 
 describe("what a change costs", () => {

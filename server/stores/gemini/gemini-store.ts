@@ -22,7 +22,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
-import { type Placed, rescanPlaced } from "../watched-rescan.js";
+import { partsKeepKinds, type Placed, rescanPlaced } from "../watched-rescan.js";
 
 /** A chat as Gemini lists them: `session-…` ending in `.json` or `.jsonl`. */
 export const CHAT_FILE = /^session-.+\.jsonl?$/;
@@ -271,11 +271,33 @@ export function rescanGeminiChanged(
     }
     if (entry.startsWith(".") || PROJECT_OWN.has(entry.toLowerCase()) || PROJECT_FILES.test(entry))
       return "unread";
-    // A session's own folder `<id>/` — or a file there, which no scan reads unless a part was replaced by it.
+    // A session's own folder `<id>/`. Any other entry — a file, a folder named after no session
+    // here and after no id Gemini makes — no scan reads, unless a part was replaced by it.
     const part = join(root, ...steps.slice(0, 3));
-    return !owned(part) && lstatSync(part, { throwIfNoEntry: false })?.isFile() ? "unread" : part;
+    if (owned(part)) return part;
+    const folder = lstatSync(part, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return folder && (UUID.test(entry) || sessionFolders().has(entry)) ? part : "unread";
   };
+  /** The folder name each session of the last scan would have as its own (`<id>/`). */
+  let folders: Set<string> | undefined;
+  const sessionFolders = () =>
+    (folders ??= new Set(
+      previous.records.filter((r) => r.id.startsWith("gemini:")).map((r) => safeSessionId(r.id.slice(7))),
+    ));
   return rescanPlaced(previous, changed, place, reread);
+}
+
+/**
+ * What a scan takes a part of a session in `project` as: in `chats/` a chat's companion or backup
+ * file, else a subagents' folder; an activity log; a tool-outputs folder; the session's own folder.
+ */
+function geminiPartKind(project: string, part: string): "file" | "folder" | undefined {
+  const [where, name, ...deeper] = relative(project, part).split(sep);
+  if (where === undefined || where === ".." || deeper.length > 0) return undefined;
+  if (name === undefined) return "folder"; // `<id>/`
+  if (where === "chats") return CHAT_FILE.test(name) || CHAT_BACKUP.test(name) ? "file" : "folder";
+  if (where === "logs") return "file";
+  return where === "tool-outputs" ? "folder" : undefined;
 }
 
 /** `old`'s record read again from its chat now, if it names the same session with the same parts. */
@@ -305,6 +327,7 @@ function reread(old: SessionRecord): SessionRecord | undefined {
   );
   if (fresh.id !== old.id) return undefined; // it names another session now: other side files are its own
   const parts = old.bundle ?? [];
+  if (!partsKeepKinds(parts, (part) => geminiPartKind(join(chats, ".."), part))) return undefined;
   addBundle(fresh, parts);
   if ((fresh.bundle?.length ?? 0) !== parts.length || subagentChats(chats, fresh.bundle) !== subagents)
     return undefined;

@@ -21,6 +21,7 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeGeminiStore } from "../../../test-support/gemini-store.js";
 import {
+  entriesOf,
   filesUnder,
   itFollowsEveryChange,
   pickOf,
@@ -44,6 +45,8 @@ const KINDS = [
   "new-subagent",
   "other-session",
   "truncate",
+  "swap-kind",
+  "other-folder",
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -206,6 +209,39 @@ function newStore(name: string) {
         writeFileSync(c, [JSON.stringify({ ...header, sessionId: theirs.sessionId }), ...rest].join("\n"));
         return [c];
       }
+      case "swap-kind": {
+        // A log replaced by a folder of its name, a tool-outputs or subagents' folder by a file.
+        const parts = projects().flatMap((p) => [
+          ...entriesOf(join(tmp, p, "logs"))
+            .filter((e) => e.name.startsWith("session-"))
+            .map((e) => join(tmp, p, "logs", e.name)),
+          ...entriesOf(join(tmp, p, "tool-outputs"))
+            .filter((e) => e.name.startsWith("session-"))
+            .map((e) => join(tmp, p, "tool-outputs", e.name)),
+          ...entriesOf(join(tmp, p, "chats"))
+            .filter((e) => e.isDirectory())
+            .map((e) => join(tmp, p, "chats", e.name)),
+        ]);
+        const part = pickOf(parts, pick);
+        if (!part) return [];
+        const wasFolder = statSync(part).isDirectory();
+        rmSync(part, { recursive: true });
+        if (wasFolder) writeFileSync(part, "a file where the folder was\n");
+        else mkdirSync(part);
+        return [part];
+      }
+      case "other-folder": {
+        // A folder in a project named after no session (no scan reads it), or after an id Gemini makes (an orphan).
+        const p = pickOf(projects(), pick)!;
+        const name =
+          other % 2 === 0
+            ? `notes-${++made}`
+            : `0000${String(++made).padStart(4, "0")}-0000-4000-8000-000000000001`;
+        const path = join(tmp, p, name, "plan.md");
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, "# plan\n");
+        return [path];
+      }
       case "truncate": {
         const c = pickOf(chats(), pick);
         if (!c) return [];
@@ -218,7 +254,16 @@ function newStore(name: string) {
 }
 
 describe("a watched Gemini CLI store, read again only where it changed", () => {
-  itFollowsEveryChange("gemini", stepArbOf(KINDS), newStore, { ideal: 40, watched: 20 });
+  itFollowsEveryChange(
+    "gemini",
+    stepArbOf(KINDS),
+    newStore,
+    { ideal: 40, watched: 20 },
+    {
+      scan: scanGeminiRoot,
+      rescanChanged: rescanGeminiChanged,
+    },
+  );
 });
 
 describe("what a change costs", () => {

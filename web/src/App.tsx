@@ -233,7 +233,8 @@ export function App({
           id={openId}
           now={now}
           changed={follow.changed.value}
-          gone={follow.gone.value}
+          // Only once the follow is of this session (it moves after the render that opened it).
+          gone={follow.gone.value && follow.followed.value === openId}
           onOpen={setOpenId}
           onClose={() => setOpenId(undefined)}
           onChanged={() => void sessions.load()}

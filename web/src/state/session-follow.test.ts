@@ -57,6 +57,30 @@ describe("the drawer follows its session in the live look", () => {
     expect(follow.gone.value).toBe(false);
   });
 
+  it("after missed looks a drawer said gone is not any more: it asks the server again", () => {
+    const follow = createSessionFollow(MS);
+    follow.follow("a");
+    follow.applyLook(look([], ["a"]));
+    expect(follow.gone.value).toBe(true);
+    follow.missed();
+    expect(follow.gone.value).toBe(false);
+    expect(follow.changed.value).toBe(1);
+  });
+
+  it("a session newly followed has its first change read at once, whatever the last one's wait", () => {
+    const follow = createSessionFollow(MS);
+    follow.follow("a");
+    follow.applyLook(look(["a"]));
+    follow.applyLook(look(["a"])); // waits for the rest of the 3 s
+    expect(follow.changed.value).toBe(1);
+    follow.follow("b");
+    follow.applyLook(look(["b"]));
+    expect(follow.changed.value).toBe(2);
+    vi.advanceTimersByTime(10 * MS);
+    expect(follow.changed.value).toBe(2); // a's wait went with it
+    expect(follow.followed.value).toBe("b");
+  });
+
   it("after missed looks an open drawer reads again at once; a closed one does nothing", () => {
     const follow = createSessionFollow(MS);
     follow.missed();

@@ -10,33 +10,40 @@ import { throttledCounter } from "./throttled-counter.js";
 
 export function createSessionFollow(ms = FOLLOW_MS) {
   /** The session the drawer shows; undefined while no drawer is open. */
-  let followed: string | undefined;
+  const followed = signal<string | undefined>(undefined);
   const changed = throttledCounter(ms);
   /** The followed session's file went (deleted or moved by something else). */
   const gone = signal(false);
 
-  /** The drawer now shows `id` (undefined: it closed). */
+  /** The drawer now shows `id` (undefined: it closed): its first change is read at once. */
   function follow(id: string | undefined) {
-    followed = id;
+    followed.value = id;
     gone.value = false;
+    changed.reset();
   }
 
   function applyLook({ sessions }: LookChange) {
-    if (followed === undefined) return;
+    const id = followed.value;
+    if (id === undefined) return;
     // As the sessions table applies a change: an id both gone and upserted is gone.
-    if (sessions.removed.includes(followed)) gone.value = true;
-    else if (sessions.upserted.some((row) => row.id === followed)) {
+    if (sessions.removed.includes(id)) gone.value = true;
+    else if (sessions.upserted.some((row) => row.id === id)) {
       gone.value = false;
       changed.soon();
     }
   }
 
-  /** Looks were missed (the stream was cut): whatever the session became, the drawer asks again. */
+  /**
+   * Looks were missed (the stream was cut): whatever the session became — back from the trash,
+   * say — the drawer asks again, and the server's answer says whether it is there.
+   */
   function missed() {
-    if (followed !== undefined) changed.now();
+    if (followed.value === undefined) return;
+    gone.value = false;
+    changed.now();
   }
 
-  return { changed: changed.value, gone, follow, applyLook, missed };
+  return { changed: changed.value, gone, followed, follow, applyLook, missed };
 }
 
 export type SessionFollow = ReturnType<typeof createSessionFollow>;

@@ -20,5 +20,11 @@ export function throttledCounter(ms: number) {
     if (wait <= 0) now();
     else timer = setTimeout(now, wait);
   };
-  return { value, now, soon };
+  /** Forgets the last move and a move waiting: the next `soon()` moves at once. */
+  const reset = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    movedAt = -Infinity;
+  };
+  return { value, now, soon, reset };
 }

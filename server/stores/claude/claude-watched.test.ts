@@ -6,9 +6,11 @@
 // paths each step touched, once with the real tree watcher's events.
 import {
   appendFileSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -50,6 +52,10 @@ const KINDS = [
   "legacy-rewrite",
   "swap-kind",
   "debug-latest",
+  "rename",
+  "duplicate",
+  "symlink",
+  "stray",
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -175,6 +181,42 @@ function newStore(name: string) {
         if (!t) return [];
         truncateSync(t, Math.floor(statSync(t).size / 2));
         return [t];
+      }
+      case "rename": {
+        // A transcript moved to another project's folder (its side files stay where they are).
+        const t = pickOf(transcripts(), pick);
+        const to = pickOf(projectFolders(), other);
+        if (!t || !to || dirname(t) === join(projects, to)) return [];
+        const moved = join(projects, to, t.split("/").at(-1)!);
+        renameSync(t, moved);
+        return [t, moved];
+      }
+      case "duplicate": {
+        // The same session's transcript in two project folders: one id, two files.
+        const t = pickOf(transcripts(), pick);
+        const to = pickOf(projectFolders(), other);
+        if (!t || !to || dirname(t) === join(projects, to)) return [];
+        const copy = join(projects, to, t.split("/").at(-1)!);
+        copyFileSync(t, copy);
+        return [copy];
+      }
+      case "symlink": {
+        // A transcript replaced by a link to another one: never followed, reported.
+        const all = transcripts();
+        const t = pickOf(all, pick);
+        const target = pickOf(all, other);
+        if (!t || !target || t === target) return [];
+        rmSync(t);
+        symlinkSync(target, t);
+        return [t];
+      }
+      case "stray": {
+        // Something that is no session's file in a project's folder: reported, and written again.
+        const p = pickOf(projectFolders(), pick);
+        if (!p) return [];
+        const path = join(projects, p, other % 2 === 0 ? "notes.txt" : "agent-orphan.jsonl");
+        appendFileSync(path, `{"note":${pick}}\n`);
+        return [path];
       }
       case "swap-kind": {
         // A session's folder replaced by a file of that name, or its .dir-sync.json by a folder.

@@ -111,9 +111,13 @@ export function TrashPage({
       setDeletedAgain((result.sweptAgain ?? []).filter((s) => !s.keepable));
       setSelected(new Set());
       setPurging(undefined);
+      const left = document.activeElement;
       onChanged();
       await load();
-      outcomeRef.current?.focus();
+      // The outcome takes focus where the action left it — not from what the user went on to
+      // meanwhile (Keep them in the warning beside it, its dialog): that came after the reload.
+      const now = document.activeElement;
+      if (now === left || now === document.body || !now?.isConnected) outcomeRef.current?.focus();
     } catch (e) {
       setError((e as Error).message);
     }

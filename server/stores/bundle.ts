@@ -66,10 +66,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function addBundle(record: SessionRecord, paths: readonly string[]) {
   // Each part measured once: a folder's measure is a walk of it.
-  const bundle = paths.flatMap((path) => {
-    const part = measurePart(path);
-    return part ? [{ path, part }] : [];
-  });
+  addMeasuredParts(
+    record,
+    paths.flatMap((path) => {
+      const part = measurePart(path);
+      return part ? [{ path, part }] : [];
+    }),
+  );
+}
+
+/** `addBundle` with the parts measured already. */
+export function addMeasuredParts(
+  record: SessionRecord,
+  bundle: ReadonlyArray<{ path: string; part: PartFacts }>,
+) {
   if (bundle.length === 0) return;
   record.bundle = [...(record.bundle ?? []), ...bundle.map((b) => b.path)];
   record.fingerprint = withParts(

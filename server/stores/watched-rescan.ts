@@ -2,9 +2,9 @@
 // session file or bundle part it falls in; the records owning those are made again, the rest of the
 // last scan stays as it was. Each adapter says how a path is placed and how a record is made again;
 // whatever cannot be placed or made again the same way is the caller's cue to scan the store whole.
-import { lstatSync } from "node:fs";
 import type { SessionRecord } from "../../shared/session-record.js";
 import type { StoreScan } from "./adapter-types.js";
+import { addMeasuredParts, measurePart } from "./bundle.js";
 
 /**
  * Where a changed path falls: the session file or bundle part it is or is inside; `"unread"` for a
@@ -47,17 +47,23 @@ export function rescanPlaced(
 }
 
 /**
- * Whether each bundle part is still of the kind a full scan takes it as — `kindOf` says which, or
- * undefined where a scan takes either: a session's folder replaced by a file is no longer its part.
+ * Gives `record` the bundle `parts` its last scan found, measured now, as a whole scan would — or
+ * false when one went, or is now of another kind than a scan takes it as (`kindOf`: undefined
+ * where a scan takes either): a session's folder replaced by a file is no longer its part.
  */
-export function partsKeepKinds(
+export function rebundle(
+  record: SessionRecord,
   parts: readonly string[],
   kindOf: (part: string) => "file" | "folder" | undefined,
 ): boolean {
-  return parts.every((part) => {
-    const kind = kindOf(part);
-    if (kind === undefined) return true;
-    const stat = lstatSync(part, { throwIfNoEntry: false });
-    return kind === "file" ? !!stat?.isFile() : !!stat?.isDirectory();
-  });
+  const measured = [];
+  for (const path of parts) {
+    const part = measurePart(path);
+    if (!part) return false;
+    const kind = kindOf(path);
+    if (kind !== undefined && (kind === "folder") !== part.folder) return false;
+    measured.push({ path, part });
+  }
+  addMeasuredParts(record, measured);
+  return true;
 }

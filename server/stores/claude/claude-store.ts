@@ -18,7 +18,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
-import { partsKeepKinds, type Placed, rescanPlaced } from "../watched-rescan.js";
+import { type Placed, rebundle, rescanPlaced } from "../watched-rescan.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
@@ -216,9 +216,7 @@ function remeasured(root: string, old: SessionRecord): SessionRecord | undefined
   )
     return undefined;
   const parts = old.bundle ?? [];
-  if (!partsKeepKinds(parts, (part) => claudePartKind(root, part))) return undefined;
-  addBundle(fresh, parts);
-  if ((fresh.bundle?.length ?? 0) !== parts.length) return undefined; // a part went
+  if (!rebundle(fresh, parts, (part) => claudePartKind(root, part))) return undefined;
   if (old.parentSession !== undefined) fresh.parentSession = old.parentSession;
   if (old.neededBy !== undefined) fresh.neededBy = old.neededBy;
   return fresh;

@@ -22,7 +22,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
-import { partsKeepKinds, type Placed, rescanPlaced } from "../watched-rescan.js";
+import { type Placed, rebundle, rescanPlaced } from "../watched-rescan.js";
 
 /** A chat as Gemini lists them: `session-…` ending in `.json` or `.jsonl`. */
 export const CHAT_FILE = /^session-.+\.jsonl?$/;
@@ -311,7 +311,7 @@ function reread(old: SessionRecord): SessionRecord | undefined {
     return undefined;
   }
   const chats = join(old.path, "..");
-  const companion = old.path.endsWith(".jsonl") ? `${old.path.slice(0, -1)}` : undefined;
+  const companion = old.path.endsWith(".jsonl") ? old.path.slice(0, -1) : undefined;
   const sessionId =
     read.facts.sessionId ??
     (companion && old.bundle?.includes(companion) ? safeFacts(companion)?.sessionId : undefined);
@@ -327,10 +327,8 @@ function reread(old: SessionRecord): SessionRecord | undefined {
   );
   if (fresh.id !== old.id) return undefined; // it names another session now: other side files are its own
   const parts = old.bundle ?? [];
-  if (!partsKeepKinds(parts, (part) => geminiPartKind(join(chats, ".."), part))) return undefined;
-  addBundle(fresh, parts);
-  if ((fresh.bundle?.length ?? 0) !== parts.length || subagentChats(chats, fresh.bundle) !== subagents)
-    return undefined;
+  if (!rebundle(fresh, parts, (part) => geminiPartKind(join(chats, ".."), part))) return undefined;
+  if (subagentChats(chats, fresh.bundle) !== subagents) return undefined;
   subagentsOf.set(fresh, subagents);
   return fresh;
 }

@@ -39,6 +39,8 @@ export const KEEP_REASONS = [
   "fork-parent",
   "recent",
   "last-in-namespace",
+  /** It would be chosen, but cannot be moved whole now (a part's rights, an agent's missing tool). */
+  "cannot-move",
   "within-policy",
 ] as const;
 export type KeepReason = (typeof KEEP_REASONS)[number];
@@ -118,6 +120,24 @@ export const ExternalSweepSchema = z.object({
 });
 export type ExternalSweep = z.infer<typeof ExternalSweepSchema>;
 
+/**
+ * Sessions a plan would have chosen but leaves out because they cannot be moved whole now, under
+ * one reason: a preview counts only what will move, and says once why the rest stays.
+ */
+export const LeftOutSchema = z.object({
+  /** Why, and how to put it right: "no `codex` binary was found: put it on PATH…". */
+  reason: z.string(),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      path: z.string(),
+      sizeBytes: z.number().int().nonnegative(),
+      title: z.string().optional(),
+    }),
+  ),
+});
+export type LeftOut = z.infer<typeof LeftOutSchema>;
+
 /** A sweep counted against the sessions our policy pins or protects, which the agent ignores. */
 export function withKeptByYou(sweep: ExternalSweep, keptByUs: ReadonlySet<string>): ExternalSweep {
   return { ...sweep, keptByYou: sweep.ids.filter((id) => keptByUs.has(id)).length };
@@ -174,6 +194,8 @@ export const PlanSchema = z.object({
   refusal: z.object({ code: z.literal("empties-store"), message: z.string() }).optional(),
   /** Agents' own retention that will delete sessions regardless of this plan. */
   externalSweeps: z.array(ExternalSweepSchema).optional(),
+  /** What the rules (or the selection) chose but cannot be moved now: kept, grouped by reason. */
+  leftOut: z.array(LeftOutSchema).optional(),
   /** The dashboard's handle on this very plan: `POST /api/delete {previewId}` executes exactly it. */
   previewId: z.string().optional(),
 });

@@ -60,6 +60,11 @@ export interface PolicyInput {
    * becomes a `selected` candidate — so a selection is reviewed and executed like any plan.
    */
   selection?: ReadonlySet<string>;
+  /**
+   * Sessions that cannot be moved whole now, by id → why (server/plan/movable.ts): kept, so that
+   * nothing is counted that will not move and a quota picks others in their place.
+   */
+  cannotMove?: ReadonlyMap<string, string>;
   now: Date;
 }
 
@@ -167,6 +172,12 @@ export function exemptions(
             ? `the most recently used of ${namespace}`
             : `among the ${retention.keepLastPerNamespace} most recently used of ${namespace}`,
         );
+
+  if (input.cannotMove?.size)
+    for (const session of sessions) {
+      const why = input.cannotMove.get(session.id);
+      if (why !== undefined) keep(session, "cannot-move", why);
+    }
 
   // A session let go with its forks stays after all when one of them stays (down a chain of forks).
   const waiting = sessions.filter(

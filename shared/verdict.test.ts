@@ -65,8 +65,9 @@ describe("the policy's verdict per session", () => {
 
   it("labels every rule and keep reason once, for the table's envelope", () => {
     const labels = verdictLabels(policy);
-    expect(Object.keys(labels)).toHaveLength(13);
+    expect(Object.keys(labels)).toHaveLength(14);
     expect(labels.maxSessionCount).toMatch(/^would clean · over the count quota/);
     expect(labels["last-in-namespace"]).toMatch(/^kept · /);
+    expect(labels["cannot-move"]).toBe("kept · cannot be moved now");
   });
 });

@@ -57,6 +57,8 @@ export function verdictReason(code: VerdictCode, policy: Policy): string {
       return retention.keepLastPerNamespace === 1
         ? "the latest of its namespace"
         : `among the ${retention.keepLastPerNamespace} latest of its namespace`;
+    case "cannot-move":
+      return "cannot be moved now";
     case "within-policy":
       return "no rule applies";
   }

@@ -37,6 +37,7 @@ const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   "fork-parent": "fork parent",
   recent: "recent",
   "last-in-namespace": "last in namespace",
+  "cannot-move": "cannot be moved",
   "within-policy": "within policy",
 };
 

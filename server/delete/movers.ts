@@ -18,7 +18,6 @@ import {
   utimesSync,
   writeSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import trash from "trash";
 import type { Fingerprint } from "../../shared/session-record.js";
@@ -26,6 +25,7 @@ import { UserError } from "../errors.js";
 import { identityOf, sameIdentity } from "../fs/file-identity.js";
 import { fsyncDir } from "../fs/atomic-write.js";
 import { makeDirs } from "../fs/make-dirs.js";
+import { homeTrashDir } from "../fs/desktop-trash.js";
 import { measureFolder } from "../stores/folder-session.js";
 
 export class MoveError extends UserError {
@@ -135,11 +135,6 @@ export function moveFile(from: string, to: string): { sha256?: string } {
   }
 }
 
-/** The home trash of the freedesktop spec (`$XDG_DATA_HOME/Trash`), as the `trash` package uses it. */
-export function homeTrashDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "Trash");
-}
-
 /** The `.trashinfo` files of the home trash whose `Path=` is `originalPath`, with their files. */
 export function findInSystemTrash(
   originalPath: string,
@@ -221,4 +216,4 @@ export async function moveToSystemTrash(
   });
 }
 
-export { exists as pathExists };
+export { exists as pathExists, homeTrashDir };

@@ -3,7 +3,7 @@
 // the stores (ids are resolved against it, never taken as paths), the pins and the live sessions
 // as they are now, and the places the gate allows now. Just before each move the file must still be
 // the one the preview showed; every move is journaled before it happens and verified after.
-import { lstatSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
@@ -14,6 +14,7 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { type SoftDeleteResult, STOPPED_REASON, type TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
+import { moveChecker } from "../plan/movable.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
@@ -31,7 +32,7 @@ import {
 } from "./movers.js";
 import { type CodexMoveOutcome, codexPreflight, moveCodexSession } from "./codex-move.js";
 import { recoverLocked } from "./recovery.js";
-import { identityAfterMove, realFolder } from "./trashed-copy.js";
+import { identityAfterMove, moveBack, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "../state/journal.js";
 
 /** What the engine needs to know about something it moves: a session, or an orphaned index file. */
@@ -181,6 +182,10 @@ export async function softDelete(
           )
         : undefined;
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
+    // Whole or not at all: every part must be movable before the item gets an intent (plan/movable.ts,
+    // the check the preview made).
+    const movable = inputs.moveContext && moveChecker(inputs.moveContext, config.deletion);
+    const cannotMove = (target: MoveTarget) => movable?.whyNot(target);
     /** What a Codex session's move needs, found before its intent: Codex's tools and its index lines. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
     for (const { id, fingerprint } of items) {
@@ -188,6 +193,8 @@ export async function softDelete(
       const why = exempt.get(id);
       if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
       else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
+      else if (cannotMove(record))
+        result.skipped.push({ id, path: record.path, reason: cannotMove(record)! });
       else if (stillChosen && !stillChosen.has(id))
         result.skipped.push({
           id,
@@ -220,23 +227,21 @@ export async function softDelete(
     for (const path of request.orphanedMeta ?? []) {
       const orphan = orphans.get(path);
       const fingerprint = currentFingerprint(path);
-      if (!orphan || !fingerprint)
+      const record: MoveTarget | undefined = orphan && {
+        id: `meta:${orphan.sessionId}`,
+        path,
+        namespace: "(pi session index)",
+        store: { kind: "pi", root: dirname(path) },
+        sizeBytes: orphan.sizeBytes,
+      };
+      if (!record || !fingerprint)
         result.skipped.push({
           id: `meta:${basename(path)}`,
           path,
           reason: "not an orphaned session-index file (any more)",
         });
-      else
-        chosen.push({
-          record: {
-            id: `meta:${orphan.sessionId}`,
-            path,
-            namespace: "(pi session index)",
-            store: { kind: "pi", root: dirname(path) },
-            sizeBytes: orphan.sizeBytes,
-          },
-          fingerprint,
-        });
+      else if (cannotMove(record)) result.skipped.push({ id: record.id, path, reason: cannotMove(record)! });
+      else chosen.push({ record, fingerprint });
     }
     // A Codex session whose forks read from it goes after them (see forksChosenToo).
     chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));
@@ -345,7 +350,7 @@ export async function softDelete(
         }
         state.crash("intents-synced");
         const ready = batch.flatMap((item, i) => {
-          const ownSize = readyToMove(item, chosen[start + i]!.record, quarantine, ledger, result);
+          const ownSize = readyToMove(item, chosen[start + i]!.record, ledger, result);
           if (ownSize === false) done += 1;
           return ownSize === false ? [] : [{ ...item, ownSize }];
         });
@@ -377,7 +382,13 @@ export async function softDelete(
             result.skipped.push({ id: item.id, path: item.originalPath, reason });
           } else if (codex.has(item.id))
             settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state);
-          else settle(item, ownSize, outcome, quarantine, ledger, result, state);
+          else
+            settle(item, ownSize, outcome, quarantine, ledger, result, state, () =>
+              // Asked afresh, now that every part is back: the preview's check, on today's facts.
+              inputs.moveContext
+                ? moveChecker(inputs.moveContext, config.deletion).whyNot(chosen[item.seq - 1]!.record)
+                : undefined,
+            );
           await handled();
         }
         ledger.sync();
@@ -404,7 +415,6 @@ export async function softDelete(
 function readyToMove(
   item: TrashItem & { seq: number },
   record: MoveTarget,
-  quarantine: string,
   ledger: Ledger,
   result: SoftDeleteResult,
 ): number | false {
@@ -418,29 +428,15 @@ function readyToMove(
   const own = currentFingerprint(item.originalPath, isFolderSession(item));
   const whole = own && record.bundle?.length ? withBundle(own, record.bundle) : own;
   if (!own || !unchanged(item.fingerprint, whole)) return skip("changed since preview");
-  // A bundle's side folders move by one rename each (never copied and deleted in place), so they
-  // must be on the quarantine's file system: otherwise the session would leave half its bundle.
-  const device = deviceOf(quarantine);
-  const away = item.sidecars.find((s) => isFolder(s.from) && deviceOf(s.from) !== device);
-  if (away)
-    return skip(
-      `its bundle's folder ${away.from} is on another file system than the quarantine; set deletion.quarantineDir to a folder on the same file system`,
-    );
-  // A Codex session's copy is a hard link of each rollout: only on the quarantine's file system.
-  if (
-    item.storeKind === "codex" &&
-    [item.originalPath, ...item.sidecars.map((s) => s.from)].some((p) => deviceOf(p) !== device)
-  )
-    return skip(
-      "a Codex session is copied into the quarantine as a hard link, and the quarantine is on another file system; set deletion.quarantineDir to a folder on the same file system as Codex's home",
-    );
   return own.size;
 }
 
 /**
  * Moves one item (to the quarantine; the desktop trash has had its batch: `trashed` is its outcome),
- * verifies where it went, moves its sidecars and records the outcome. A move that fails is left to
- * recovery, which resolves it from the disk: its intent stays open.
+ * verifies where it went, moves its sidecars and records the outcome. Whole or not at all: when a
+ * step fails, what had moved goes back and the intent is closed as not moved, said why (`explain`:
+ * the check the preview made, asked again). Only when even that fails — or the copy cannot be
+ * found — is the intent left open, for recovery to resolve from the disk.
  */
 function settle(
   item: TrashItem & { seq: number },
@@ -450,26 +446,31 @@ function settle(
   ledger: Ledger,
   result: SoftDeleteResult,
   state: EngineState,
+  explain: () => string | undefined,
 ) {
   const { seq } = item;
-  let location: string;
+  /** Where the item's own file or folder is once it has moved (unknown: a trash that lost it). */
+  let location: string | undefined;
   let trashInfo: string | undefined;
   let copiedHash: string | undefined;
   let target = item.target;
+  let lost = false;
   try {
     if (trashed && "location" in trashed) ({ location, trashInfo } = trashed);
     else if (trashed) {
-      if (!pathExists(item.originalPath)) throw trashed.error;
+      lost = !pathExists(item.originalPath);
+      if (lost) throw trashed.error;
       // The system trash is not usable here (no home trash, a mount's top dir not writable, a
       // name it cannot encode): the quarantine takes the file instead, under a new intent.
       target = "quarantine";
-      location = join(quarantine, `${seq}-${basename(item.originalPath)}`);
-      ledger.append([{ seq, event: "intent", item: { ...withoutSeq(item), target, location } }]);
+      const to = join(quarantine, `${seq}-${basename(item.originalPath)}`);
+      ledger.append([{ seq, event: "intent", item: { ...withoutSeq(item), target, location: to } }]);
       ledger.sync();
-      copiedHash = moveFile(item.originalPath, location).sha256;
+      copiedHash = moveFile(item.originalPath, to).sha256;
+      location = to;
     } else {
+      copiedHash = moveFile(item.originalPath, item.location!).sha256;
       location = item.location!;
-      copiedHash = moveFile(item.originalPath, location).sha256;
     }
     state.crash("moved");
     const identity = identityAfterMove(location, item, copiedHash);
@@ -484,11 +485,18 @@ function settle(
     ledger.append([{ seq, event: "moved", location, ...(trashInfo ? { trashInfo } : {}), ...identity }]);
     state.crash("recorded");
   } catch (error) {
-    result.skipped.push({
-      id: item.id,
-      path: item.originalPath,
-      reason: `move failed: ${(error as Error).message}`,
-    });
+    const failed = (error as Error).message;
+    let reason = `move failed: ${failed}`;
+    if (!lost)
+      try {
+        moveBack({ ...withoutSeq(item), target }, location, trashInfo);
+        reason = `not moved: ${explain() ?? failed}; every part of it is where it was`;
+        ledger.append([{ seq, event: "not-moved", reason }]);
+      } catch (undo) {
+        // Left open: recovery finishes or undoes it from what is on disk.
+        reason = `move failed: ${failed}; putting back what had moved failed too (${(undo as Error).message}): recovery will resolve it`;
+      }
+    result.skipped.push({ id: item.id, path: item.originalPath, reason });
     return;
   }
   result.moved.push({
@@ -550,17 +558,6 @@ function settleCodex(
   });
   result.bytesFreed += item.sizeBytes;
 }
-
-/** The device of a path, or of its nearest existing folder (a quarantine is made on first use). */
-function deviceOf(path: string): number | undefined {
-  for (let at = path; ; at = dirname(at)) {
-    const stat = lstatSync(at, { throwIfNoEntry: false });
-    if (stat) return stat.dev;
-    if (at === dirname(at)) return undefined;
-  }
-}
-
-const isFolder = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 const withoutSeq = ({ seq: _seq, ...item }: TrashItem & { seq: number }): TrashItem => item;
 

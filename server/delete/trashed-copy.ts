@@ -100,6 +100,28 @@ export function moveSidecars(
   }
 }
 
+/**
+ * Undoes a move that did not finish, whole: the item's own file or folder back from `location`
+ * (where it went), its `.trashinfo` removed, every part that left back, and the quarantine folders
+ * they emptied removed. Each step only where the copy is on the trash's side and its place is free,
+ * so it can run again after a crash and never overwrites; a step that fails throws, and what was
+ * put back stays put back.
+ */
+export function moveBack(
+  item: TrashItem,
+  location: string | undefined,
+  trashInfo: string | undefined,
+  crash: (step: string) => void = () => {},
+) {
+  if (location && pathExists(location) && !pathExists(item.originalPath)) {
+    moveFile(location, item.originalPath);
+    crash("moved-back");
+  }
+  if (trashInfo) rmSync(trashInfo, { force: true });
+  moveSidecars(item, "back", crash);
+  removeEmptiedFolders({ ...item, ...(location ? { location } : {}) });
+}
+
 /** Removes a purged entry's sidecars from our quarantine: a bundle's side folders go as a whole. */
 export function removeSidecars(item: TrashItem) {
   for (const sidecar of item.sidecars) rmSync(sidecar.to, { force: true, recursive: true });

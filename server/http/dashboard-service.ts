@@ -48,6 +48,7 @@ import {
   gatherPlanInputs,
   type PlanInputs,
   planFor,
+  selectionPlanFor,
 } from "../plan/plan-inputs.js";
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
@@ -477,15 +478,12 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         "ids" in selection
           ? new Set(selection.ids)
           : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
-      const plan = evaluatePolicy({
-        sessions: inputs.report.sessions,
-        policy: config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        mode: config.mode,
-        selection: ids,
+      // Only what can move is a candidate; the rest is said in the plan's leftOut.
+      const plan = selectionPlanFor(
+        { ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> },
+        ids,
         now,
-      });
+      );
       // The selected sessions a rule keeps are named too, as the wizard lists them (the plan names
       // only candidates: its kept list holds the whole store, too many to name).
       const records = new Map(inputs.report.sessions.map((s) => [s.id, s]));

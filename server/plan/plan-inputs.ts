@@ -5,7 +5,13 @@ import { formatBytes } from "../../shared/format.js";
 import { type ExternalSweep, type Plan, withKeptByYou } from "../../shared/plan.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
-import { evaluatePolicy, type Exemption, exemptions, policyVerdicts } from "../../shared/policy.js";
+import {
+  evaluatePolicy,
+  type Exemption,
+  exemptions,
+  type PolicyInput,
+  policyVerdicts,
+} from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
 import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
@@ -22,6 +28,7 @@ import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { readLedgers } from "../state/journal.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
+import { type MoveContext, moveChecker, moveContextOf, movablePlan } from "./movable.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
@@ -61,6 +68,11 @@ export interface PlanInputs {
   activeIds: Map<string, string>;
   /** What agents' own retention deletes next, before it is counted against our pins. */
   sweeps: ExternalSweep[];
+  /**
+   * What moving these sessions depends on beside the config (each store's way, an agent's missing
+   * tool, the places): a plan counts only what can move. Absent: every candidate is counted.
+   */
+  moveContext?: MoveContext;
 }
 
 /** Scans and reads the state; throws `ProtectionListError` when the pins cannot be read. */
@@ -127,7 +139,16 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   // A store holding things that are not its sessions (or nothing but) is said plainly.
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
-  return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds, sweeps };
+  const moveContext = await moveContextOf(report.stores, env);
+  return {
+    config,
+    report,
+    notes: [...notes, ...findings, ...detection.problems],
+    pins,
+    activeIds,
+    sweeps,
+    moveContext,
+  };
 }
 
 /** What the policy judges, from gathered inputs with a valid config. */
@@ -148,9 +169,33 @@ export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now =
   return policyVerdicts(policyInput(inputs, now));
 }
 
+/**
+ * The plan of `input` counting only what can move now (`movablePlan`): what cannot is kept, and
+ * said in `leftOut`.
+ */
+function movableOnly(inputs: PlanInputs & { config: { ok: true } }, input: PolicyInput): Plan {
+  const context = inputs.moveContext;
+  if (!context) return evaluatePolicy(input);
+  return movablePlan(
+    (cannotMove) => evaluatePolicy({ ...input, cannotMove }),
+    new Map(inputs.report.sessions.map((s) => [s.id, s])),
+    moveChecker(context, inputs.config.config.deletion),
+    context,
+  );
+}
+
+/** A hand selection's plan (the dashboard's): each selected session not exempt and movable is a candidate. */
+export function selectionPlanFor(
+  inputs: PlanInputs & { config: { ok: true } },
+  selection: ReadonlySet<string>,
+  now = new Date(),
+): Plan {
+  return movableOnly(inputs, { ...policyInput(inputs, now), selection });
+}
+
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
 export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
-  const plan = evaluatePolicy(policyInput(inputs, now));
+  const plan = movableOnly(inputs, policyInput(inputs, now));
   const orphans = inputs.report.orphanedMeta ?? [];
   const keptByUs = new Set(
     plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),

@@ -41,4 +41,18 @@ export interface StoreAdapter {
    * whether `keep` can stop it (it can where the agent judges the file time, which `keep` refreshes).
    */
   sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
+  /**
+   * How the deletion engine takes this store's sessions: "rename" (the default: each part is
+   * renamed into the trash) or "link" (each part hard-linked into the quarantine, then removed by
+   * the agent's own delete). What a move needs is checked by that way before anything moves.
+   */
+  moveWay?: StoreMoveRule["way"];
+  /** Why none of this store's sessions can be moved now (the agent's own tool is missing), if so. */
+  moveBlocked?(env: NodeJS.ProcessEnv): string | undefined;
+}
+
+/** How a store's sessions are moved, and why they cannot be now, if so. */
+export interface StoreMoveRule {
+  way: "rename" | "link";
+  blocked?: string;
 }

@@ -5,7 +5,7 @@
 // 100,000 files; every other kind plugs in here.
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import type { StoreAdapter } from "./adapter-types.js";
+import type { StoreAdapter, StoreMoveRule } from "./adapter-types.js";
 
 /** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
 export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAdapter> {
@@ -33,8 +33,21 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const { scanCodexRoot, rescanCodexChanged } = await import("./codex/codex-store.js");
-    return { kind, scan: scanCodexRoot, rescanChanged: rescanCodexChanged };
+    const [{ scanCodexRoot, rescanCodexChanged }, { codexTools }] = await Promise.all([
+      import("./codex/codex-store.js"),
+      import("./codex/codex-delete.js"),
+    ]);
+    return {
+      kind,
+      scan: scanCodexRoot,
+      rescanChanged: rescanCodexChanged,
+      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts).
+      moveWay: "link",
+      moveBlocked: (env) => {
+        const tools = codexTools(env);
+        return typeof tools === "string" ? tools : undefined;
+      },
+    };
   }
   if (kind === "gemini") {
     const [
@@ -86,4 +99,19 @@ export async function liveSessionsOf(
       live.set(id, how);
   }
   return live;
+}
+
+/** How each store's sessions are moved (by root), and why they cannot be now, if so. */
+export async function moveRulesOf(
+  stores: readonly StoreRef[],
+  env: NodeJS.ProcessEnv,
+): Promise<Map<string, StoreMoveRule>> {
+  const rules = new Map<string, StoreMoveRule>();
+  for (const store of stores) {
+    if (store.kind === "pi") continue;
+    const adapter = await storeAdapter(store.kind);
+    const blocked = adapter.moveBlocked?.(env);
+    rules.set(store.root, { way: adapter.moveWay ?? "rename", ...(blocked ? { blocked } : {}) });
+  }
+  return rules;
 }

@@ -53,6 +53,7 @@ const KEPT_LABELS: Record<string, string> = {
   "fork-parent": "fork parent",
   recent: "recent",
   "last-in-namespace": "last in namespace",
+  "cannot-move": "cannot be moved",
 };
 
 /** The selection without the rows shown (the header box unchecked). */

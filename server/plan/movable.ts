@@ -1,0 +1,182 @@
+// Whether a session can be moved now, whole, as the deletion engine would move it: its store's way
+// (each part renamed into the trash, or hard-linked into the quarantine), the agent's own tool
+// where its store needs one, and for every part — its file or folder, each part of its bundle — the
+// rights the move needs and the file system it may not leave. A preview leaves out what fails, with
+// the reason, so that the count a user confirms is the count that moves; the engine asks the same
+// before an item's intent. The facts are probed (fs/rename-rights.ts); `refusalOf` decides, pure.
+import { dirname } from "node:path";
+import type { Config } from "../../shared/config.js";
+import type { Candidate, LeftOut, Plan } from "../../shared/plan.js";
+import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
+import { homeTrashDir } from "../fs/desktop-trash.js";
+import {
+  type EntryFacts,
+  type FolderFacts,
+  type MoveWay,
+  moveRefusal,
+  renameProbe,
+} from "../fs/rename-rights.js";
+import type { StoreMoveRule } from "../stores/adapter-types.js";
+import { moveRulesOf } from "../stores/store-adapter.js";
+import { statePaths } from "../state/state-dir.js";
+
+/** What moving these stores' sessions depends on beside the config: each store's rule, and the places. */
+export interface MoveContext {
+  /** By store root; a store not named moves by renames and needs no tool (pi's). */
+  stores: ReadonlyMap<string, StoreMoveRule>;
+  /** The quarantine when the config names none. */
+  defaultQuarantine: string;
+  /** The desktop's home trash. */
+  trash: string;
+}
+
+export async function moveContextOf(
+  stores: readonly StoreRef[],
+  env: NodeJS.ProcessEnv,
+): Promise<MoveContext> {
+  return {
+    stores: await moveRulesOf(stores, env),
+    defaultQuarantine: statePaths(env).quarantine,
+    trash: homeTrashDir(env),
+  };
+}
+
+/** What the engine moves of a session: its own file or folder, and the files that go with it. */
+export type MoveParts = Pick<SessionRecord, "path" | "store"> &
+  Partial<Pick<SessionRecord, "bundle" | "metaFile">>;
+
+/** One part as the decision sees it: the entry, the folder it leaves, where it goes and how. */
+export interface PartFacts {
+  entry: EntryFacts;
+  from: FolderFacts;
+  /** The folder it goes into, or the nearest existing one above (made on first use); undefined: none. */
+  to: FolderFacts | undefined;
+  place: "quarantine" | "trash";
+  way: MoveWay;
+}
+
+/** Why an item cannot be moved whole now (pure): its store's block, else its first part that cannot go. */
+export function refusalOf(input: {
+  blocked?: string | undefined;
+  parts: readonly PartFacts[];
+  quarantine: string;
+  me: number;
+}): string | undefined {
+  if (input.blocked) return input.blocked;
+  const q = input.quarantine;
+  for (const { entry, from, to, place, way } of input.parts) {
+    if (!to) return `no folder above ${place === "trash" ? "the desktop trash" : q} exists to make it in`;
+    if (place === "quarantine" && way !== "rename-or-copy" && entry.dev !== to.dev)
+      return way === "link"
+        ? `${entry.path} is copied into the quarantine (${q}) as a hard link, and the quarantine is on another file system; set deletion.quarantineDir to a folder on the same file system`
+        : `${entry.path} is a folder on another file system than the quarantine (${q}), and a folder moves only as one rename; set deletion.quarantineDir to a folder on the same file system`;
+    const refused = moveRefusal(entry, from, to, way, input.me);
+    if (refused) return `${refused.problem}; run \`${refused.fix}\` and try again`;
+  }
+  return undefined;
+}
+
+/**
+ * The check for one decision (a preview, a deletion): each fact probed once, each item judged once.
+ * Probe again for the next decision: a fact kept longer could be stale.
+ */
+export function moveChecker(
+  context: MoveContext,
+  deletion: Pick<Config["deletion"], "target" | "quarantineDir">,
+  me = process.getuid?.() ?? -1,
+) {
+  const probe = renameProbe();
+  const quarantine = deletion.quarantineDir ?? context.defaultQuarantine;
+  const judged = new Map<string, string | undefined>();
+  const judge = (item: MoveParts): string | undefined => {
+    const rule = context.stores.get(item.store.root) ?? { way: "rename" };
+    if (rule.blocked) return rule.blocked;
+    const linked = rule.way === "link";
+    const inQuarantine = probe.nearestFolder(quarantine);
+    // The desktop trash when it can be written; else the engine falls back to the quarantine.
+    const trash = probe.nearestFolder(context.trash);
+    const own =
+      deletion.target === "quarantine" || linked ? inQuarantine : trash?.writable ? trash : inQuarantine;
+    const parts: PartFacts[] = [];
+    for (const path of [item.path, ...(item.metaFile ? [item.metaFile] : []), ...(item.bundle ?? [])]) {
+      const entry = probe.entry(path);
+      const from = probe.folder(dirname(path));
+      // A part gone since the scan is not this check's: the engine's fingerprint says so.
+      if (!entry || !from) continue;
+      const to = path === item.path ? own : inQuarantine;
+      parts.push({
+        entry,
+        from,
+        to,
+        place: to === inQuarantine ? "quarantine" : "trash",
+        way: linked ? "link" : entry.kind === "folder" ? "rename" : "rename-or-copy",
+      });
+    }
+    return refusalOf({ parts, quarantine, me });
+  };
+  return {
+    /** Why `item` cannot be moved whole now, or undefined when every part of it can. */
+    whyNot(item: MoveParts): string | undefined {
+      if (!judged.has(item.path)) judged.set(item.path, judge(item));
+      return judged.get(item.path);
+    },
+  };
+}
+
+export type MoveChecker = ReturnType<typeof moveChecker>;
+
+/**
+ * A plan that counts only what can move. It is evaluated, its candidates are checked, and it is
+ * evaluated again with those that cannot move kept (`cannot-move`) — and every session of a store
+ * none of whose sessions can move — until every candidate can: where a quota needs the bytes, the
+ * policy picks others in their place, and the plan's totals are what will really be left. What it
+ * chose and cannot move is in `leftOut`, once per reason.
+ */
+export function movablePlan(
+  evaluate: (cannotMove: ReadonlyMap<string, string>) => Plan,
+  /** The sessions by id. */
+  records: ReadonlyMap<string, MoveParts>,
+  check: MoveChecker,
+  context: MoveContext,
+): Plan {
+  let plan = evaluate(new Map());
+  const leftOut = new Map<string, { candidate: Candidate; reason: string }>();
+  const checked = new Set<string>();
+  for (;;) {
+    let found = false;
+    for (const candidate of plan.candidates) {
+      if (checked.has(candidate.id)) continue;
+      checked.add(candidate.id);
+      const record = records.get(candidate.id);
+      const reason = record && check.whyNot(record);
+      if (reason) {
+        leftOut.set(candidate.id, { candidate, reason });
+        found = true;
+      }
+    }
+    if (!found) break;
+    const cannotMove = new Map([...leftOut].map(([id, { reason }]) => [id, reason]));
+    for (const [id, record] of records) {
+      const blocked = context.stores.get(record.store.root)?.blocked;
+      if (blocked && !cannotMove.has(id)) cannotMove.set(id, blocked);
+    }
+    plan = evaluate(cannotMove);
+  }
+  return leftOut.size === 0 ? plan : { ...plan, leftOut: groupLeftOut([...leftOut.values()]) };
+}
+
+/** The sessions left out, one group per reason, in the order the reasons came. */
+function groupLeftOut(items: ReadonlyArray<{ candidate: Candidate; reason: string }>): LeftOut[] {
+  const groups = new Map<string, LeftOut>();
+  for (const { candidate: c, reason } of items) {
+    const group = groups.get(reason) ?? { reason, sessions: [] };
+    group.sessions.push({
+      id: c.id,
+      path: c.path,
+      sizeBytes: c.sizeBytes,
+      ...(c.title !== undefined ? { title: c.title } : {}),
+    });
+    groups.set(reason, group);
+  }
+  return [...groups.values()];
+}

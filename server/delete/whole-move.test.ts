@@ -1,33 +1,21 @@
 // A move is whole or not at all: a session with a part this user may not move (a folder `sudo claude`
 // left owned by root) is refused before anything moves, with the path and the fix; a part that
-// fails anyway mid-move sends back what had moved. Real permissions: the store is made as root and
-// the engine runs as an unprivileged user (setpriv), since root may move anything.
-import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  chownSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+// fails anyway mid-move sends back what had moved. Real permissions: run as root, the store is made
+// by root and the engine runs as uid 65534 (setpriv), since root may move anything.
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { claudeFolderName, ClaudeStoreBuilder, CLAUDE_NOW } from "../../test-support/claude-store.js";
 import { lenientConfig, writeConfigFile } from "../../test-support/config-file.js";
 import { snapshotTree, treeChanges } from "../../test-support/tree-snapshot.js";
+import { allow, asRoot, FIX, forbid, runAsUser, USER, userSandbox } from "../../test-support/unprivileged.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { homeTrashDir } from "../fs/desktop-trash.js";
 import { listTrash, softDelete } from "./deletion-engine.js";
 
 const DAY = 86_400_000;
-const NOBODY = 65534;
-const asRoot = process.platform === "linux" && process.getuid?.() === 0;
 
 /** A Claude Code session with its whole bundle, in `home`: its transcript and each part's path. */
 function claudeSession(home: string) {
@@ -43,84 +31,57 @@ function claudeSession(home: string) {
   return { root: b.root, id, transcript, parts, folder };
 }
 
-/** Every entry below `path` (itself included) owned by `uid`. */
-function chownTree(path: string, uid: number) {
-  chownSync(path, uid, uid);
-  if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) chownTree(join(path, name), uid);
-}
-
-const sandboxes: string[] = [];
-afterAll(() => {
-  for (const sandbox of sandboxes) rmSync(sandbox, { recursive: true, force: true });
-});
-
 /**
- * A sandbox owned by uid 65534 — its home, agent dir, desktop trash — holding one Claude session
- * whose session folder (`projects/<p>/<id>/`) is owned by root, as `sudo claude` leaves it.
+ * A sandbox of an ordinary user holding one Claude session whose session folder
+ * (`projects/<p>/<id>/`) the user may not move: root's, as `sudo claude` leaves it.
  */
-function rootOwnedPartSandbox(target: "trash" | "quarantine") {
-  // Not in the test's own temporary home: that one is root's (0700), and nobody may enter it.
-  const sandbox = mkdtempSync(join("/tmp", "sr-whole-"));
-  sandboxes.push(sandbox);
-  const home = join(sandbox, "home");
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
-    TMPDIR: join(home, "tmp"),
-  };
-  mkdirSync(env.TMPDIR, { recursive: true });
-  const session = claudeSession(home);
+function forbiddenPartSandbox(target: "trash" | "quarantine") {
+  const sandbox = userSandbox();
+  cleanups.push(() => {
+    allow(session.folder);
+    sandbox.remove();
+  });
+  const session = claudeSession(sandbox.home);
   writeConfigFile(
     {
       retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
       deletion: { target },
     },
-    statePaths(env).configFile,
+    statePaths(sandbox.env).configFile,
   );
-  chownTree(sandbox, NOBODY);
-  chownTree(session.folder, 0);
-  chmodSync(session.folder, 0o755);
-  return { sandbox, home, env, ...session };
+  sandbox.own();
+  forbid(session.folder);
+  return { ...sandbox, ...session };
 }
 
-/** Runs the built engine's delete of every session in the Claude store, as uid 65534. */
-function deleteAsNobody(env: Record<string, string | undefined>, root: string, target: string) {
-  const run = spawnSync(
-    "setpriv",
-    [
-      `--reuid=${NOBODY}`,
-      `--regid=${NOBODY}`,
-      "--clear-groups",
-      process.execPath,
-      "dist/test-support/crash-child.js",
-      "delete",
-      `claude:${root}`,
-      "-1",
-      target,
-    ],
-    { env, encoding: "utf8" },
-  );
+const cleanups: Array<() => void> = [];
+afterAll(() => {
+  for (const cleanup of cleanups) cleanup();
+});
+
+/** The built engine's delete of every session in the Claude store, run as the user. */
+function deleteAsUser(env: NodeJS.ProcessEnv, root: string, target: string) {
+  const run = runAsUser(["dist/test-support/crash-child.js", "delete", `claude:${root}`, "-1", target], env);
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as { moved: number; skipped: Array<{ path?: string; reason: string }> };
 }
 
-describe.skipIf(!asRoot)("a part this user may not move (run as uid 65534; needs root to set up)", () => {
+describe(`a part the user may not move (run as uid ${USER.uid})`, () => {
   for (const target of ["trash", "quarantine"] as const)
     it(`nothing of the session moves (target ${target}): the sandbox is as it was, and the reason names the path and the fix`, () => {
-      const s = rootOwnedPartSandbox(target);
+      const s = forbiddenPartSandbox(target);
       // The store, the desktop trash and the quarantine: everything but our own state (audit, cache).
       const watched = [s.root, homeTrashDir(s.env), statePaths(s.env).quarantine];
       const before = snapshotTree(watched);
-      const result = deleteAsNobody(s.env, s.root, target);
+      const result = deleteAsUser(s.env, s.root, target);
       expect(treeChanges(before, snapshotTree(watched))).toEqual([]);
       expect(result.moved).toBe(0);
       expect(result.skipped).toHaveLength(1);
       expect(result.skipped[0]!.path).toBe(s.transcript);
       const reason = result.skipped[0]!.reason;
-      expect(reason).toContain(`${s.folder} is owned by root`);
-      expect(reason).toContain(`sudo chown -R "$USER" ${s.folder}`);
+      expect(reason).toContain(`${s.folder} is ${asRoot ? "owned by root" : "yours, but not writable"}`);
+      expect(reason).toMatch(FIX);
+      expect(reason).toContain(` ${s.folder}\``);
       // Refused before its intent: no entry, open or closed, in the trash's journal.
       expect(listTrash({ actor: "cli", env: s.env }).entries).toEqual([]);
     });

@@ -44,6 +44,12 @@ export const TrashItemSchema = z.object({
   /** The system trash's `.trashinfo` file. */
   trashInfo: z.string().optional(),
   /**
+   * Its name in the home trash (`files/<name>`, `info/<name>.trashinfo`), chosen before the move:
+   * what recovery may remove after a crash is what bears it. Absent in older entries and for the
+   * quarantine.
+   */
+  trashName: z.string().optional(),
+  /**
    * The trashed copy as it was just after the move (device, inode, size, newest mtime): a purge or
    * restore acts only on that same copy. Absent in entries written before it was recorded.
    */

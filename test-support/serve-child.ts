@@ -28,10 +28,13 @@ export async function startServe(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
   bin = BIN,
+  /** Runs it as this user (and group; its other groups dropped), as root may. */
+  as?: { uid: number; gid: number },
 ): Promise<ServeChild> {
   const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    ...as,
   });
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

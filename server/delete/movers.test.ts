@@ -53,6 +53,37 @@ describe("moveToSystemTrash", () => {
   });
 });
 
+describe("our own move into the home trash (a name journaled before it)", () => {
+  it("goes under that name, with a .trashinfo naming the path; a name taken moves nothing", async () => {
+    const folder = dir();
+    const path = join(folder, "sess[1] é.jsonl");
+    writeFileSync(path, "bracketed\n");
+    const [moved] = await moveToSystemTrash([{ path, sizeBytes: 10, folder: false, name: "n-1" }]);
+    expect(moved).toEqual({
+      location: join(homeTrashDir(), "files", "n-1"),
+      trashInfo: join(homeTrashDir(), "info", "n-1.trashinfo"),
+    });
+    expect(readFileSync(join(homeTrashDir(), "files", "n-1"), "utf8")).toBe("bracketed\n");
+    expect(readFileSync(join(homeTrashDir(), "info", "n-1.trashinfo"), "utf8")).toMatch(
+      new RegExp(
+        `^\\[Trash Info\\]\\nPath=${escape(encodeURI(path))}\\nDeletionDate=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\n$`,
+      ),
+    );
+    // The same name again: its .trashinfo exists, so nothing is overwritten and the file stays.
+    const again = join(folder, "again.jsonl");
+    writeFileSync(again, "again\n");
+    const [refused] = await moveToSystemTrash([{ path: again, sizeBytes: 6, folder: false, name: "n-1" }]);
+    expect(refused).toEqual({
+      error: expect.objectContaining({ message: expect.stringContaining("EEXIST") }),
+    });
+    expect(readFileSync(again, "utf8")).toBe("again\n");
+    expect(readFileSync(join(homeTrashDir(), "files", "n-1"), "utf8")).toBe("bracketed\n");
+  });
+});
+
+/** `text` for a RegExp, literally. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 describe("when the system trash is unusable", () => {
   it("the session goes to the quarantine instead, and the result says so", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-store-")));

@@ -1,6 +1,7 @@
 // Moving one file safely: a rename where possible; across file systems, copy → fsync → verify (size
-// and SHA-256) → keep the mtime → remove the source. And the freedesktop system trash through the
-// `trash` package, whose report we do not trust: every move is verified on disk.
+// and SHA-256) → keep the mtime → remove the source. And the freedesktop system trash — the home
+// trash by our own journaled move, a mount's trash through the `trash` package, whose report we do
+// not trust: every move is verified on disk.
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -25,7 +26,7 @@ import { UserError } from "../errors.js";
 import { identityOf, sameIdentity } from "../fs/file-identity.js";
 import { fsyncDir } from "../fs/atomic-write.js";
 import { makeDirs } from "../fs/make-dirs.js";
-import { homeTrashDir } from "../fs/desktop-trash.js";
+import { homeTrashDir, moveToHomeTrash, onHomeTrashDevice } from "../fs/desktop-trash.js";
 import { measureFolder } from "../stores/folder-session.js";
 
 export class MoveError extends UserError {
@@ -170,42 +171,70 @@ export interface TrashMove {
   path: string;
   sizeBytes: number;
   folder: boolean;
+  /** Its name in the home trash, journaled before the move (see moveToHomeTrash). */
+  name?: string;
 }
 
 export type TrashMoveOutcome = { location: string; trashInfo: string } | { error: Error };
 
 /**
- * Moves files to the desktop's trash — one call of the `trash` package per batch: each call
- * re-reads the mount table, which cost as much as the move itself — and proves each move happened:
- * the source is gone, the trashed copy is there with the same size, and its `.trashinfo` names
- * the original path. (The package reports success for paths it did not move, treats paths as
- * globs unless told not to, and fails a whole call for one bad path: then each path is judged on
- * its own from what is on disk.) Outcomes come in the order of `moves`.
+ * Moves files to the desktop's trash and proves each move happened: the source is gone, the
+ * trashed copy is there with the same size, and its `.trashinfo` names the original path. What is
+ * on the home trash's file system goes by our own move, under the name journaled for it, so that
+ * after a crash nothing in the trash is ours without the journal saying so. The rest (a mount's own
+ * trash folder) goes through the `trash` package — one call for all of them: each call re-reads the
+ * mount table, which cost as much as the move itself. (The package reports success for paths it
+ * did not move, treats paths as globs unless told not to, and fails a whole call for one bad path:
+ * then each path is judged on its own from what is on disk.) Outcomes come in the order of `moves`.
  */
 export async function moveToSystemTrash(
   moves: readonly TrashMove[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<TrashMoveOutcome[]> {
+  const ours = moves.map((move) => move.name !== undefined && onHomeTrashDevice(move.path, env));
+  const placed = new Map<number, { location: string; trashInfo: string } | Error>();
+  moves.forEach((move, i) => {
+    if (!ours[i]) return;
+    try {
+      placed.set(i, moveToHomeTrash(move.path, move.name!, env));
+    } catch (error) {
+      placed.set(i, error as Error);
+    }
+  });
+  const others = moves.filter((_, i) => !ours[i]);
   let reported: unknown;
-  try {
-    // Typed as void, but on Linux it resolves to [{ path, info }] in order; the search covers the rest.
-    reported = await trash(
-      moves.map((m) => m.path),
-      { glob: false },
-    );
-  } catch {
-    reported = undefined;
-  }
+  if (others.length > 0)
+    try {
+      // Typed as void, but on Linux it resolves to [{ path, info }] in order; the search covers the rest.
+      reported = await trash(
+        others.map((m) => m.path),
+        { glob: false },
+      );
+    } catch {
+      reported = undefined;
+    }
+  let other = 0;
   return moves.map((move, i) => {
-    const entry = Array.isArray(reported)
-      ? (reported[i] as { path?: unknown; info?: unknown } | undefined)
-      : undefined;
+    const mine = placed.get(i);
+    const entry =
+      ours[i] || !Array.isArray(reported)
+        ? undefined
+        : (reported[other] as { path?: unknown; info?: unknown } | undefined);
+    if (!ours[i]) other++;
     const candidates =
-      typeof entry?.path === "string" && typeof entry.info === "string"
-        ? [{ location: entry.path, trashInfo: entry.info }]
-        : findInSystemTrash(move.path, env).filter((f) => f.fileExists);
+      mine && !(mine instanceof Error)
+        ? [mine]
+        : typeof entry?.path === "string" && typeof entry.info === "string"
+          ? [{ location: entry.path, trashInfo: entry.info }]
+          : ours[i]
+            ? []
+            : findInSystemTrash(move.path, env).filter((f) => f.fileExists);
     if (exists(move.path))
-      return { error: new MoveError(`the trash did not take ${move.path}; it is still in place`) };
+      return {
+        error: new MoveError(
+          `the trash did not take ${move.path}${mine instanceof Error ? ` (${mine.message})` : ""}; it is still in place`,
+        ),
+      };
     for (const candidate of candidates) {
       const info = readFileSync(candidate.trashInfo, "utf8");
       const trashed = currentFingerprint(candidate.location, move.folder);

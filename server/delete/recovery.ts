@@ -2,15 +2,22 @@
 // is on disk, under the deletion lock, before any other operation — and when the dashboard starts.
 // Both copies present is a conflict (reported, never guessed); no trashed copy at all is "gone from
 // the trash" — a definite state that becomes restorable again if the copy ever comes back.
-import { readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { parseEntryId, type Recovery, type TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
+import { moveRefusalNow, type Refusal } from "../fs/rename-rights.js";
 import { type EngineOptions, engineState } from "./engine.js";
 import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
-import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
-import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
+import { findInSystemTrash, pathExists } from "./movers.js";
+import { homeTrashPaths } from "../fs/desktop-trash.js";
+import {
+  identityAfterMove,
+  moveBack,
+  moveSidecars,
+  removeEmptiedFolders,
+  removeSidecars,
+} from "./trashed-copy.js";
 import { isOpen, Ledger, readLedgers } from "../state/journal.js";
 
 /** Resolves every intent a crash left open. */
@@ -58,46 +65,39 @@ export function recoverLocked(options: EngineOptions): Recovery[] {
 }
 
 /** Where an item's trashed copy is, if anywhere, and whether its original path is occupied. */
-function whereIs(entry: TrashEntry, env: NodeJS.ProcessEnv) {
+export function whereIs(entry: TrashEntry, env: NodeJS.ProcessEnv) {
   const atOrigin = pathExists(entry.originalPath);
   if (entry.location) return { atOrigin, trashed: pathExists(entry.location) ? entry.location : undefined };
+  // Our own move into the home trash: the name was journaled before it.
+  if (entry.trashName) {
+    const { location, trashInfo } = homeTrashPaths(entry.trashName, env);
+    if (pathExists(location)) return { atOrigin, trashed: location, trashInfo };
+  }
   // A system-trash move whose outcome was not written: the trash chose the name; find it by Path=.
   const found = findInSystemTrash(entry.originalPath, env).find((f) => f.fileExists);
   return { atOrigin, trashed: found?.location, trashInfo: found?.trashInfo };
 }
 
-/** How long the `trash` package may take between writing its .trashinfo and the move. */
-const TRASHINFO_WINDOW_MS = 60_000;
-
 /**
- * The `trash` package creates `<uuid>.trashinfo` and only then writes it and moves the file: a
- * kill in between leaves an empty one (no `Path=`, so no search finds it) or a full one without
- * its file. Ours are those of this entry's path, and the empty ones made while its operation ran.
+ * A killed move can leave a `.trashinfo` without its file: ours (moveToHomeTrash) is created, empty
+ * or whole, before the rename; the `trash` package's too. Only those we can prove ours go: the one
+ * under the name the journal holds for this entry, and those naming this entry's path. An empty one
+ * under another name could be anyone's — another program may be writing it this very moment.
  */
-function removeOrphanTrashInfo(entry: TrashEntry, ledgerFile: string, env: NodeJS.ProcessEnv) {
+function removeOrphanTrashInfo(entry: TrashEntry, env: NodeJS.ProcessEnv) {
   for (const orphan of findInSystemTrash(entry.originalPath, env).filter((f) => !f.fileExists))
     rmSync(orphan.trashInfo, { force: true });
-  const trash = homeTrashDir(env);
-  const from = Date.parse(entry.deletedAt) - 1000;
-  const until = statSync(ledgerFile).mtimeMs + TRASHINFO_WINDOW_MS;
-  let names: string[];
-  try {
-    names = readdirSync(join(trash, "info"));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.trashinfo$/.test(name)) continue;
-    const info = join(trash, "info", name);
-    const stat = statSync(info, { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size !== 0 || stat.mtimeMs < from || stat.mtimeMs > until) continue;
-    if (!pathExists(join(trash, "files", name.slice(0, -".trashinfo".length)))) rmSync(info, { force: true });
+  if (entry.trashName) {
+    const { location, trashInfo } = homeTrashPaths(entry.trashName, env);
+    if (!pathExists(location)) rmSync(trashInfo, { force: true });
   }
 }
 
 /**
  * What a crash left of one entry, made definite. Exported for a failed restore, which ends the same
- * way. `crash` is the crash harness's hook (a crash in recovery must lose nothing either).
+ * way. `crash` is the crash harness's hook (a crash in recovery must lose nothing either). It never
+ * throws: an entry it cannot settle — a part it may not move — becomes a conflict that says which
+ * path and how to put it right, and every other entry, and every other operation, goes on.
  */
 export function resolveOpen(
   entry: TrashEntry,
@@ -105,11 +105,85 @@ export function resolveOpen(
   env: NodeJS.ProcessEnv,
   crash: (step: string) => void = () => {},
 ): Recovery {
+  try {
+    return settleOpen(entry, ledger, env, crash);
+  } catch (error) {
+    return markStuck(entry, ledger, env, error);
+  }
+}
+
+/**
+ * An entry whose parts could not all be put in one place (`error`: the step that failed), recorded
+ * as a conflict whose sentence names the path in the way and the fix, then the restore to run.
+ */
+export function markStuck(
+  entry: TrashEntry,
+  ledger: Ledger,
+  env: NodeJS.ProcessEnv,
+  error: unknown,
+): Recovery {
+  const detail = stuckSentence(entry, env, error);
+  const { seq } = parseEntryId(entry.entryId)!;
+  try {
+    ledger.append([{ seq, event: "conflict", reason: detail, ...whereItIs(entry, env) }]);
+  } catch {
+    // The ledger cannot be written either: the entry stays open, and is said here.
+  }
+  return { entryId: entry.entryId, id: entry.id, path: entry.originalPath, result: "conflict", detail };
+}
+
+/** Where an entry's own copy is in the trash, as a conflict records it (for a later restore). */
+function whereItIs(entry: TrashEntry, env: NodeJS.ProcessEnv) {
+  try {
+    const { trashed, trashInfo } = whereIs(entry, env);
+    if (!trashed) return {};
+    return {
+      location: trashed,
+      ...((trashInfo ?? entry.trashInfo) ? { trashInfo: (trashInfo ?? entry.trashInfo)! } : {}),
+      ...identityAfterMove(trashed, entry),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * An entry recovery could not settle, in a sentence: the first part that may not be put back
+ * where it was (probed now), with the fix, then the restore that finishes the job — or, when no
+ * right is missing, the error itself.
+ */
+function stuckSentence(entry: TrashEntry, env: NodeJS.ProcessEnv, error: unknown): string {
+  let refusal: Refusal | undefined;
+  try {
+    const location = whereIs(entry, env).trashed;
+    const back = [
+      ...(location ? [{ from: location, to: entry.originalPath }] : []),
+      ...entry.sidecars.map((s) => ({ from: s.to, to: s.from })),
+    ];
+    const away = entry.sidecars.map((s) => ({ from: s.from, to: s.to }));
+    for (const { from, to } of [...back, ...away])
+      if (!refusal && pathExists(from) && !pathExists(to)) refusal = moveRefusalNow(from, to);
+  } catch {
+    // Not even a look is possible (a folder on the way may not be entered): the error says it.
+  }
+  const why = refusal
+    ? `${refusal.problem}; run \`${refusal.fix}\`, then`
+    : `${(error as Error).message}; once that is put right, run`;
+  return `interrupted half-way, and neither finished nor undone: ${why} \`session-retention trash restore ${entry.entryId}\` to put every part back where it was`;
+}
+
+/** `resolveOpen`'s work; a step that fails throws. */
+function settleOpen(
+  entry: TrashEntry,
+  ledger: Ledger,
+  env: NodeJS.ProcessEnv,
+  crash: (step: string) => void,
+): Recovery {
   const { seq } = parseEntryId(entry.entryId)!;
   const { atOrigin, trashed, trashInfo } = whereIs(entry, env);
   const base = { entryId: entry.entryId, id: entry.id, path: entry.originalPath };
   const conflict = (detail: string): Recovery => {
-    ledger.append([{ seq, event: "conflict", reason: detail }]);
+    ledger.append([{ seq, event: "conflict", reason: detail, ...whereItIs(entry, env) }]);
     return { ...base, result: "conflict", detail };
   };
   const gone = (detail: string): Recovery => {
@@ -135,7 +209,7 @@ export function resolveOpen(
   }
   if (entry.state === "moving") {
     if (atOrigin && !trashed) {
-      if (entry.target === "system-trash") removeOrphanTrashInfo(entry, ledger.file, env);
+      if (entry.target === "system-trash") removeOrphanTrashInfo(entry, env);
       moveSidecars(entry, "back", crash);
       // As after a whole operation: the quarantine folders its parts went through go once empty.
       removeEmptiedFolders(entry);
@@ -143,7 +217,15 @@ export function resolveOpen(
       return { ...base, result: "rolled-back", detail: "the move never happened; the session is in place" };
     }
     if (!atOrigin && trashed) {
-      moveSidecars(entry, "away", crash);
+      try {
+        moveSidecars(entry, "away", crash);
+      } catch (error) {
+        // A part may not follow (a folder owned by root): whole in place, then, if it can be.
+        moveBack(entry, trashed, trashInfo ?? entry.trashInfo, crash);
+        const reason = `not moved: ${unmovable(entry) ?? (error as Error).message}; every part of it is where it was`;
+        ledger.append([{ seq, event: "not-moved", reason }]);
+        return { ...base, result: "rolled-back", detail: reason };
+      }
       ledger.append([
         {
           seq,
@@ -176,6 +258,15 @@ export function resolveOpen(
       return { ...base, result: "finished", detail: "the restore had happened" };
     }
     if (!atOrigin && trashed) {
+      // The restore of an entry left half moved (a conflict put back part by part): still half.
+      const inPlace = entry.sidecars.find((s) => pathExists(s.from));
+      if (inPlace)
+        return markStuck(
+          entry,
+          ledger,
+          env,
+          new Error(`its restore was interrupted (${inPlace.from} is in place)`),
+        );
       ledger.append([
         { seq, event: "in-trash", reason: "restore interrupted before the move; still in the trash" },
       ]);
@@ -197,4 +288,13 @@ export function resolveOpen(
   }
   ledger.append([{ seq, event: "in-trash", reason: "purge interrupted; still in the trash" }]);
   return { ...base, result: "rolled-back", detail: "the purge never happened; still in the trash" };
+}
+
+/** The first part of an entry still in place that may not be moved away, with the fix; else undefined. */
+function unmovable(entry: TrashEntry): string | undefined {
+  for (const { from, to } of entry.sidecars) {
+    const refusal = pathExists(from) && !pathExists(to) ? moveRefusalNow(from, to) : undefined;
+    if (refusal) return `${refusal.problem}; run \`${refusal.fix}\` and try again`;
+  }
+  return undefined;
 }

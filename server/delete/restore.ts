@@ -16,8 +16,8 @@ import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import { withEntryLedger } from "../state/journal.js";
 import { listTrash } from "./list-trash.js";
 import { moveFile, pathExists } from "./movers.js";
-import { recoverLocked, resolveOpen } from "./recovery.js";
-import { moveSidecars, realFolder, removeEmptiedFolders, trashedCopy } from "./trashed-copy.js";
+import { markStuck, recoverLocked, resolveOpen, whereIs } from "./recovery.js";
+import { moveBack, moveSidecars, realFolder, removeEmptiedFolders, trashedCopy } from "./trashed-copy.js";
 import { doneItem, trashAudit } from "./trash-report.js";
 
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
@@ -38,6 +38,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     named.sort((a, b) => compareEntryIds(b.entry.entryId, a.entry.entryId));
     for (const { ref, entry } of named) {
       if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
+      else if (entry.state === "conflict") putBack(entry, ref, state, result);
       else if (entry.state !== "in-trash")
         result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
       else if (takenPath(entry))
@@ -100,6 +101,43 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();
     state.crash("restore-recorded");
+    result.done.push(doneItem(entry));
+  });
+}
+
+/**
+ * The restore of an entry recovery left as a conflict (interrupted half-way, and a part it could not
+ * move): every part that is away goes back where it was, once nothing stands at its place — the
+ * move undone, whole. A part that is both in place and in the trash keeps both, as before.
+ */
+function putBack(entry: TrashEntry, ref: string, state: EngineState, result: TrashActionResult) {
+  const { trashed } = whereIs(entry, state.env);
+  const twice = [
+    ...(trashed && pathExists(entry.originalPath) ? [entry.originalPath] : []),
+    ...entry.sidecars.filter((s) => pathExists(s.to) && pathExists(s.from)).map((s) => s.from),
+  ];
+  if (twice.length > 0)
+    return void result.skipped.push({
+      ref,
+      reason: `conflict: ${twice[0]} is both in place and in the trash; kept both (move one aside, then restore again)`,
+      pathTaken: true,
+    });
+  const copy = trashed ? trashedCopy({ ...entry, location: trashed }) : undefined;
+  if (copy && copy.state !== "ours") return void result.skipped.push({ ref, reason: copy.reason });
+  withEntryLedger(state.ledgerDir, entry.entryId, (ledger, seq) => {
+    ledger.append([{ seq, event: "restore-intent" }]);
+    ledger.sync();
+    try {
+      moveBack(entry, trashed, entry.trashInfo, state.crash);
+    } catch (error) {
+      // Closed at once: still a conflict, that says what is in the way now.
+      const stuck = markStuck(entry, ledger, state.env, error);
+      ledger.sync();
+      return void result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
+    }
+    if (entry.storeKind === "codex") restoreCodexIndex(entry);
+    ledger.append([{ seq, event: "restored" }]);
+    ledger.sync();
     result.done.push(doneItem(entry));
   });
 }

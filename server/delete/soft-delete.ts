@@ -3,6 +3,7 @@
 // the stores (ids are resolved against it, never taken as paths), the pins and the live sessions
 // as they are now, and the places the gate allows now. Just before each move the file must still be
 // the one the preview showed; every move is journaled before it happens and verified after.
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry, AuditItem } from "../../shared/audit.js";
@@ -327,7 +328,8 @@ export async function softDelete(
                     target: "quarantine" as const,
                     location: join(quarantine, `${seq}-${basename(record.path)}`),
                   }
-                : { target: "system-trash" as const }),
+                : // Its name in the home trash, journaled with the intent (see moveToHomeTrash).
+                  { target: "system-trash" as const, trashName: randomUUID() }),
               sidecars: sidecarsOf(record, join(quarantine, `${seq}.sidecars`)),
               ...(codex.has(record.id) ? { indexLines: codex.get(record.id)!.indexLines } : {}),
               deletedAt: now.toISOString(),
@@ -361,6 +363,7 @@ export async function softDelete(
             path: item.originalPath,
             sizeBytes: item.ownSize,
             folder: isFolderSession(item),
+            ...(item.trashName ? { name: item.trashName } : {}),
           })),
           state.env,
         );

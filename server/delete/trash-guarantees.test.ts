@@ -189,21 +189,26 @@ describe("nothing wedges", () => {
     expect(listed("20990102T000000Z-cccccc:1")?.state).toBe("gone");
   });
 
-  it("an empty .trashinfo that a killed move left in the desktop trash is removed by recovery", async () => {
+  it("recovery removes the empty .trashinfo a killed move of ours left, and never another program's", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-orphan-")));
     const path = writeSession(root, "/work/o", 1).getSessionFile()!;
     const { sessions } = await scanStores({ roots: [root] });
     const s = sessions[0]!;
-    openIntent("20990103T000000Z-dddddd", s, { target: "system-trash" });
-    // What the `trash` package leaves when killed between creating its .trashinfo and writing it.
+    const name = "0b0e8f52-6a36-4d7c-9a38-3e5c1e0e8c11";
+    openIntent("20990103T000000Z-dddddd", s, { target: "system-trash", trashName: name });
+    // Killed between creating its .trashinfo (under the name the intent holds) and writing it.
     mkdirSync(join(homeTrashDir(), "info"), { recursive: true });
-    const orphan = join(homeTrashDir(), "info", "0b0e8f52-6a36-4d7c-9a38-3e5c1e0e8c11.trashinfo");
-    writeFileSync(orphan, "");
-    // Somebody else's entry (not empty, another path) stays.
+    const ours = join(homeTrashDir(), "info", `${name}.trashinfo`);
+    writeFileSync(ours, "");
+    // Another program's, made in the same minute: one being written right now (empty, as the
+    // `trash` package leaves it between its two steps), and a whole one of another path.
+    const writing = join(homeTrashDir(), "info", "7d1c3e52-0b9a-4f0e-8c77-2a5d9e1f3b40.trashinfo");
+    writeFileSync(writing, "");
     const theirs = join(homeTrashDir(), "info", "theirs.trashinfo");
     writeFileSync(theirs, "[Trash Info]\nPath=/home/x/y\nDeletionDate=2026-01-01T00:00:00\n");
     expect(recover(engine)).toMatchObject([{ result: "rolled-back" }]);
-    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(ours)).toBe(false);
+    expect(existsSync(writing)).toBe(true);
     expect(existsSync(theirs)).toBe(true);
     expect(existsSync(path)).toBe(true);
   });
@@ -311,7 +316,7 @@ describe("fresh config, read under the lock", () => {
 function openIntent(
   operationId: string,
   s: SessionRecord,
-  where: Pick<TrashItem, "target"> & Partial<Pick<TrashItem, "location">>,
+  where: Pick<TrashItem, "target"> & Partial<Pick<TrashItem, "location" | "trashName">>,
 ) {
   const ledger = Ledger.create(join(statePaths().dir, "trash"), operationId);
   ledger.append([

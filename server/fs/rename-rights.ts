@@ -190,3 +190,16 @@ export function ownerName(uid: number): string {
   }
   return accounts.get(uid) ?? `uid ${uid}`;
 }
+
+/**
+ * Why this process cannot move `from` to `to` (a path in a folder that exists or will be made)
+ * now, probed now; undefined when it can, or when either side cannot be looked at.
+ */
+export function moveRefusalNow(from: string, to: string, me = process.getuid?.() ?? -1): Refusal | undefined {
+  const probe = renameProbe();
+  const entry = probe.entry(from);
+  const source = probe.folder(dirname(from));
+  const destination = probe.nearestFolder(dirname(to));
+  if (!entry || !source || !destination) return undefined;
+  return moveRefusal(entry, source, destination, entry.kind === "folder" ? "rename" : "rename-or-copy", me);
+}

@@ -41,7 +41,20 @@ export const LedgerEventSchema = z.discriminatedUnion("event", [
   z.object({ seq: z.number().int(), event: z.literal("purged"), at }),
   /** A restore or purge that did not happen: the item is still in the trash. */
   z.object({ seq: z.number().int(), event: z.literal("in-trash"), reason: z.string(), at }),
-  z.object({ seq: z.number().int(), event: z.literal("conflict"), reason: z.string(), at }),
+  /**
+   * Recovery could not settle it, or found both copies: reported, never guessed. Where its copy is
+   * (when it is somewhere in the trash), so that a restore can put every part back once it can.
+   */
+  z.object({
+    seq: z.number().int(),
+    event: z.literal("conflict"),
+    reason: z.string(),
+    location: z.string().optional(),
+    trashInfo: z.string().optional(),
+    identity: TrashItemSchema.shape.trashedIdentity,
+    sha256: z.string().optional(),
+    at,
+  }),
   /** The trashed copy was not found where we put it. */
   z.object({ seq: z.number().int(), event: z.literal("gone"), reason: z.string(), at }),
 ]);
@@ -186,7 +199,7 @@ export function readLedgers(dir: string): LedgerRead {
       }
       entry.state = STATE_AFTER[event.event];
       entry.updatedAt = event.at;
-      if (event.event === "moved") {
+      if (event.event === "moved" || (event.event === "conflict" && event.location)) {
         entry.location = event.location;
         if (event.trashInfo) entry.trashInfo = event.trashInfo;
         if (event.identity) entry.trashedIdentity = event.identity;

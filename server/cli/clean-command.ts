@@ -3,15 +3,17 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import { emptiesStore, riskiest } from "../../shared/policy.js";
+import type { Plan } from "../../shared/plan.js";
+import { riskiest } from "../../shared/policy.js";
 import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
 import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
-import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
+import { gatherPlanInputs, planFor, scannedStores, selectionPlanFor } from "../plan/plan-inputs.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
+import { renderLeftOut } from "./plan-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
@@ -48,6 +50,8 @@ export interface CleanJson {
   dryRun: boolean;
   sessions: Array<{ id: string; path: string; sizeBytes: number; why: string }>;
   orphanedMeta: string[];
+  /** What was chosen but cannot be moved now, one group per reason (not in `sessions`). */
+  leftOut?: Plan["leftOut"];
   /** The move (or the dry run's preview of it); null when nothing was a candidate. */
   result: SoftDeleteResult | null;
 }
@@ -111,30 +115,32 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const now = new Date();
   const sessions = inputs.report.sessions;
 
+  // Either way the plan counts only what can be moved now: the rest is its leftOut, said once per reason.
   let targets: Target[];
   let orphans: string[] = [];
+  let leftOut: Plan["leftOut"];
+  const byId = new Map(sessions.map((s) => [s.id, s]));
   if (refs.length > 0) {
     const named = withFamilies(
       refs.map((ref) => findSession(ref, sessions)),
       values.family ? sessions : [],
     );
-    const exempt = exemptionsOf(inputs, config, now, new Set(named.map((r) => r.id)));
+    const selected = new Set(named.map((r) => r.id));
+    const plan = selectionPlanFor({ ...inputs, config: inputs.config }, selected, now);
+    const kept = new Map(plan.kept.map((k) => [k.id, k]));
+    const chosen = new Set(plan.candidates.map((c) => c.id));
     targets = [];
-    for (const record of named) {
-      const why = exempt.get(record.id);
-      if (why) io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
-      else if (!targets.some((t) => t.record.id === record.id))
-        targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
+    for (const record of [...new Set(named)]) {
+      const why = kept.get(record.id);
+      if (chosen.has(record.id)) targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
+      else if (why && why.reason !== "cannot-move")
+        io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
     }
-    const refusal = emptiesStore(
-      sessions,
-      new Set(targets.map((t) => t.record.id)),
-      config.retention.allowEmptyStore,
-    );
-    if (refusal) {
-      io.stderr(`session-retention: ${visible(refusal.message)}`);
+    if (plan.refusal) {
+      io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
     }
+    leftOut = plan.leftOut;
   } else {
     const plan = planFor({ ...inputs, config: inputs.config }, now);
     if (plan.refusal) {
@@ -142,12 +148,12 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
-    const byId = new Map(sessions.map((s) => [s.id, s]));
     targets = plan.candidates.map((c) => ({
       record: byId.get(c.id)!,
       fingerprint: c.fingerprint ?? byId.get(c.id)!.fingerprint,
       why: `${c.rule}: ${c.detail}`,
     }));
+    leftOut = plan.leftOut;
   }
 
   const json = (result: SoftDeleteResult | null) => {
@@ -160,20 +166,27 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
         why: t.why,
       })),
       orphanedMeta: orphans,
+      ...(leftOut ? { leftOut } : {}),
       result,
     };
     io.stdout(JSON.stringify(document));
   };
   // With --json the tables are left out: stdout is the one document.
   const say = values.json ? () => {} : io.stdout;
-  if (targets.length === 0 && orphans.length === 0) {
-    if (values.json) json(null);
-    else io.stdout("Nothing to clean: no session is a candidate.");
-    return 0;
-  }
   const home = homedir();
   // Paths as shown: home as ~, and visible.
   const short = (path: string) => visible(path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+  const saidLeftOut = renderLeftOut(leftOut, short);
+  if (targets.length === 0 && orphans.length === 0) {
+    if (values.json) json(null);
+    else {
+      io.stdout(
+        `Nothing to clean: no session ${saidLeftOut.length > 0 ? "that can be moved now " : ""}is a candidate.`,
+      );
+      for (const line of saidLeftOut) io.stdout(line);
+    }
+    return 0;
+  }
   const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
   say(
@@ -196,6 +209,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     say(
       `…and ${orphans.length} orphaned session-index file${orphans.length === 1 ? "" : "s"} (their sessions are gone).`,
     );
+  for (const line of saidLeftOut) say(line);
   say("Riskiest (the largest and the most recently used):");
   say(
     renderTable(

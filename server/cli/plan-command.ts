@@ -43,6 +43,26 @@ const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** How many paths of one left-out group are listed (the rest are counted). */
+const LEFT_OUT_LISTED = 10;
+
+/**
+ * What a plan leaves out because it cannot be moved now: each reason once, with its sessions
+ * under it — never the same paragraph for every session. Empty when nothing is left out.
+ */
+export function renderLeftOut(groups: Plan["leftOut"], short: (path: string) => string): string[] {
+  if (!groups?.length) return [];
+  const count = groups.reduce((t, g) => t + g.sessions.length, 0);
+  const out = [`Left out: ${plural(count, "session")} that cannot be moved now, not counted above:`];
+  for (const group of groups) {
+    out.push(`  ${plural(group.sessions.length, "session")}: ${visible(group.reason)}`);
+    for (const session of group.sessions.slice(0, LEFT_OUT_LISTED)) out.push(`    ${short(session.path)}`);
+    if (group.sessions.length > LEFT_OUT_LISTED)
+      out.push(`    …and ${group.sessions.length - LEFT_OUT_LISTED} more`);
+  }
+  return out;
+}
+
 export function renderPlan(
   plan: Plan,
   context: { configPath: string; configSource: "file" | "defaults"; listKept: boolean; home?: string },
@@ -106,6 +126,8 @@ export function renderPlan(
       ),
     );
   }
+  const leftOut = renderLeftOut(plan.leftOut, short);
+  if (leftOut.length > 0) out.push("", ...leftOut);
   out.push("");
 
   const byReason = KEEP_REASONS.map(

@@ -18,6 +18,7 @@ import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
 import { CandidatesTable } from "./CandidatesTable.js";
 import { Dialog } from "./Dialog.js";
+import { LeftOut } from "./LeftOut.js";
 import { PlanWarnings } from "./PlanWarnings.js";
 
 /** Items per delete request: the server takes bodies up to 64 KiB. */
@@ -310,6 +311,7 @@ export function CleanWizard({
       {plan && step === "candidates" && (
         <div data-testid="wizard-candidates">
           <PlanWarnings plan={plan} />
+          <LeftOut groups={plan.leftOut} />
           {allCandidates.length === 0 ? (
             <p class="empty">
               Nothing to clean:{" "}
@@ -390,6 +392,7 @@ export function CleanWizard({
               {plan.refusal.message}
             </div>
           )}
+          <LeftOut groups={plan.leftOut} />
           {plan.riskiest.some((c) => ticked.has(c.id)) && (
             <>
               <h3>The riskiest (largest or most recently used)</h3>

@@ -65,6 +65,17 @@ describe("headline", () => {
     });
   });
 
+  it("counts only what can move, and says how many more it chose cannot be moved now", () => {
+    const plan = { count: 16, bytes: 3 * MIB, leftOut: 5 };
+    expect(headline({ ...base, quota: undefined, growth: undefined, plan }).policy).toBe(
+      "The policy would move 16 sessions (3.00 MiB) to the trash now. 5 more it chose cannot be moved now.",
+    );
+    expect(
+      headline({ ...base, quota: undefined, growth: undefined, plan: { count: 0, bytes: 0, leftOut: 1 } })
+        .policy,
+    ).toBe("The policy would move nothing now. 1 more it chose cannot be moved now.");
+  });
+
   it("without a size quota, history or plan yet, says what it knows and leaves the rest out", () => {
     expect(headline({ ...base, quota: undefined, growth: undefined, plan: undefined })).toEqual({
       used: "200 MiB in 1,234 sessions; no size quota is set.",

@@ -53,8 +53,11 @@ export interface HeadlineInput {
   configInvalid?: boolean;
   /** The 30-day series with its breakdown by namespace (undefined until it has come). */
   growth: GrowthResponse | undefined;
-  /** What the policy would move now (undefined until the plan has come). */
-  plan: { count: number; bytes: number } | undefined;
+  /**
+   * What the policy would move now (undefined until the plan has come); `leftOut`: how many it
+   * chose that cannot be moved now (not in `count`).
+   */
+  plan: { count: number; bytes: number; leftOut?: number } | undefined;
 }
 
 /** The headline's parts, each a sentence; left out when its data has not come (or does not exist). */
@@ -74,11 +77,15 @@ export function headline({ totalBytes, sessionCount, quota, configInvalid, growt
         : week < 0
           ? `Shrank ${formatBytes(-week)} this week.`
           : "No growth this week.";
+  const leftOut = plan?.leftOut
+    ? ` ${plan.leftOut.toLocaleString("en-US")} more it chose cannot be moved now.`
+    : "";
   const policy =
     plan === undefined
       ? undefined
-      : plan.count === 0
-        ? "The policy would move nothing now."
-        : `The policy would move ${plan.count.toLocaleString("en-US")} session${plan.count === 1 ? "" : "s"} (${formatBytes(plan.bytes)}) to the trash now.`;
+      : (plan.count === 0
+          ? "The policy would move nothing now."
+          : `The policy would move ${plan.count.toLocaleString("en-US")} session${plan.count === 1 ? "" : "s"} (${formatBytes(plan.bytes)}) to the trash now.`) +
+        leftOut;
   return { used, grew, policy };
 }

@@ -55,13 +55,18 @@ export function OverviewPage({
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
-  const [plan, setPlan] = useState<{ count: number; bytes: number } | undefined>(undefined);
+  const [plan, setPlan] = useState<{ count: number; bytes: number; leftOut: number } | undefined>(undefined);
   /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
   const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
   // Each part of the headline waits for its own answer; a failure leaves that part out.
   useEffect(() => {
     api.plan().then(
-      (p) => setPlan({ count: p.candidates.length, bytes: p.bytesToFree }),
+      (p) =>
+        setPlan({
+          count: p.candidates.length,
+          bytes: p.bytesToFree,
+          leftOut: (p.leftOut ?? []).reduce((t, g) => t + g.sessions.length, 0),
+        }),
       () => setPlan(undefined),
     );
   }, [api, planKey]);

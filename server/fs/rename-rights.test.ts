@@ -88,13 +88,21 @@ describe("moveRefusal", () => {
 });
 
 describe("renameProbe", () => {
-  it("reads the facts of real entries: kind, rights, the sticky bit, the nearest folder of a path to be made", () => {
+  it("reads the facts of real entries: kind, the rights a move needs, the sticky bit, the nearest folder of a path to be made", () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-rights-")));
     mkdirSync(join(root, "sticky"));
     chmodSync(join(root, "sticky"), 0o1777);
     writeFileSync(join(root, "f"), "x");
     const probe = renameProbe();
-    expect(probe.entry(join(root, "f"))).toMatchObject({ kind: "file", readable: true });
+    // A file's rights are asked only for a hard link; a folder's write always (its `..`).
+    expect(probe.entry(join(root, "f"))).toEqual({
+      path: join(root, "f"),
+      kind: "file",
+      uid: process.getuid!(),
+      dev: expect.any(Number),
+    });
+    expect(probe.entry(join(root, "f"), { linked: true })).toMatchObject({ readable: true, writable: true });
+    expect(probe.entry(join(root, "sticky"))).toMatchObject({ kind: "folder", writable: true });
     expect(probe.entry(join(root, "none"))).toBe(undefined);
     expect(probe.folder(join(root, "sticky"))).toMatchObject({ sticky: true, writable: true });
     expect(probe.nearestFolder(join(root, "a", "b", "c"))?.path).toBe(root);

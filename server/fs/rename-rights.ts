@@ -11,12 +11,20 @@ import { dirname } from "node:path";
 export interface EntryFacts {
   path: string;
   kind: "file" | "folder" | "other";
-  uid: number;
-  dev: number;
-  /** Whether this process may write in it (a folder) or to it (a file). */
-  writable: boolean;
-  /** Whether this process may read it (a hard link of another user's file needs that, and write). */
-  readable: boolean;
+  /**
+   * Its owner and file system — undefined when not looked at: a file known to be one, renamed out
+   * of a folder without the sticky bit, needs nothing of itself (a preview of 100,000 sessions
+   * saves an lstat each).
+   */
+  uid?: number;
+  dev?: number;
+  /**
+   * Whether this process may write in it (a folder: a move to another folder rewrites its `..`) or
+   * to it (a file to be hard-linked). Asked only where the move needs it: undefined otherwise.
+   */
+  writable?: boolean;
+  /** Whether this process may read it: asked only for a file to be hard-linked. */
+  readable?: boolean;
 }
 
 /** A folder something leaves or enters. */
@@ -70,28 +78,39 @@ export function renameProbe() {
     folders.set(path, facts);
     return facts;
   };
+  const nearest = new Map<string, FolderFacts | undefined>();
   return {
-    /** The entry at `path` (never followed), or undefined when nothing is there. */
-    entry(path: string): EntryFacts | undefined {
+    /**
+     * The entry at `path` (never followed), or undefined when nothing is there: one lstat, and the
+     * rights only where a move needs them (a folder's write; a file's read and write when `linked`).
+     * `knownFile`: the caller knows it is a regular file (its scan said so) — then, unless it is to
+     * be linked or its folder has the sticky bit, it is not looked at.
+     */
+    entry(path: string, { linked = false, knownFile = false } = {}): EntryFacts | undefined {
+      if (knownFile && !linked && folder(dirname(path))?.sticky === false) return { path, kind: "file" };
       const stat = lstatSync(path, { throwIfNoEntry: false });
       if (!stat) return undefined;
       const kind = stat.isDirectory() ? "folder" : stat.isFile() ? "file" : "other";
-      return {
-        path,
-        kind,
-        uid: stat.uid,
-        dev: stat.dev,
-        writable: kind === "other" ? false : can(path, constants.W_OK),
-        readable: kind === "other" ? false : can(path, constants.R_OK),
-      };
+      const facts: EntryFacts = { path, kind, uid: stat.uid, dev: stat.dev };
+      if (kind === "folder" || (kind === "file" && linked)) facts.writable = can(path, constants.W_OK);
+      if (kind === "file" && linked) facts.readable = can(path, constants.R_OK);
+      return facts;
     },
     folder,
     /** The folder `path` would be made in: itself, or its nearest existing ancestor (made on first use). */
     nearestFolder(path: string): FolderFacts | undefined {
-      for (let at = path; ; at = dirname(at)) {
-        if (lstatSync(at, { throwIfNoEntry: false })) return folder(at);
-        if (at === dirname(at)) return undefined;
-      }
+      if (!nearest.has(path))
+        for (let at = path; ; at = dirname(at)) {
+          if (lstatSync(at, { throwIfNoEntry: false })) {
+            nearest.set(path, folder(at));
+            break;
+          }
+          if (at === dirname(at)) {
+            nearest.set(path, undefined);
+            break;
+          }
+        }
+      return nearest.get(path);
     },
   };
 }
@@ -119,13 +138,22 @@ export function moveRefusal(
   me: number,
   owner: (uid: number) => string = ownerName,
 ): Refusal | undefined {
-  const mine = (uid: number) => uid === me;
+  const mine = (uid: number | undefined) => uid === me;
   // Yours: add the right; another's: make it yours (recursive for a folder, so that a purge can empty it).
-  const fixFor = ({ path, uid }: { path: string; uid: number }, recursive: boolean, rights: string) =>
+  const fixFor = (
+    { path, uid }: { path: string; uid?: number | undefined },
+    recursive: boolean,
+    rights: string,
+  ) =>
     mine(uid)
       ? `chmod ${recursive ? "-R " : ""}u+${rights} ${shellQuote(path)}`
       : `sudo chown ${recursive ? "-R " : ""}"$USER" ${shellQuote(path)}`;
-  const whose = (uid: number) => (mine(uid) ? "yours, but not writable" : `owned by ${owner(uid)}`);
+  const whose = (uid: number | undefined) =>
+    mine(uid)
+      ? "yours, but not writable"
+      : uid === undefined
+        ? "not writable by you"
+        : `owned by ${owner(uid)}`;
   if (source.kind === "other")
     return {
       problem: `${source.path} is neither a file nor a folder`,
@@ -139,11 +167,11 @@ export function moveRefusal(
   // The sticky bit (as /tmp has): only the entry's owner, the folder's owner or root may take it out.
   if (from.sticky && me !== 0 && !mine(source.uid) && !mine(from.uid))
     return {
-      problem: `${source.path} is owned by ${owner(source.uid)} in ${from.path}, whose sticky bit lets only its owner move it`,
+      problem: `${source.path} is owned by ${source.uid === undefined ? "someone else" : owner(source.uid)} in ${from.path}, whose sticky bit lets only its owner move it`,
       fix: `sudo chown "$USER" ${shellQuote(source.path)}`,
     };
   // A folder that changes folder gets a new `..`: the rename writes in the folder itself.
-  if (source.kind === "folder" && !source.writable && from.path !== to.path)
+  if (source.kind === "folder" && source.writable === false && from.path !== to.path)
     return {
       problem: `${source.path} is ${whose(source.uid)}, and a folder can only be moved by someone who may write in it`,
       fix: fixFor(source, true, "w"),
@@ -157,7 +185,7 @@ export function moveRefusal(
     !(source.readable && source.writable)
   )
     return {
-      problem: `${source.path} is owned by ${owner(source.uid)}, and only its owner may hard-link it`,
+      problem: `${source.path} is owned by ${source.uid === undefined ? "someone else" : owner(source.uid)}, and only its owner may hard-link it`,
       fix: `sudo chown "$USER" ${shellQuote(source.path)}`,
     };
   if (!to.writable)

@@ -7,7 +7,7 @@
 import { dirname } from "node:path";
 import type { Config } from "../../shared/config.js";
 import type { Candidate, LeftOut, Plan } from "../../shared/plan.js";
-import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
+import { isFolderSession, type SessionRecord, type StoreRef } from "../../shared/session-record.js";
 import { homeTrashDir } from "../fs/desktop-trash.js";
 import {
   type EntryFacts,
@@ -43,7 +43,7 @@ export async function moveContextOf(
 
 /** What the engine moves of a session: its own file or folder, and the files that go with it. */
 export type MoveParts = Pick<SessionRecord, "path" | "store"> &
-  Partial<Pick<SessionRecord, "bundle" | "metaFile">>;
+  Partial<Pick<SessionRecord, "bundle" | "metaFile" | "folder">>;
 
 /** One part as the decision sees it: the entry, the folder it leaves, where it goes and how. */
 export interface PartFacts {
@@ -87,7 +87,8 @@ export function moveChecker(
 ) {
   const probe = renameProbe();
   const quarantine = deletion.quarantineDir ?? context.defaultQuarantine;
-  const judged = new Map<string, string | undefined>();
+  /** Each item's verdict, by the record itself (null: it can move). */
+  const judged = new WeakMap<MoveParts, string | null>();
   const judge = (item: MoveParts): string | undefined => {
     const rule = context.stores.get(item.store.root) ?? { way: "rename" };
     if (rule.blocked) return rule.blocked;
@@ -99,7 +100,7 @@ export function moveChecker(
       deletion.target === "quarantine" || linked ? inQuarantine : trash?.writable ? trash : inQuarantine;
     const parts: PartFacts[] = [];
     for (const path of [item.path, ...(item.metaFile ? [item.metaFile] : []), ...(item.bundle ?? [])]) {
-      const entry = probe.entry(path);
+      const entry = probe.entry(path, { linked, knownFile: path === item.path && !isFolderSession(item) });
       const from = probe.folder(dirname(path));
       // A part gone since the scan is not this check's: the engine's fingerprint says so.
       if (!entry || !from) continue;
@@ -117,8 +118,9 @@ export function moveChecker(
   return {
     /** Why `item` cannot be moved whole now, or undefined when every part of it can. */
     whyNot(item: MoveParts): string | undefined {
-      if (!judged.has(item.path)) judged.set(item.path, judge(item));
-      return judged.get(item.path);
+      let verdict = judged.get(item);
+      if (verdict === undefined) judged.set(item, (verdict = judge(item) ?? null));
+      return verdict ?? undefined;
     },
   };
 }

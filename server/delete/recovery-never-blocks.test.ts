@@ -148,6 +148,45 @@ describe(`an interrupted move that can be neither finished nor undone (run as ui
     expect(fileTimes(project)).toEqual(times);
   });
 
+  it("a restore whose part may not come back: a conflict naming the path and the fix, never a stack trace; restored whole once fixed", () => {
+    const sandbox = userSandbox();
+    cleanups.push(sandbox.remove);
+    const { env } = sandbox;
+    const { root, sessions } = threeSessions(sandbox.home);
+    const session = sessions[0]!;
+    const before = snapshotTree([session.path, ...session.parts]);
+    writeConfigFile(
+      {
+        retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+        deletion: { target: "trash" },
+      },
+      statePaths(env).configFile,
+    );
+    sandbox.own();
+    const cli = (...args: string[]) => runAsUser([BIN, ...args], env);
+    const cleaned = cli("clean", "--yes", "--store", `claude:${root}`, "--ids", session.path);
+    expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0);
+    const entry = listTrash({ actor: "cli", env }).entries[0]!;
+    // Where its file history goes back to is root's now.
+    const history = dirname(session.parts[1]!);
+    forbid(history);
+    cleanups.push(() => allow(history));
+    const refused = cli("trash", "restore", entry.entryId);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(refused.stdout).toContain(
+      `restore failed: interrupted half-way, and neither finished nor undone: ${history} is`,
+    );
+    expect(refused.stdout).toMatch(FIX);
+    expect(refused.stdout).toContain(`session-retention trash restore ${entry.entryId}`);
+    expect(listTrash({ actor: "cli", env }).entries[0]!.state).toBe("conflict");
+    allow(history);
+    const back = cli("trash", "restore", entry.entryId);
+    expect(back.status, back.stdout + back.stderr).toBe(0);
+    expect(listTrash({ actor: "cli", env }).entries[0]!.state).toBe("restored");
+    expect(treeChanges(before, snapshotTree([session.path, ...session.parts]))).toEqual([]);
+  });
+
   it("a part that may not follow the transcript: the move is undone whole, and the reason names the part and the fix", async () => {
     const sandbox = userSandbox();
     cleanups.push(sandbox.remove);

@@ -43,7 +43,22 @@ export function recoverLocked(options: EngineOptions): Recovery[] {
     byOperation.set(operationId, [...(byOperation.get(operationId) ?? []), entry]);
   }
   for (const [operationId, entries] of byOperation) {
-    const ledger = Ledger.reopen(state.ledgerDir, operationId);
+    let ledger: Ledger;
+    try {
+      ledger = Ledger.reopen(state.ledgerDir, operationId);
+    } catch (error) {
+      // Its journal cannot be written (its owner changed?): its entries stay open, said here, and
+      // every other operation's are settled.
+      for (const entry of entries)
+        results.push({
+          entryId: entry.entryId,
+          id: entry.id,
+          path: entry.originalPath,
+          result: "conflict",
+          detail: `its journal cannot be written (${(error as Error).message}); nothing was done to it`,
+        });
+      continue;
+    }
     try {
       for (const entry of entries) {
         results.push(resolveOpen(entry, ledger, state.env, state.crash));

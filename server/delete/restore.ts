@@ -92,7 +92,15 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
       return;
     }
     state.crash("restored");
-    moveSidecars(entry, "back", state.crash);
+    try {
+      moveSidecars(entry, "back", state.crash);
+    } catch (error) {
+      // A part that may not come back (its folder is root's now): a conflict that says so and how.
+      const stuck = markStuck({ ...entry, state: "restoring" }, ledger, state.env, error);
+      ledger.sync();
+      result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
+      return;
+    }
     if (entry.storeKind === "codex") restoreCodexIndex(entry);
     if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
     // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
@@ -111,7 +119,12 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
  * move undone, whole. A part that is both in place and in the trash keeps both, as before.
  */
 function putBack(entry: TrashEntry, ref: string, state: EngineState, result: TrashActionResult) {
-  const { trashed } = whereIs(entry, state.env);
+  let trashed: string | undefined;
+  try {
+    trashed = whereIs(entry, state.env).trashed;
+  } catch (error) {
+    return void result.skipped.push({ ref, reason: `cannot look at its parts: ${(error as Error).message}` });
+  }
   const twice = [
     ...(trashed && pathExists(entry.originalPath) ? [entry.originalPath] : []),
     ...entry.sidecars.filter((s) => pathExists(s.to) && pathExists(s.from)).map((s) => s.from),

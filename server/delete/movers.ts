@@ -215,26 +215,24 @@ export async function moveToSystemTrash(
     }
   let other = 0;
   return moves.map((move, i) => {
-    const mine = placed.get(i);
-    const entry =
-      ours[i] || !Array.isArray(reported)
-        ? undefined
-        : (reported[other] as { path?: unknown; info?: unknown } | undefined);
-    if (!ours[i]) other++;
-    const candidates =
-      mine && !(mine instanceof Error)
-        ? [mine]
-        : typeof entry?.path === "string" && typeof entry.info === "string"
+    let candidates: Array<{ location: string; trashInfo: string }>;
+    let failure = "";
+    if (ours[i]) {
+      const mine = placed.get(i)!;
+      candidates = mine instanceof Error ? [] : [mine];
+      if (mine instanceof Error) failure = ` (${mine.message})`;
+    } else {
+      const entry = Array.isArray(reported)
+        ? (reported[other] as { path?: unknown; info?: unknown } | undefined)
+        : undefined;
+      other++;
+      candidates =
+        typeof entry?.path === "string" && typeof entry.info === "string"
           ? [{ location: entry.path, trashInfo: entry.info }]
-          : ours[i]
-            ? []
-            : findInSystemTrash(move.path, env).filter((f) => f.fileExists);
+          : findInSystemTrash(move.path, env).filter((f) => f.fileExists);
+    }
     if (exists(move.path))
-      return {
-        error: new MoveError(
-          `the trash did not take ${move.path}${mine instanceof Error ? ` (${mine.message})` : ""}; it is still in place`,
-        ),
-      };
+      return { error: new MoveError(`the trash did not take ${move.path}${failure}; it is still in place`) };
     for (const candidate of candidates) {
       const info = readFileSync(candidate.trashInfo, "utf8");
       const trashed = currentFingerprint(candidate.location, move.folder);

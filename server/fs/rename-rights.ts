@@ -115,8 +115,6 @@ export function renameProbe() {
   };
 }
 
-export type RenameProbe = ReturnType<typeof renameProbe>;
-
 /** How an entry gets to its destination. */
 export type MoveWay =
   /** One rename: the same file system is required (a folder). */

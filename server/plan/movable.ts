@@ -30,6 +30,7 @@ export interface MoveContext {
   trash: string;
 }
 
+/** The move context of these stores, in this environment (each store's adapter asked once). */
 export async function moveContextOf(
   stores: readonly StoreRef[],
   env: NodeJS.ProcessEnv,
@@ -91,7 +92,7 @@ export function moveChecker(
   const judged = new WeakMap<MoveParts, string | null>();
   const judge = (item: MoveParts): string | undefined => {
     const rule = context.stores.get(item.store.root) ?? { way: "rename" };
-    if (rule.blocked) return rule.blocked;
+    if (rule.blocked) return refusalOf({ blocked: rule.blocked, parts: [], quarantine, me });
     const linked = rule.way === "link";
     const inQuarantine = probe.nearestFolder(quarantine);
     // The desktop trash when it can be written; else the engine falls back to the quarantine.

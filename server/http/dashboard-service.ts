@@ -400,7 +400,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       if (unknown.length > 0) throw new UnknownIdsError(unknown);
       const kept = keepFromClaudeSweep(
         ids.map((id) => byId.get(id)!),
-        "ui",
+        { actor: "ui", config: stores.config },
       );
       changed();
       return { kept };

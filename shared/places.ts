@@ -11,6 +11,7 @@ export type PlaceRule =
   | "control-character"
   | "symlink"
   | "session-place"
+  | "output-in-store"
   | "relative-path"
   | "filesystem-root"
   | "home"
@@ -227,6 +228,41 @@ export function placeProblem(path: string, role: PlaceRole, context: PlaceContex
   for (const home of context.homes)
     if (parentOf(path) === home)
       return refuse("quarantine-in-home", "is a folder at the top of your home, where your own files live");
+  return undefined;
+}
+
+/**
+ * Why a file we are asked to write (a report, node_exporter's textfile) may not go into `folder`
+ * (absolute, normalized — real on the server), or undefined. Anywhere the user may write is fine —
+ * home, `/tmp`, `/var/lib/…` — except `/` itself and the trees that hold the system (`/etc`,
+ * `/usr`, `/boot`…), where a file of ours would join or replace the system's own, and a store, the
+ * quarantine or the desktop trash, where it would be a stray file among an agent's sessions.
+ */
+export function outputFolderProblem(
+  folder: string,
+  context: Pick<PlaceContext, "stores" | "trash"> & { quarantine?: string },
+): PlaceProblem | undefined {
+  const refuse = (rule: PlaceRule, what: string): PlaceProblem => ({
+    rule,
+    message: `${folder} ${what}, not a folder for a file we write (rule ${rule})`,
+  });
+  if (folder === "/") return refuse("filesystem-root", "is the whole file system");
+  // /run is left out: it holds the user's own runtime folder (/run/user/<uid>).
+  const tree = SYSTEM_TREES.find((t) => t !== "/run/" && `${folder}/`.startsWith(t));
+  if (tree)
+    return refuse(
+      "system-folder",
+      `${folder}/` === tree ? "is a system folder" : `is inside the system folder ${tree.slice(0, -1)}`,
+    );
+  for (const store of context.stores ?? [])
+    if (isWithin(folder, store.path))
+      return refuse("output-in-store", `is inside the store ${store.path} (${store.label})`);
+  for (const [place, what] of [
+    [context.quarantine, "the quarantine"],
+    [context.trash, "the desktop trash"],
+  ] as const)
+    if (place !== undefined && isWithin(folder, place))
+      return refuse("output-in-store", `is inside ${what} ${place}`);
   return undefined;
 }
 

@@ -6,7 +6,7 @@
 // it again just before it moves anything: a symlink can change after it was checked. Every other
 // write into a store (keeping a transcript from Claude's sweep, a workspace's metadata) is judged
 // here too, by `checkSessionWrite`.
-import { lstatSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
@@ -181,8 +181,9 @@ export interface SessionWrite {
  * The gate for every write into a store that is not a move of the deletion engine (which judges
  * its own moves again at the moment it makes them): keeping a transcript from Claude's sweep,
  * writing a workspace's `.metadata.json`. The session's folder is resolved to its real path; then
- * the session itself must be no place of its own rules (`/`, home or above it, a system folder,
- * another user's home), it must not be a symlink (a write through it lands wherever it points),
+ * the session itself, resolved, must be no place of its own rules (`/`, home or above it, a system
+ * folder, another user's home: a symlink to home is judged as home), it must not be a symlink at
+ * all (a write through one lands wherever it points),
  * it must be where its kind of store keeps sessions below the store's real root, and that root
  * must pass the gate as any store root does — not inside another store (`others`), the quarantine
  * or the desktop trash. Returns the real root and the real path, or throws a RefusedPlaceError
@@ -214,9 +215,12 @@ export function checkSessionWrite(
   const path = join(realPlace(dirname(named)), basename(named));
   const root = realPlace(target.root, `the ${target.kind} store`);
   const homes = environment.homes;
-  const own = placeProblem(path, "session", { homes });
-  if (own) refuse(own.rule, path, own.message);
-  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink())
+  // Judged for what it really is first: a symlink to home is refused as home.
+  const real = realPlace(path);
+  const own = placeProblem(real, "session", { homes });
+  if (own)
+    refuse(own.rule, real, real === path ? own.message : `"${target.path}" resolves to ${own.message}`);
+  if (real !== path)
     refuse(
       "symlink",
       path,

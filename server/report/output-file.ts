@@ -78,11 +78,7 @@ export function writeOutputFile(
     writeFileAtomic(join(folder, basename(absolute)), text, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new UserError(
-      `cannot write ${what} ${path}: ${REASONS[code] ?? (error as Error).message} (${code})`,
-      {
-        cause: error,
-      },
-    );
+    const reason = REASONS[code] ?? (error as Error).message;
+    throw new UserError(`cannot write ${what} ${path}: ${reason} (${code})`, { cause: error });
   }
 }

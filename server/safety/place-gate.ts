@@ -18,11 +18,11 @@ import {
   type PlaceRule,
 } from "../../shared/places.js";
 import type { StoreKind } from "../../shared/session-record.js";
-import { isSessionPlace } from "../stores/session-place.js";
 import { UserError } from "../errors.js";
 import { statePaths } from "../state/state-dir.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
+import { isSessionPlace } from "../stores/session-place.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
 export class RefusedPlaceError extends UserError {
@@ -173,7 +173,7 @@ export interface SessionWrite {
   root: string;
   /** The session's own file or folder, as given (resolved here). */
   path: string;
-  /** What named it, for the message: `touch`, `keep`… */
+  /** What the write is, to begin the message with: `workspace metadata`, `keep claude:<id>`… */
   label: string;
 }
 
@@ -183,11 +183,11 @@ export interface SessionWrite {
  * writing a workspace's `.metadata.json`. The session's folder is resolved to its real path; then
  * the session itself, resolved, must be no place of its own rules (`/`, home or above it, a system
  * folder, another user's home: a symlink to home is judged as home), it must not be a symlink at
- * all (a write through one lands wherever it points),
- * it must be where its kind of store keeps sessions below the store's real root, and that root
- * must pass the gate as any store root does — not inside another store (`others`), the quarantine
- * or the desktop trash. Returns the real root and the real path, or throws a RefusedPlaceError
- * naming the rule and the real path; it writes nothing.
+ * all (a write through one lands wherever it points), it must be where its kind of store keeps
+ * sessions below the store's real root, and that root must pass the gate as any store root does —
+ * not inside another store (`others`), the quarantine or the desktop trash. Returns the real root
+ * and the real path, or throws a RefusedPlaceError naming the rule and the real path; it writes
+ * nothing.
  */
 export function checkSessionWrite(
   target: SessionWrite,

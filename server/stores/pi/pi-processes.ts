@@ -96,11 +96,15 @@ function storesOf(env: NodeJS.ProcessEnv): string[] {
   return discoverPiRoots(env).roots.map((root) => realOrAsIs(root.path));
 }
 
+const isPiProcess = (pid: number) =>
+  isPiCommand(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean));
+
 /**
  * The pi processes running now that we may look at (on Linux; none elsewhere, nor another user's),
  * other than `self` (default: this process — the extension runs inside pi, and its own pi is marked).
- * A pid's start time is read before and after its command line and working folder: a process that
- * exited meanwhile and whose pid was taken by another is passed over, not mixed with it.
+ * Every command line is read once (the cheap test); a pi's start time is read before its command
+ * line is read again, its folder and environment, and after: a process that exited meanwhile and
+ * whose pid was taken by another is passed over, not mixed with it.
  */
 export function runningPi(self: number = process.pid): RunningPi[] {
   let names: string[];
@@ -113,9 +117,9 @@ export function runningPi(self: number = process.pid): RunningPi[] {
     const pid = Number(name);
     if (pid === self) return [];
     try {
+      if (!isPiProcess(pid)) return [];
       const before = processStart(pid);
-      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      if (!before || !isPiCommand(argv)) return [];
+      if (!before || !isPiProcess(pid)) return [];
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
       const env = environOf(pid);
       if (ticksOf(pid) !== before.ticks) return [];

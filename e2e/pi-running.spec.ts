@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { startMockModel } from "../test-support/mock-model/index.js";
 import { piFolder } from "../test-support/pi-store.js";
 import { MOCK_MODEL, startPiInTmux, until, useMockModel } from "../test-support/pi-tmux.js";
-import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { agentDirWith, expect, KEEP_NOTHING, networkQuiet, test, violations } from "./serve-fixture.js";
 
 test("a pi running without the extension: the overview says so, and its session is kept by its pid", async ({
   page,
@@ -49,6 +49,8 @@ test("a pi running without the extension: the overview says so, and its session 
       `pi process ${pi.pid} runs in ${project} without session-retention's extension`,
     );
     await expect(notice).toContainText("pi install npm:session-retention");
+    await networkQuiet(page);
+    expect(await violations(page)).toEqual([]);
 
     await page.getByTestId("nav-sessions").click();
     const row = page.getByTestId("session-row").filter({ hasText: "hello from the dashboard test" });

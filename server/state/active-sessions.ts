@@ -53,7 +53,10 @@ export interface ActiveDetection {
 
 export interface DetectActiveOptions {
   markersDir: string;
-  /** Only open files under these roots count (everything else a process has open is irrelevant). */
+  /**
+   * Only open files under these roots count (everything else a process has open is irrelevant),
+   * and a pi without a marker is reported when it writes to one of them.
+   */
   roots: readonly string[];
   /** Default "/proc"; absent (not Linux) → the open-file check is skipped. */
   procDir?: string;

@@ -10,7 +10,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { describePiWithoutExtension } from "../../../shared/unmarked-pi.js";
 import { writeConfigFile } from "../../../test-support/config-file.js";
-import { piFolder, setModified, writeSession } from "../../../test-support/pi-store.js";
+import {
+  assistantMessage,
+  piFolder,
+  setModified,
+  userMessage,
+  writeSession,
+} from "../../../test-support/pi-store.js";
 import { until } from "../../../test-support/pi-tmux.js";
 import { softDelete } from "../../delete/deletion-engine.js";
 import { createApp } from "../../http/app.js";
@@ -121,24 +127,8 @@ describe.runIf(existsSync("/proc/self/stat"))("a pi running without the extensio
     const project = fresh("sr-project-");
     const pi = await startPi(project);
     const flat = SessionManager.create(project, custom);
-    flat.appendMessage({ role: "user", content: "hi", timestamp: Date.now() });
-    flat.appendMessage({
-      role: "assistant",
-      content: [{ type: "text", text: "hello" }],
-      api: "openai-completions",
-      provider: "mock",
-      model: "mock-1",
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: Date.now(),
-    });
+    flat.appendMessage(userMessage("hi"));
+    flat.appendMessage(assistantMessage("hello")); // pi writes the file at its first reply
     const inCustom = flat.getSessionFile()!;
     const headerless = join(
       root,

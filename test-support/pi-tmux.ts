@@ -3,7 +3,7 @@
 // sandboxed HOME and agent dir are pi's; nothing is downloaded (`--offline`). Every wait is on a
 // signal — the screen, /proc — never a fixed sleep, and pi and tmux are stopped by their pids.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +71,10 @@ export interface PiInTmux {
   type(text: string): void;
   /** Resolves once the screen shows `text`; fails with the screen as it is. */
   waitForScreen(text: string, timeoutMs?: number): Promise<void>;
-  /** Stops pi (SIGTERM, then SIGKILL), then the tmux server, each by its pid, and waits for both. */
+  /**
+   * Stops pi (SIGTERM, then SIGKILL), then the tmux server, each by its pid, waits for both, and
+   * removes the socket's folder.
+   */
   stop(): Promise<void>;
 }
 
@@ -147,6 +150,7 @@ export async function startPiInTmux(options: {
         5000,
       ).catch(() => undefined);
     }
+    rmSync(dirname(socket), { recursive: true, force: true });
   };
   try {
     await until(

@@ -368,6 +368,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       problems,
       findings: findingsOf(inputs),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
+      ...(inputs.piWithoutExtension?.length ? { piWithoutExtension: inputs.piWithoutExtension } : {}),
       ...(ahead ? { forecast: ahead } : {}),
       ...(looks.versionOf(inputs) !== undefined ? { version: looks.versionOf(inputs)! } : {}),
     };

@@ -8,6 +8,11 @@ import type { Policy } from "../../shared/config.js";
 import { evaluatePolicy, type Exemption, exemptions, policyVerdicts } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
+import {
+  describePiWithoutExtension,
+  type PiWithoutExtension,
+  piWithoutExtensionOf,
+} from "../../shared/unmarked-pi.js";
 import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scan } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
@@ -54,11 +59,16 @@ export interface GatherOptions {
 export interface PlanInputs {
   config: ConfigStatus;
   report: ScanReport;
-  /** Things said plainly along the way: skipped locations, unreadable active markers. */
+  /**
+   * Things said plainly along the way: skipped locations, unreadable active markers, a pi running
+   * without our extension.
+   */
   notes: string[];
   pins: Pin[];
   /** Session id → how we know it is in use. */
   activeIds: Map<string, string>;
+  /** pi processes running without our extension (their sessions kept by the rougher rule); absent: none known. */
+  piWithoutExtension?: PiWithoutExtension[];
   /** What agents' own retention deletes next, before it is counted against our pins. */
   sweeps: ExternalSweep[];
 }
@@ -95,7 +105,9 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,
     roots: [...roots, ...adapterStores.map((s) => s.root)],
+    sessions: report.sessions,
   });
+  const piWithoutExtension = detection.piWithoutMarker.map(piWithoutExtensionOf);
   const byPath = activePaths(detection);
   // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
   const activeIds = await liveSessionsOf(report.stores, report.sessions);
@@ -127,7 +139,20 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   // A store holding things that are not its sessions (or nothing but) is said plainly.
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
-  return { config, report, notes: [...notes, ...findings, ...detection.problems], pins, activeIds, sweeps };
+  return {
+    config,
+    report,
+    notes: [
+      ...notes,
+      ...findings,
+      ...detection.problems,
+      ...piWithoutExtension.map(describePiWithoutExtension),
+    ],
+    pins,
+    activeIds,
+    piWithoutExtension,
+    sweeps,
+  };
 }
 
 /** What the policy judges, from gathered inputs with a valid config. */

@@ -20,7 +20,11 @@ export function AgentTakes({
       <ul>
         {shown.map((c) => {
           const agent = AGENT_LABELS[c.store.kind];
-          const name = <SessionName session={c} title={c.title} file={false} />;
+          const name = (
+            <>
+              “<SessionName session={c} title={c.title} file={false} />”
+            </>
+          );
           if (c.refused)
             return (
               <li key={c.id} data-testid="agent-refused" data-id={c.id}>
@@ -30,8 +34,8 @@ export function AgentTakes({
           const left = (c.alsoDeletes ?? []).find((t) => !ticked.has(t.id));
           return (c.alsoDeletes ?? []).map((t) => (
             <li key={`${c.id} ${t.id}`} data-testid="agent-also-deletes" data-id={c.id}>
-              {agent} will also delete {t.what}: <SessionName session={t} title={t.title} file={false} /> goes
-              with {name}, in its trash entry.
+              {agent} will also delete {t.what}: “<SessionName session={t} title={t.title} file={false} />”
+              goes with {name}, in its trash entry.
               {left === t && (
                 <strong data-testid="agent-untick-refused">
                   {" "}

@@ -213,6 +213,8 @@ export function CleanWizard({
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);
         merged.bytesFreed += done.bytesFreed;
+        // Never expected, always shown: a session outside the selection an agent's own delete took.
+        if (done.lost) merged.lost = [...(merged.lost ?? []), ...done.lost];
         if (done.stopped) {
           merged.stopped = { after: before + done.stopped.after, of: candidates.length };
           // The requests not sent are not moved either.

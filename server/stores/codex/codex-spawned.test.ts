@@ -17,6 +17,7 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -37,6 +38,8 @@ import { scanStores } from "../../scan/scanner.js";
 import { readAudit } from "../../state/audit-log.js";
 import { addPins } from "../../state/protection-list.js";
 import { statePaths } from "../../state/state-dir.js";
+import { judgeTakes, takenInto } from "../../plan/agent-takes.js";
+import { codexAlsoDeletes, descendants } from "./codex-spawned.js";
 
 const CODEX = resolve("node_modules/.bin/codex");
 const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
@@ -459,4 +462,127 @@ describe("a restore appends Codex's names only to a regular session_index.jsonl"
     },
     60_000,
   );
+});
+
+describe("Codex's answer, and the judgment of it", () => {
+  it("every thread below, nearest first, whatever the cycles in Codex's records", () => {
+    const edges = new Map([
+      ["a", ["b", "c"]],
+      ["b", ["d", "a"]],
+      ["d", ["b"]],
+    ]);
+    expect(descendants(edges, "a")).toEqual(["b", "c", "d"]);
+    expect(descendants(edges, "c")).toEqual([]);
+  });
+
+  it("names a session it takes whole once, a part of another session or a stray rollout as a file", async () => {
+    const root = join(realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-answer-"))), ".codex");
+    const b = new CodexStoreBuilder(root, 99);
+    const spawner = b.thread({ cwd: "/home/dev/a", turns: 1 });
+    const lostOne = b.thread({ cwd: "/home/dev/a", turns: 1, spawnedBy: spawner, headerless: true });
+    // The lost subagent's own subagent says who spawned it: part of the lost one's session.
+    const below = b.thread({ cwd: "/home/dev/a", turns: 1, spawnedBy: lostOne });
+    const other = b.thread({ cwd: "/home/dev/b", turns: 1 });
+    const othersSubagent = b.thread({ cwd: "/home/dev/b", turns: 1, spawnedBy: other });
+    const facts = b.finish();
+    // A rollout where Codex keeps none (the scan reports it, Codex may still find it by its id).
+    const strayThread = "019c0000-0000-7000-8000-00000000abcd";
+    const stray = join(root, "sessions", "2026", `rollout-2026-01-01T00-00-00-${strayThread}.jsonl`);
+    writeFileSync(stray, "{}\n");
+    const report = await scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+    const scan = { records: report.sessions, problems: report.problems };
+    const id = (t: Thread) => `codex:${t.id}`;
+    const ask = (edges: Array<[string, string]>, ids: string[]) => {
+      const map = new Map<string, string[]>();
+      for (const [p, c] of edges) map.set(p, [...(map.get(p) ?? []), c]);
+      return codexAlsoDeletes(root, scan, ids, {}, map) as Map<string, unknown>;
+    };
+    expect(facts.threads).toHaveLength(5);
+
+    const edges: Array<[string, string]> = [
+      [spawner.id, lostOne.id],
+      [lostOne.id, below.id],
+    ];
+    expect(ask(edges, [id(spawner)]).get(id(spawner))).toEqual([
+      { what: `its spawned thread ${lostOne.id}`, session: id(lostOne) },
+    ]);
+    expect(ask([...edges, [spawner.id, othersSubagent.id]], [id(spawner)]).get(id(spawner))).toContainEqual({
+      what: `its spawned thread ${othersSubagent.id}, a subagent's rollout of session ${id(other)}`,
+      path: othersSubagent.path,
+    });
+    expect(ask([[spawner.id, strayThread]], [id(spawner)]).get(id(spawner))).toEqual([
+      { what: `its spawned thread ${strayThread}`, path: stray },
+    ]);
+    // A thread the database names with no rollout here takes nothing of ours.
+    expect(ask([[other.id, "019c0000-0000-7000-8000-0000000000ff"]], [id(other)]).get(id(other))).toEqual([]);
+
+    // Judged: a session taken along is refused when a part of another session would go with it.
+    const byId = new Map(report.sessions.map((r) => [r.id, r]));
+    const judged = judgeTakes(
+      new Map([
+        [id(spawner), [{ what: "its spawned thread x", session: id(lostOne) }]],
+        [id(lostOne), [{ what: "its spawned thread y", path: othersSubagent.path }]],
+      ]),
+      byId,
+      () => undefined,
+    );
+    expect(judged.get(id(lostOne))).toEqual({
+      refused: `Codex's own delete of it would also delete its spawned thread y, which is not a session that can go with it (${othersSubagent.path})`,
+    });
+    expect((judged.get(id(spawner)) as { refused: string }).refused).toMatch(
+      new RegExp(`which stays: Codex's own delete of it would also delete its spawned thread y`),
+    );
+  });
+
+  it("a cycle in Codex's records is broken at its first member", () => {
+    const take = (id: string) => ({
+      takes: [{ id, path: id, title: id, what: id, sizeBytes: 1, agent: "Codex" }],
+    });
+    expect([
+      ...takenInto(
+        ["x", "y"],
+        new Map([
+          ["x", take("y")],
+          ["y", take("x")],
+        ]),
+      ),
+    ]).toEqual([["y", "x"]]);
+    // A taker taken by another goes with that one, and so does everything it takes.
+    const two = (a: string, b: string) => ({
+      takes: [a, b].map((id) => ({ id, path: id, title: id, what: id, sizeBytes: 1, agent: "Codex" })),
+    });
+    expect(
+      new Map(
+        takenInto(
+          ["y", "x"],
+          new Map([
+            ["y", take("z")],
+            ["x", two("y", "z")],
+          ]),
+        ),
+      ),
+    ).toEqual(
+      new Map([
+        ["y", "x"],
+        ["z", "x"],
+      ]),
+    );
+  });
+
+  it("a state database Codex reads that cannot be read refuses its sessions, and nothing changes", async () => {
+    const s = store("session_meta");
+    lenientConfig();
+    writeFileSync(s.db, "not a database, whatever Codex left here\n".repeat(200));
+    for (const extra of ["-wal", "-shm"]) rmSync(`${s.db}${extra}`, { force: true });
+    const before = snapshotTree([s.root]);
+    const result = await softDelete(await selection(s, [s.other, s.bystander]), engine);
+    expect(result.moved).toEqual([]);
+    expect(result.skipped.map((x) => x.reason)).toEqual([
+      expect.stringMatching(
+        /^could not ask Codex what its own delete of it would also delete \(Codex's state database .*state_5\.sqlite could not be read/,
+      ),
+      expect.stringMatching(/^could not ask Codex/),
+    ]);
+    expect(treeChanges(before, snapshotTree([s.root]))).toEqual([]);
+  });
 });

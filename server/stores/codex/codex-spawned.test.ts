@@ -54,14 +54,14 @@ function sql(db: string, statement: string) {
 /** How the subagent lost what tells our scan who spawned it. */
 type Lost = "session_meta" | "parent_thread_id";
 
-/**
- * A store with a thread that spawned a subagent the scan cannot place (`lost`), a thread with a
- * subagent it can, and two threads of their own — and Codex's state for it, made by Codex, with
- * the edge of the lost subagent as Codex recorded it when it spawned it.
- */
 /** Each store its own thread ids: the tests of this file share one home (and its pins). */
 let seed = 27;
 
+/**
+ * A store with a thread that spawned a subagent the scan cannot place (`lost`), a thread with a
+ * subagent it can, and a thread of its own — and Codex's state for it, made by Codex, with the edge
+ * of the lost subagent as Codex recorded it when it spawned it.
+ */
 function store(lost: Lost) {
   const root = join(realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-spawned-"))), ".codex");
   const b = new CodexStoreBuilder(root, seed++);

@@ -8,10 +8,13 @@ import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/
 import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { exemptionsOf, gatherPlanInputs, planFor, scannedStores } from "../plan/plan-inputs.js";
+import { agentTakesOf, staysBecause, withAnswer } from "../plan/agent-takes.js";
+import type { Candidate } from "../../shared/plan.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
+import { agentTakesLines } from "./plan-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
@@ -46,7 +49,9 @@ closed before anything moved, 2 refused (invalid config, no confirmation, would 
 /** What `clean --json` prints: the sessions chosen, and what happened to them. */
 export interface CleanJson {
   dryRun: boolean;
-  sessions: Array<{ id: string; path: string; sizeBytes: number; why: string }>;
+  sessions: Array<
+    { id: string; path: string; sizeBytes: number; why: string } & Pick<Candidate, "alsoDeletes" | "refused">
+  >;
   orphanedMeta: string[];
   /** The move (or the dry run's preview of it); null when nothing was a candidate. */
   result: SoftDeleteResult | null;
@@ -113,12 +118,15 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
 
   let targets: Target[];
   let orphans: string[] = [];
+  /** Why a session that is not a target stays (its keep), for what its agent's delete would take. */
+  let keptWhy: (id: string) => string | undefined;
   if (refs.length > 0) {
     const named = withFamilies(
       refs.map((ref) => findSession(ref, sessions)),
       values.family ? sessions : [],
     );
     const exempt = exemptionsOf(inputs, config, now, new Set(named.map((r) => r.id)));
+    keptWhy = (id) => (exempt.has(id) ? `${exempt.get(id)!.reason}: ${exempt.get(id)!.detail}` : undefined);
     targets = [];
     for (const record of named) {
       const why = exempt.get(record.id);
@@ -142,6 +150,11 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
+    const kept = new Map(plan.kept.map((k) => [k.id, k]));
+    keptWhy = (id) => {
+      const k = kept.get(id);
+      return k && k.reason !== "within-policy" ? `${k.reason}: ${k.detail}` : undefined;
+    };
     const byId = new Map(sessions.map((s) => [s.id, s]));
     targets = plan.candidates.map((c) => ({
       record: byId.get(c.id)!,
@@ -150,15 +163,23 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     }));
   }
 
+  // What each target's agent will also delete with it, or why it will be refused (plan/agent-takes.ts).
+  const targetIds = new Set(targets.map((t) => t.record.id));
+  const takes = await agentTakesOf(
+    inputs.report,
+    [...targetIds],
+    (id) => (targetIds.has(id) ? undefined : staysBecause(keptWhy(id), refs.length > 0)),
+    process.env,
+  );
   const json = (result: SoftDeleteResult | null) => {
     const document: CleanJson = {
       dryRun: values["dry-run"],
-      sessions: targets.map((t) => ({
-        id: t.record.id,
-        path: t.record.path,
-        sizeBytes: t.record.sizeBytes,
-        why: t.why,
-      })),
+      sessions: targets.map((t) =>
+        withAnswer(
+          { id: t.record.id, path: t.record.path, sizeBytes: t.record.sizeBytes, why: t.why },
+          takes.get(t.record.id),
+        ),
+      ),
       orphanedMeta: orphans,
       result,
     };
@@ -192,6 +213,16 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       [0],
     ),
   );
+  for (const line of agentTakesLines(
+    targets.map((t) =>
+      withAnswer(
+        { path: t.record.path, store: t.record.store, title: sessionTitle(t.record).title },
+        takes.get(t.record.id),
+      ),
+    ),
+    short,
+  ))
+    say(line);
   if (orphans.length > 0)
     say(
       `…and ${orphans.length} orphaned session-index file${orphans.length === 1 ? "" : "s"} (their sessions are gone).`,
@@ -247,7 +278,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   }
   if (values.json) json(result);
   else report(result, io, short);
-  return result.skipped.length > 0 ? 1 : 0;
+  return result.skipped.length > 0 || (result.lost?.length ?? 0) > 0 ? 1 : 0;
 }
 
 function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {
@@ -262,4 +293,10 @@ function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => st
     );
   for (const s of result.skipped)
     io.stdout(`skipped: ${s.path ? short(s.path) : visible(s.id)} — ${visible(s.reason)}`);
+  for (const note of result.notes ?? []) if (!note.startsWith("LOST: ")) io.stdout(`note: ${visible(note)}`);
+  // Never expected: said on stderr, where a script's eye is, and in the exit status.
+  for (const lost of result.lost ?? [])
+    io.stderr(
+      `WARNING: LOST, NOT IN THE TRASH: ${visible(lost.id)} (${short(lost.path)}) — ${visible(lost.reason)}`,
+    );
 }

@@ -26,6 +26,7 @@ import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
+import { withAgentTakes } from "../plan/agent-takes.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
@@ -467,7 +468,10 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const inputs = await gather();
       validConfig(inputs);
       const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
-      return options.preview ? previews.remember(plan, "policy") : plan;
+      // A preview says what each candidate's agent will also delete with it, or why it is refused.
+      return options.preview
+        ? previews.remember(await withAgentTakes(plan, inputs.report, process.env), "policy")
+        : plan;
     },
 
     async planSelection(selection) {
@@ -494,7 +498,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         const record = ids.has(kept.id) ? records.get(kept.id) : undefined;
         if (record) kept.title = sessionTitle(record).title;
       }
-      return previews.remember(plan, "selection");
+      return previews.remember(await withAgentTakes(plan, inputs.report, process.env), "selection");
     },
 
     async previewPlan(raw) {

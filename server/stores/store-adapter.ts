@@ -33,8 +33,16 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const { scanCodexRoot, rescanCodexChanged } = await import("./codex/codex-store.js");
-    return { kind, scan: scanCodexRoot, rescanChanged: rescanCodexChanged };
+    const [{ scanCodexRoot, rescanCodexChanged }, { codexAlsoDeletes }] = await Promise.all([
+      import("./codex/codex-store.js"),
+      import("./codex/codex-spawned.js"),
+    ]);
+    return {
+      kind,
+      scan: scanCodexRoot,
+      rescanChanged: rescanCodexChanged,
+      alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
+    };
   }
   if (kind === "gemini") {
     const [

@@ -1,8 +1,9 @@
 // Codex's `session_index.jsonl`: one `{"id","thread_name","updated_at"}` line per rename, appended;
 // the last line of an id wins. We read it for names, keep each thread's exact lines so a restore
 // can append them again, and never write it except to put back lines we took away.
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 import { SESSION_INDEX } from "./location.js";
 
 export interface IndexEntry {
@@ -12,10 +13,19 @@ export interface IndexEntry {
   lines: string[];
 }
 
-/** The lines of the index file, without their newlines (none when it is missing or unreadable). */
+/** A line per rename, ~150 bytes: hundreds of thousands of renames. A bigger file is not read. */
+const INDEX_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The lines of the index file, without their newlines (none when it is missing or unreadable — a
+ * FIFO or a device there is unreadable, never a wait).
+ */
 function indexLines(root: string): string[] {
   try {
-    return readFileSync(join(root, SESSION_INDEX), "utf8").split("\n");
+    return readSmallTextFile(join(root, SESSION_INDEX), {
+      maxBytes: INDEX_MAX_BYTES,
+      what: "Codex session index",
+    }).split("\n");
   } catch {
     return [];
   }

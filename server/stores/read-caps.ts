@@ -9,7 +9,8 @@ import type { SessionWarning } from "../../shared/session-record.js";
 
 /**
  * Lines read of one file at most, blank ones included. A busy store holds 2.7 M lines in 20,000
- * files; at this cap the slowest reader spends about a second on a file of nothing but `{}` lines.
+ * files; at this cap a reader spends one to two seconds on a file of nothing but `{}` lines
+ * (bench/bounded-read-bench.ts).
  */
 export const MAX_LINES = 2_000_000;
 

@@ -1,6 +1,6 @@
 // Opening a file something else may have replaced since it was looked at: never through a symlink,
 // never waiting for a FIFO's writer (or taking a terminal), and keeping it only when what was opened
-// is a regular file — what every reader of an agents' store needs before it reads a byte.
+// is a regular file — what every reader of an agent's store needs before it reads a byte.
 import { type BigIntStats, closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
 import { type FileIdentity, identityOf } from "./file-identity.js";
 

@@ -20,7 +20,7 @@ import { bombName, writeZstdBomb } from "../../test-support/zstd-bomb.js";
 import { MAX_INFLATION } from "../stores/read-caps.js";
 
 const run = promisify(execFile);
-/** 300 MB of newlines in ~10 KB: before the caps, `scan` took minutes over it (279 s here). */
+/** 300 MB of newlines in ~10 KB: before the caps, `scan` took 279 s over such a bomb. */
 const BOMB_NEWLINES = 300_000_000;
 const BOMB_THREAD = "019b8f2e-0000-7000-8000-00000000b0b0";
 /** How long one command or one request may take before it counts as hung: generous, for a loaded machine. */

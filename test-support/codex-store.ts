@@ -368,6 +368,8 @@ export class CodexStoreBuilder {
       const sum = (pick: (x: Thread) => number) => all.reduce((n, x) => n + pick(x), 0);
       const root = familyRoot(t);
       const warnings = t.options.headerless ? ["missing-header"] : [];
+      // A session_meta line over 1 MiB is read from its ends, and says so.
+      if ((t.options.baseInstructionsBytes ?? 0) > 1024 * 1024) warnings.push("line-too-long");
       return {
         id: `codex:${t.id}`,
         path: t.path,

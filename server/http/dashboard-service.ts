@@ -69,7 +69,7 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
-import { readSessionDetail } from "../stores/pi/session-detail.js";
+import { readSessionDetail, SessionFileChangedError } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
 import { createPreviews, type Preview } from "./previews.js";
@@ -426,11 +426,18 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
+      // Only a pi session's file is read in detail (not one whose name is not UTF-8: the record's
+      // path cannot name it), and only while it is the file the look found: a file changed since
+      // (gone, a FIFO, a link, another file) is refused with a 409 that says so, never waited on.
       let detail;
       try {
-        detail = session.store.kind === "pi" ? readSessionDetail(session.path) : undefined;
-      } catch {
-        detail = undefined; // gone or unreadable since the scan: the record says what is known
+        detail =
+          session.store.kind === "pi" && !session.warnings.some((w) => w.code === "non-utf8-name")
+            ? await readSessionDetail(session.path, session.fingerprint)
+            : undefined;
+      } catch (error) {
+        if (error instanceof SessionFileChangedError) throw error;
+        detail = undefined; // unreadable (the scan warned of it): the record says what is known
       }
       const members = session.family ? all.filter((s) => s.family === session.family) : [];
       // What a selection of the whole family may take: judged as that very selection would be.

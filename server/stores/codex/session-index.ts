@@ -2,9 +2,9 @@
 // the last line of an id wins. We read it for names, keep each thread's exact lines so a restore
 // can append them again, and never write it except to put back lines we took away — and then only
 // to a regular file at its path, never through a symlink nor into a FIFO (fs/append-to-file.ts).
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AppendableFile, openToAppend } from "../../fs/append-to-file.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 import { SESSION_INDEX } from "./location.js";
 
 export interface IndexEntry {
@@ -14,23 +14,21 @@ export interface IndexEntry {
   lines: string[];
 }
 
+/** A line per rename, ~150 bytes: hundreds of thousands of renames. A bigger file is not read. */
+const INDEX_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
- * The lines of the index file, without their newlines (none when it is missing, unreadable or not
- * a regular file: a FIFO there must not block a scan, nor a delete under our lock).
+ * The lines of the index file, without their newlines (none when it is missing or unreadable — a
+ * FIFO or a device there is unreadable, never a wait).
  */
 function indexLines(root: string): string[] {
-  let fd: number;
   try {
-    fd = openSync(join(root, SESSION_INDEX), constants.O_RDONLY | constants.O_NONBLOCK);
+    return readSmallTextFile(join(root, SESSION_INDEX), {
+      maxBytes: INDEX_MAX_BYTES,
+      what: "Codex session index",
+    }).split("\n");
   } catch {
     return [];
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd, "utf8").split("\n") : [];
-  } catch {
-    return [];
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -19,6 +19,7 @@ const benchmarks: ReadonlyArray<readonly [file: string, args: readonly string[]]
   ["scan-bench.js", args],
   ["claude-bench.js", args],
   ["codex-bench.js", quick],
+  ["bounded-read-bench.js", quick],
 ];
 
 // A new benchmark is part of the chain or says why not: only the dashboard's (a Chromium, `npm run

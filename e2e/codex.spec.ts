@@ -1,10 +1,13 @@
 // Codex in a real browser, against a real `serve` that finds `~/.codex` in a temporary home on its
 // own (written by test-support/codex-store.ts) and deletes through the real `codex` binary (the
 // devDependency): a family — a thread, the fork made from it and a fork of that fork — is shown in
-// the detail drawer, selected as one, cleaned through the wizard (forks first), and is gone from disk.
-import { existsSync } from "node:fs";
+// the detail drawer, selected as one, cleaned through the wizard (forks first), and is gone from disk;
+// a subagent Codex deletes with its spawner is named in the wizard and moves with it, and a session
+// lost outside the selection is a red banner on the result.
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { writeCodexStore } from "../test-support/codex-store.js";
+import { CodexStoreBuilder, writeCodexStore } from "../test-support/codex-store.js";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 // The server deletes Codex sessions through this binary (it inherits the environment).
@@ -58,4 +61,74 @@ test("a Codex family: shown in the drawer, selected as one, cleaned forks first"
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("result-moved")).toHaveText("3");
   for (const t of family) expect(existsSync(t.path), t.path).toBe(false);
+});
+
+test("a subagent Codex deletes with its spawner: named in the wizard, moved with it; a loss outside the selection is a red banner", async ({
+  page,
+  home,
+  serve,
+}) => {
+  agentDirWith(home, { ...KEEP_NOTHING, activity: { graceMinutes: 1 } });
+  const root = join(home, ".codex");
+  // A thread, a subagent of it whose rollout lost its header (a session of its own to our scan), and
+  // a thread of its own; Codex's database made by Codex, with the subagent's spawn edge it recorded.
+  const b = new CodexStoreBuilder(root, 5);
+  const spawner = b.thread({ cwd: "/home/dev/shop", turns: 2, names: ["checkout"] });
+  const subagent = b.thread({ cwd: "/home/dev/shop", turns: 1, spawnedBy: spawner, headerless: true });
+  const bystander = b.thread({ cwd: "/home/dev/docs", turns: 1, names: ["docs"] });
+  b.finish();
+  const codex = process.env.SESSION_RETENTION_CODEX!;
+  spawnSync(codex, ["delete", "--force", "00000000-0000-7000-8000-000000000000"], {
+    env: { ...process.env, CODEX_HOME: root },
+    stdio: "ignore",
+  });
+  const edge = (parent: string, child: string) =>
+    `insert or ignore into thread_spawn_edges values ('${parent}','${child}','open')`;
+  spawnSync("sqlite3", [join(root, "state_5.sqlite"), edge(spawner.id, subagent.id)]);
+  // The only stand-in: the real codex behind a wrapper that first records one more spawn edge — the
+  // other thread as spawned by the spawner — as a running Codex could between our question and its
+  // delete. Codex then deletes it too, and the look after the delete must say so.
+  const wrapper = join(home, "codex-racing");
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nsqlite3 "$CODEX_HOME/state_5.sqlite" "${edge(spawner.id, bystander.id)}"\nexec ${JSON.stringify(codex)} "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  process.env.SESSION_RETENTION_CODEX = wrapper;
+  const server = await serve().finally(() => (process.env.SESSION_RETENTION_CODEX = codex));
+
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("filter-agent").selectOption("codex");
+  for (const t of [spawner, subagent])
+    await page
+      .locator(`[data-testid="session-row"][data-id="codex:${t.id}"]`)
+      .getByTestId("row-select")
+      .check();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  await wizard.getByTestId("wizard-next").click();
+  const said = wizard.getByTestId("agent-also-deletes");
+  await expect(said).toContainText(`Codex will also delete its spawned thread ${subagent.id}`);
+  await expect(said).toContainText("goes with “checkout”, in its trash entry.");
+  // Left unticked, the subagent keeps its spawner from being moved: the wizard says so at once.
+  const subagentRow = wizard.locator(`[data-testid="wizard-candidate"][data-id="codex:${subagent.id}"]`);
+  await subagentRow.getByTestId("candidate-tick").uncheck();
+  await expect(wizard.getByTestId("agent-untick-refused")).toContainText("“checkout” will not be moved");
+  await page.screenshot({ path: "test-results/codex-agent-takes.png" });
+  await subagentRow.getByTestId("candidate-tick").check();
+  await expect(wizard.getByTestId("agent-untick-refused")).toHaveCount(0);
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("agent-also-deletes")).toBeVisible();
+  await wizard.getByTestId("wizard-next").click();
+  // Most of the store's bytes: the typed confirmation (shared/confirmation.ts).
+  await wizard.getByTestId("confirm-input").fill("DELETE");
+  await wizard.getByTestId("wizard-execute").click();
+
+  await expect(wizard.getByTestId("result-moved")).toHaveText("2");
+  for (const t of [spawner, subagent]) expect(existsSync(t.path), t.path).toBe(false);
+  const lost = wizard.getByTestId("result-lost");
+  await expect(lost).toContainText("1 session was lost outside the selection — not in the trash");
+  await expect(lost).toContainText(bystander.path);
+  await page.screenshot({ path: "test-results/codex-lost-banner.png" });
 });

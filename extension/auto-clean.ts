@@ -178,6 +178,11 @@ function describe(
     ...(result.moved.length > 5 ? [`\n  …and ${result.moved.length - 5} more`] : []),
   ].join("");
   if (result.refused) return `Auto-clean refused: ${visible(result.refused)}`;
+  // Never expected (an agent's own delete took what was not chosen): said before anything else.
+  const lost = (result.lost ?? [])
+    .map((l) => `\nWARNING: LOST, NOT IN THE TRASH: ${short(l.path)}: ${visible(l.reason)}`)
+    .join("");
+  if (lost) return `Auto-clean moved ${n(result.moved.length)}, and lost what it was not asked to:${lost}`;
   if (decision.dryRun) {
     const would = `${n(result.moved.length)} (${formatBytes(bytes)}) to the trash${more}`;
     switch (decision.why) {

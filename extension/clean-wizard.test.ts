@@ -4,7 +4,7 @@ import { ConfigSchema } from "../shared/config.js";
 import { evaluatePolicy } from "../shared/policy.js";
 import type { SessionRecord } from "../shared/session-record.js";
 import { scriptedUi } from "../test-support/pi-runtime.js";
-import { cleanWizard } from "./clean-wizard.js";
+import { cleanWizard, describeResult } from "./clean-wizard.js";
 
 const DAY = 86_400_000;
 const now = new Date("2026-11-23T12:00:00Z");
@@ -60,5 +60,24 @@ describe("cleanWizard", () => {
         .map((c) => c.id)
         .sort(),
     );
+  });
+});
+
+describe("describeResult", () => {
+  it("says loudly what an agent's own delete took outside the selection", () => {
+    const text = describeResult({
+      dryRun: false,
+      moved: [],
+      skipped: [],
+      bytesFreed: 0,
+      lost: [
+        {
+          id: "codex:b",
+          path: "/c/sessions/b.jsonl",
+          reason: "gone after the agent's own delete of codex:a",
+        },
+      ],
+    });
+    expect(text).toMatch(/^WARNING: LOST, NOT IN THE TRASH: \/c\/sessions\/b\.jsonl: gone after/m);
   });
 });

@@ -164,5 +164,7 @@ export function describeResult(result: SoftDeleteResult, short: (path: string) =
   ];
   for (const s of result.skipped)
     lines.push(`skipped ${visible(s.path ? short(s.path) : s.id)}: ${visible(s.reason)}`);
+  for (const l of result.lost ?? [])
+    lines.push(`WARNING: LOST, NOT IN THE TRASH: ${visible(short(l.path))}: ${visible(l.reason)}`);
   return lines.join("\n");
 }

@@ -126,7 +126,9 @@ async function clean(ctx: ExtensionCommandContext, hooks: CommandHooks) {
     ctx,
     hooks,
     outcome.message,
-    outcome.kind === "done" && outcome.result.skipped.length > 0 ? "warning" : "info",
+    outcome.kind === "done" && (outcome.result.skipped.length > 0 || (outcome.result.lost?.length ?? 0) > 0)
+      ? "warning"
+      : "info",
   );
   if (outcome.kind === "done") await freshLook(hooks);
 }

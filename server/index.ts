@@ -2,6 +2,7 @@
 // pruning (docs/stores.md), and the building blocks the CLI, the dashboard and the pi extension share.
 export {
   createSessionMetadata,
+  type MetadataWriteOptions,
   type PruneLogLine,
   type PruneOptions,
   type PruneResult,

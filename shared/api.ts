@@ -6,6 +6,7 @@ import { ExternalSweepSchema, QuotaStateSchema } from "./plan.js";
 import {
   AgentUsageSchema,
   NamespaceUsageSchema,
+  PiWithoutExtensionSchema,
   ScanProblemSchema,
   ScanSummarySchema,
 } from "./scan-report.js";
@@ -66,6 +67,8 @@ export const SummaryResponseSchema = z.object({
   ),
   /** What agents' own retention (Claude Code's cleanup) will delete next, whatever our policy says. */
   externalSweeps: z.array(ExternalSweepSchema).optional(),
+  /** pi processes running without our extension: their sessions are kept by a rougher rule. */
+  piWithoutExtension: z.array(PiWithoutExtensionSchema).optional(),
   /** "100% in N days at the 7-day rate", when there is enough history. */
   forecast: z.lazy(() => ForecastSchema).optional(),
   /** The look this answer comes from (see `LookEventSchema`). */

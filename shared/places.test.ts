@@ -1,6 +1,13 @@
 // The rules for store roots and the quarantine, on normalized paths.
 import { describe, expect, it } from "vitest";
-import { configPlaceProblems, emptyPathProblem, placeProblem, type PlaceRule } from "./places.js";
+import {
+  configPlaceProblems,
+  controlCharacterProblem,
+  emptyPathProblem,
+  outputFolderProblem,
+  placeProblem,
+  type PlaceRule,
+} from "./places.js";
 
 const HOME = "/home/me";
 const context = {
@@ -62,6 +69,93 @@ describe("placeProblem for a quarantine", () => {
   it.each(["/home/me/.pi/agent/session-trash", "/home/me/.cache/session-retention/quarantine", "/srv/q"])(
     "%s is a fine quarantine",
     (path) => expect(placeProblem(path, "quarantine", context)).toBeUndefined(),
+  );
+});
+
+describe("placeProblem for a session we write into", () => {
+  it.each<[string, PlaceRule]>([
+    ["/", "filesystem-root"],
+    ["/home/me", "home"],
+    ["/home", "above-home"],
+    ["/etc", "system-folder"],
+    ["/usr/lib/x", "system-folder"],
+    ["/home/bob", "users-home"],
+  ])("%s is refused (%s), as a session", (path, rule) => {
+    expect(placeProblem(path, "session", context)?.message).toBe(
+      placeProblem(path, "store", context)!.message.replace("a session store", "a session to write to"),
+    );
+    expect(placeProblem(path, "session", context)?.rule).toBe(rule);
+  });
+
+  // Its store's root is judged as a store (place-gate.ts): a session is where its store keeps it.
+  it.each(["/home/me/.pi/agent/sessions/--x--", "/home/me/.local/share/Trash/files/x", "/srv/ws/abc"])(
+    "%s is judged on its own rules only",
+    (path) => expect(placeProblem(path, "session", context)).toBeUndefined(),
+  );
+});
+
+describe("controlCharacterProblem", () => {
+  it.each([
+    ["\u0000", "0000"],
+    ["\t", "0009"],
+    ["\n", "000A"],
+    ["\r", "000D"],
+    ["\u001b", "001B"],
+    ["\u001f", "001F"],
+    ["\u007f", "007F"],
+  ])("refuses %j, naming it and where it is", (char, code) => {
+    const problem = controlCharacterProblem(`/srv/a${char}b`, "sessionDir");
+    expect(problem?.rule).toBe("control-character");
+    expect(problem?.message).toMatch(new RegExp(`^sessionDir "/srv/a\\\\u${code.toLowerCase()}b" holds`));
+    expect(problem?.message).toContain(`U+${code} (at character 7)`);
+  });
+
+  // Only C0 and DEL: other characters a name may hold are a path's business.
+  it.each(["/srv/a b", "/srv/é", "/srv/\u0080", "/srv/\u202e", "/srv/\ufffd", ""])(
+    "lets %j through",
+    (path) => expect(controlCharacterProblem(path, "x")).toBeUndefined(),
+  );
+
+  it("is reported at the key of every folder of a config", () => {
+    const nul = "/srv/a\u0000b";
+    expect(
+      configPlaceProblems(
+        { sessionDir: nul, stores: [{ kind: "pi", root: nul }], deletion: { quarantineDir: nul } },
+        { home: HOME, homes: [HOME] },
+      ).map((p) => [p.path, p.message.endsWith("(rule control-character)")]),
+    ).toEqual([
+      ["sessionDir", true],
+      ["stores[0].root", true],
+      ["deletion.quarantineDir", true],
+    ]);
+  });
+});
+
+describe("outputFolderProblem", () => {
+  const places = { stores: context.stores, trash: context.trash, quarantine: context.quarantine.path };
+  it.each<[string, PlaceRule]>([
+    ["/", "filesystem-root"],
+    ["/etc", "system-folder"],
+    ["/etc/cron.d", "system-folder"],
+    ["/usr/local/bin", "system-folder"],
+    ["/proc/self", "system-folder"],
+    ["/home/me/.pi/agent/sessions/--x--", "output-in-store"],
+    ["/home/me/.pi/agent/session-trash", "output-in-store"],
+    ["/home/me/.local/share/Trash/files", "output-in-store"],
+  ])("%s is refused (%s)", (folder, rule) => {
+    expect(outputFolderProblem(folder, places)?.rule).toBe(rule);
+  });
+
+  // Wherever else a user keeps files: home itself, /tmp, node_exporter's folder, the runtime dir.
+  it.each([
+    "/home/me",
+    "/tmp",
+    "/tmp/reports",
+    "/var/lib/prometheus/node-exporter",
+    "/run/user/1000",
+    "/srv",
+  ])("%s is a fine folder for a report or a textfile", (folder) =>
+    expect(outputFolderProblem(folder, places)).toBeUndefined(),
   );
 });
 

@@ -3,10 +3,15 @@
 // symlinks first (server/safety/place-gate.ts) and applies these rules to the real paths at every
 // entry point and again just before it moves anything; the dashboard's policy editor applies them
 // to what is typed, for instant feedback. Pure: no node:path (this module also runs in the browser).
+import { visible } from "./visible-text.js";
 
 /** What a refusal is about, named in every message so a user can look the rule up. */
 export type PlaceRule =
   | "empty-path"
+  | "control-character"
+  | "symlink"
+  | "session-place"
+  | "output-in-store"
   | "relative-path"
   | "filesystem-root"
   | "home"
@@ -19,7 +24,8 @@ export type PlaceRule =
   | "quarantine-in-trash"
   | "quarantine-in-home";
 
-export type PlaceRole = "store" | "quarantine";
+/** A store root, the quarantine, or a session we write into (its own file or folder). */
+export type PlaceRole = "store" | "quarantine" | "session";
 
 export interface PlaceProblem {
   rule: PlaceRule;
@@ -130,6 +136,28 @@ export function emptyPathProblem(raw: string, what: string): PlaceProblem | unde
   return undefined;
 }
 
+/* eslint-disable-next-line no-control-regex -- matching control characters is the point */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A path holding a control character (NUL, a line feed, ESC…, DEL) is refused before anything
+ * uses it: no file name we look for has one, the system cuts a path at a NUL, and a line feed or
+ * an escape in a path we print or write into a metrics label forges what a reader sees.
+ */
+export function controlCharacterProblem(raw: string, what: string): PlaceProblem | undefined {
+  const at = raw.search(CONTROL);
+  if (at < 0) return undefined;
+  const code = raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, "0");
+  return {
+    rule: "control-character",
+    message: `${what} "${visible(raw)}" holds the control character U+${code} (at character ${at + 1}); a path never does (rule control-character)`,
+  };
+}
+
+/** Why the text of a path is refused before it is resolved: a control character, or nothing named. */
+export const pathTextProblem = (raw: string, what: string): PlaceProblem | undefined =>
+  controlCharacterProblem(raw, what) ?? emptyPathProblem(raw, what);
+
 /** The rules that judge a place on its own, whatever else is in use: `[rule, what it is]`. */
 function ownProblem(path: string, homes: readonly string[]): [PlaceRule, string] | undefined {
   if (path === "/") return ["filesystem-root", "is the whole file system"];
@@ -151,13 +179,19 @@ const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/")) || "/";
  * The first rule that applies wins; the rules go from the broadest place to the narrowest.
  */
 export function placeProblem(path: string, role: PlaceRole, context: PlaceContext): PlaceProblem | undefined {
-  const noun = role === "store" ? "a session store" : "a quarantine folder";
+  const noun = {
+    store: "a session store",
+    quarantine: "a quarantine folder",
+    session: "a session to write to",
+  }[role];
   const refuse = (rule: PlaceRule, what: string): PlaceProblem => ({
     rule,
     message: `${path} ${what}, not ${noun} (rule ${rule})`,
   });
   const own = ownProblem(path, context.homes);
   if (own) return refuse(...own);
+  // A session is judged on its own here; its store's root is judged as a store (place-gate.ts).
+  if (role === "session") return undefined;
   // Other stores are compared only when they are places at all: `/` is refused for itself, and
   // must not make every other store "inside the store /".
   const stores = (context.stores ?? []).filter((s) => !ownProblem(s.path, context.homes));
@@ -197,6 +231,41 @@ export function placeProblem(path: string, role: PlaceRole, context: PlaceContex
   return undefined;
 }
 
+/**
+ * Why a file we are asked to write (a report, node_exporter's textfile) may not go into `folder`
+ * (absolute, normalized — real on the server), or undefined. Anywhere the user may write is fine —
+ * home, `/tmp`, `/var/lib/…` — except `/` itself and the trees that hold the system (`/etc`,
+ * `/usr`, `/boot`…), where a file of ours would join or replace the system's own, and a store, the
+ * quarantine or the desktop trash, where it would be a stray file among an agent's sessions.
+ */
+export function outputFolderProblem(
+  folder: string,
+  context: Pick<PlaceContext, "stores" | "trash"> & { quarantine?: string },
+): PlaceProblem | undefined {
+  const refuse = (rule: PlaceRule, what: string): PlaceProblem => ({
+    rule,
+    message: `${folder} ${what}, not a folder for a file we write (rule ${rule})`,
+  });
+  if (folder === "/") return refuse("filesystem-root", "is the whole file system");
+  // /run is left out: it holds the user's own runtime folder (/run/user/<uid>).
+  const tree = SYSTEM_TREES.find((t) => t !== "/run/" && `${folder}/`.startsWith(t));
+  if (tree)
+    return refuse(
+      "system-folder",
+      `${folder}/` === tree ? "is a system folder" : `is inside the system folder ${tree.slice(0, -1)}`,
+    );
+  for (const store of context.stores ?? [])
+    if (isWithin(folder, store.path))
+      return refuse("output-in-store", `is inside the store ${store.path} (${store.label})`);
+  for (const [place, what] of [
+    [context.quarantine, "the quarantine"],
+    [context.trash, "the desktop trash"],
+  ] as const)
+    if (place !== undefined && isWithin(folder, place))
+      return refuse("output-in-store", `is inside ${what} ${place}`);
+  return undefined;
+}
+
 /** A folder in the config must not depend on where a command happens to run. */
 const relativeProblem = (raw: string) =>
   `must be an absolute path or start with ~/, got "${raw}" (rule relative-path)`;
@@ -206,6 +275,8 @@ const relativeProblem = (raw: string) =>
  * place on its own, judged on the text alone (the server judges the real path again before using it).
  */
 export function sessionDirProblem(raw: string, home: string): string | undefined {
+  const control = controlCharacterProblem(raw, "the folder");
+  if (control) return control.message;
   const expanded = expandHome(raw, home);
   if (!expanded.startsWith("/")) return relativeProblem(raw);
   return placeProblem(normalizePosix(expanded), "store", { homes: [normalizePosix(home)] })?.message;
@@ -236,6 +307,11 @@ export function configPlaceProblems(
   /** The real (or normalized) path of a configured folder, or undefined after reporting why it has none. */
   const place = (raw: unknown, label: string) => {
     if (typeof raw !== "string") return undefined; // the schema reports the type
+    const control = controlCharacterProblem(raw, "the folder");
+    if (control) {
+      problems.push({ path: label, message: control.message });
+      return undefined;
+    }
     const expanded = expandHome(raw, environment.home);
     if (!expanded.startsWith("/")) {
       problems.push({ path: label, message: relativeProblem(raw) });

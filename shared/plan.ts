@@ -76,6 +76,16 @@ export const CandidateSchema = PlanSessionSchema.extend({
   rule: z.enum(CANDIDATE_RULES),
   /** In words: "last used 212 days ago (limit 180)". */
   detail: z.string(),
+  /**
+   * What its agent's own delete takes with it, by the agent's own records (Codex: the threads it
+   * spawned), where those are sessions of their own here that go too: they move with it, in its
+   * trash entry, and come back with it.
+   */
+  alsoDeletes: z
+    .array(z.object({ id: z.string(), path: z.string(), title: z.string(), what: z.string() }))
+    .optional(),
+  /** Why executing it will be refused: its agent's own delete would also take what does not go. */
+  refused: z.string().optional(),
 });
 export type Candidate = z.infer<typeof CandidateSchema>;
 

@@ -3,6 +3,7 @@
 // path must not pay zod's start-up cost).
 import { z } from "zod";
 import { SessionRecordSchema, StoreKindSchema, StoreRefSchema } from "./session-record.js";
+import type { PiWithoutExtension } from "./unmarked-pi.js";
 
 /**
  * Things found in a store that are not sessions we can read: reported, never followed, never a
@@ -82,6 +83,13 @@ export const OrphanedMetaSchema = z.object({
   sizeBytes: z.number().int().nonnegative(),
 });
 
+/** A pi process running without session-retention's extension (see `describePiWithoutExtension`). */
+export const PiWithoutExtensionSchema = z.object({
+  pid: z.number().int().positive(),
+  cwd: z.string(),
+  startedAt: z.string(),
+}) satisfies z.ZodType<PiWithoutExtension>;
+
 export const ScanReportSchema = z.object({
   scannedAt: z.string(),
   stores: z.array(StoreRefSchema),
@@ -92,6 +100,8 @@ export const ScanReportSchema = z.object({
   /** Session-index files without a session (only when the scan was given the index folder). */
   orphanedMeta: z.array(OrphanedMetaSchema).optional(),
   stats: ScanStatsSchema,
+  /** pi processes running without our extension (`scan --json` only, when there are any). */
+  piWithoutExtension: z.array(PiWithoutExtensionSchema).optional(),
 });
 export type ScanReport = z.infer<typeof ScanReportSchema>;
 

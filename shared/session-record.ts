@@ -37,6 +37,7 @@ export const SessionWarningCodeSchema = z.enum([
   "unreadable", // could not be opened or read
   "corrupt-meta", // its pi session-index file (sessions-meta/<id>.meta.json) is unusable
   "symlink-inside", // a session folder holds symlinks: not followed, not counted
+  "read-capped", // reading stopped at a cap (lines a file, or a compressed file's expansion): the rest is not counted
 ]);
 export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;
 

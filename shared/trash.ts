@@ -111,8 +111,14 @@ export const SoftDeleteResultSchema = z.object({
   ),
   skipped: z.array(z.object({ id: z.string(), path: z.string().optional(), reason: z.string() })),
   bytesFreed: z.number(),
-  /** Things said about what moved (what an agent's own delete left behind). */
+  /** Things said about what moved (what an agent's own delete left behind, or took with it). */
   notes: z.array(z.string()).optional(),
+  /**
+   * Sessions outside the selection that were gone once an agent's own delete had run (the look after
+   * each one): lost for good, in no trash entry. It must never happen; when it does, it is said
+   * loudly here, in the audit log, by the CLI and on the dashboard.
+   */
+  lost: z.array(z.object({ id: z.string(), path: z.string(), reason: z.string() })).optional(),
   /** Set when nothing was done because the selection as a whole is refused. */
   refused: z.string().optional(),
   /**

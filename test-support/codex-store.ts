@@ -65,6 +65,11 @@ export interface ThreadOptions {
   oldFormat?: boolean;
   /** No `session_meta`: what a Codex writer that lost its file re-creates at the same path. */
   headerless?: boolean;
+  /**
+   * A subagent whose `session_meta` has no `parent_thread_id` (its spawner named only inside
+   * `source`): a session of its own to our scan, though Codex's database lists it as spawned.
+   */
+  noParentField?: boolean;
   /** Names given with /rename, in order: each is a line in `session_index.jsonl`, the last wins. */
   names?: string[];
   /** Days before CODEX_NOW it started. */
@@ -190,7 +195,7 @@ export class CodexStoreBuilder {
       id: thread.id,
       ...(options.forkOf ? { forked_from_id: options.forkOf.id } : {}),
       ...(pointer ? { forked_from_ordinal_exclusive: pointer.end_ordinal_exclusive } : {}),
-      ...(spawn ? { parent_thread_id: spawn.parent_thread_id } : {}),
+      ...(spawn && !options.noParentField ? { parent_thread_id: spawn.parent_thread_id } : {}),
       timestamp: new Date(thread.start - 40).toISOString(),
       cwd: options.cwd,
       originator: options.source === "vscode" ? "codex_vscode" : "codex_cli_rs",
@@ -363,6 +368,8 @@ export class CodexStoreBuilder {
       const sum = (pick: (x: Thread) => number) => all.reduce((n, x) => n + pick(x), 0);
       const root = familyRoot(t);
       const warnings = t.options.headerless ? ["missing-header"] : [];
+      // A session_meta line over 1 MiB is read from its ends, and says so.
+      if ((t.options.baseInstructionsBytes ?? 0) > 1024 * 1024) warnings.push("line-too-long");
       return {
         id: `codex:${t.id}`,
         path: t.path,

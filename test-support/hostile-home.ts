@@ -69,8 +69,8 @@ export interface HostileSandbox {
   /** The desktop trash, holding a trashed folder (with bait). */
   trash: string;
   trashedFolder: string;
-  /** Symlinks in the sandbox to `/`, to home, to the ancestor and to `/etc`. */
-  links: { root: string; home: string; ancestor: string; etc: string };
+  /** Symlinks in the sandbox to `/`, to home, to the ancestor, to `/etc` and to the workspace `ws-1`. */
+  links: { root: string; home: string; ancestor: string; etc: string; workspace: string };
   /** Every entry under `root`. */
   snapshot: () => TreeSnapshot;
 }
@@ -147,6 +147,7 @@ export function hostileSandbox(): HostileSandbox {
     home: link("to-home", home),
     ancestor: link("to-ancestor", ancestor),
     etc: link("to-etc", "/etc"),
+    workspace: link("to-workspace", inUse),
   };
   // Folder times last: writing into a folder moves its mtime.
   utimesSync(workspaces, LONG_AGO, LONG_AGO);
@@ -306,6 +307,58 @@ export function hostileStoreAttempts(box: HostileSandbox) {
   ];
 }
 
+/** Control characters a path must never hold, with their names: NUL, a line feed, ESC, DEL. */
+export const CONTROL_CHARACTERS: ReadonlyArray<[string, string]> = [
+  ["\u0000", "NUL"],
+  ["\n", "a line feed"],
+  ["\u001b", "ESC"],
+  ["\u007f", "DEL"],
+];
+
+/** A folder no workspace metadata may be written into (`touch`, `createSessionMetadata`…), and the refusal. */
+export interface WorkspaceAttempt extends Refusal {
+  name: string;
+  given: string;
+  /** Outside the sandbox: tried only as an unprivileged user, who could write none of it. */
+  system: boolean;
+}
+
+/**
+ * Every hostile place as the workspace itself (a symlink judged as what it points to), and the
+ * workspaces whose root is hostile: in home, in its ancestor, in the quarantine, in the desktop
+ * trash, in pi's store, and a symlink to an ordinary workspace (a write through it lands there).
+ */
+export function hostileWorkspaceAttempts(box: HostileSandbox): WorkspaceAttempt[] {
+  const inRoot = (name: string, root: string, rule: PlaceRule): WorkspaceAttempt => ({
+    name,
+    given: join(root, "sandbox-ws"),
+    rule,
+    resolved: root,
+    system: false,
+  });
+  return [
+    ...hostileStorePlaces(box).map(({ linked: _, ...attempt }) => attempt),
+    inRoot("a workspace directly in home", box.home, "home"),
+    inRoot("a workspace in an ancestor of home", box.ancestor, "above-home"),
+    inRoot("a workspace in the quarantine", box.oldOperation, "store-in-trash"),
+    inRoot("a workspace in the desktop trash", box.trashedFolder, "store-in-trash"),
+    {
+      name: "a folder of pi's store",
+      given: box.piNamespace,
+      rule: "store-in-store",
+      resolved: box.piStore,
+      system: false,
+    },
+    {
+      name: "a symlink to an ordinary workspace",
+      given: box.links.workspace,
+      rule: "symlink",
+      resolved: box.links.workspace,
+      system: false,
+    },
+  ];
+}
+
 /** A config naming a hostile folder: `key` set to `value` (`/…policy KEY VALUE`), reported at `at`. */
 export interface HostileConfig extends Refusal {
   name: string;
@@ -355,6 +408,19 @@ export function hostileConfigs(box: HostileSandbox): HostileConfig[] {
     ["inside the pi store", join(piStore, "q"), "quarantine-in-store", join(piStore, "q")],
     ["inside the desktop trash", join(trash, "q"), "quarantine-in-trash", join(trash, "q")],
   ];
+  // A folder whose text holds a control character: refused for its text alone, wherever it points.
+  const controls = CONTROL_CHARACTERS.flatMap(([char, name]) =>
+    (["sessionDir", "stores"] as const).map((key): HostileConfig => ({
+      name: `${key}: a folder whose name holds ${name}`,
+      key,
+      value:
+        key === "stores" ? [{ kind: "agentsh", root: `${box.work}/a${char}b` }] : `${box.work}/a${char}b`,
+      at: key === "stores" ? "stores[0].root" : key,
+      rule: "control-character",
+      system: false,
+      textRefused: true,
+    })),
+  );
   return [
     ...stores("sessionDir", "sessionDir", "sessionDir", (root) => root),
     ...stores("stores", "stores (agentsh)", "stores[0].root", (root) => [{ kind: "agentsh", root }]),
@@ -386,6 +452,7 @@ export function hostileConfigs(box: HostileSandbox): HostileConfig[] {
       ...refusal,
       textRefused: false,
     })),
+    ...controls,
   ];
 }
 
@@ -398,6 +465,8 @@ export function expectNamed(text: string, refusal: Refusal, written: "flag" | "c
     expect(text).toMatch(/must be an absolute path or start with ~\//);
   else if (refusal.rule === "empty-path")
     expect(text).toMatch(/is empty; give the folder's path|names the current folder only implicitly/);
+  else if (refusal.rule === "control-character")
+    expect(text).toMatch(/holds the control character U\+[0-9A-F]{4} .*\(rule control-character\)/);
   else {
     expect(text).toContain(`(rule ${refusal.rule})`);
     expect(text).toContain(`${refusal.resolved} `);

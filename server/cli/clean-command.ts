@@ -3,17 +3,18 @@
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
-import type { Plan } from "../../shared/plan.js";
+import type { Candidate, Plan } from "../../shared/plan.js";
 import { riskiest } from "../../shared/policy.js";
 import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
 import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores, selectionPlanFor } from "../plan/plan-inputs.js";
+import { agentTakesOf, staysBecause, withAnswer } from "../plan/agent-takes.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import { confirmMove } from "./confirm-move.js";
-import { renderLeftOut } from "./plan-command.js";
+import { agentTakesLines, renderLeftOut } from "./plan-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
@@ -48,7 +49,9 @@ closed before anything moved, 2 refused (invalid config, no confirmation, would 
 /** What `clean --json` prints: the sessions chosen, and what happened to them. */
 export interface CleanJson {
   dryRun: boolean;
-  sessions: Array<{ id: string; path: string; sizeBytes: number; why: string }>;
+  sessions: Array<
+    { id: string; path: string; sizeBytes: number; why: string } & Pick<Candidate, "alsoDeletes" | "refused">
+  >;
   orphanedMeta: string[];
   /** What was chosen but cannot be moved now, one group per reason (not in `sessions`). */
   leftOut?: Plan["leftOut"];
@@ -61,6 +64,15 @@ interface Target {
   fingerprint: Fingerprint;
   /** Why the policy chose it, or "selected". */
   why: string;
+}
+
+/** Why a session `plan` keeps stays, in words — undefined when no rule keeps it (or it goes). */
+function keptWhyIn(plan: Plan): (id: string) => string | undefined {
+  const kept = new Map(plan.kept.map((k) => [k.id, k]));
+  return (id) => {
+    const k = kept.get(id);
+    return k && k.reason !== "within-policy" ? `${k.reason}: ${k.detail}` : undefined;
+  };
 }
 
 /**
@@ -120,6 +132,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   let orphans: string[] = [];
   let leftOut: Plan["leftOut"];
   const byId = new Map(sessions.map((s) => [s.id, s]));
+  /** Why a session that is not a target stays (its keep), for what its agent's delete would take. */
+  let keptWhy: (id: string) => string | undefined;
   if (refs.length > 0) {
     const named = withFamilies(
       refs.map((ref) => findSession(ref, sessions)),
@@ -129,6 +143,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     const plan = selectionPlanFor({ ...inputs, config: inputs.config }, selected, now);
     const kept = new Map(plan.kept.map((k) => [k.id, k]));
     const chosen = new Set(plan.candidates.map((c) => c.id));
+    keptWhy = keptWhyIn(plan);
     targets = [];
     for (const record of [...new Set(named)]) {
       const why = kept.get(record.id);
@@ -148,6 +163,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
+    keptWhy = keptWhyIn(plan);
     targets = plan.candidates.map((c) => ({
       record: byId.get(c.id)!,
       fingerprint: c.fingerprint ?? byId.get(c.id)!.fingerprint,
@@ -156,15 +172,23 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     leftOut = plan.leftOut;
   }
 
+  // What each target's agent will also delete with it, or why it will be refused (plan/agent-takes.ts).
+  const targetIds = new Set(targets.map((t) => t.record.id));
+  const takes = await agentTakesOf(
+    inputs.report,
+    [...targetIds],
+    (id) => (targetIds.has(id) ? undefined : staysBecause(keptWhy(id), refs.length > 0)),
+    process.env,
+  );
   const json = (result: SoftDeleteResult | null) => {
     const document: CleanJson = {
       dryRun: values["dry-run"],
-      sessions: targets.map((t) => ({
-        id: t.record.id,
-        path: t.record.path,
-        sizeBytes: t.record.sizeBytes,
-        why: t.why,
-      })),
+      sessions: targets.map((t) =>
+        withAnswer(
+          { id: t.record.id, path: t.record.path, sizeBytes: t.record.sizeBytes, why: t.why },
+          takes.get(t.record.id),
+        ),
+      ),
       orphanedMeta: orphans,
       ...(leftOut ? { leftOut } : {}),
       result,
@@ -205,6 +229,16 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       [0],
     ),
   );
+  for (const line of agentTakesLines(
+    targets.map((t) =>
+      withAnswer(
+        { path: t.record.path, store: t.record.store, title: sessionTitle(t.record).title },
+        takes.get(t.record.id),
+      ),
+    ),
+    short,
+  ))
+    say(line);
   if (orphans.length > 0)
     say(
       `…and ${orphans.length} orphaned session-index file${orphans.length === 1 ? "" : "s"} (their sessions are gone).`,
@@ -261,7 +295,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   }
   if (values.json) json(result);
   else report(result, io, short);
-  return result.skipped.length > 0 ? 1 : 0;
+  return result.skipped.length > 0 || (result.lost?.length ?? 0) > 0 ? 1 : 0;
 }
 
 function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {
@@ -276,4 +310,10 @@ function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => st
     );
   for (const s of result.skipped)
     io.stdout(`skipped: ${s.path ? short(s.path) : visible(s.id)} — ${visible(s.reason)}`);
+  for (const note of result.notes ?? []) if (!note.startsWith("LOST: ")) io.stdout(`note: ${visible(note)}`);
+  // Never expected: said on stderr, where a script's eye is, and in the exit status.
+  for (const lost of result.lost ?? [])
+    io.stderr(
+      `WARNING: LOST, NOT IN THE TRASH: ${visible(lost.id)} (${short(lost.path)}) — ${visible(lost.reason)}`,
+    );
 }

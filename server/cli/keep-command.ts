@@ -49,11 +49,13 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
   }
   if (values.swept === positionals.length > 0)
     throw new UsageError("keep wants session ids or paths, or --swept (not both)");
+  const config = configOptions(values);
   const inputs = await gatherPlanInputs({
-    config: configOptions(values),
+    config,
     flagRoots: values.root,
     flagStores: parseStoreFlags(values.store),
   });
+  // Said here with every problem; the keep itself refuses too, on the file as it is then.
   if (!inputs.config.ok) {
     io.stderr(describeInvalidConfig(inputs.config));
     return 2;
@@ -70,7 +72,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
     else io.stdout("Nothing to keep: Claude Code's cleanup would delete no session now.");
     return 0;
   }
-  const kept = keepFromClaudeSweep(chosen, "cli");
+  const kept = keepFromClaudeSweep(chosen, { actor: "cli", config });
   const bytes = chosen.reduce((total, s) => total + s.sizeBytes, 0);
   if (values.json) {
     io.stdout(JSON.stringify({ kept, bytes }));

@@ -4,6 +4,7 @@ import { UserError } from "../errors.js";
 import { CancelledError, UsageError } from "./errors.js";
 import { MAIN_HELP } from "./help.js";
 import type { CliIo, CliJsonError } from "./io.js";
+import { checkPathFlags } from "./path-flags.js";
 
 async function askOnTerminal(question: string): Promise<string> {
   const { createInterface } = await import("node:readline/promises");
@@ -125,6 +126,7 @@ export async function runCli(argv: string[], given: CliIo = processIo): Promise<
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
+  checkPathFlags(args);
   switch (command) {
     // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
     case "scan":

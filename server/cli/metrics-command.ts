@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { collectMetrics } from "../report/metrics.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { writeFileAtomic } from "../fs/atomic-write.js";
+import { writeOutputFile } from "../report/output-file.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
@@ -12,7 +12,8 @@ import { parseStoreFlags } from "./store-flags.js";
 export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
 
 Prints the stores' metrics in Prometheus text format, or writes them atomically to FILE (a .prom
-file in node_exporter's --collector.textfile.directory), so a team can watch many machines.`;
+file in node_exporter's --collector.textfile.directory: a temporary file in the same folder, renamed
+over it), so a team can watch many machines. FILE's folder must exist; FILE must not be a folder.`;
 
 export async function runMetrics(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -30,13 +31,22 @@ export async function runMetrics(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const config = configOptions(values);
+  const configured = rootOf(loadConfig(config));
   const { roots, adapterStores } = resolveStores(
     { roots: values.root, stores: parseStoreFlags(values.store) },
     process.env,
-    rootOf(loadConfig(config)),
+    configured,
   );
   const text = await collectMetrics({ roots, adapterStores, config });
-  if (values.textfile) writeFileAtomic(values.textfile, text, 0o644);
+  if (values.textfile)
+    writeOutputFile(values.textfile, text, {
+      what: "--textfile",
+      stores: [
+        ...roots.map((root) => ({ path: root, label: "pi store" })),
+        ...adapterStores.map((s) => ({ path: s.root, label: `${s.kind} store` })),
+      ],
+      ...(configured.quarantineDir !== undefined ? { quarantine: configured.quarantineDir } : {}),
+    });
   else io.stdout(text.trimEnd());
   return 0;
 }

@@ -5,12 +5,13 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { describeSweep, KEEP_REASONS, type Plan, PlanSchema } from "../../shared/plan.js";
 import { describeQuota } from "../../shared/quota.js";
+import { withAgentTakes } from "../plan/agent-takes.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
-import { STORE_KINDS } from "../../shared/session-record.js";
+import { AGENT_LABELS, STORE_KINDS } from "../../shared/session-record.js";
 import { scanProgressLine } from "./progress.js";
 import { parseStoreFlags } from "./store-flags.js";
 
@@ -63,6 +64,28 @@ export function renderLeftOut(groups: Plan["leftOut"], short: (path: string) => 
   return out;
 }
 
+/**
+ * What each chosen session's agent will also delete with it (moved with it, in its trash entry), or
+ * why it will be refused: for `plan` and `clean`, said before anything moves.
+ */
+export function agentTakesLines(
+  chosen: ReadonlyArray<
+    Pick<Plan["candidates"][number], "path" | "store" | "title" | "alsoDeletes" | "refused">
+  >,
+  short: (path: string) => string,
+): string[] {
+  const lines: string[] = [];
+  for (const c of chosen) {
+    const name = c.title ? `“${visible(c.title)}”` : short(c.path);
+    for (const t of c.alsoDeletes ?? [])
+      lines.push(
+        `${AGENT_LABELS[c.store.kind]} will also delete ${visible(t.what)}: “${visible(t.title)}” (${short(t.path)}) goes with ${name}, in its trash entry`,
+      );
+    if (c.refused) lines.push(`REFUSED ${name} (${short(c.path)}): ${visible(c.refused)}`);
+  }
+  return lines;
+}
+
 export function renderPlan(
   plan: Plan,
   context: { configPath: string; configSource: "file" | "defaults"; listKept: boolean; home?: string },
@@ -111,6 +134,7 @@ export function renderPlan(
         [1],
       ),
     );
+    out.push(...agentTakesLines(plan.candidates, short));
     out.push("");
     out.push("Riskiest (the largest and the most recently used of what would go):");
     out.push(
@@ -200,7 +224,8 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     io.stderr(invalidConfigText(config));
     return 2;
   }
-  const plan = planFor({ ...inputs, config });
+  // What each candidate's agent will also delete with it, asked of the agent (plan/agent-takes.ts).
+  const plan = await withAgentTakes(planFor({ ...inputs, config }), inputs.report, process.env);
   if (values.json) io.stdout(JSON.stringify(PlanSchema.parse(plan)));
   else
     io.stdout(

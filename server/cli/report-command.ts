@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../shared/report.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
-import { writeFileAtomic } from "../fs/atomic-write.js";
+import { writeOutputFile } from "../report/output-file.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { visible } from "../../shared/visible-text.js";
@@ -47,6 +47,8 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
     throw new UsageError("--plan and --since are two different reports");
   const now = new Date();
   let text: string;
+  /** The stores the plan looked at: the report stays out of them. */
+  let stores: Array<{ path: string; label: string }> = [];
   if (values.since !== undefined) {
     const since = /^\d{4}-\d{2}-\d{2}/.test(values.since)
       ? new Date(values.since)
@@ -66,10 +68,11 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
     const plan = planFor({ ...inputs, config: inputs.config }, now);
+    stores = inputs.report.stores.map((s) => ({ path: s.root, label: `${s.kind} store` }));
     text = values.format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : planReportMarkdown(plan);
   }
   if (values.out) {
-    writeFileAtomic(values.out, text, 0o644);
+    writeOutputFile(values.out, text, { what: "--out", stores });
     io.stdout(`report written to ${visible(values.out)}`);
   } else io.stdout(text.trimEnd());
   return 0;

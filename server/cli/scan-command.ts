@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { describeFinding } from "../../shared/scan-summary.js";
-import type { SessionRecord } from "../../shared/session-record.js";
+import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../shared/store-kinds.js";
 import { compareSessions, isSortOrder } from "../../shared/sort.js";
 import { sessionTitle } from "../../shared/session-title.js";
@@ -15,6 +15,7 @@ import { UsageError } from "./errors.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
+import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
 import { parseStoreFlags, STORE_FLAGS } from "./store-flags.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
@@ -86,6 +87,8 @@ export function parseScanFlags(args: string[]): ScanFlags | "help" {
     cache: !values["no-cache"],
   };
 }
+
+const rootsOf = (stores: readonly StoreRef[]) => stores.map((s) => s.root);
 
 /** How many things that are not sessions the table lists one by one. */
 const LISTED_NOT_SESSIONS = 10;
@@ -244,12 +247,25 @@ export async function runScan(
       { roots, adapterStores },
       { ...options, top: flags.top, order: flags.sort },
     ).finally(progress.done);
+    notePiWithoutExtension(
+      await piWithoutExtension({
+        roots: rootsOf(overview.stores),
+        namespaces: overview.namespaces.map((n) => n.namespace),
+      }),
+      io.stderr,
+    );
     io.stdout(renderOverview(overview, flags, new Date()));
     return 0;
   }
   const { scan } = await import("../scan/scanner.js");
   const report = await scan({ roots, adapterStores }, { ...options, topN: flags.top }).finally(progress.done);
   report.sessions.sort(compareSessions(flags.sort));
+  const pis = await piWithoutExtension({
+    roots: rootsOf(report.stores),
+    namespaces: report.sessions.flatMap((s) => (s.store.kind === "pi" ? [s.namespace] : [])),
+  });
+  notePiWithoutExtension(pis, io.stderr);
+  if (pis.length > 0) report.piWithoutExtension = pis;
   for (const chunk of scanReportJson(report)) io.stdout(chunk);
   return 0;
 }

@@ -21,6 +21,7 @@ import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { parseStoreFlags } from "./store-flags.js";
+import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -92,6 +93,12 @@ async function status(args: string[], io: CliIo): Promise<number> {
   // What agents' own retention (Claude Code's, Gemini CLI's) will delete next, whatever the level says.
   const sweeps = await externalSweepsOf(stores, sessions);
   const agentQuotas = agentQuotaStates(summarizeAgents(stores, sessions), quota);
+  // Beside the one line (which shell prompts show), not in it: what protects a running pi's session.
+  const pis = await piWithoutExtension({
+    roots: stores.map((s) => s.root),
+    namespaces: sessions.flatMap((s) => (s.store.kind === "pi" ? [s.namespace] : [])),
+  });
+  notePiWithoutExtension(pis, io.stderr);
   if (values.json)
     io.stdout(
       JSON.stringify({
@@ -102,6 +109,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
         sessionCount: summary.sessionCount,
         ...(Object.keys(agentQuotas).length > 0 ? { agentQuotas } : {}),
         ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
+        ...(pis.length > 0 ? { piWithoutExtension: pis } : {}),
       }),
     );
   else

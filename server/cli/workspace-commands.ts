@@ -32,14 +32,26 @@ Options:
   --json            print one JSON document: per workspace root, the candidates and the result
   --config FILE     the config file (deletion target, protected patterns)`;
 
-export const TOUCH_HELP = `Usage: session-retention touch DIR [--json]
+/** What both metadata writers say of the gate they pass. */
+const WRITE_GATE_HELP = `DIR must be a workspace: a folder (not a symlink) in a workspace root the place gate allows —
+never /, your home or a folder above it, a system folder, the trash or another agent's store. While
+the config is invalid (read-only) nothing is written.
 
-Sets updated_at in DIR/.metadata.json to now (creating the file if it is missing or unusable).`;
+Options:
+  --config FILE     the config file (read-only while it is invalid)
+  --json            print one JSON document`;
 
-export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run] [--json]
+export const TOUCH_HELP = `Usage: session-retention touch DIR [--json] [--config FILE]
+
+Sets updated_at in DIR/.metadata.json to now (creating the file if it is missing or unusable).
+${WRITE_GATE_HELP}`;
+
+export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run] [--json] [--config FILE]
 
 Rebuilds a missing or corrupt DIR/.metadata.json from the files' times: created_at = the oldest
-mtime inside, updated_at = the newest. Valid metadata is left alone.`;
+mtime inside, updated_at = the newest. Valid metadata is left alone. --dry-run says what it would
+write and writes nothing.
+${WRITE_GATE_HELP}`;
 
 /** What `prune --json` prints: per workspace root, the preview and the move (null when none ran). */
 export interface PruneJson {
@@ -135,6 +147,7 @@ export async function runTouch(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
+      ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -145,7 +158,7 @@ export async function runTouch(args: string[], io: CliIo): Promise<number> {
     io.stdout(TOUCH_HELP);
     return values.help ? 0 : 2;
   }
-  const metadata = touchSession(positionals[0]!);
+  const metadata = touchSession(positionals[0]!, new Date(), { config: configOptions(values) });
   if (values.json) {
     io.stdout(JSON.stringify({ dir: positionals[0], metadata }));
     return 0;
@@ -158,6 +171,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
+      ...CONFIG_FLAGS,
       "dry-run": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -169,7 +183,10 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     io.stdout(REPAIR_HELP);
     return values.help ? 0 : 2;
   }
-  const result = repairSessionMetadata(positionals[0]!, { dryRun: values["dry-run"] });
+  const result = repairSessionMetadata(positionals[0]!, {
+    dryRun: values["dry-run"],
+    config: configOptions(values),
+  });
   if (values.json) {
     io.stdout(JSON.stringify({ dir: positionals[0], ...result }));
     return 0;

@@ -61,8 +61,9 @@ export interface LoadConfigOptions {
 }
 
 /**
- * The config is invalid, so the program is read-only: nothing is deleted or purged until it is
- * fixed (the CLI exits 2, the API answers 409). Restoring stays allowed.
+ * The config is invalid, so the program is read-only: nothing of an agent's is changed — deleted,
+ * purged, its time refreshed, a workspace's metadata written — until it is fixed (the CLI exits 2,
+ * the API answers 409). Restoring stays allowed: it only undoes a move of ours.
  */
 export class ReadOnlyError extends ConflictError {
   constructor(readonly invalid: Extract<ConfigStatus, { ok: false }>) {
@@ -70,11 +71,23 @@ export class ReadOnlyError extends ConflictError {
       .map((p) => `${p.path}: ${p.message}${p.from !== undefined ? ` (from ${p.from})` : ""}`)
       .join("; ");
     super(
-      `read-only: ${invalid.path} is invalid (${problems}), so nothing can be deleted until it is fixed`,
+      `read-only: ${invalid.path} is invalid (${problems}), so nothing can be deleted or changed until it is fixed`,
       "read_only",
     );
   }
   override name = "ReadOnlyError";
+}
+
+/**
+ * The config as the file says now, for a change to an agent's files: an invalid one makes the
+ * program read-only, and the change is refused (ReadOnlyError) — whatever asks for it: the CLI, the
+ * dashboard, the pi extension or the library. The one check every such change goes through (the
+ * deletion engine's under its lock, the write gate's for every other write into a store).
+ */
+export function writableConfig(options: LoadConfigOptions = {}): Config {
+  const status = loadConfig(options);
+  if (!status.ok) throw new ReadOnlyError(status);
+  return status.config;
 }
 
 /** A `--set` that cannot be applied. */

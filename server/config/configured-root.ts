@@ -1,7 +1,7 @@
 // Reading the config file's text, and the one key every command needs — the store root — without
 // validating the rest and without zod, so `scan` stays fast. config-file.ts does the full validation.
 import { homedir } from "node:os";
-import { sessionDirProblem } from "../../shared/places.js";
+import { controlCharacterProblem, sessionDirProblem } from "../../shared/places.js";
 import { STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { expandTilde } from "../stores/pi/locations.js";
 import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
@@ -80,7 +80,9 @@ export function trustedStores(raw: unknown, home: string): ConfiguredStores {
  */
 export function trustedQuarantineDir(raw: unknown, home: string): string | undefined {
   const value = (raw as { deletion?: { quarantineDir?: unknown } } | null)?.deletion?.quarantineDir;
-  return typeof value === "string" && (value === "~" || value.startsWith("/") || value.startsWith("~/"))
+  return typeof value === "string" &&
+    (value === "~" || value.startsWith("/") || value.startsWith("~/")) &&
+    !controlCharacterProblem(value, "")
     ? expandTilde(value, home)
     : undefined;
 }

@@ -7,6 +7,7 @@
 // is still in the store, Codex deleted nothing, and our links are simply removed.
 import { linkSync, lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
+import type { SessionRecord } from "../../shared/session-record.js";
 import type { TrashItem } from "../../shared/trash.js";
 import {
   type CodexTools,
@@ -16,7 +17,7 @@ import {
   threadsOfPaths,
 } from "../stores/codex/codex-delete.js";
 import { makeDirs } from "../fs/make-dirs.js";
-import { appendIndexLines, indexLinesOf } from "../stores/codex/session-index.js";
+import { indexLinesOf, openSessionIndex } from "../stores/codex/session-index.js";
 import { pathExists } from "./movers.js";
 import { removeEmptiedFolders } from "./trashed-copy.js";
 
@@ -37,25 +38,67 @@ const sameFile = (original: string, link: string) => {
   return a !== undefined && a === inode(link);
 };
 
-/** What a Codex item needs before its intent: the tools, and its index lines (for the restore). */
-export function codexPreflight(
-  storeRoot: string,
-  paths: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { tools: CodexTools; indexLines: string[] } | string {
+/** What a Codex item needs before its intent: Codex's tools. */
+export function codexPreflight(env: NodeJS.ProcessEnv): { tools: CodexTools } | string {
   const tools = codexTools(env);
-  if (typeof tools === "string") return tools;
-  return { tools, indexLines: indexLinesOf(storeRoot, threadsOfPaths(paths)) };
+  return typeof tools === "string" ? tools : { tools };
 }
 
-export type CodexMoveOutcome = { moved: true; notes: string[] } | { moved: false; reason: string };
+/** A Codex item's lines of `session_index.jsonl` (of every thread it holds): a restore appends them again. */
+export const codexIndexLines = (record: { store: { root: string }; path: string; bundle?: string[] }) =>
+  indexLinesOf(record.store.root, threadsOfPaths([record.path, ...(record.bundle ?? [])]));
 
-/** Takes our copy, has Codex delete the thread, and checks what is left. */
+/**
+ * The rollouts of the scan's Codex sessions that no `codex delete` of this operation has been run
+ * for: after each one, every one of them must still be there — the proof that Codex took nothing
+ * outside the item (plan/agent-takes.ts asks it beforehand; this looks afterwards).
+ */
+export class Bystanders {
+  private readonly files = new Map<string, { id: string; root: string }>();
+  constructor(sessions: ReadonlyArray<Pick<SessionRecord, "id" | "store" | "path" | "bundle">>) {
+    for (const s of sessions)
+      if (s.store.kind === "codex")
+        for (const path of [s.path, ...(s.bundle ?? [])])
+          this.files.set(path, { id: s.id, root: s.store.root });
+  }
+  /**
+   * An item's own files, from its delete on: no bystander's. Returns what puts them back, for a
+   * delete that removed nothing (the session stays, a bystander of the next one).
+   */
+  leaving(paths: readonly string[]): () => void {
+    const left = paths.flatMap((path) => {
+      const owner = this.files.get(path);
+      this.files.delete(path);
+      return owner ? [[path, owner] as const] : [];
+    });
+    return () => {
+      for (const [path, owner] of left) this.files.set(path, owner);
+    };
+  }
+  /** The bystanders' files in the store at `root` that are gone now (each said once). */
+  vanished(root: string): Array<{ id: string; path: string }> {
+    const gone: Array<{ id: string; path: string }> = [];
+    for (const [path, owner] of this.files)
+      if (owner.root === root && !pathExists(path)) {
+        gone.push({ id: owner.id, path });
+        this.files.delete(path);
+      }
+    return gone;
+  }
+}
+
+export type CodexMoveOutcome = ({ moved: true; notes: string[] } | { moved: false; reason: string }) & {
+  /** Files of sessions outside the item that were gone once Codex's delete had run: lost. */
+  vanished: Array<{ id: string; path: string }>;
+};
+
+/** Takes our copy, has Codex delete the thread, and checks what is left — of it, and of the rest. */
 export function moveCodexSession(
   item: TrashItem,
   tools: CodexTools,
   env: NodeJS.ProcessEnv,
   crash: (step: string) => void,
+  bystanders = new Bystanders([]),
 ): CodexMoveOutcome {
   const all = pairs(item);
   for (const { from, to } of all) {
@@ -65,13 +108,16 @@ export function moveCodexSession(
   }
   crash("linked");
   const thread = threadsOfPaths([item.originalPath])[0]!;
+  const stays = bystanders.leaving(all.map((p) => p.from));
   const deleted = codexDelete(tools, item.storeRoot, thread, env);
+  const vanished = bystanders.vanished(item.storeRoot);
   crash("codex-deleted");
   if (!deleted.ok && all.every(({ from }) => pathExists(from))) {
     // Codex removed nothing: the session stays as it was, and our links go (their folders with them).
     for (const { to } of all) rmSync(to, { force: true });
     removeEmptiedFolders(item);
-    return { moved: false, reason: deleted.message };
+    stays();
+    return { moved: false, reason: deleted.message, vanished };
   }
   finishMove(item);
   const traces = codexTraces(
@@ -87,7 +133,7 @@ export function moveCodexSession(
     ...traces.left.map((t) => `Codex may still list it: ${t}`),
     ...traces.legacy.map((t) => `${t} (an older Codex's database, not read by this one; left as it is)`),
   ];
-  return { moved: true, notes };
+  return { moved: true, notes, vanished };
 }
 
 /** The names in the store of files our trash now holds (a rollout Codex did not remove). */
@@ -149,15 +195,47 @@ export function waitForCodexDelete(thread: string, waitMs = CODEX_DELETE_WAIT_MS
   while (running() && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
 }
 
+/** What a restore puts back into an agent's index once the files are back, and the index held open till then. */
+export interface IndexRestore {
+  /** Appends the entry's lines (those the index lacks), and closes the index. */
+  put(): void;
+  close(): void;
+}
+
 /**
- * After a restore: Codex's names of the threads come back (the last line of an id wins). Lines the
- * index has again already (a restore recovery finishing what a crash cut) are not doubled.
+ * A restore's index lines — Codex's names of the entry's threads (the last line of an id wins) —
+ * made ready before anything moves back: the index opened to append to, or why it cannot be (a
+ * symlink, a FIFO…); then the restore is refused and the entry stays in the trash. An entry with no
+ * lines needs nothing.
  */
-export function restoreCodexIndex(item: TrashItem) {
+export function indexRestoreFor(item: TrashItem): IndexRestore | string {
   const lines = item.indexLines ?? [];
-  const present = new Set(indexLinesOf(item.storeRoot, threadsOfPaths([item.originalPath])));
-  appendIndexLines(
-    item.storeRoot,
-    lines.filter((line) => !present.has(line)),
-  );
+  if (lines.length === 0) return { put() {}, close() {} };
+  const index = openSessionIndex(item.storeRoot);
+  if (typeof index === "string") return index;
+  return {
+    put() {
+      // Lines the index has again already (a restore recovery finishing what a crash cut) are not doubled.
+      const threads = threadsOfPaths([item.originalPath, ...item.sidecars.map((s) => s.from)]);
+      const present = new Set(index.linesOf(threads));
+      index.append(lines.filter((line) => !present.has(line)));
+    },
+    close: index.close,
+  };
+}
+
+/**
+ * Recovery's form, once the files are back: the lines appended now, or what stopped it — said,
+ * never thrown, so that the restore is recorded and nothing wedges.
+ */
+export function putIndexBack(item: TrashItem): string | undefined {
+  const index = indexRestoreFor(item);
+  if (typeof index === "string") return `its names were not put back: ${index}`;
+  try {
+    index.put();
+    return undefined;
+  } catch (error) {
+    index.close();
+    return `its names were not put back: ${(error as Error).message}`;
+  }
 }

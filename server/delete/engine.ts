@@ -5,7 +5,7 @@
 import type { AuditEntry } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import type { Recovery } from "../../shared/trash.js";
-import { type LoadConfigOptions, loadConfig, ReadOnlyError } from "../config/config-file.js";
+import { type LoadConfigOptions, writableConfig } from "../config/config-file.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import type { LedgerWrite } from "../state/journal.js";
@@ -47,9 +47,7 @@ export function engineState(options: EngineOptions) {
  * (ReadOnlyError) — the program is read-only until it is fixed.
  */
 export function freshConfig(options: EngineOptions): Config {
-  const status = loadConfig({ ...options.config, env: options.env ?? process.env });
-  if (!status.ok) throw new ReadOnlyError(status);
-  return status.config;
+  return writableConfig({ ...options.config, env: options.env ?? process.env });
 }
 
 /** Runs `work` holding the deletion lock, after recovering what a crash may have left. */

@@ -8,6 +8,7 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  futimesSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -16,7 +17,6 @@ import {
   renameSync,
   rmSync,
   unlinkSync,
-  utimesSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -96,12 +96,14 @@ function copyVerified(from: string, to: string): string {
   const buffer = Buffer.allocUnsafe(1 << 20);
   try {
     for (let n; (n = readSync(input, buffer, 0, buffer.length, null)) > 0;) writeSync(output, buffer, 0, n);
+    // Through the file we made, not its path: a restore's copy lands in an agent's folder, where a
+    // link put at the path meanwhile must not have another file's times set.
+    futimesSync(output, source.atime, source.mtime);
     fsyncSync(output);
   } finally {
     closeSync(input);
     closeSync(output);
   }
-  utimesSync(to, source.atime, source.mtime);
   const hash = sha256(to);
   if (lstatSync(to).size !== source.size || hash !== sha256(from)) {
     rmSync(to, { force: true });

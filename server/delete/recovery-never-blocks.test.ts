@@ -1,7 +1,7 @@
 // Recovery never blocks: an interrupted move it can neither finish nor undo (a folder the user may
 // not write in) becomes a conflict that names the path and the fix, and every other entry — the
 // dashboard starting, a restore, a purge — goes on as if it were not there. Real processes, real
-// permissions: run as root, the commands run as uid 65534 (test-support/unprivileged.ts).
+// permissions: run as root, the commands run as uid 65534 (test-support/user-sandbox.ts).
 import { dirname } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TrashEntry, TrashList } from "../../shared/trash.js";
@@ -17,7 +17,7 @@ import {
   SPAWN_AS,
   USER,
   userSandbox,
-} from "../../test-support/unprivileged.js";
+} from "../../test-support/user-sandbox.js";
 import { statePaths } from "../state/state-dir.js";
 import { listTrash } from "./deletion-engine.js";
 

@@ -8,7 +8,7 @@ import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { moveRefusalNow, type Refusal } from "../fs/rename-rights.js";
 import { type EngineOptions, engineState } from "./engine.js";
-import { recoverCodexMove, restoreCodexIndex } from "./codex-move.js";
+import { putIndexBack, recoverCodexMove } from "./codex-move.js";
 import { findInSystemTrash, pathExists } from "./movers.js";
 import { homeTrashPaths } from "../fs/desktop-trash.js";
 import {
@@ -263,14 +263,18 @@ function settleOpen(
   if (entry.state === "restoring") {
     if (atOrigin && !trashed) {
       moveSidecars(entry, "back", crash);
-      if (entry.storeKind === "codex") restoreCodexIndex(entry);
+      const names = putIndexBack(entry);
       if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
       // What restoreOne does after the move: without it, a restore killed between a bundle's parts
       // left its emptied `<n>.sidecars/` folders in the quarantine for good, named by no entry —
       // indistinguishable there from a part left behind (found by the bundle crash harness).
       removeEmptiedFolders(entry);
       ledger.append([{ seq, event: "restored" }]);
-      return { ...base, result: "finished", detail: "the restore had happened" };
+      return {
+        ...base,
+        result: "finished",
+        detail: `the restore had happened${names ? `; ${names}` : ""}`,
+      };
     }
     if (!atOrigin && trashed) {
       // The restore of an entry left half moved (a conflict put back part by part): still half.

@@ -11,7 +11,7 @@ import {
   trashRefResolver,
 } from "../../shared/trash.js";
 import { storeAdapter } from "../stores/store-adapter.js";
-import { restoreCodexIndex } from "./codex-move.js";
+import { indexRestoreFor, putIndexBack } from "./codex-move.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import { withEntryLedger } from "../state/journal.js";
 import { listTrash } from "./list-trash.js";
@@ -76,32 +76,43 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
       result.skipped.push({ ref, reason: copy.reason });
       return;
     }
-    ledger.append([{ seq, event: "restore-intent" }]);
-    ledger.sync();
-    state.crash("restore-intent-synced");
-    try {
-      moveFile(entry.location!, entry.originalPath);
-    } catch (error) {
-      // The intent is closed at once, from what is on disk, as recovery would after a crash.
-      const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
-      ledger.sync();
-      result.skipped.push({
-        ref,
-        reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
-      });
+    // An agent's index the restore appends to (Codex's thread names), opened before anything moves:
+    // one that cannot be appended to safely (a symlink, a FIFO) keeps the entry in the trash.
+    const index = indexRestoreFor(entry);
+    if (typeof index === "string") {
+      result.skipped.push({ ref, reason: `not restored, it stays in the trash: ${index}` });
       return;
     }
-    state.crash("restored");
     try {
-      moveSidecars(entry, "back", state.crash);
-    } catch (error) {
-      // A part that may not come back (its folder is root's now): a conflict that says so and how.
-      const stuck = markStuck({ ...entry, state: "restoring" }, ledger, state.env, error);
+      ledger.append([{ seq, event: "restore-intent" }]);
       ledger.sync();
-      result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
-      return;
+      state.crash("restore-intent-synced");
+      try {
+        moveFile(entry.location!, entry.originalPath);
+      } catch (error) {
+        // The intent is closed at once, from what is on disk, as recovery would after a crash.
+        const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
+        ledger.sync();
+        result.skipped.push({
+          ref,
+          reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
+        });
+        return;
+      }
+      state.crash("restored");
+      try {
+        moveSidecars(entry, "back", state.crash);
+      } catch (error) {
+        // A part that may not come back (its folder is root's now): a conflict that says so and how.
+        const stuck = markStuck({ ...entry, state: "restoring" }, ledger, state.env, error);
+        ledger.sync();
+        result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
+        return;
+      }
+      index.put();
+    } finally {
+      index.close();
     }
-    if (entry.storeKind === "codex") restoreCodexIndex(entry);
     if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
     // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
     // entry, and a kill in between left its emptied quarantine folders there for good.
@@ -148,7 +159,8 @@ function putBack(entry: TrashEntry, ref: string, state: EngineState, result: Tra
       ledger.sync();
       return void result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
     }
-    if (entry.storeKind === "codex") restoreCodexIndex(entry);
+    // Codex's thread names back, as recovery puts them back (never thrown: the parts are back).
+    putIndexBack(entry);
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();
     result.done.push(doneItem(entry));

@@ -31,7 +31,14 @@ import {
   type TrashMoveOutcome,
   unchanged,
 } from "./movers.js";
-import { type CodexMoveOutcome, codexPreflight, moveCodexSession } from "./codex-move.js";
+import {
+  Bystanders,
+  type CodexMoveOutcome,
+  codexIndexLines,
+  codexPreflight,
+  moveCodexSession,
+} from "./codex-move.js";
+import { reportLost, reportTaken, takeAgentsAlong } from "./taken-along.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, moveBack, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "../state/journal.js";
@@ -187,7 +194,7 @@ export async function softDelete(
     // the check the preview made).
     const movable = inputs.moveContext && moveChecker(inputs.moveContext, config.deletion);
     const cannotMove = (target: MoveTarget) => movable?.whyNot(target);
-    /** What a Codex session's move needs, found before its intent: Codex's tools and its index lines. */
+    /** What a Codex session's move needs, found before its intent: Codex's tools. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
     for (const { id, fingerprint } of items) {
       const record = byId.get(id);
@@ -214,7 +221,7 @@ export async function softDelete(
         const duplicate = record.warnings.find((w) => w.code === "duplicate-id");
         const ready = duplicate
           ? `${duplicate.message}: \`codex delete\` could remove the wrong one`
-          : codexPreflight(record.store.root, [record.path, ...(record.bundle ?? [])], state.env);
+          : codexPreflight(state.env);
         if (typeof ready === "string") result.skipped.push({ id, path: record.path, reason: ready });
         else {
           codex.set(id, ready);
@@ -244,11 +251,14 @@ export async function softDelete(
       else if (cannotMove(record)) result.skipped.push({ id: record.id, path, reason: cannotMove(record)! });
       else chosen.push({ record, fingerprint });
     }
+    // What an agent's own delete takes with a session: into its item, or the session is refused.
+    const taken = await takeAgentsAlong(chosen, inputs.report, exempt, request.via, result, state.env);
+    for (const record of taken.merged) byId.set(record.id, record);
     // A Codex session whose forks read from it goes after them (see forksChosenToo).
     chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));
     const refusal = emptiesStore(
       sessions,
-      new Set(chosen.map((c) => c.record.id)),
+      new Set([...chosen.map((c) => c.record.id), ...[...taken.taken.values()].flat().map((t) => t.id)]),
       config.retention.allowEmptyStore,
     );
     if (refusal) {
@@ -256,7 +266,7 @@ export async function softDelete(
       return { ...result, refused: refusal.message };
     }
     if (request.dryRun || chosen.length === 0) {
-      for (const { record } of chosen)
+      for (const { record } of chosen) {
         result.moved.push({
           id: record.id,
           path: record.path,
@@ -265,6 +275,8 @@ export async function softDelete(
           destination: "(dry run)",
           target: "quarantine",
         });
+        reportTaken(result, record.id, taken.taken.get(record.id), () => "(dry run)");
+      }
       if (request.dryRun) audit(state, options, request, config, result, "dry-run");
       return result;
     }
@@ -281,6 +293,10 @@ export async function softDelete(
     result.operationId = operationId;
     const quarantine = join(places.quarantine, operationId);
     const ledger = Ledger.create(state.ledgerDir, operationId, options.ledgerWrite);
+    // The look after each agent's own delete: every other session of its store still there.
+    const bystanders = new Bystanders(codex.size > 0 ? sessions : []);
+    /** Where each part of an item goes: a session taken into another's item is reported there. */
+    const destinations = new Map<string, string>();
     const total = chosen.length;
     let done = 0;
     const followed = control.onProgress !== undefined || control.stopRequested !== undefined;
@@ -331,10 +347,11 @@ export async function softDelete(
                 : // Its name in the home trash, journaled with the intent (see moveToHomeTrash).
                   { target: "system-trash" as const, trashName: randomUUID() }),
               sidecars: sidecarsOf(record, join(quarantine, `${seq}.sidecars`)),
-              ...(codex.has(record.id) ? { indexLines: codex.get(record.id)!.indexLines } : {}),
+              ...(codex.has(record.id) ? { indexLines: codexIndexLines(record) } : {}),
               deletedAt: now.toISOString(),
             };
           });
+        for (const s of batch.flatMap((item) => item.sidecars)) destinations.set(s.from, s.to);
         try {
           ledger.append(batch.map(({ seq, ...item }) => ({ seq, event: "intent" as const, item })));
           state.crash("intents-written");
@@ -384,7 +401,7 @@ export async function softDelete(
             ledger.append([{ seq: item.seq, event: "not-moved", reason }]);
             result.skipped.push({ id: item.id, path: item.originalPath, reason });
           } else if (codex.has(item.id))
-            settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state);
+            settleCodex(item, ownSize, codex.get(item.id)!.tools, ledger, result, state, bystanders);
           else
             settle(item, ownSize, outcome, quarantine, ledger, result, state, () =>
               // Asked afresh, now that every part is back: the preview's check, on today's facts.
@@ -404,6 +421,7 @@ export async function softDelete(
     } finally {
       if (pathExists(ledger.file)) ledger.close();
     }
+    for (const [id, along] of taken.taken) reportTaken(result, id, along, (path) => destinations.get(path));
     audit(state, options, request, config, result, result.skipped.length > 0 ? "partial" : "ok");
     return result;
   });
@@ -525,11 +543,12 @@ function settleCodex(
   ledger: Ledger,
   result: SoftDeleteResult,
   state: EngineState,
+  bystanders: Bystanders,
 ) {
   const { seq } = item;
   let outcome: CodexMoveOutcome;
   try {
-    outcome = moveCodexSession(withoutSeq(item), tools, state.env, state.crash);
+    outcome = moveCodexSession(withoutSeq(item), tools, state.env, state.crash, bystanders);
   } catch (error) {
     // Left to recovery, which judges from the disk whether Codex deleted anything.
     result.skipped.push({
@@ -539,6 +558,7 @@ function settleCodex(
     });
     return;
   }
+  reportLost(result, item.id, outcome.vanished);
   if (!outcome.moved) {
     ledger.append([{ seq, event: "not-moved", reason: outcome.reason }]);
     result.skipped.push({ id: item.id, path: item.originalPath, reason: outcome.reason });
@@ -583,6 +603,7 @@ function audit(
       result: request.dryRun ? "would-move" : "moved",
     })),
     ...result.skipped.map((s) => ({ id: s.id, path: s.path ?? "", result: "skipped", reason: s.reason })),
+    ...(result.lost ?? []).map((l) => ({ id: l.id, path: l.path, result: "lost", reason: l.reason })),
   ];
   appendAudit(state.paths.auditLog, {
     time: state.now().toISOString(),
@@ -592,7 +613,9 @@ function audit(
     ...(result.operationId ? { operationId: result.operationId } : {}),
     items,
     bytes: result.bytesFreed,
-    result: outcome,
-    detail: detail ?? `via ${request.via}`,
+    result: result.lost?.length ? "failed" : outcome,
+    detail: result.lost?.length
+      ? `LOST: ${result.lost.length} session(s) outside the selection were gone after an agent's own delete (via ${request.via})`
+      : (detail ?? `via ${request.via}`),
   });
 }

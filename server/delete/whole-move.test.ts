@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { claudeFolderName, ClaudeStoreBuilder, CLAUDE_NOW } from "../../test-support/claude-store.js";
 import { lenientConfig, writeConfigFile } from "../../test-support/config-file.js";
 import { snapshotTree, treeChanges } from "../../test-support/tree-snapshot.js";
-import { allow, asRoot, FIX, forbid, runAsUser, USER, userSandbox } from "../../test-support/unprivileged.js";
+import { allow, asRoot, FIX, forbid, runAsUser, USER, userSandbox } from "../../test-support/user-sandbox.js";
 import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { homeTrashDir } from "../fs/desktop-trash.js";

@@ -4,9 +4,10 @@
 // of bytes, and only strict UTF-8 (a byte silently replaced by U+FFFD could make a protected
 // pattern protect nothing).
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { formatBytes } from "../../shared/format.js";
 import { UserError } from "../errors.js";
+import { notRegular } from "./open-regular-file.js";
 
 /** The cap for the config file and pi's settings.json: far more than any hand-written file needs. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
@@ -33,17 +34,6 @@ export class UnreadableFileError extends UserError {
   ) {
     super(`${what} ${path} ${problem}`);
   }
-}
-
-/** What a non-regular file is, in words; undefined for a regular file. */
-function notRegular(stat: Stats): string | undefined {
-  if (stat.isFile()) return undefined;
-  if (stat.isDirectory()) return "a folder";
-  if (stat.isFIFO()) return "a named pipe (FIFO)";
-  if (stat.isSocket()) return "a socket";
-  if (stat.isCharacterDevice()) return "a character device";
-  if (stat.isBlockDevice()) return "a block device";
-  return "a special file";
 }
 
 const notRegularProblem = (kind: string) =>

@@ -26,6 +26,7 @@ import type { Config, ConfigProblem } from "../../shared/config.js";
 import type { Plan } from "../../shared/plan.js";
 import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
 import { evaluatePolicy } from "../../shared/policy.js";
+import { withAgentTakes } from "../plan/agent-takes.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
@@ -69,7 +70,7 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
-import { readSessionDetail } from "../stores/pi/session-detail.js";
+import { readSessionDetail, SessionFileChangedError } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
 import { createPreviews, type Preview } from "./previews.js";
@@ -369,6 +370,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       problems,
       findings: findingsOf(inputs),
       ...(sweeps.length > 0 ? { externalSweeps: sweeps } : {}),
+      ...(inputs.piWithoutExtension?.length ? { piWithoutExtension: inputs.piWithoutExtension } : {}),
       ...(ahead ? { forecast: ahead } : {}),
       ...(looks.versionOf(inputs) !== undefined ? { version: looks.versionOf(inputs)! } : {}),
     };
@@ -401,7 +403,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       if (unknown.length > 0) throw new UnknownIdsError(unknown);
       const kept = keepFromClaudeSweep(
         ids.map((id) => byId.get(id)!),
-        "ui",
+        { actor: "ui", config: stores.config },
       );
       changed();
       return { kept };
@@ -425,11 +427,18 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
+      // Only a pi session's file is read in detail (not one whose name is not UTF-8: the record's
+      // path cannot name it), and only while it is the file the look found: a file changed since
+      // (gone, a FIFO, a link, another file) is refused with a 409 that says so, never waited on.
       let detail;
       try {
-        detail = session.store.kind === "pi" ? readSessionDetail(session.path) : undefined;
-      } catch {
-        detail = undefined; // gone or unreadable since the scan: the record says what is known
+        detail =
+          session.store.kind === "pi" && !session.warnings.some((w) => w.code === "non-utf8-name")
+            ? await readSessionDetail(session.path, session.fingerprint)
+            : undefined;
+      } catch (error) {
+        if (error instanceof SessionFileChangedError) throw error;
+        detail = undefined; // unreadable (the scan warned of it): the record says what is known
       }
       const members = session.family ? all.filter((s) => s.family === session.family) : [];
       // What a selection of the whole family may take: judged as that very selection would be.
@@ -467,7 +476,10 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const inputs = await gather();
       validConfig(inputs);
       const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
-      return options.preview ? previews.remember(plan, "policy") : plan;
+      // A preview says what each candidate's agent will also delete with it, or why it is refused.
+      return options.preview
+        ? previews.remember(await withAgentTakes(plan, inputs.report, process.env), "policy")
+        : plan;
     },
 
     async planSelection(selection) {
@@ -491,7 +503,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         const record = ids.has(kept.id) ? records.get(kept.id) : undefined;
         if (record) kept.title = sessionTitle(record).title;
       }
-      return previews.remember(plan, "selection");
+      return previews.remember(await withAgentTakes(plan, inputs.report, process.env), "selection");
     },
 
     async previewPlan(raw) {

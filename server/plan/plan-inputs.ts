@@ -14,6 +14,11 @@ import {
 } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
+import {
+  describePiWithoutExtension,
+  type PiWithoutExtension,
+  piWithoutExtensionOf,
+} from "../../shared/unmarked-pi.js";
 import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scan } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
@@ -61,11 +66,16 @@ export interface GatherOptions {
 export interface PlanInputs {
   config: ConfigStatus;
   report: ScanReport;
-  /** Things said plainly along the way: skipped locations, unreadable active markers. */
+  /**
+   * Things said plainly along the way: skipped locations, unreadable active markers, a pi running
+   * without our extension.
+   */
   notes: string[];
   pins: Pin[];
   /** Session id → how we know it is in use. */
   activeIds: Map<string, string>;
+  /** pi processes running without our extension (their sessions kept by the rougher rule); absent: none known. */
+  piWithoutExtension?: PiWithoutExtension[];
   /** What agents' own retention deletes next, before it is counted against our pins. */
   sweeps: ExternalSweep[];
   /**
@@ -107,7 +117,9 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,
     roots: [...roots, ...adapterStores.map((s) => s.root)],
+    sessions: report.sessions,
   });
+  const piWithoutExtension = detection.piWithoutMarker.map(piWithoutExtensionOf);
   const byPath = activePaths(detection);
   // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
   const activeIds = await liveSessionsOf(report.stores, report.sessions);
@@ -143,9 +155,15 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   return {
     config,
     report,
-    notes: [...notes, ...findings, ...detection.problems],
+    notes: [
+      ...notes,
+      ...findings,
+      ...detection.problems,
+      ...piWithoutExtension.map(describePiWithoutExtension),
+    ],
     pins,
     activeIds,
+    piWithoutExtension,
     sweeps,
     moveContext,
   };

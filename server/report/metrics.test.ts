@@ -1,10 +1,24 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { quotaState } from "../../shared/quota.js";
 import { lenientConfig } from "../../test-support/config-file.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { BIN } from "../../test-support/serve-child.js";
+import { canRunAsNobody, runAsNobody } from "../../test-support/unprivileged.js";
 import { runCli } from "../cli/main.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { createApp } from "../http/app.js";
@@ -105,6 +119,31 @@ describe("renderMetrics", () => {
   });
 });
 
+describe("renderMetrics: a label value holding control characters", () => {
+  it("escapes what the format escapes and shows every other control as text", () => {
+    const text = renderMetrics({
+      summary: { totalBytes: 1, sessionCount: 1 },
+      namespaces: [
+        {
+          namespace: 'a"b\\c\nd\re\u001bf\u0000g\u007fh\u009bi\u202ej',
+          sessionCount: 1,
+          totalBytes: 1,
+          lastUsedAt: "2026-01-01T00:00:00Z",
+        },
+      ],
+      durationMs: 1,
+      audit: [],
+    });
+    expect(text.split("\n")).toContain(
+      'session_retention_namespace_bytes{namespace="a\\"b\\\\c\\nd\\\\u000de\\\\u001bf\\\\u0000g\\\\u007fh\\\\u009bi\\\\u202ej"} 1',
+    );
+    // Nothing a terminal acts on, and no escape the format does not know (\u… must be \\u…).
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).not.toMatch(/(^|[^\\])(\\\\)*\\u/m);
+  });
+});
+
 describe("renderMetrics without a forecast to give", () => {
   const base = { summary: { totalBytes: 1, sessionCount: 1 }, namespaces: [], durationMs: 1, audit: [] };
 
@@ -184,5 +223,75 @@ describe("metrics endpoints", () => {
     ).toBe(0);
     expect(readFileSync(file, "utf8")).toMatch(/^session_retention_sessions 1$/m);
     expect(statSync(file).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe("metrics --textfile: a place it cannot write", () => {
+  /** The real CLI, for its exit status and what it prints (a stack trace would show here). */
+  const metrics = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+    spawnSync(process.execPath, [BIN, "metrics", ...args], { env, encoding: "utf8" });
+  const store = () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-metrics-")));
+    writeSession(root, "/work/app", 1);
+    return root;
+  };
+
+  it.each<[string, (folder: string) => string, RegExp]>([
+    ["a folder", (folder) => folder, /--textfile .* is a folder: give the path of a file in it$/],
+    [
+      "a file in a folder that does not exist",
+      (folder) => join(folder, "none", "m.prom"),
+      /--textfile .*: its folder .*\/none does not exist$/,
+    ],
+  ])("%s → one line naming it, exit 2, nothing written", (_, target, message) => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "sr-textfile-")));
+    const run = metrics(["--root", store(), "--textfile", target(folder)]);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr.trim()).toMatch(message);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it.skipIf(!canRunAsNobody)(
+    "a folder it may not write to → one line, exit 2 (as an unprivileged user)",
+    () => {
+      const place = mkdtempSync(join("/tmp", "sr-unwritable-"));
+      try {
+        chmodSync(place, 0o755);
+        const home = join(place, "home");
+        const out = join(place, "out");
+        const root = join(home, "sessions");
+        mkdirSync(root, { recursive: true });
+        mkdirSync(out);
+        for (const path of [home, root]) chownSync(path, 65534, 65534);
+        const run = runAsNobody([BIN, "metrics", "--root", root, "--textfile", join(out, "m.prom")], {
+          cwd: place,
+          env: {
+            HOME: home,
+            PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+            XDG_DATA_HOME: join(home, "share"),
+          },
+        });
+        expect(run.status, run.stderr).toBe(2);
+        expect(run.stderr.trim()).toBe(
+          `session-retention: cannot write --textfile ${join(out, "m.prom")}: permission denied (EACCES)`,
+        );
+        expect(readdirSync(out)).toEqual([]);
+      } finally {
+        rmSync(place, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("replaces the file whole, through a temporary file in the same folder", () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "sr-textfile-")));
+    const file = join(folder, "session_retention.prom");
+    const root = store();
+    expect(metrics(["--root", root, "--textfile", file]).status).toBe(0);
+    const first = statSync(file).ino;
+    expect(metrics(["--root", root, "--textfile", file]).status).toBe(0);
+    // A new inode: renamed over, never rewritten in place (node_exporter never reads half a file).
+    expect(statSync(file).ino).not.toBe(first);
+    expect(readdirSync(folder)).toEqual(["session_retention.prom"]);
   });
 });

@@ -8,6 +8,7 @@ import type { NamespaceUsage, ScanProblem, ScanReport } from "../../shared/scan-
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import type { StoreKind } from "../../shared/session-record.js";
 import { trashTotals } from "../../shared/trash.js";
+import { visibleLines } from "../../shared/visible-text.js";
 import { listTrash } from "../delete/list-trash.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scan } from "../scan/scanner.js";
@@ -52,9 +53,17 @@ const PROBLEM_CODES = Object.keys({
 
 const DAY_SECONDS = 86_400;
 
-/** A label value as the exposition format wants it: backslash, quote and newline escaped. */
+/**
+ * A label value as the exposition format wants it: backslash, double quote and line feed escaped
+ * (`\\`, `\"`, `\n`), the only escapes it knows. Every other control character (ESC, CR, DEL, C1,
+ * bidi controls) is first made visible as the text `\u001b`, as everywhere we show a name: raw, it
+ * would act on a terminal that prints the metrics; JSON-escaped, the format rejects it.
+ */
 const label = (value: string) =>
-  value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n");
+  visibleLines(value).replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n");
+
+/** A HELP text as the format wants it: backslash and line feed escaped. */
+const helpText = (text: string) => text.replaceAll("\\", "\\\\").replaceAll("\n", "\\n");
 
 export function renderMetrics(input: MetricsInput): string {
   const lines: string[] = [];
@@ -64,7 +73,7 @@ export function renderMetrics(input: MetricsInput): string {
     type: "gauge" | "counter",
     samples: Array<[string, number]>,
   ) => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    lines.push(`# HELP ${name} ${helpText(help)}`, `# TYPE ${name} ${type}`);
     for (const [labels, value] of samples)
       lines.push(`${name}${labels} ${Number.isFinite(value) ? value : "NaN"}`);
   };

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, monitoredHome, toolsAvailable } from "../../test-support/prometheus.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
 import { BIN, startServe } from "../../test-support/serve-child.js";
 import type { SummaryResponse } from "../../shared/api.js";
 import { type TrashList, trashTotals } from "../../shared/trash.js";
@@ -46,6 +47,78 @@ describe.skipIf(!available)("Prometheus", () => {
     expect(text).toMatch(/^session_retention_agent_sessions\{agent="claude"\} 1$/m);
     const check = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
     expect({ status: check.status, output: check.stdout + check.stderr }).toEqual({ status: 0, output: "" });
+  });
+
+  // Names are whatever an agent was run in: a label value holding quotes, backslashes, a line feed,
+  // ESC, DEL, a C1 control, a bidi override or a name that was not UTF-8 must still make text
+  // Prometheus accepts — on stdout, in the textfile and over HTTP alike.
+  it("promtool accepts the metrics on stdout, in the textfile and from GET /metrics, whatever names hold", async () => {
+    const { home, env, piRoot } = monitoredHome();
+    const cwd = '/work/q"b\\c\nd\u001be\u007ff\u009bg\u202eh\udc80i';
+    writeSession(piRoot, cwd, 1);
+    const claude = join(home, 'agents/cl"au\\de');
+    writeClaudeTranscript(claude, {
+      id: "0b7c1a52-0000-4000-8000-000000000002",
+      cwd: "/work/app",
+      modified: new Date(Date.now() - 45 * 86_400_000),
+    });
+    const configFile = join(env.PI_CODING_AGENT_DIR, "session-retention.json");
+    const config = JSON.parse(readFileSync(configFile, "utf8")) as Record<string, unknown>;
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        ...config,
+        stores: [
+          { kind: "pi", root: piRoot },
+          { kind: "claude", root: claude },
+        ],
+      }),
+    );
+
+    const stdout = spawnSync(process.execPath, [BIN, "metrics"], { env, encoding: "utf8" });
+    expect(stdout.status, stdout.stderr).toBe(0);
+    const textfile = join(home, "session_retention.prom");
+    const wrote = spawnSync(process.execPath, [BIN, "metrics", "--textfile", textfile], {
+      env,
+      encoding: "utf8",
+    });
+    expect(wrote.status, wrote.stderr).toBe(0);
+    const served = await startServe(["--no-open", "--no-watch"], env);
+    stops.push(() => served.stop());
+    const http = await fetch(`${served.base}/metrics`, {
+      headers: { Authorization: `Bearer ${served.token}` },
+    });
+    expect(http.status).toBe(200);
+
+    // A label value as Prometheus reads it back: only \\, \" and \n are escapes.
+    const unescape = (value: string) =>
+      value.replace(/\\(["\\n])/g, (_, c: string) => (c === "n" ? "\n" : c));
+    const labels = (text: string, name: string) =>
+      [
+        ...text.matchAll(
+          new RegExp(`^session_retention_[a-z_]+\\{[^\\n]*?${name}="((?:[^"\\\\]|\\\\.)*)"`, "gm"),
+        ),
+      ].map((m) => unescape(m[1]!));
+    for (const [channel, text] of [
+      ["stdout", stdout.stdout],
+      ["textfile", readFileSync(textfile, "utf8")],
+      ["GET /metrics", await http.text()],
+    ] as const) {
+      const check = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+      expect({ channel, status: check.status, output: check.stdout + check.stderr }).toEqual({
+        channel,
+        status: 0,
+        output: "",
+      });
+      // The controls are shown as the text \u001b…, as everywhere we show a name; the line feed
+      // is the format's own escape; a name that was not UTF-8 reads U+FFFD.
+      expect(labels(text, "namespace"), channel).toContain(
+        '/work/q"b\\c\nd\\u001be\\u007ff\\u009bg\\u202eh\ufffdi',
+      );
+      expect(labels(text, "store"), channel).toContain(claude);
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      expect(text, channel).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    }
   });
 
   it("a real Prometheus scrapes serve (token from a file) and node_exporter's textfile, runs the alert rules, and holds the dashboard's totals", async () => {

@@ -19,8 +19,10 @@ import {
   byName,
   configOf,
   type HostileConfig,
+  CONTROL_CHARACTERS,
   expectNamed,
   hostileConfigs,
+  hostileWorkspaceAttempts,
   hostileSandbox,
   hostileStoreAttempts,
   type StoreKind,
@@ -28,6 +30,8 @@ import {
   writeBaitConfig,
 } from "../../test-support/hostile-home.js";
 import { BIN } from "../../test-support/serve-child.js";
+import { treeChanges } from "../../test-support/tree-snapshot.js";
+import { canRunAsNobody, publicLinks, runAsNobody } from "../../test-support/unprivileged.js";
 import { runCli } from "../cli/main.js";
 import { runningInstance } from "../http/instance.js";
 import { statePaths } from "../state/state-dir.js";
@@ -197,6 +201,128 @@ describe("a state folder that leads into /proc", () => {
       expect(child.stderr).not.toMatch(/\n\s+at /); // one line, no stack
     }
   });
+});
+
+/** What a refused write must leave on stderr: the refusal, one line, never a stack. */
+const expectOneLine = (stderr: string) => {
+  expect(stderr.trim().split("\n")).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+};
+
+/** The workspace metadata writers: each may only write into a workspace the gate allows. */
+const metadataCommands = [
+  { name: "touch X", argv: (dir: string) => ["touch", dir] },
+  { name: "repair-metadata X", argv: (dir: string) => ["repair-metadata", dir] },
+  { name: "repair-metadata X --dry-run", argv: (dir: string) => ["repair-metadata", dir, "--dry-run"] },
+];
+
+describe.each(byName(metadataCommands))("%s", (_, command) => {
+  for (const attempt of hostileWorkspaceAttempts(box).filter((a) => !a.system))
+    it(`refuses ${attempt.name}; nothing is written`, async () => {
+      const { status, stderr } = await unchangedBy(box, () => cli(command.argv(attempt.given)));
+      expect(status).toBe(2);
+      expectNamed(stderr, attempt, "flag");
+      expectOneLine(stderr);
+    });
+
+  // `/`, /etc, the account's home and links to them: as nobody, who could not write there even if
+  // the gate let the command through, and with a time limit, should it walk `/` to repair it.
+  const links = canRunAsNobody ? publicLinks() : undefined;
+  for (const attempt of hostileWorkspaceAttempts(box).filter((a) => a.system))
+    it.skipIf(!canRunAsNobody)(`refuses ${attempt.name}, as an unprivileged user`, () => {
+      const given =
+        attempt.given === box.links.root
+          ? links!.root
+          : attempt.given === box.links.etc
+            ? links!.etc
+            : attempt.given;
+      const metadata = join(attempt.resolved!, ".metadata.json");
+      const there = existsSync(metadata);
+      const account = hostileWorkspaceAttempts(box).find((a) => a.system && a.rule === "home");
+      const run = runAsNobody([BIN, ...command.argv(given)], {
+        cwd: links!.folder,
+        env: {
+          HOME: account?.resolved ?? "/nonexistent",
+          PI_CODING_AGENT_DIR: "/nonexistent/agent",
+          XDG_DATA_HOME: "/nonexistent/share",
+        },
+      });
+      expect(run.signal, "killed by the time limit").toBeNull();
+      expect(run.status, run.stderr).toBe(2);
+      expectNamed(run.stderr, attempt, "flag");
+      expectOneLine(run.stderr);
+      expect(existsSync(metadata)).toBe(there);
+    });
+});
+
+describe("read-only: an invalid config refuses every change to a store", () => {
+  afterAll(() => writeBaitConfig());
+  const workspace = () => join(box.workspaces, "ws-1");
+  it.each<[string, () => string[]]>([
+    ["touch", () => ["touch", workspace()]],
+    // A folder with no metadata: a repair would write it.
+    ["repair-metadata", () => ["repair-metadata", join(box.work, "proxy")]],
+  ])("%s → exit 2, read-only said; nothing is written", async (_, argv) => {
+    writeBaitConfig({ quota: { warnRatio: 5 } });
+    const { status, stderr } = await unchangedBy(box, () => cli(argv()));
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^session-retention: read-only: /);
+    expect(stderr).toContain("quota.warnRatio");
+  });
+
+  it("the same touch with the config fixed writes the workspace's metadata, and only it", async () => {
+    writeBaitConfig();
+    const before = box.snapshot();
+    const { status, stderr } = await cli(["touch", workspace()]);
+    expect(status, stderr).toBe(0);
+    const changes = treeChanges(before, box.snapshot());
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatch(new RegExp(`^changed: ${workspace()}/.metadata.json: `));
+  });
+});
+
+describe("a control character in a path", () => {
+  afterAll(() => writeBaitConfig());
+  const flags: Array<[string, (path: string) => string[]]> = [
+    ["scan --root", (path) => ["scan", "--root", path]],
+    ["clean --store agentsh:", (path) => ["clean", "--store", `agentsh:${path}`, "--yes"]],
+    ["plan --config", (path) => ["plan", `--config=${path}`]],
+    ["metrics --textfile", (path) => ["metrics", "--root", box.piStore, "--textfile", path]],
+    ["report --out", (path) => ["report", "--root", box.piStore, "--out", path]],
+  ];
+  describe.each(flags)("%s", (flag, argv) => {
+    it.each(CONTROL_CHARACTERS.map(([char, name]) => [name, char]))(
+      "holding %s → exit 2 naming the flag; nothing changes",
+      async (_, char) => {
+        const { status, stderr } = await unchangedBy(box, () => cli(argv(`${box.work}/a${char}b`)));
+        expect(status).toBe(2);
+        expect(stderr).toContain(`${flag.split(" ")[1]} "`);
+        expect(stderr).toMatch(/holds the control character U\+[0-9A-F]{4} .*\(rule control-character\)/);
+        expectOneLine(stderr);
+      },
+    );
+  });
+
+  it.each(CONTROL_CHARACTERS.map(([char, name]) => [name, char]))(
+    "deletion.quarantineDir holding %s: config check exits 2 naming it, in the file and as --set",
+    async (_, char) => {
+      const quarantineDir = `${box.work}/q${char}`;
+      writeBaitConfig({ deletion: { quarantineDir } });
+      const inFile = await cli(["config", "check"]);
+      writeBaitConfig();
+      const set = await cli([
+        "config",
+        "check",
+        "--set",
+        `deletion.quarantineDir=${JSON.stringify(quarantineDir)}`,
+      ]);
+      for (const { status, stderr } of [inFile, set]) {
+        expect(status).toBe(2);
+        const line = stderr.split("\n").find((l) => l.trimStart().startsWith("deletion.quarantineDir: "));
+        expect(line, stderr).toMatch(/\(rule control-character\)/);
+      }
+    },
+  );
 });
 
 // Last, as it moves things: without it, every refusal above could pass because there was nothing

@@ -14,6 +14,7 @@ import {
 } from "../../test-support/hostile-home.js";
 import { piFolder } from "../../test-support/pi-store.js";
 import { type PiUnderTest, scriptedUi, SessionManager, startPi } from "../../test-support/pi-runtime.js";
+import { visible } from "../../shared/visible-text.js";
 import { statePaths } from "../state/state-dir.js";
 
 const box = hostileSandbox();
@@ -41,7 +42,8 @@ it.each(byName(hostileConfigs(box)))(
     await unchangedBy(box, () => pi.runtime.session.prompt(`/session-retention policy ${c.key} ${value}`));
     const note = ui.notes.at(-1)!;
     expect(note.level).toBe("error");
-    expect(note.text.startsWith(`Not saved — ${c.key}=${value}:\n`), note.text).toBe(true);
+    // As pi shows it: a control character JSON leaves raw (DEL) is made visible there.
+    expect(note.text.startsWith(`Not saved — ${c.key}=${visible(value)}:\n`), note.text).toBe(true);
     const line = note.text.split("\n").find((l) => l.trimStart().startsWith(`${c.at}: `));
     expect(line, note.text).toBeDefined();
     expectNamed(line!, c, "config");

@@ -3,13 +3,15 @@
 // rules of shared/places.ts, together with every other folder in use: the store roots, the
 // quarantine and the desktop trash. Every entry point goes through it (flags, the config file,
 // the dashboard's policy, the pi extension, the library API), and the deletion engine goes through
-// it again just before it moves anything: a symlink can change after it was checked.
+// it again just before it moves anything: a symlink can change after it was checked. Every other
+// write into a store (keeping a transcript from Claude's sweep, a workspace's metadata) is judged
+// here too, by `checkSessionWrite`.
 import { realpathSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
-  emptyPathProblem,
   normalizePosix,
+  pathTextProblem,
   type PlaceEnvironment,
   type PlaceProblem,
   placeProblem,
@@ -20,6 +22,7 @@ import { UserError } from "../errors.js";
 import { statePaths } from "../state/state-dir.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
+import { isSessionPlace } from "../stores/session-place.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
 export class RefusedPlaceError extends UserError {
@@ -37,11 +40,12 @@ export class RefusedPlaceError extends UserError {
 /**
  * The real path `given` names: relative to `cwd`, symlinks resolved. A path that does not exist
  * (yet: a quarantine is created on first use) is resolved up to its nearest existing folder.
- * `""` and `.` are refused: they name the current folder without saying so.
+ * `""` and `.` are refused: they name the current folder without saying so; so is a path holding a
+ * control character (a NUL would make the system refuse it halfway through, with no rule named).
  */
 export function realPlace(given: string, what = "the folder", cwd = process.cwd()): string {
-  const empty = emptyPathProblem(given, what);
-  if (empty) throw new RefusedPlaceError(empty.rule, given, given, empty.message);
+  const text = pathTextProblem(given, what);
+  if (text) throw new RefusedPlaceError(text.rule, given, given, text.message);
   let existing = isAbsolute(given) ? normalizePosix(given) : resolve(cwd, given);
   const missing: string[] = [];
   for (;;) {
@@ -98,12 +102,22 @@ export function placeEnvironment(env: NodeJS.ProcessEnv = process.env): Required
  */
 export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): PlaceEnvironment {
   const environment = placeEnvironment(env);
-  const defaultStores = [
-    ...discoverPiRoots(env).roots.map((r) => ({ path: r.path, label: `pi's ${r.origin} session dir` })),
-    ...AGENT_HOMES.map((home) => ({ path: home.root(env), label: home.label })),
-  ].map((s) => ({ ...s, path: environment.resolve(s.path) }));
+  const defaultStores = defaultStorePlaces(env).map(({ path, label }) => ({
+    path: environment.resolve(path),
+    label,
+  }));
   return { ...environment, defaultStores };
 }
+
+/** The stores used when a config names none: pi's own locations and every other agent's home. */
+export const defaultStorePlaces = (env: NodeJS.ProcessEnv = process.env) => [
+  ...discoverPiRoots(env).roots.map((r) => ({
+    kind: "pi" as StoreKind,
+    path: r.path,
+    label: `pi's ${r.origin} session dir`,
+  })),
+  ...AGENT_HOMES.map((home) => ({ kind: home.kind as StoreKind, path: home.root(env), label: home.label })),
+];
 
 export interface StorePlace {
   kind: StoreKind;
@@ -150,4 +164,86 @@ export function checkPlaces(
     if (problem) refuse(options.quarantine, quarantine, "deletion.quarantineDir", problem);
   }
   return { stores: resolved, quarantine };
+}
+
+/** A session we are about to write into: a file or folder of a store, as found there or as named. */
+export interface SessionWrite {
+  kind: StoreKind;
+  /** The store's root, as given (resolved here). */
+  root: string;
+  /** The session's own file or folder, as given (resolved here). */
+  path: string;
+  /** What the write is, to begin the message with: `workspace metadata`, `keep claude:<id>`… */
+  label: string;
+}
+
+/**
+ * The gate for every write into a store that is not a move of the deletion engine (which judges
+ * its own moves again at the moment it makes them): keeping a transcript from Claude's sweep,
+ * writing a workspace's `.metadata.json`. The session's folder is resolved to its real path; then
+ * the session itself, resolved, must be no place of its own rules (`/`, home or above it, a system
+ * folder, another user's home: a symlink to home is judged as home), it must not be a symlink at
+ * all (a write through one lands wherever it points), it must be where its kind of store keeps
+ * sessions below the store's real root, and that root must pass the gate as any store root does —
+ * not inside another store (`others`), the quarantine or the desktop trash. Returns the real root
+ * and the real path, or throws a RefusedPlaceError naming the rule and the real path; it writes
+ * nothing.
+ */
+export function checkSessionWrite(
+  target: SessionWrite,
+  options: {
+    /** The other stores in use (the config's, or the ones found on our own): a root must not lie in one. */
+    others?: ReadonlyArray<{ kind: StoreKind; path: string; label: string }>;
+    /** The configured quarantine (a root may hold it, as a store may); default: our own, which none may. */
+    quarantine?: string;
+    env?: NodeJS.ProcessEnv;
+  } = {},
+): { root: string; path: string } {
+  const environment = placeEnvironment(options.env);
+  const refuse = (rule: PlaceRule, resolved: string, message: string): never => {
+    throw new RefusedPlaceError(rule, target.path, resolved, `${target.label}: ${message}`);
+  };
+  for (const [given, what] of [
+    [target.path, "the session"],
+    [target.root, `the ${target.kind} store`],
+  ] as const) {
+    const text = pathTextProblem(given, what);
+    if (text) refuse(text.rule, given, text.message);
+  }
+  // The folder it is in, resolved; the session itself as named there (a symlink stays one).
+  const named = isAbsolute(target.path) ? normalizePosix(target.path) : resolve(target.path);
+  const path = join(realPlace(dirname(named)), basename(named));
+  const root = realPlace(target.root, `the ${target.kind} store`);
+  const homes = environment.homes;
+  // Judged for what it really is first: a symlink to home is refused as home.
+  const real = realPlace(path);
+  const own = placeProblem(real, "session", { homes });
+  if (own)
+    refuse(own.rule, real, real === path ? own.message : `"${target.path}" resolves to ${own.message}`);
+  if (real !== path)
+    refuse(
+      "symlink",
+      path,
+      `${path} is a symbolic link; a session is never written through one (rule symlink)`,
+    );
+  if (!isSessionPlace(target.kind, root, path))
+    refuse(
+      "session-place",
+      path,
+      `${path} is not where a ${target.kind} store keeps its sessions in ${root} (rule session-place)`,
+    );
+  const stores = (options.others ?? [])
+    .map((store) => ({ ...store, path: environment.resolve(store.path) }))
+    .filter((store) => !(store.kind === target.kind && store.path === root));
+  const problem = placeProblem(root, "store", {
+    homes,
+    stores,
+    quarantine:
+      options.quarantine === undefined
+        ? { path: environment.defaultQuarantine, configured: false }
+        : { path: realPlace(options.quarantine, "the quarantine folder"), configured: true },
+    trash: environment.trash,
+  });
+  if (problem) refuse(problem.rule, root, `its store ${problem.message}`);
+  return { root, path };
 }

@@ -2,7 +2,7 @@
 // scan never falls back to another (broader) folder.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { emptyPathProblem } from "../../shared/places.js";
+import { pathTextProblem } from "../../shared/places.js";
 import { UserError } from "../errors.js";
 import { RefusedPlaceError } from "../safety/place-gate.js";
 
@@ -18,10 +18,11 @@ export class UnusableRootError extends UserError {
 
 /**
  * Returns the root's real absolute path, or throws UnusableRootError saying what is wrong (and
- * RefusedPlaceError for `""` or `.`, which would quietly mean the current folder).
+ * RefusedPlaceError for `""` or `.`, which would quietly mean the current folder, and for a path
+ * holding a control character).
  */
 export function checkRoot(root: string, cwd = process.cwd()): string {
-  const empty = emptyPathProblem(root, "the store root");
+  const empty = pathTextProblem(root, "the store root");
   if (empty) throw new RefusedPlaceError(empty.rule, root, root, empty.message);
   const absolute = isAbsolute(root) ? root : resolve(cwd, root);
   let stat: ReturnType<typeof statSync>;

@@ -29,7 +29,9 @@ import {
   writeSession,
 } from "../../test-support/pi-store.js";
 import { FIRST_MESSAGE_CHARS, oneLine, sessionTitle } from "../../shared/session-title.js";
+import { formatBytes } from "../../shared/format.js";
 import { sameIdentity } from "../fs/file-identity.js";
+import { MAX_LINES } from "../stores/read-caps.js";
 import { loadScanCache } from "./scan-cache.js";
 import { scanStores } from "./scanner.js";
 
@@ -202,6 +204,40 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     expect(record!.warnings).toEqual([]);
     // A whole-file string would be 100 MB of UTF-16 at least; the reader holds 256 KiB at a time.
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
+  });
+
+  it("reads a session of more lines than the cap to the cap, from the cache too, and never past it when it grows", async () => {
+    const root = newRoot();
+    mkdirSync(join(root, "--w--"));
+    const path = join(root, "--w--", "long.jsonl");
+    // The header and a user message, blank lines up to the cap (they count), then a message no read may reach.
+    writeFileSync(
+      path,
+      `${header("long")}\n${line("user")}\n${"\n".repeat(MAX_LINES - 2)}${line("assistant")}\n`,
+    );
+    setModified(path, new Date("2026-02-01T00:00:00.000Z"));
+    const cacheFile = join(newRoot(), "cache.json");
+    const capped = (record: SessionRecord | undefined) => {
+      expect(record!.messageCounts).toEqual({ user: 1, assistant: 0, toolResult: 0, other: 0 });
+      expect(record!.warnings).toEqual([
+        {
+          code: "read-capped",
+          message: `reading stopped at the cap of 2,000,000 lines a file; the 2,000,000 lines (${formatBytes(
+            statSync(path).size - line("assistant").length - 1,
+          )}) read are counted, the rest is not (its size on disk is counted whole)`,
+        },
+      ]);
+      // Its last entry is not known: its mtime stands in, never the last entry read.
+      expect(record!.lastUsedAt).toBe(record!.modifiedAt);
+    };
+    capped((await scanStores({ roots: [root], cacheFile, precise: true })).sessions[0]);
+    const warm = await scanStores({ roots: [root], cacheFile, precise: true });
+    expect(warm.stats.cacheHits).toBe(1);
+    capped(warm.sessions[0]);
+    appendFileSync(path, `${line("toolResult")}\n`);
+    const grown = await scanStores({ roots: [root], cacheFile, precise: true });
+    expect(grown.sessions[0]!.messageCounts).toEqual({ user: 1, assistant: 0, toolResult: 0, other: 0 });
+    expect(grown.stats.bytesRead).toBeLessThan(1024 * 1024);
   });
 
   it("flags a 2 MB session_info line (it must be parsed for the name) as too long, and counts it", async () => {

@@ -563,6 +563,9 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);
+      // An adapter reads its store in one go (each file to the caps of stores/read-caps.ts): the
+      // event loop gets a turn between stores.
+      await breathe();
     }
     base = { piFolders, others };
     // Each of the last steps goes over every record: the event loop gets its turns between them.

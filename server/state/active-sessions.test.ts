@@ -128,6 +128,7 @@ describe("active-session markers", () => {
       sessions: [],
       problems: [],
       staleMarkersRemoved: [],
+      piWithoutMarker: [],
     });
     const markers = fresh();
     writeFileSync(join(markers, ".abc.tmp"), "{");
@@ -201,6 +202,7 @@ describe("without /proc", () => {
       sessions: [],
       problems: [],
       staleMarkersRemoved: [],
+      piWithoutMarker: [],
     });
   });
 });

@@ -1,15 +1,19 @@
 // Which sessions a live process is using (docs/safety.md G3), so no plan ever lists them: the pi
-// extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, and files a process holds
+// extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, files a process holds
 // open for writing (`/proc/*/fd` on Linux; a reader — `tail -f`, a scan by another
 // session-retention — loses nothing when a file is moved, and counting it would make two cleans
-// block each other). The third signal, a write within the grace window, needs no disk and
-// is applied by the pure policy engine.
+// block each other), and, for a pi running without the extension (no marker of its pid), the
+// sessions of its folder it may be writing (stores/pi/pi-live.ts). The last signal, a write within
+// the grace window, needs no disk and is applied by the pure policy engine.
 import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { z } from "zod";
+import type { SessionRecord } from "../../shared/session-record.js";
 import type { ActiveMarker } from "./active-marker.js";
 import { isProcessAlive } from "../fs/lock-file.js";
 import { readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
+import { piLiveSessions } from "../stores/pi/pi-live.js";
+import { type RunningPi, runningPi, START_TOLERANCE_MS, writesToAny } from "../stores/pi/pi-processes.js";
 
 export { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 
@@ -29,7 +33,9 @@ export interface ActiveSession {
   /** Real path (symlinks in its folders resolved), comparable with scanned paths. */
   path: string;
   pid: number;
-  via: "marker" | "open-file";
+  via: "marker" | "open-file" | "pi-process";
+  /** For "pi-process": which of pi-live.ts's rules, in words. */
+  how?: string;
 }
 
 export interface ActiveDetection {
@@ -38,15 +44,27 @@ export interface ActiveDetection {
   problems: string[];
   /** Markers of dead processes, removed. */
   staleMarkersRemoved: string[];
+  /**
+   * pi processes running with no usable marker of their own (without our extension, most likely)
+   * that bear on these stores: they write to one of them, or keep a session of them in use.
+   */
+  piWithoutMarker: RunningPi[];
 }
 
 export interface DetectActiveOptions {
   markersDir: string;
-  /** Only open files under these roots count (everything else a process has open is irrelevant). */
+  /**
+   * Only open files under these roots count (everything else a process has open is irrelevant),
+   * and a pi without a marker is reported when it writes to one of them.
+   */
   roots: readonly string[];
   /** Default "/proc"; absent (not Linux) → the open-file check is skipped. */
   procDir?: string;
   isPidAlive?: (pid: number) => boolean;
+  /** The scanned sessions: those a pi without a marker may be writing are found among them. */
+  sessions?: readonly SessionRecord[];
+  /** The pi processes running; default: from /proc (`runningPi`). */
+  runningPi?: readonly RunningPi[];
 }
 
 const MARKER_NAME = /^(\d+)\.json$/;
@@ -66,20 +84,73 @@ function realPath(path: string): string {
   }
 }
 
+const nothingDetected = (): ActiveDetection => ({
+  sessions: [],
+  problems: [],
+  staleMarkersRemoved: [],
+  piWithoutMarker: [],
+});
+
 export function detectActiveSessions(options: DetectActiveOptions): ActiveDetection {
   const alive = options.isPidAlive ?? isProcessAlive;
-  const result: ActiveDetection = { sessions: [], problems: [], staleMarkersRemoved: [] };
-  readMarkers(options.markersDir, alive, result);
+  const result = nothingDetected();
+  const markers = readMarkers(options.markersDir, alive, result);
   readOpenFiles(options.procDir ?? "/proc", options.roots, result);
+  const unmarked = withoutMarker(options.runningPi ?? runningPi(), markers);
+  const protecting = new Set<number>();
+  for (const [path, { pid, how }] of piLiveSessions(unmarked, options.sessions ?? [])) {
+    result.sessions.push({ path, pid, via: "pi-process", how });
+    protecting.add(pid);
+  }
+  // A pi of another home (another user's stores, a test's sandbox) is none of this look's business.
+  result.piWithoutMarker = unmarked.filter((pi) => protecting.has(pi.pid) || writesToAny(pi, options.roots));
   return result;
 }
 
-function readMarkers(dir: string, alive: (pid: number) => boolean, result: ActiveDetection) {
+/**
+ * The pi processes among `running` that no marker is of: none names its pid, or the one that does
+ * was written before the process started (a dead pi's, whose pid was taken by this one).
+ */
+function withoutMarker(running: readonly RunningPi[], markers: readonly ActiveMarker[]): RunningPi[] {
+  return running.filter(
+    (pi) =>
+      !markers.some(
+        (marker) =>
+          marker.pid === pi.pid && Date.parse(marker.startedAt) >= pi.startedMs - START_TOLERANCE_MS,
+      ),
+  );
+}
+
+/**
+ * The pi processes running now without a marker of theirs that bear on a look — they write to one
+ * of its `roots`, or its sessions have a namespace that is their folder — for what `scan` and
+ * `status` say. The markers are only read (a dead process's stays for the next plan to remove).
+ */
+export function piWithoutMarker(
+  markersDir: string,
+  look: { roots: readonly string[]; namespaces: ReadonlySet<string> },
+  running: readonly RunningPi[] = runningPi(),
+): RunningPi[] {
+  if (running.length === 0) return [];
+  const markers = readMarkers(markersDir, isProcessAlive, nothingDetected(), { removeStale: false });
+  return withoutMarker(running, markers).filter(
+    (pi) => look.namespaces.has(pi.cwd) || writesToAny(pi, look.roots),
+  );
+}
+
+/** The usable markers of live processes (their sessions added to `result`), stale ones removed unless told not to. */
+function readMarkers(
+  dir: string,
+  alive: (pid: number) => boolean,
+  result: ActiveDetection,
+  { removeStale = true } = {},
+): ActiveMarker[] {
+  const markers: ActiveMarker[] = [];
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return; // no markers folder: no extension has run yet
+    return markers; // no markers folder: no extension has run yet
   }
   for (const name of names) {
     const match = MARKER_NAME.exec(name);
@@ -102,12 +173,16 @@ function readMarkers(dir: string, alive: (pid: number) => boolean, result: Activ
       continue;
     }
     if (!alive(marker.pid)) {
-      rmSync(file, { force: true });
-      result.staleMarkersRemoved.push(file);
+      if (removeStale) {
+        rmSync(file, { force: true });
+        result.staleMarkersRemoved.push(file);
+      }
       continue;
     }
+    markers.push(marker);
     result.sessions.push({ path: realPath(marker.sessionFile), pid: marker.pid, via: "marker" });
   }
+  return markers;
 }
 
 function readOpenFiles(procDir: string, roots: readonly string[], result: ActiveDetection) {
@@ -161,7 +236,11 @@ export function activePaths(detection: ActiveDetection): Map<string, string> {
     if (!byPath.has(session.path))
       byPath.set(
         session.path,
-        session.via === "marker" ? `pi process ${session.pid} (marker)` : `open in process ${session.pid}`,
+        session.via === "marker"
+          ? `pi process ${session.pid} (marker)`
+          : session.via === "pi-process"
+            ? session.how!
+            : `open in process ${session.pid}`,
       );
   return byPath;
 }

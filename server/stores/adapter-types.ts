@@ -13,6 +13,19 @@ export interface StoreScan {
   problems: ScanProblem[];
 }
 
+/**
+ * Something an agent's own delete of a session removes beyond the session's own files, by the
+ * agent's own records (Codex: a thread its database lists as spawned by the session's thread).
+ */
+export interface AlsoDeleted {
+  /** What the agent calls it, in a few words: "its spawned thread 019b…". */
+  what: string;
+  /** The session of the scan it is, whole (its own file and bundle). */
+  session?: string;
+  /** Its file, when it is no whole session of the scan: a part of one, or a file the scan could not read. */
+  path?: string;
+}
+
 export interface SweptAgain {
   message: string;
   keepable: boolean;
@@ -34,6 +47,18 @@ export interface StoreAdapter {
    * transcript between writes): id → how we know. Open files and the grace window apply to every kind.
    */
   liveSessions?(root: string, sessions: readonly SessionRecord[]): Map<string, string>;
+  /**
+   * For an agent whose own command deletes a session (we take our copy first): what that command
+   * would also take with each of `ids` (sessions of `scan`, this store's), asked of the agent's own
+   * records just before a delete and for its preview — never of our scan, which can miss what the
+   * agent knows. A string: the agent could not be asked (then none of them is deleted), said why.
+   */
+  alsoDeletes?(
+    root: string,
+    scan: StoreScan,
+    ids: readonly string[],
+    env: NodeJS.ProcessEnv,
+  ): Map<string, AlsoDeleted[]> | string;
   /** The agent's own retention: what it will delete for good in this store next, if anything. */
   externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
   /**

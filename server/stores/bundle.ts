@@ -57,6 +57,21 @@ export function withParts(anchor: Fingerprint, parts: readonly PartFacts[]): Fin
   return { dev: anchor.dev, ino: anchor.ino, size, mtimeNs: newest.toString() };
 }
 
+/**
+ * One fingerprint for several sessions moved as one (a session and those its agent's own delete
+ * takes with it): the first's anchor, every one's size, the newest time — what `withBundle` of the
+ * first gives once the others' files are in its bundle.
+ */
+export function joinFingerprints(first: Fingerprint, others: readonly Fingerprint[]): Fingerprint {
+  let size = first.size;
+  let newest = BigInt(first.mtimeNs);
+  for (const other of others) {
+    size += other.size;
+    if (BigInt(other.mtimeNs) > newest) newest = BigInt(other.mtimeNs);
+  }
+  return { dev: first.dev, ino: first.ino, size, mtimeNs: newest.toString() };
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**

@@ -23,6 +23,7 @@ import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { runCli } from "../cli/main.js";
 import { restore, softDelete } from "../delete/deletion-engine.js";
 import { scanStores } from "../scan/scanner.js";
+import { MAX_LINES } from "./read-caps.js";
 
 const DAY = 86_400_000;
 const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
@@ -110,6 +111,23 @@ describe("agentsh store", () => {
     expect(old.warnings.map((w) => w.code)).toEqual(["symlink-inside"]);
     const live = sessions.find((r) => r.path === s.live)!;
     expect(Date.now() - Date.parse(live.modifiedAt)).toBeLessThan(60_000);
+  });
+
+  it("counts a log's lines to the cap, and says it stopped there", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-agentsh-")));
+    mkdirSync(join(root, "sess-long"));
+    writeFileSync(join(root, "sess-long", "llm-requests.jsonl"), '{"req":1}\n'.repeat(MAX_LINES + 5));
+    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "agentsh", root }] });
+    expect(sessions[0]!.messageCount).toBe(MAX_LINES);
+    expect(sessions[0]!.sizeBytes).toBe(10 * (MAX_LINES + 5));
+    expect(sessions[0]!.warnings).toEqual([
+      {
+        code: "read-capped",
+        message: expect.stringMatching(
+          /^llm-requests\.jsonl: reading stopped at the cap of 2,000,000 lines a file; the 2,000,000 lines \(19\.1 MiB\) read/,
+        ),
+      },
+    ]);
   });
 
   it("a folder without llm-requests.jsonl, a file or a link at the top is not a session: reported, never a record", async () => {

@@ -1,10 +1,13 @@
 // Reads a JSON-lines file an agent appends to, streaming, without following a symlink, up to the
 // size it had when opened (an agent writing meanwhile is read as it was). A line up to a cap is
 // handed over whole; a longer one (a pasted image, a whole conversation in one record) only by its
-// two ends, so no line is ever held whole past the cap. Claude Code's transcripts and Gemini CLI's
-// chats are read through it; what a line means is the caller's business.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf } from "../fs/file-identity.js";
+// two ends, so no line is ever held whole past the cap; and no more than MAX_LINES lines
+// (read-caps.ts). Claude Code's transcripts and Gemini CLI's chats are read through it; what a line
+// means is the caller's business.
+import { closeSync, readSync } from "node:fs";
+import type { FileIdentity } from "../fs/file-identity.js";
+import { openRegularFile } from "../fs/open-regular-file.js";
+import { MAX_LINES, type ReadCap } from "./read-caps.js";
 
 const CHUNK = 256 * 1024;
 /** Of a line past the cap, this much of each end is kept. */
@@ -19,14 +22,24 @@ export interface LineReader {
   longLine: (head: string, tail: string) => void;
 }
 
-/** Reads the file line by line into `reader`; the identity is the file's as it was opened. */
-export function readJsonLines(path: string, reader: LineReader): FileIdentity {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+export interface JsonLinesRead {
+  /** The file as it was opened. */
+  identity: FileIdentity;
+  /** Reading stopped after MAX_LINES lines: the lines after them were not handed over. */
+  capped?: ReadCap;
+}
+
+/**
+ * Reads the file line by line into `reader`, never through a symlink nor from anything but a
+ * regular file, up to the size it had when opened and to MAX_LINES lines.
+ */
+export function readJsonLines(path: string, reader: LineReader): JsonLinesRead {
+  const { fd, identity } = openRegularFile(path);
   try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
-    const identity = identityOf(stat);
     const cap = reader.parseCap;
+    /** Lines handed over (blank ones included) and their bytes. */
+    let lines = 0;
+    let bytes = 0;
     const buffer = Buffer.allocUnsafe(CHUNK);
     /** The pieces of the line being read, while it is under the cap; past it, its two ends. */
     let pending: Buffer[] = [];
@@ -34,6 +47,8 @@ export function readJsonLines(path: string, reader: LineReader): FileIdentity {
     let head = Buffer.alloc(0);
     let tail = Buffer.alloc(0);
     const endLine = () => {
+      lines += 1;
+      bytes += pendingLength;
       if (pendingLength > cap) reader.longLine(head.toString("utf8"), tail.toString("utf8"));
       else reader.line(Buffer.concat(pending, pendingLength).toString("utf8"));
       pending = [];
@@ -62,20 +77,27 @@ export function readJsonLines(path: string, reader: LineReader): FileIdentity {
         newline !== -1 && newline < read;
         newline = buffer.indexOf(10, start)
       ) {
+        if (lines === MAX_LINES) return { identity, capped: { cap: "lines", lines, bytes } };
         // Most lines start and end in one chunk: decoded from it in place, no copy (copying each
         // line first cost about a tenth of a cold Claude Code scan in bench/claude-bench.ts).
-        if (pendingLength === 0 && newline - start <= cap)
+        if (pendingLength === 0 && newline - start <= cap) {
+          lines += 1;
+          bytes += newline - start + 1;
           reader.line(buffer.toString("utf8", start, newline));
-        else {
+        } else {
           keep(buffer.subarray(start, newline));
+          bytes += 1; // its newline
           endLine();
         }
         start = newline + 1;
       }
-      if (start < read) keep(buffer.subarray(start, read));
+      if (start < read) {
+        if (lines === MAX_LINES) return { identity, capped: { cap: "lines", lines, bytes } };
+        keep(buffer.subarray(start, read));
+      }
     }
     if (pendingLength > 0) endLine();
-    return identity;
+    return { identity };
   } finally {
     closeSync(fd);
   }

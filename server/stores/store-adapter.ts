@@ -33,14 +33,16 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const [{ scanCodexRoot, rescanCodexChanged }, { codexTools }] = await Promise.all([
+    const [{ scanCodexRoot, rescanCodexChanged }, { codexAlsoDeletes }, { codexTools }] = await Promise.all([
       import("./codex/codex-store.js"),
+      import("./codex/codex-spawned.js"),
       import("./codex/codex-delete.js"),
     ]);
     return {
       kind,
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
+      alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
       // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts).
       moveWay: "link",
       moveBlocked: (env) => {

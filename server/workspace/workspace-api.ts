@@ -2,7 +2,7 @@
 // in `.metadata.json`, repair it from file times, and prune workspaces idle for longer than a
 // threshold — through the same guarded deletion as `clean` (soft delete, journal, audit).
 import { lstatSync, readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Config } from "../../shared/config.js";
 import { exemptions } from "../../shared/policy.js";
 import { softDelete } from "../delete/deletion-engine.js";
@@ -11,12 +11,34 @@ import { checkRoot } from "../scan/check-root.js";
 import { gatherPlanInputs } from "../plan/plan-inputs.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { describeInvalidConfig, type LoadConfigOptions } from "../config/config-file.js";
+import { gateStoreWrites } from "../config/write-gate.js";
 import { pinnedIds } from "../state/protection-list.js";
 import {
   METADATA_FILE,
   readWorkspaceMetadata,
   type WorkspaceMetadata,
 } from "../stores/workspace/workspace-store.js";
+
+/** Where a metadata writer reads its config (read-only mode) from; default: the default config file. */
+export interface MetadataWriteOptions {
+  /** The config file and overrides: while it is invalid, nothing is written (ReadOnlyError). */
+  config?: LoadConfigOptions;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The workspace folder `dir` names, through the write gate: the config is valid, and the folder is
+ * a workspace — never `/`, home or above it, a system folder, a symlink, nor in a store root the
+ * place gate refuses (home, the trash, another agent's store…). Its real path.
+ */
+function gatedWorkspace(dir: string, options: MetadataWriteOptions): string {
+  const label = "workspace metadata";
+  const [target] = gateStoreWrites(
+    [{ kind: "workspace", root: dirname(resolve(dir)), path: dir, label }],
+    options,
+  ).targets;
+  return target!.path;
+}
 
 /** The metadata goes into an existing workspace, never into a folder made up on the way. */
 function requireFolder(dir: string) {
@@ -31,24 +53,38 @@ function writeMetadata(dir: string, metadata: WorkspaceMetadata) {
 
 /**
  * Records a new workspace: `created_at` and `updated_at` = now. A workspace that already has valid
- * metadata keeps it (its creation time must not move).
+ * metadata keeps it (its creation time must not move). Refused, with nothing written, while the
+ * config is invalid or when `dir` is no place for a workspace (RefusedPlaceError).
  */
-export function createSessionMetadata(dir: string, now = new Date()): WorkspaceMetadata {
-  const existing = readWorkspaceMetadata(dir);
+export function createSessionMetadata(
+  dir: string,
+  now = new Date(),
+  options: MetadataWriteOptions = {},
+): WorkspaceMetadata {
+  const workspace = gatedWorkspace(dir, options);
+  const existing = readWorkspaceMetadata(workspace);
   if (existing.ok) return existing.metadata;
   const metadata = { created_at: now.toISOString(), updated_at: now.toISOString() };
-  writeMetadata(dir, metadata);
+  writeMetadata(workspace, metadata);
   return metadata;
 }
 
-/** Marks activity: `updated_at` = now (a workspace without valid metadata gets it created). */
-export function touchSession(dir: string, now = new Date()): WorkspaceMetadata {
-  const existing = readWorkspaceMetadata(dir);
+/**
+ * Marks activity: `updated_at` = now (a workspace without valid metadata gets it created). Refused
+ * as `createSessionMetadata` is.
+ */
+export function touchSession(
+  dir: string,
+  now = new Date(),
+  options: MetadataWriteOptions = {},
+): WorkspaceMetadata {
+  const workspace = gatedWorkspace(dir, options);
+  const existing = readWorkspaceMetadata(workspace);
   const metadata = {
     created_at: existing.ok ? existing.metadata.created_at : now.toISOString(),
     updated_at: now.toISOString(),
   };
-  writeMetadata(dir, metadata);
+  writeMetadata(workspace, metadata);
   return metadata;
 }
 
@@ -63,17 +99,23 @@ export interface RepairResult {
 /**
  * Rebuilds missing or corrupt metadata from the files' times: `created_at` = the oldest mtime inside,
  * `updated_at` = the newest (the metadata file itself not counted). Valid metadata is left alone.
+ * Refused as `createSessionMetadata` is — with `dryRun` too: it answers what a repair would write,
+ * and a folder that is no workspace (`/`, home) is not even walked.
  */
-export function repairSessionMetadata(dir: string, options: { dryRun?: boolean } = {}): RepairResult {
-  requireFolder(dir);
-  const existing = readWorkspaceMetadata(dir);
+export function repairSessionMetadata(
+  dir: string,
+  options: { dryRun?: boolean } & MetadataWriteOptions = {},
+): RepairResult {
+  const workspace = gatedWorkspace(dir, options);
+  requireFolder(workspace);
+  const existing = readWorkspaceMetadata(workspace);
   if (existing.ok) return { status: "ok", metadata: existing.metadata };
   let oldest = Number.POSITIVE_INFINITY;
   let newest = 0;
   const visit = (folder: string) => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
-      if (folder === dir && name === METADATA_FILE) continue;
+      if (folder === workspace && name === METADATA_FILE) continue;
       const stat = lstatSync(path);
       if (stat.isSymbolicLink()) continue;
       if (stat.isDirectory()) visit(path);
@@ -83,10 +125,10 @@ export function repairSessionMetadata(dir: string, options: { dryRun?: boolean }
       }
     }
   };
-  visit(dir);
-  if (newest === 0) oldest = newest = lstatSync(dir).mtimeMs; // an empty workspace: its folder's time
+  visit(workspace);
+  if (newest === 0) oldest = newest = lstatSync(workspace).mtimeMs; // an empty workspace: its folder's time
   const metadata = { created_at: new Date(oldest).toISOString(), updated_at: new Date(newest).toISOString() };
-  if (!options.dryRun) writeMetadata(dir, metadata);
+  if (!options.dryRun) writeMetadata(workspace, metadata);
   return { status: options.dryRun ? "would-repair" : "repaired", metadata, problem: existing.message };
 }
 

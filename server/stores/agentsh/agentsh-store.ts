@@ -1,39 +1,50 @@
 // agentsh's LLM-proxy logs: `~/.agentsh/sessions/<session-id>/llm-requests.jsonl` and
 // whatever else the session wrote. A session is its folder; it is measured by what is inside (the
 // folder's own mtime does not move when the log is appended to) and deleted as one unit.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, lstatSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SessionRecord, SessionWarning } from "../../../shared/session-record.js";
+import { openRegularFile } from "../../fs/open-regular-file.js";
 import type { StoreScan } from "../adapter-types.js";
 import { listSessionFolders, measureFolder } from "../folder-session.js";
+import { MAX_LINES, type ReadCap, readCapWarning } from "../read-caps.js";
 
 export const AGENTSH_LOG = "llm-requests.jsonl";
 
-/** Lines of a file (a last line without a newline counts), read in chunks without decoding. */
-function countLines(path: string): number | undefined {
-  let fd: number;
+/**
+ * Lines of a file (a last line without a newline counts), read in chunks without decoding, never
+ * through a link nor from a FIFO put in its place, up to the size it had when opened and to
+ * MAX_LINES lines; undefined when it cannot be read.
+ */
+function countLines(path: string): { lines: number; capped?: ReadCap } | undefined {
+  let opened;
   try {
-    // Never through a link, never blocking on a FIFO put in its place.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    opened = openRegularFile(path);
   } catch {
     return undefined;
   }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    return undefined;
-  }
+  const { fd, identity } = opened;
   const buffer = Buffer.allocUnsafe(1 << 18);
   let lines = 0;
-  let last = 0x0a;
+  /** Where the line being read starts. */
+  let lineStart = 0;
+  const capped = () => ({ lines, capped: { cap: "lines" as const, lines, bytes: lineStart } });
   try {
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
-      for (let i = 0; i < n; i++) if (buffer[i] === 0x0a) lines++;
-      last = buffer[n - 1]!;
+    for (let position = 0; position < identity.size;) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, identity.size - position), position);
+      if (n === 0) break;
+      for (let at = buffer.indexOf(0x0a, 0); at !== -1 && at < n; at = buffer.indexOf(0x0a, at + 1)) {
+        if (lines === MAX_LINES) return capped();
+        lines += 1;
+        lineStart = position + at + 1;
+      }
+      position += n;
     }
+    if (lineStart === identity.size) return { lines };
+    return lines === MAX_LINES ? capped() : { lines: lines + 1 }; // a last line without its newline
   } finally {
     closeSync(fd);
   }
-  return last === 0x0a ? lines : lines + 1;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,9 +67,11 @@ export function scanAgentshRoot(root: string): StoreScan {
       continue;
     }
     const warnings: SessionWarning[] = [];
-    const lines = countLines(join(folder, AGENTSH_LOG));
-    if (lines === undefined)
+    const counted = countLines(join(folder, AGENTSH_LOG));
+    const lines = counted?.lines;
+    if (counted === undefined)
       warnings.push({ code: "unreadable", message: `cannot read ${AGENTSH_LOG}; its lines are not counted` });
+    else if (counted.capped) warnings.push(readCapWarning(counted.capped, AGENTSH_LOG));
     if (facts.symlinks.length > 0)
       warnings.push({
         code: "symlink-inside",

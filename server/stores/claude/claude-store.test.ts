@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   utimesSync,
@@ -41,6 +42,7 @@ import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
+import { MAX_LINES } from "../read-caps.js";
 
 const engine = { actor: "cli" as const };
 const DAY = 86_400_000;
@@ -233,6 +235,27 @@ describe("scan of a Claude Code store", () => {
       createdAt: want!.createdAt,
       lastUsedAt: want!.lastUsedAt,
     });
+  });
+
+  it("a transcript of more lines than the cap is read to the cap: what came before counted, a warning, never older than its file", async () => {
+    const store = oneSession((t) => t.user("first").assistant("answer"));
+    const [want] = store.sessions;
+    const text = readFileSync(want!.path, "utf8");
+    const lines = text.split("\n").length - 1;
+    const later = text.split("\n")[lines - 1]!; // a message line no read may reach: counted twice else
+    appendFileSync(want!.path, `${"\n".repeat(MAX_LINES - lines)}${later}\n`);
+    const [record] = (await scan(store.root)).sessions;
+    expect(record!.messageCounts).toEqual(want!.messageCounts);
+    expect(record!.warnings).toEqual([
+      {
+        code: "read-capped",
+        message: expect.stringMatching(
+          /^reading stopped at the cap of 2,000,000 lines a file; the 2,000,000 lines \(/,
+        ),
+      },
+    ]);
+    expect(record!.lastUsedAt).toBe(record!.modifiedAt);
+    expect(record!.lastUsedAt > want!.lastUsedAt).toBe(true);
   });
 
   // Guards a defect fixed in claude-store.ts, scanClaudeRoot: the parts found in projects/ are put

@@ -18,6 +18,7 @@ import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
+import { laterOf, readCapWarning } from "../read-caps.js";
 import { type Placed, rebundle, rescanPlaced } from "../watched-rescan.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -73,6 +74,12 @@ function sideFiles(root: string): Map<string, string[]> {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Its last time inside; when the read stopped at a cap, the lines after may be later: never before its mtime. */
+function lastUsed(facts: ClaudeFacts, modifiedAt: string): string {
+  const last = facts.lastAt ? new Date(facts.lastAt).toISOString() : undefined;
+  return facts.capped ? laterOf(last, modifiedAt) : (last ?? modifiedAt);
+}
 
 export function scanClaudeRoot(root: string): StoreScan {
   const store: StoreRef = { kind: "claude", root };
@@ -274,6 +281,7 @@ function transcriptRecord(
       message: `${facts.longLines} line(s) too long to parse; counted only`,
       count: facts.longLines,
     });
+  if (facts.capped) warnings.push(readCapWarning(facts.capped));
   if (facts.sessionId !== undefined && facts.sessionId !== id)
     warnings.push({
       code: "duplicate-id",
@@ -295,8 +303,9 @@ function transcriptRecord(
     createdAt: facts.firstAt ? new Date(facts.firstAt).toISOString() : modifiedAt,
     modifiedAt,
     // What the user last did, from the transcript: its mtime is what Claude's own sweep looks at,
-    // and refreshing it to keep a session from that sweep must not make it look recently used.
-    lastUsedAt: facts.lastAt ? new Date(facts.lastAt).toISOString() : modifiedAt,
+    // and refreshing it to keep a session from that sweep must not make it look recently used. A
+    // transcript read to a cap may go on past its last time read: never older than its mtime then.
+    lastUsedAt: lastUsed(facts, modifiedAt),
     fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
     messageCount: facts.lines,
     messageCounts: {

@@ -8,6 +8,7 @@
 import type { FileIdentity } from "../../fs/file-identity.js";
 import { oneLine } from "../../../shared/session-title.js";
 import { readJsonLines } from "../json-lines.js";
+import type { ReadCap } from "../read-caps.js";
 
 /** Lines longer than this are counted, not parsed. */
 const PARSE_CAP = 256 * 1024;
@@ -42,6 +43,8 @@ export interface ClaudeFacts {
   counts: { user: number; assistant: number; other: number };
   corruptLines: number;
   longLines: number;
+  /** Reading stopped at the line cap (read-caps.ts): the facts are of the lines before it. */
+  capped?: ReadCap;
 }
 
 /** A string field, or a string `sessionId` inside an object field. */
@@ -182,7 +185,7 @@ export function readClaudeTranscript(path: string): { facts: ClaudeFacts; identi
     corruptLines: 0,
     longLines: 0,
   };
-  const identity = readJsonLines(path, {
+  const { identity, capped } = readJsonLines(path, {
     parseCap: PARSE_CAP,
     line: (text) => takeText(facts, text),
     longLine: (head, tail) => {
@@ -190,5 +193,6 @@ export function readClaudeTranscript(path: string): { facts: ClaudeFacts; identi
       takeLongLine(facts, head, tail);
     },
   });
+  if (capped) facts.capped = capped;
   return { facts, identity };
 }

@@ -43,10 +43,19 @@ export function codexTools(env: NodeJS.ProcessEnv): CodexTools | string {
   const codex = env.SESSION_RETENTION_CODEX || onPath("codex", env);
   if (!codex)
     return "Codex sessions are deleted through Codex's own `codex delete` (so its index and database stay consistent), and no `codex` binary was found: put it on PATH or set SESSION_RETENTION_CODEX";
-  const sqlite3 = onPath("sqlite3", env);
-  if (!sqlite3)
-    return "a Codex delete is verified by reading Codex's state database with `sqlite3`, which is not on PATH (install it, e.g. apt-get install sqlite3)";
+  const sqlite3 = sqlite3Of(env);
+  if (typeof sqlite3 !== "string") return sqlite3.missing;
   return { codex, sqlite3 };
+}
+
+/** The `sqlite3` we read Codex's databases with (read-only), or why there is none. */
+export function sqlite3Of(env: NodeJS.ProcessEnv): string | { missing: string } {
+  return (
+    onPath("sqlite3", env) ?? {
+      missing:
+        "a Codex delete is verified by reading Codex's state database with `sqlite3`, which is not on PATH (install it, e.g. apt-get install sqlite3)",
+    }
+  );
 }
 
 /** The thread ids named by rollout paths (a rollout and its `.zst` sibling name one thread). */

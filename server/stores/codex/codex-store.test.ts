@@ -1,17 +1,21 @@
 // Codex's store end to end, against stores written by test-support/codex-store.ts from the formats:
 // what a scan finds (every field, checked against the generator's own account of what it wrote).
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatBytes } from "../../../shared/format.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import {
   CodexStoreBuilder,
   type ExpectedSession,
   writeCodexStore,
 } from "../../../test-support/codex-store.js";
+import { mkfifo, neverBlockedBy } from "../../../test-support/fifo.js";
 import { resolveStores } from "../../scan/resolve-roots.js";
 import { scanStores } from "../../scan/scanner.js";
+import { MAX_LINES } from "../read-caps.js";
+import { SESSION_INDEX } from "./location.js";
 import { readRollout } from "./rollout.js";
 
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
@@ -74,12 +78,19 @@ describe("scan of a Codex store", () => {
     expect(plain.bundle).toEqual([both.compressedSibling]);
   });
 
-  it("a header of 3 MiB (a huge base_instructions) still gives its id and cwd, read from its first bytes", () => {
+  it("a header of 3 MiB (a huge base_instructions) still gives its id and cwd, read from its first bytes, and says so", async () => {
     const store = writeCodexStore(join(newHome(), ".codex"));
     const huge = store.threads.find((t) => (t.options.baseInstructionsBytes ?? 0) > 1024 * 1024)!;
     const { facts } = readRollout(huge.path);
     expect(facts.headerTooLong).toBe(true);
     expect(facts.header).toMatchObject({ id: huge.id, cwd: "/home/dev/docs", source: "cli" });
+    const record = (await scan(store.root)).sessions.find((s) => s.id === `codex:${huge.id}`)!;
+    expect(record.warnings).toEqual([
+      {
+        code: "line-too-long",
+        message: "its session_meta line is over 1 MiB: its fields are read from its first and last 64 KiB",
+      },
+    ]);
   });
 
   it("takes the first prompt the user typed, not the environment or AGENTS.md Codex injects, from a line's first bytes", () => {
@@ -176,5 +187,50 @@ describe("scan of a Codex store", () => {
     expect(resolveStores({ roots: [], discover: ["codex"] }, env).adapterStores).toEqual([
       { kind: "codex", root },
     ]);
+  });
+});
+
+describe("reading a Codex store is bounded", () => {
+  it("a rollout of more lines than the cap is read to the cap: what came before counted, a warning, never older than its file", async () => {
+    const b = new CodexStoreBuilder(join(newHome(), ".codex"));
+    const thread = b.thread({ cwd: "/home/dev/long", turns: 1, ageDays: 30 });
+    const store = b.finish();
+    const [header] = readFileSync(thread.path, "utf8").split("\n");
+    const after = JSON.stringify({
+      timestamp: "2026-01-31T10:00:00.000Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "after the cap" }] },
+    });
+    // The header, then blank lines up to the cap (they count: a file of newlines costs one step
+    // each), then a message no read may reach.
+    writeFileSync(thread.path, `${header}\n${"\n".repeat(MAX_LINES - 1)}${after}\n`);
+    const { facts } = readRollout(thread.path);
+    expect(facts.capped).toEqual({
+      cap: "lines",
+      lines: MAX_LINES,
+      bytes: Buffer.byteLength(header!) + MAX_LINES,
+    });
+    expect(facts.counts).toEqual({ user: 0, assistant: 0, other: 0 });
+    const record = (await scan(store.root)).sessions.find((s) => s.id === `codex:${thread.id}`)!;
+    expect(record.warnings).toEqual([
+      {
+        code: "read-capped",
+        message: `reading stopped at the cap of 2,000,000 lines a file; the 2,000,000 lines (${formatBytes(Buffer.byteLength(header!) + MAX_LINES)}) read are counted, the rest is not (its size on disk is counted whole)`,
+      },
+    ]);
+    expect(record.sizeBytes).toBe(statSync(thread.path).size);
+    // What follows the cap may be later than anything read: its file's time stands in.
+    expect(record.lastUsedAt).toBe(record.modifiedAt);
+  });
+
+  it("a session_index.jsonl that is a FIFO: the scan reads no names from it, and never waits on it", async () => {
+    const b = new CodexStoreBuilder(join(newHome(), ".codex"));
+    const thread = b.thread({ cwd: "/home/dev/app", turns: 1, names: ["named"] });
+    const store = b.finish();
+    rmSync(join(store.root, SESSION_INDEX));
+    const fifo = mkfifo(join(store.root, SESSION_INDEX));
+    const report = await neverBlockedBy(fifo, () => scan(store.root));
+    const record = report.sessions.find((s) => s.id === `codex:${thread.id}`)!;
+    expect(record.name).toBeUndefined();
   });
 });

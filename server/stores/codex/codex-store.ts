@@ -25,6 +25,7 @@ import { readSessionIndex } from "./session-index.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
 import { type Placed, rescanPlaced } from "../watched-rescan.js";
+import { laterOf, readCapWarning } from "../read-caps.js";
 
 /** A rollout unchanged since the last scan is not read again (a server rescans every few seconds). */
 const rolloutCache = new FactsCache<RolloutFacts>(readRollout);
@@ -309,6 +310,16 @@ function sessionRecord(
       code: "truncated-last-line",
       message: "the last line has no newline (cut off, or Codex is writing it)",
     });
+  if (facts.headerTooLong)
+    warnings.push({
+      code: "line-too-long",
+      message: "its session_meta line is over 1 MiB: its fields are read from its first and last 64 KiB",
+    });
+  for (const rollout of all)
+    if (rollout.facts.capped)
+      warnings.push(
+        readCapWarning(rollout.facts.capped, rollout === owner ? undefined : basename(rollout.path)),
+      );
 
   const bundle = [
     ...(owner.hiddenSibling ? [owner.hiddenSibling] : []),
@@ -335,7 +346,8 @@ function sessionRecord(
     sizeBytes: fingerprint.size,
     createdAt,
     modifiedAt,
-    lastUsedAt: lastAt ?? modifiedAt,
+    // A rollout read to a cap may go on past its last time read: never before the files' time then.
+    lastUsedAt: all.some((r) => r.facts.capped) ? laterOf(lastAt, modifiedAt) : (lastAt ?? modifiedAt),
     fingerprint,
     messageCount: sum((f) => f.lines),
     messageCounts: {

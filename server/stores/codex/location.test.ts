@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../../test-support/fifo.js";
 import { stateDatabases } from "./codex-delete.js";
 import { codexDefaultRoot, codexSqliteHome } from "./location.js";
 
@@ -28,6 +29,12 @@ describe("Codex's locations", () => {
     writeFileSync(join(root, "config.toml"), 'sqlite_home = "state"\n');
     expect(codexSqliteHome(root, {})).toBe(join(root, "state"));
     expect(codexSqliteHome(root, { CODEX_SQLITE_HOME: "/env" })).toBe("/env");
+  });
+
+  it("a config.toml that is a FIFO is no config, never a wait", () => {
+    const root = newHome();
+    const fifo = mkfifo(join(root, "config.toml"));
+    expect(neverBlockedBy(fifo, () => codexSqliteHome(root, {}))).toBe(root);
   });
 
   it("every state database, the SQLite home's first, each folder's newest version first", () => {

@@ -1,9 +1,9 @@
 // Where OpenAI Codex keeps its data: `$CODEX_HOME`, else `~/.codex`; its SQLite databases in
 // `$CODEX_SQLITE_HOME` (or `sqlite_home` in its config.toml) when set, else beside the rest. Apart
 // from the adapter, so the store resolution and the gate need not load it.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { CONFIG_MAX_BYTES, readSmallTextFile } from "../../fs/read-small-file.js";
 
 /** Codex's home, the root of its store: `$CODEX_HOME`, else `~/.codex`. */
 export const codexDefaultRoot = (env: NodeJS.ProcessEnv) =>
@@ -27,7 +27,8 @@ export function codexSqliteHome(root: string, env: NodeJS.ProcessEnv): string {
   if (env.CODEX_SQLITE_HOME) return env.CODEX_SQLITE_HOME;
   let toml = "";
   try {
-    toml = readFileSync(join(root, "config.toml"), "utf8");
+    // Bounded, and a FIFO or a device there is an error, not a wait.
+    toml = readSmallTextFile(join(root, "config.toml"), { maxBytes: CONFIG_MAX_BYTES, what: "Codex config" });
   } catch {
     return root;
   }

@@ -4,10 +4,18 @@
 // other line, only its first bytes — Codex writes `{"timestamp":…,"ordinal":…,"type":…,"payload":
 // {"type":…,"role":…` — to count it by kind and take its time. A line is never held whole except
 // the header (whose `base_instructions` can be large: past a cap its fields are read from its head).
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+// A rollout is read to the caps of read-caps.ts: at most MAX_LINES lines, and a `.zst` decoded to at
+// most MAX_INFLATION times its size (a few KB of zstd can hold gigabytes of newlines).
+//
+// The decoder is fzstd's, not Node's own zstd (node:zlib, since Node 22.15): the adapters read
+// synchronously, and Node's only synchronous zstd decodes a whole file into one buffer, while fzstd
+// hands each decoded block over as it goes, so a read stops at a cap with what it took counted.
+import { closeSync, readSync } from "node:fs";
 import { Decompress } from "fzstd";
 import { oneLine } from "../../../shared/session-title.js";
-import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
+import type { FileIdentity } from "../../fs/file-identity.js";
+import { openRegularFile } from "../../fs/open-regular-file.js";
+import { inflationCap, MAX_LINES, type ReadCap } from "../read-caps.js";
 
 /** `rollout-2026-11-24T22-21-59-<uuid>.jsonl[.zst]`: local start time, then the thread's uuid. */
 export const ROLLOUT_NAME =
@@ -62,6 +70,8 @@ export interface RolloutFacts {
   truncatedLast: boolean;
   /** The first prompt the user typed, one short line (Codex's injected context skipped). */
   firstMessage?: string;
+  /** Reading stopped at a cap (read-caps.ts): the facts are of what was read. */
+  capped?: ReadCap;
 }
 
 /** A header longer than this is read from its first bytes only. */
@@ -171,7 +181,7 @@ function headerFromHead(head: string, tail: string): RolloutHeader | undefined {
   return headerOf(meta);
 }
 
-/** Counts lines as their bytes arrive (from a file or from the zstd decoder). */
+/** Counts lines as their bytes arrive (from a file or from the zstd decoder), up to MAX_LINES. */
 class LineCounter {
   readonly facts: RolloutFacts = {
     headerTooLong: false,
@@ -181,6 +191,8 @@ class LineCounter {
     truncatedLast: false,
   };
   private line = 0;
+  /** Lines read (blank ones included) and their bytes: what the line cap counts. */
+  private read = { lines: 0, bytes: 0 };
   /** The kept start of the current line. */
   private head: Buffer[] = [];
   private headLength = 0;
@@ -189,10 +201,19 @@ class LineCounter {
   /** The last bytes of a header too long to keep whole. */
   private headerTail = Buffer.alloc(0);
 
-  push(bytes: Uint8Array) {
+  /** Takes the next bytes; false once MAX_LINES lines are read and more came (the rest is not read). */
+  push(bytes: Uint8Array): boolean {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = 0;
     for (let newline = buffer.indexOf(10, 0); newline !== -1; newline = buffer.indexOf(10, start)) {
+      if (this.read.lines === MAX_LINES) return this.stop("lines");
+      this.read.lines += 1;
+      this.read.bytes += this.length + newline - start + 1;
+      // A blank line is nothing to judge, before the header too (a file of newlines costs one step each).
+      if (this.length === 0 && newline === start) {
+        start = newline + 1;
+        continue;
+      }
       // A line whole in this chunk is judged where it is, without a copy (the usual case).
       if (this.length === 0 && this.line > 0)
         this.judge(
@@ -206,11 +227,23 @@ class LineCounter {
       }
       start = newline + 1;
     }
-    if (start < buffer.length) this.take(buffer.subarray(start));
+    if (start < buffer.length) {
+      if (this.read.lines === MAX_LINES) return this.stop("lines");
+      this.take(buffer.subarray(start));
+    }
+    return true;
+  }
+
+  /** Reading stops at `cap`, after `bytes` (the whole lines' unless said): a line cut there is not counted. */
+  stop(cap: ReadCap["cap"], bytes = this.read.bytes): false {
+    this.facts.capped = { cap, lines: this.read.lines, bytes };
+    return false;
   }
 
   end(): RolloutFacts {
-    if (this.length > 0) {
+    if (this.facts.capped)
+      this.length = 0; // a line cut by the cap, not by the writer
+    else if (this.length > 0) {
       this.facts.truncatedLast = true;
       this.endLine();
     }
@@ -311,27 +344,42 @@ class LineCounter {
   }
 }
 
+/** Thrown from inside the decoder to stop it at a cap (its state is not used again). */
+const STOP = Symbol("stop");
+
 /**
- * The facts of one rollout, read without following a symlink, up to the size it had when opened
- * (a rollout Codex appends to meanwhile is read as it was). A `.jsonl.zst` is decoded as it is read.
+ * The facts of one rollout, read without following a symlink (nor waiting on a FIFO), up to the size
+ * it had when opened (a rollout Codex appends to meanwhile is read as it was), and to the caps. A
+ * `.jsonl.zst` is decoded as it is read.
  */
 export function readRollout(path: string): { facts: RolloutFacts; identity: FileIdentity } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const { fd, identity } = openRegularFile(path);
   try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
-    const identity = identityOf(stat);
     const counter = new LineCounter();
-    const compressed = path.endsWith(".zst");
-    const decoder = compressed ? new Decompress((chunk) => counter.push(chunk)) : undefined;
+    let more = true;
+    /** What the decoder may still hand over before the inflation cap. */
+    let room = inflationCap(identity.size);
+    const decoder = path.endsWith(".zst")
+      ? new Decompress((chunk) => {
+          more = counter.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          if (more && chunk.length > room) more = counter.stop("inflation", inflationCap(identity.size));
+          room -= chunk.length;
+          if (!more) throw STOP;
+        })
+      : undefined;
     const buffer = Buffer.allocUnsafe(CHUNK);
-    for (let position = 0; position < identity.size;) {
+    for (let position = 0; position < identity.size && more;) {
       const read = readSync(fd, buffer, 0, Math.min(CHUNK, identity.size - position), position);
       if (read === 0) break;
       position += read;
       const bytes = buffer.subarray(0, read);
-      if (decoder) decoder.push(new Uint8Array(bytes), position >= identity.size);
-      else counter.push(bytes);
+      if (!decoder) more = counter.push(bytes);
+      else
+        try {
+          decoder.push(new Uint8Array(bytes), position >= identity.size);
+        } catch (error) {
+          if (error !== STOP) throw error;
+        }
     }
     return { facts: counter.end(), identity };
   } finally {

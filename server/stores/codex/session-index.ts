@@ -1,8 +1,10 @@
 // Codex's `session_index.jsonl`: one `{"id","thread_name","updated_at"}` line per rename, appended;
 // the last line of an id wins. We read it for names, keep each thread's exact lines so a restore
-// can append them again, and never write it except to put back lines we took away.
-import { appendFileSync, readFileSync } from "node:fs";
+// can append them again, and never write it except to put back lines we took away — and then only
+// to a regular file at its path, never through a symlink nor into a FIFO (fs/append-to-file.ts).
 import { join } from "node:path";
+import { type AppendableFile, openToAppend } from "../../fs/append-to-file.js";
+import { readSmallTextFile } from "../../fs/read-small-file.js";
 import { SESSION_INDEX } from "./location.js";
 
 export interface IndexEntry {
@@ -12,10 +14,19 @@ export interface IndexEntry {
   lines: string[];
 }
 
-/** The lines of the index file, without their newlines (none when it is missing or unreadable). */
+/** A line per rename, ~150 bytes: hundreds of thousands of renames. A bigger file is not read. */
+const INDEX_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The lines of the index file, without their newlines (none when it is missing or unreadable — a
+ * FIFO or a device there is unreadable, never a wait).
+ */
 function indexLines(root: string): string[] {
   try {
-    return readFileSync(join(root, SESSION_INDEX), "utf8").split("\n");
+    return readSmallTextFile(join(root, SESSION_INDEX), {
+      maxBytes: INDEX_MAX_BYTES,
+      what: "Codex session index",
+    }).split("\n");
   } catch {
     return [];
   }
@@ -49,17 +60,42 @@ export function readSessionIndex(root: string): Map<string, IndexEntry> {
   return byId;
 }
 
+/** The lines of `lines` that name these threads, in order. */
+const linesOfThreads = (lines: readonly string[], threads: readonly string[]) => {
+  const wanted = new Set(threads.map((t) => t.toLowerCase()));
+  return lines.filter((line) => wanted.has(parseLine(line)?.id ?? ""));
+};
+
 /** The index lines of these threads, in file order: what a delete takes away and a restore appends. */
 export function indexLinesOf(root: string, threads: readonly string[]): string[] {
-  const wanted = new Set(threads.map((t) => t.toLowerCase()));
-  return indexLines(root).filter((line) => wanted.has(parseLine(line)?.id ?? ""));
+  return linesOfThreads(indexLines(root), threads);
+}
+
+/** The index, opened to put lines back (see `openSessionIndex`). */
+export interface SessionIndexAppend {
+  /** These threads' lines in the index now. */
+  linesOf(threads: readonly string[]): string[];
+  /**
+   * Appends lines, as Codex does (one write in append mode, so a line Codex appends at the same
+   * moment is not torn; the last line of an id wins, so appending restores the name), and closes.
+   */
+  append(lines: readonly string[]): void;
+  close(): void;
 }
 
 /**
- * Appends lines to the index, as Codex does (one write in append mode, so a line Codex appends at
- * the same moment is not torn). The last line of an id wins, so appending restores the name.
+ * The index opened to append to — a regular file at its path (or none yet), never a symlink nor a
+ * FIFO — or why it cannot be: then whatever needed it (a restore) is refused, said why.
  */
-export function appendIndexLines(root: string, lines: readonly string[]) {
-  if (lines.length === 0) return;
-  appendFileSync(join(root, SESSION_INDEX), lines.map((line) => `${line}\n`).join(""), { mode: 0o644 });
+export function openSessionIndex(root: string): SessionIndexAppend | string {
+  const file: AppendableFile | string = openToAppend(join(root, SESSION_INDEX));
+  if (typeof file === "string") return `Codex's index of thread names cannot be appended to: ${file}`;
+  return {
+    linesOf: (threads) => linesOfThreads(file.read().split("\n"), threads),
+    append(lines) {
+      if (lines.length === 0) file.close();
+      else file.append(lines.map((line) => `${line}\n`).join(""));
+    },
+    close: file.close,
+  };
 }

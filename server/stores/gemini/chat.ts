@@ -10,10 +10,12 @@
 // whenever it changes (its tool calls, its tokens), so lines are not messages: the conversation is
 // the messages by id, as Gemini rebuilds it. Legacy chats (`.json`) are one JSON object with a
 // `messages` array, rewritten whole on every change.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { oneLine } from "../../../shared/session-title.js";
-import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
+import type { FileIdentity } from "../../fs/file-identity.js";
+import { openRegularFile } from "../../fs/open-regular-file.js";
 import { readJsonLines } from "../json-lines.js";
+import type { ReadCap } from "../read-caps.js";
 import { FactsCache } from "../facts-cache.js";
 
 /** Lines longer than this are read by their ends only: a `$set.messages` holds a whole conversation. */
@@ -46,6 +48,8 @@ export interface GeminiChatFacts {
   corruptLines: number;
   /** Lines past the parse cap, read by their ends only (their messages counted, not looked into). */
   longLines: number;
+  /** Reading stopped at the line cap (read-caps.ts): the facts are of the lines before it. */
+  capped?: ReadCap;
 }
 
 interface Message {
@@ -192,7 +196,7 @@ function readChatLines(path: string): { facts: GeminiChatFacts; identity: FileId
   const conversation = new Conversation();
   /** The only line, when there is one: Gemini parses a one-record file as a legacy whole record. */
   let only: Json | undefined;
-  const identity = readJsonLines(path, {
+  const { identity, capped } = readJsonLines(path, {
     parseCap: PARSE_CAP,
     line(text) {
       if (text.trim() === "") return;
@@ -250,6 +254,7 @@ function readChatLines(path: string): { facts: GeminiChatFacts; identity: FileId
   // A single record with a session id is what Gemini's fallback for legacy files accepts.
   if (only && typeof only.sessionId === "string" && only.sessionId !== "") facts.loadable = true;
   if (facts.lines === 0) facts.headerless = true;
+  if (capped) facts.capped = capped;
   return { facts: settle(facts, meta, conversation), identity };
 }
 
@@ -258,11 +263,8 @@ function readLegacyChat(path: string): { facts: GeminiChatFacts; identity: FileI
   const facts = newFacts();
   const meta: Json = {};
   const conversation = new Conversation();
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const { fd, identity } = openRegularFile(path);
   try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
-    const identity = identityOf(stat);
     if (identity.size > LEGACY_CAP) {
       // Too large to parse here; Gemini rewrote it whole at every change, so its time is its last update.
       facts.longLines = 1;

@@ -45,6 +45,7 @@ import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { resolveStores } from "../../scan/resolve-roots.js";
 import { scanStores } from "../../scan/scanner.js";
 import { AGENT_HOMES } from "../agent-homes.js";
+import { MAX_LINES } from "../read-caps.js";
 
 const engine = { actor: "cli" as const };
 
@@ -186,6 +187,27 @@ describe("scan of a Gemini CLI store", () => {
     }
     expect(repushed.sessions[0]!.messageCount).toBe(3); // a prompt, the call (written three times), the answer
     expect(rewound.sessions[0]!.messageCount).toBe(3);
+  });
+
+  it("a chat of more lines than the cap is read to the cap: what came before counted, a warning, never older than its file", async () => {
+    const store = oneChat((c) => c.conversationOf(2));
+    const [want] = store.sessions;
+    const lines = readFileSync(want!.path, "utf8").split("\n").length - 1;
+    // After the cap, a summary no read may reach (it would become the chat's name).
+    appendFileSync(want!.path, `${"\n".repeat(MAX_LINES - lines)}{"$set":{"summary":"after the cap"}}\n`);
+    const [record] = (await scan(store.root)).sessions;
+    expect(record!.name).toBe(want!.name);
+    expect(record!.messageCounts).toEqual(want!.messageCounts);
+    expect(record!.warnings).toEqual([
+      {
+        code: "read-capped",
+        message: expect.stringMatching(
+          /^reading stopped at the cap of 2,000,000 lines a file; the 2,000,000 lines \(/,
+        ),
+      },
+    ]);
+    expect(record!.lastUsedAt).toBe(record!.modifiedAt);
+    expect(record!.lastUsedAt > want!.lastUsedAt).toBe(true);
   });
 
   it("the CLI's scan --json lists the same sessions and sizes", async () => {

@@ -23,6 +23,7 @@ import { type GeminiChatFacts, geminiChats, readGeminiChat } from "./chat.js";
 import { GEMINI_PROJECTS, safeSessionId } from "./location.js";
 import { type GeminiProjects, HASH_FOLDER, readGeminiProjects } from "./projects.js";
 import { type Placed, rebundle, rescanPlaced } from "../watched-rescan.js";
+import { laterOf, readCapWarning } from "../read-caps.js";
 
 /** A chat as Gemini lists them: `session-…` ending in `.json` or `.jsonl`. */
 export const CHAT_FILE = /^session-.+\.jsonl?$/;
@@ -370,6 +371,7 @@ function chatRecord(
       message: `${facts.longLines} line(s) too long to parse; counted only`,
       count: facts.longLines,
     });
+  if (facts.capped) warnings.push(readCapWarning(facts.capped));
   if (unknownFolder !== undefined)
     warnings.push({
       code: "namespace-from-folder",
@@ -391,8 +393,11 @@ function chatRecord(
     sizeBytes: identity.size,
     createdAt: isoOf(facts.startTime ?? facts.firstAt) ?? modifiedAt,
     modifiedAt,
-    // What Gemini records as the chat's last update (its cleanup's clock too), else its last message.
-    lastUsedAt: isoOf(facts.lastUpdated ?? facts.lastAt) ?? modifiedAt,
+    // What Gemini records as the chat's last update (its cleanup's clock too), else its last message;
+    // of a chat read to a cap, never before its file time (what follows the cap may be later).
+    lastUsedAt: facts.capped
+      ? laterOf(isoOf(facts.lastUpdated ?? facts.lastAt), modifiedAt)
+      : (isoOf(facts.lastUpdated ?? facts.lastAt) ?? modifiedAt),
     fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
     messageCount: counts.user + counts.gemini + counts.other,
     messageCounts: { user: counts.user, assistant: counts.gemini, toolResult: 0, other: counts.other },

@@ -62,6 +62,11 @@ export function discoverPiRoots(env: NodeJS.ProcessEnv = process.env): PiRootDis
   return { roots, notes };
 }
 
+/** The folder of pi's default store that a cwd's sessions go to, as pi's `getDefaultSessionDir` names it. */
+export function folderNameOf(cwd: string): string {
+  return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
 /**
  * pi names a cwd's folder `--<cwd without leading slash, / \ : → ->--`. The mapping is lossy
  * (`/a/b-c` and `/a-b/c` collide), so this is only a guess for sessions without a usable header.

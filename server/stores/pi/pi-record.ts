@@ -5,6 +5,7 @@ import type { FileIdentity } from "../../fs/file-identity.js";
 import { isPiSessionFileName, namespaceFromFolderName, parseSessionFileName } from "./locations.js";
 import { isoFromMs } from "./iso-time.js";
 import { KNOWN_VERSIONS, normalizeTimestamp, type PiFileFacts } from "./session-parser.js";
+import { MAX_LINES, readCapWarning } from "../read-caps.js";
 
 export interface PiRecordInput {
   root: string;
@@ -59,6 +60,12 @@ export function isPiSession(input: Pick<PiRecordInput, "path" | "facts">): boole
 
 const nameOf = (path: string) => parseSessionFileName(path.slice(path.lastIndexOf("/") + 1));
 
+/**
+ * Whether the read stopped at the line cap: it took MAX_LINES lines and the file goes on. Told by
+ * the facts themselves, so the scan cache (which keeps them) needs no field for it.
+ */
+const readToCap = (facts: PiFileFacts, size: number) => facts.lines >= MAX_LINES && facts.offset < size;
+
 export function buildPiRecord(input: PiRecordInput): SessionRecord {
   const { identity, facts, path } = input;
   // The file name is a fallback for a missing header: parsed only when needed (it is on the hot path).
@@ -90,6 +97,8 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
         line: facts.lines + 1,
       });
     }
+    if (readToCap(facts, sizeBytes))
+      warnings.push(readCapWarning({ cap: "lines", lines: facts.lines, bytes: facts.offset }));
   }
   const version = header ? (header.version ?? 1) : undefined;
   if (version !== undefined && !(KNOWN_VERSIONS as readonly number[]).includes(version)) {
@@ -116,7 +125,9 @@ export function buildPiRecord(input: PiRecordInput): SessionRecord {
     validIso(header?.timestamp) ??
     (fromName ??= nameOf(path)).createdAt ??
     isoFromMs(input.birthtimeMs > 0 ? input.birthtimeMs : identity.mtimeMs);
-  const lastUsedAt = input.precise ? (facts?.lastEntryAt ?? modifiedAt) : modifiedAt;
+  // Of a file read to the cap, its last entry is unknown: its mtime then.
+  const lastUsedAt =
+    input.precise && facts && !readToCap(facts, sizeBytes) ? (facts.lastEntryAt ?? modifiedAt) : modifiedAt;
   const counts = facts?.counts ?? { user: 0, assistant: 0, toolResult: 0, other: 0 };
 
   // Built by assignment, not with conditional spreads (a temporary object each): this runs for every

@@ -3,6 +3,7 @@ import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkfifo, neverBlockedBy } from "../../../test-support/fifo.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "./read-session-file.js";
 import { TAIL_CHECK_BYTES } from "./session-parser.js";
 
@@ -114,5 +115,14 @@ describe("readSessionFile facts", () => {
     const { facts } = readSessionFile(file(`${old}\n${entry(1)}\n`), buffer);
     expect(facts.header).toEqual({ type: "session", id: "old-1", timestamp: "", cwd: "" });
     expect(facts.entries).toBe(1);
+  });
+});
+
+describe("readSessionFile opens only a regular file", () => {
+  it("a FIFO put where the walk saw a session is an error that says what it is, never a wait", () => {
+    const fifo = mkfifo(join(mkdtempSync(join(tmpdir(), "sr-read-")), "s.jsonl"));
+    expect(() => neverBlockedBy(fifo, () => readSessionFile(fifo, buffer))).toThrow(
+      /s\.jsonl is a named pipe \(FIFO\), not a regular file/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Reads one pi session file into PiFileFacts, from the start or from where an earlier read stopped.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
+import { closeSync, readSync } from "node:fs";
+import type { FileIdentity } from "../../fs/file-identity.js";
+import { openRegularFile } from "../../fs/open-regular-file.js";
 import {
   type PiFileFacts,
   type PiParseState,
@@ -38,18 +39,17 @@ function tailBytes(fd: number, offset: number): Buffer {
 }
 
 /**
- * Opens without following symlinks, reads up to the size fstat reports (a file pi appends to while
- * we read is read as it was), and resumes `previous` when its tail bytes are still in place.
+ * Opens without following symlinks and only a regular file (a FIFO put there since the walk is an
+ * error, not a wait), reads up to the size fstat reports (a file pi appends to while we read is read
+ * as it was) and to the line cap, and resumes `previous` when its tail bytes are still in place.
  */
 export function readSessionFile(
   fsPath: string | Buffer,
   buffer: Buffer,
   previous?: PiParseState,
 ): ReadResult {
-  const fd = openSync(fsPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd, identity } = openRegularFile(fsPath);
   try {
-    const stat = fstatSync(fd, { bigint: true });
-    const identity = identityOf(stat);
     const size = identity.size;
     let bytesRead = 0;
     let resumed = false;
@@ -63,7 +63,7 @@ export function readSessionFile(
       }
     }
     let position = parser.state.offset;
-    while (position < size) {
+    while (position < size && !parser.full) {
       const read = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
       if (read === 0) break; // truncated while we read: what we have is what there is
       bytesRead += read;

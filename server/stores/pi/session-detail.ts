@@ -1,7 +1,14 @@
 // One pi session in detail, for the dashboard's drawer: entry counts by type, the conversation tree's
 // branches and leaves, compactions, and a preview of the first user message. Read as a stream of
-// lines with a cap on what is parsed, so a 2 GB session with inline images costs a read, not memory.
-import { closeSync, openSync, readSync } from "node:fs";
+// lines with a cap on what is parsed, so a 2 GB session with inline images costs a read, not memory;
+// the server answers other requests between its chunks. Only the file the look found is read, as
+// far as the look measured it and to the line cap — a file replaced since (by a FIFO, a link to
+// /dev/zero, another file) is refused, never waited on.
+import { closeSync, readSync } from "node:fs";
+import type { Fingerprint } from "../../../shared/session-record.js";
+import { ConflictError } from "../../errors.js";
+import { NotRegularFileError, openRegularFile, type OpenedFile } from "../../fs/open-regular-file.js";
+import { MAX_LINES } from "../read-caps.js";
 
 export interface SessionDetail {
   /** Entries after the header by `type` (unknown types counted too). */
@@ -37,11 +44,49 @@ function textOf(message: unknown): string | undefined {
   return undefined;
 }
 
-export function readSessionDetail(path: string): SessionDetail {
+/** The file at a session's path is not the one its record was made from: 409, read nothing. */
+export class SessionFileChangedError extends ConflictError {
+  override name = "SessionFileChangedError";
+  constructor(now: string) {
+    super(`this session's file changed since the last look (${now}); rescan to see it as it is`, "changed");
+  }
+}
+
+/** Opens the file the record names, or says what is there instead. */
+function openRecorded(path: string, recorded: Pick<Fingerprint, "dev" | "ino">): OpenedFile {
+  let opened: OpenedFile;
+  try {
+    opened = openRegularFile(path);
+  } catch (error) {
+    if (error instanceof NotRegularFileError)
+      throw new SessionFileChangedError(`it is ${error.kind} now, not a regular file`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new SessionFileChangedError("it is gone");
+    if (code === "ELOOP") throw new SessionFileChangedError("it is a symlink now, not followed");
+    throw error;
+  }
+  if (opened.identity.dev !== recorded.dev || opened.identity.ino !== recorded.ino) {
+    closeSync(opened.fd);
+    throw new SessionFileChangedError("another file is at its path now");
+  }
+  return opened;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The detail of the session file at `path`, which must still be the file its record was made from
+ * (`recorded`: its device and inode), else a `SessionFileChangedError`. At most `recorded.size`
+ * bytes are read (what pi appended since is the next look's), and at most MAX_LINES lines.
+ */
+export async function readSessionDetail(
+  path: string,
+  recorded: Pick<Fingerprint, "dev" | "ino" | "size">,
+): Promise<SessionDetail> {
   const detail: SessionDetail = { entryTypes: {}, leaves: 0, branchPoints: 0, compactions: 0, longLines: 0 };
   const ids = new Set<string>();
   const children = new Map<string, number>();
-  const fd = openSync(path, "r");
+  const { fd } = openRecorded(path, recorded);
   const buffer = Buffer.allocUnsafe(1 << 18);
   let pending: Buffer[] = [];
   let pendingLength = 0;
@@ -72,9 +117,12 @@ export function readSessionDetail(path: string): SessionDetail {
     }
   };
   try {
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+    reading: for (let position = 0, n; position < recorded.size; position += n) {
+      n = readSync(fd, buffer, 0, Math.min(buffer.length, recorded.size - position), position);
+      if (n === 0) break; // cut short since the look: what is there is what there is
       let start = 0;
       for (let i = buffer.indexOf(0x0a, 0); i !== -1 && i < n; i = buffer.indexOf(0x0a, i + 1)) {
+        if (lineNumber === MAX_LINES) break reading; // the record says so (read-capped)
         const piece = buffer.subarray(start, i);
         // Past the cap only the head matters: keep what the head needs, count the rest.
         if (pendingLength > 0) onLine(Buffer.concat([...pending, piece]));
@@ -88,8 +136,9 @@ export function readSessionDetail(path: string): SessionDetail {
         if (pendingLength <= PARSE_CAP) pending.push(Buffer.from(rest));
         pendingLength += rest.length;
       }
+      await nextTurn(); // other requests are answered between chunks
     }
-    if (pendingLength > 0) onLine(Buffer.concat(pending));
+    if (pendingLength > 0 && lineNumber < MAX_LINES) onLine(Buffer.concat(pending));
   } finally {
     closeSync(fd);
   }

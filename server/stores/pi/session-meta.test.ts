@@ -79,6 +79,25 @@ describe("pi session index", () => {
     ]);
   });
 
+  it("a meta file over 1 MiB is not read: a warning that says so, and nothing of it on the record", async () => {
+    const s = setup();
+    const path = join(s.metaDir, `${s.plain.getSessionId()}.meta.json`);
+    writeFileSync(
+      path,
+      JSON.stringify({ sessionId: s.plain.getSessionId(), name: "n", summary: "s".repeat(1024 * 1024) }),
+    );
+    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const plain = report.sessions.find((r) => r.id === s.plain.getSessionId())!;
+    expect(plain.warnings).toEqual([
+      {
+        code: "corrupt-meta",
+        message: expect.stringMatching(/^session index file .* over the limit of 1\.00 MiB/),
+      },
+    ]);
+    expect(plain.name).toBeUndefined();
+    expect(plain.metaFile).toBeUndefined();
+  });
+
   it("without the index folder nothing changes", async () => {
     const s = setup();
     const report = await scanStores({ roots: [s.root], metaDir: join(s.metaDir, "missing") });

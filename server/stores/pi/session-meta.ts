@@ -2,9 +2,10 @@
 // extension with a name, description, summary and tags per session. Joined onto the session records
 // by id; a corrupt file is a warning on its session, and a file whose session is gone is an orphan —
 // a tiny cleanup candidate of its own.
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
+import { readSmallTextFile, type UnreadableFileError } from "../../fs/read-small-file.js";
 
 export interface SessionMeta {
   sessionId: string;
@@ -23,6 +24,8 @@ export interface OrphanedMeta {
 }
 
 const META_SUFFIX = ".meta.json";
+/** Far more than a name, a description, a summary and tags: a bigger file is not read. */
+const META_MAX_BYTES = 1024 * 1024;
 
 /** The meta file's fields we use, or why it is unusable. Not strict: the index may add fields. */
 async function parseMeta(text: string): Promise<SessionMeta | string> {
@@ -82,18 +85,29 @@ export async function joinSessionMeta(
     const path = join(metaDir, name);
     const id = name.slice(0, -META_SUFFIX.length);
     const index = byId.get(id);
-    let text: string;
     let sizeBytes: number;
     try {
       const stat = lstatSync(path);
       if (!stat.isFile()) continue;
       sizeBytes = stat.size;
-      text = readFileSync(path, "utf8");
     } catch {
       continue;
     }
     if (index === undefined) {
       orphans.push({ path, sessionId: id, sizeBytes });
+      continue;
+    }
+    let text: string;
+    try {
+      // Bounded, and never through a link nor from a FIFO put there since the lstat.
+      text = readSmallTextFile(path, {
+        maxBytes: META_MAX_BYTES,
+        what: "session index file",
+        noFollow: true,
+      });
+    } catch (error) {
+      if ((error as UnreadableFileError).code !== "ENOENT")
+        own(index).warnings.push({ code: "corrupt-meta", message: (error as Error).message });
       continue;
     }
     const record = own(index);

@@ -10,6 +10,7 @@
 // line goes unnoticed, as it would cost a JSON parse of every byte (about 5× slower).
 
 import { oneLine } from "../../../shared/session-title.js";
+import { MAX_LINES } from "../read-caps.js";
 
 /** Lines longer than this are counted, never parsed (`line-too-long`). */
 export const FULL_PARSE_CAP = 1024 * 1024;
@@ -247,10 +248,14 @@ function sniffRole(buf: Buffer, from: number, end: number): Sniffed {
 
 /**
  * Consumes a file's bytes chunk by chunk. Feed it with `push` from `state.offset` on; `finish`
- * accounts for a last line without a newline without changing the resumable state.
+ * accounts for a last line without a newline without changing the resumable state. It takes at most
+ * `MAX_LINES` lines (read-caps.ts): after them `full` is set and nothing more is read, so a file
+ * read to the cap has `lines` at the cap and `offset` short of its size.
  */
 export class PiSessionParser {
   readonly state: PiParseState;
+  /** MAX_LINES lines are read and more came: the rest is not read. */
+  full = false;
   /** Bytes of a line that started in an earlier chunk, up to `FULL_PARSE_CAP + 1`. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -268,6 +273,8 @@ export class PiSessionParser {
   /** To resume, pass the saved state and the bytes just before its offset (as read from the file). */
   constructor(state?: PiParseState, precedingBytes?: Buffer) {
     this.state = state ? cloneState(state) : createParseState();
+    // Resumed at the cap (the file grew): nothing more is read.
+    this.full = this.state.lines >= MAX_LINES;
     if (precedingBytes) this.remember(precedingBytes, 0, precedingBytes.length);
   }
 
@@ -284,6 +291,10 @@ export class PiSessionParser {
     let lastNewline = -1;
     const size = chunk.length;
     while (pos < size) {
+      if (this.state.lines >= MAX_LINES) {
+        this.full = true;
+        break;
+      }
       const newline = chunk.indexOf(NEWLINE, pos);
       if (newline === -1) {
         this.keepPending(chunk, pos, size);
@@ -306,7 +317,8 @@ export class PiSessionParser {
     // Only the last entry's timestamp matters: keep a copy of its ends, read it once in `finish`.
     if (lastEntryStart !== -1) this.keepLastEntry(chunk, lastEntryStart, lastEntryEnd);
     if (lastNewline !== -1) this.state.tail = this.hashTailEndingAt(chunk, lastNewline + 1);
-    this.remember(chunk, Math.max(0, size - TAIL_CHECK_BYTES), size);
+    const read = this.full ? pos : size; // what follows the line cap is not read
+    this.remember(chunk, Math.max(0, read - TAIL_CHECK_BYTES), read);
   }
 
   /** The facts of the whole file, counting an unterminated last line if it is a complete object. */

@@ -16,6 +16,7 @@ import { followOperation } from "../state/operation.js";
 import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
+import { AgentTakes } from "./AgentTakes.js";
 import { CandidatesTable } from "./CandidatesTable.js";
 import { Dialog } from "./Dialog.js";
 import { LeftOut } from "./LeftOut.js";
@@ -213,6 +214,8 @@ export function CleanWizard({
         merged.moved.push(...done.moved);
         merged.skipped.push(...done.skipped);
         merged.bytesFreed += done.bytesFreed;
+        // Never expected, always shown: a session outside the selection an agent's own delete took.
+        if (done.lost) merged.lost = [...(merged.lost ?? []), ...done.lost];
         if (done.stopped) {
           merged.stopped = { after: before + done.stopped.after, of: candidates.length };
           // The requests not sent are not moved either.
@@ -331,6 +334,7 @@ export function CleanWizard({
                 onTicked={setTicked}
                 onOpen={onOpen}
               />
+              <AgentTakes candidates={allCandidates} ticked={ticked} />
             </>
           )}
           {source.kind === "filter" && allCandidates.length !== source.ids.length && (
@@ -393,6 +397,7 @@ export function CleanWizard({
             </div>
           )}
           <LeftOut groups={plan.leftOut} />
+          <AgentTakes candidates={allCandidates} ticked={ticked} />
           {plan.riskiest.some((c) => ticked.has(c.id)) && (
             <>
               <h3>The riskiest (largest or most recently used)</h3>

@@ -88,6 +88,21 @@ export function DeleteResult({
           <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
         )}
       </p>
+      {(result.lost?.length ?? 0) > 0 && (
+        <div class="banner error" role="alert" data-testid="result-lost">
+          <strong>
+            {count(result.lost!.length)} session{result.lost!.length === 1 ? " was" : "s were"} lost outside
+            the selection — not in the trash:
+          </strong>
+          <ul>
+            {result.lost!.slice(0, LISTED).map((l) => (
+              <li key={l.path}>
+                <code>{l.path}</code>: {l.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {result.stopped && (
         <p class="banner info" data-testid="result-stopped">
           Stopped after {count(result.stopped.after)} of {count(result.stopped.of)}:{" "}

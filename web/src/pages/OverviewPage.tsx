@@ -16,6 +16,7 @@ import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
 import { SweepBanners } from "../components/SweepBanners.js";
+import { PiWithoutExtensionNotice } from "../components/PiWithoutExtension.js";
 
 export function OverviewPage({
   api,
@@ -88,6 +89,7 @@ export function OverviewPage({
     <>
       {/* Always there: it says what a keep did after the last sweep's banner is gone. */}
       <SweepBanners api={api} sweeps={data.externalSweeps ?? []} onKept={onChanged} />
+      <PiWithoutExtensionNotice found={data.piWithoutExtension ?? []} />
       <section class="headline" aria-label="In short">
         <p data-testid="overview-headline">
           {said.used} {said.grew} {said.policy}

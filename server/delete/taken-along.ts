@@ -1,0 +1,92 @@
+// The deletion engine's side of "nothing outside the selection, ever" (plan/agent-takes.ts asks the
+// agents and judges): the chosen sessions as their agents' own deletes take them — a session taken
+// along joins its taker's item, a taker that would take what does not go is skipped — and the
+// result says what went with what, and, loudly, anything lost outside the selection.
+import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
+import type { ScanReport } from "../../shared/scan-report.js";
+import type { SoftDeleteResult } from "../../shared/trash.js";
+import { staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
+
+/**
+ * What an agent's own delete takes with each chosen session (plan/agent-takes.ts), asked now: a
+ * session it takes that goes too joins that item (out of `chosen`: its files are in the item's); a
+ * session whose delete would take anything that does not go is refused, said why, in `result`.
+ */
+export async function takeAgentsAlong<
+  T extends { record: Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">; fingerprint: Fingerprint },
+>(
+  chosen: T[],
+  report: ScanReport,
+  exempt: ReadonlyMap<string, { reason: string; detail: string }>,
+  via: string,
+  result: SoftDeleteResult,
+  env: NodeJS.ProcessEnv,
+) {
+  const going = new Set(chosen.map((c) => c.record.id));
+  const skipped = new Map(result.skipped.map((s) => [s.id, s.reason]));
+  const why = (id: string) =>
+    skipped.get(id) ?? (exempt.has(id) ? `${exempt.get(id)!.reason}: ${exempt.get(id)!.detail}` : undefined);
+  const along = await takeAlong(chosen, report, env, (id) =>
+    going.has(id) ? undefined : staysBecause(why(id), via === "selection"),
+  );
+  for (const { item, reason } of along.refused)
+    result.skipped.push({ id: item.record.id, path: item.record.path, reason });
+  chosen.splice(0, chosen.length, ...along.chosen);
+  return along;
+}
+
+/**
+ * The sessions an item took along, reported with it: moved (each with its own bytes, where its file
+ * went) once the item moved, with a note; skipped with the item's reason otherwise.
+ */
+export function reportTaken(
+  result: SoftDeleteResult,
+  id: string,
+  taken: readonly TakenWith[] | undefined,
+  whereIs: (path: string) => string | undefined,
+) {
+  if (!taken?.length) return;
+  const moved = result.moved.find((m) => m.id === id);
+  if (!moved) {
+    const reason = result.skipped.find((s) => s.id === id)?.reason ?? "not moved";
+    for (const t of taken)
+      result.skipped.push({
+        id: t.id,
+        path: t.path,
+        reason: `goes with ${id}, which was not moved: ${reason}`,
+      });
+    return;
+  }
+  for (const t of taken) {
+    moved.bytes -= t.sizeBytes;
+    result.moved.push({
+      id: t.id,
+      path: t.path,
+      title: t.title,
+      bytes: t.sizeBytes,
+      destination: whereIs(t.path) ?? moved.destination,
+      target: moved.target,
+    });
+    if (!result.dryRun)
+      result.notes = [
+        ...(result.notes ?? []),
+        `${id}: ${t.agent}'s own delete also took ${t.what} (session ${t.id}, selected too): it is in ${id}'s trash entry and comes back with it`,
+      ];
+  }
+}
+
+/**
+ * Sessions outside the item that were gone after its agent's own delete ran: lost for good (no
+ * trash entry holds them). Never expected — the agent was asked first — and said loudly.
+ */
+export function reportLost(
+  result: SoftDeleteResult,
+  id: string,
+  vanished: ReadonlyArray<{ id: string; path: string }>,
+) {
+  for (const { id: lost, path } of vanished) {
+    const reason = `gone after the agent's own delete of ${id}, though it was not part of it: lost, not in the trash`;
+    result.lost = [...(result.lost ?? []), { id: lost, path, reason }];
+    result.notes = [...(result.notes ?? []), `LOST: ${lost} (${path}) ${reason}`];
+  }
+}

@@ -1,0 +1,51 @@
+// What the clean wizard's ticked candidates' agents will also delete with them — Codex deletes the
+// threads a thread spawned, by its own database — each moved with its candidate, in one trash entry;
+// or why the delete will refuse a candidate: the server asked the agent when it made the plan
+// (server/plan/agent-takes.ts). A candidate whose taken session is left unticked is refused too.
+import type { Candidate } from "../../../shared/plan.js";
+import { AGENT_LABELS } from "../../../shared/session-record.js";
+import { SessionName } from "./SessionName.js";
+
+export function AgentTakes({
+  candidates,
+  ticked,
+}: {
+  candidates: readonly Candidate[];
+  ticked: ReadonlySet<string>;
+}) {
+  const shown = candidates.filter((c) => ticked.has(c.id) && (c.refused || c.alsoDeletes?.length));
+  if (shown.length === 0) return null;
+  return (
+    <div class="banner warn" role="status" data-testid="agent-takes">
+      <ul>
+        {shown.map((c) => {
+          const agent = AGENT_LABELS[c.store.kind];
+          const name = (
+            <>
+              “<SessionName session={c} title={c.title} file={false} />”
+            </>
+          );
+          if (c.refused)
+            return (
+              <li key={c.id} data-testid="agent-refused" data-id={c.id}>
+                {name} will not be moved: {c.refused}
+              </li>
+            );
+          const left = (c.alsoDeletes ?? []).find((t) => !ticked.has(t.id));
+          return (c.alsoDeletes ?? []).map((t) => (
+            <li key={`${c.id} ${t.id}`} data-testid="agent-also-deletes" data-id={c.id}>
+              {agent} will also delete {t.what}: “<SessionName session={t} title={t.title} file={false} />”
+              goes with {name}, in its trash entry.
+              {left === t && (
+                <strong data-testid="agent-untick-refused">
+                  {" "}
+                  It is not ticked, so {name} will not be moved: tick both, or neither.
+                </strong>
+              )}
+            </li>
+          ));
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -29,6 +29,7 @@ import { evaluatePolicy } from "../../shared/policy.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
+  cleanupSince,
   cleanupTriggers,
   type SoftDeleteResult,
   type TrashActionResult,
@@ -134,7 +135,10 @@ export interface DashboardApi {
   deleteSessions?: (request: DeleteRequest) => Promise<SoftDeleteResult>;
   /** Starts the delete as the current operation (409 while one runs); its status follows. */
   startDelete?: (request: DeleteRequest) => OperationStatus;
-  /** The running operation's progress, or the last one's result until dismissed. */
+  /**
+   * The running operation's progress, or the last one's result until dismissed — with what became
+   * of its sessions since (restored by any means, still in the trash), from the journal.
+   */
   operation?: () => OperationStatus;
   /** Stop the running operation `id` after its current item. */
   stopOperation?: (id: string) => OperationStatus;
@@ -534,7 +538,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     startDelete(request) {
       return operations.start((control) => runDelete(chosenBy(request), request.dryRun, control));
     },
-    operation: () => operations.status(),
+    operation() {
+      const status = operations.status();
+      // What its sessions became since is the journal's to say: an Undo, the Trash page and
+      // `trash restore` all write there, and the page must not offer to restore what is back.
+      if (status.state !== "finished" || !status.result.operationId || status.result.dryRun) return status;
+      const { entries } = listTrash({ actor: "ui" }, status.result.operationId);
+      return { ...status, since: cleanupSince(entries, status.result.operationId) };
+    },
     stopOperation: (id) => operations.stop(id),
     dismissOperation: (id) => operations.dismiss(id),
 

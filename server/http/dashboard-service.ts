@@ -23,9 +23,9 @@ import type {
   SummaryResponse,
 } from "../../shared/api.js";
 import type { Config, ConfigProblem } from "../../shared/config.js";
-import type { Plan } from "../../shared/plan.js";
+import { type Plan, type PlanSummary, summarizePlan } from "../../shared/plan.js";
 import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
-import { evaluatePolicy } from "../../shared/policy.js";
+import { evaluatePolicySteps } from "../../shared/policy.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
@@ -48,7 +48,7 @@ import {
   externalSweeps,
   gatherPlanInputs,
   type PlanInputs,
-  planFor,
+  planSteps,
 } from "../plan/plan-inputs.js";
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
@@ -72,6 +72,7 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
+import { runPaced } from "./paced.js";
 import { createPreviews, type Preview } from "./previews.js";
 import {
   buildSessionsTable,
@@ -117,8 +118,13 @@ export interface DashboardApi {
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   /** The same answer as JSON bytes, serialized once per look (what the route sends). */
   sessionsJson?: (query: SessionsQuery) => Promise<ReturnType<SessionsTable["json"]>>;
-  /** The policy's plan; with `preview`, kept so that `deleteSessions({ previewId })` executes exactly it. */
+  /**
+   * The policy's plan; with `preview`, kept so that `deleteSessions({ previewId })` executes exactly
+   * it. Every plan is made a step at a time (shared/steps.ts): other requests are answered meanwhile.
+   */
   plan?: (options?: { preview?: boolean }) => Promise<Plan>;
+  /** The policy's plan without its lists: its totals and how many sessions each list holds. */
+  planSummary?: () => Promise<PlanSummary>;
   /**
    * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
    * `selected`), what is kept and why; kept as a preview the delete can execute.
@@ -295,6 +301,26 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   };
 
   /**
+   * The policy's plan of one look, made a step at a time; requests that ask meanwhile (the
+   * headline, the treemap, the wizard) share the one being made. Not kept once made: see encoders.
+   */
+  const planBuilds = new WeakMap<PlanInputs, Promise<Plan>>();
+  const policyPlan = async (): Promise<Plan> => {
+    const inputs = await gather();
+    validConfig(inputs);
+    let building = planBuilds.get(inputs);
+    if (!building) {
+      building = runPaced(
+        planSteps({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> }),
+      );
+      planBuilds.set(inputs, building);
+      const done = () => planBuilds.delete(inputs);
+      building.then(done, done);
+    }
+    return building;
+  };
+
+  /**
    * How one look's records become rows (the plan's verdicts and kept reasons): once per look, for
    * its table and its changes. The plan itself is not kept: at 100,000 sessions it is ~30 MB of
    * candidates, and only `GET /api/plan` needs it (made anew there).
@@ -467,11 +493,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     async plan(options = {}) {
-      const inputs = await gather();
-      validConfig(inputs);
-      const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+      const plan = await policyPlan();
       return options.preview ? previews.remember(plan, "policy") : plan;
     },
+
+    planSummary: async () => summarizePlan(await policyPlan()),
 
     async planSelection(selection) {
       const inputs = await gather();
@@ -481,15 +507,17 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         "ids" in selection
           ? new Set(selection.ids)
           : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
-      const plan = evaluatePolicy({
-        sessions: inputs.report.sessions,
-        policy: config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        mode: config.mode,
-        selection: ids,
-        now,
-      });
+      const plan = await runPaced(
+        evaluatePolicySteps({
+          sessions: inputs.report.sessions,
+          policy: config,
+          pinnedIds: pinnedIds(inputs.pins),
+          activeIds: inputs.activeIds,
+          mode: config.mode,
+          selection: ids,
+          now,
+        }),
+      );
       // The selected sessions a rule keeps are named too, as the wizard lists them (the plan names
       // only candidates: its kept list holds the whole store, too many to name).
       const records = new Map(inputs.report.sessions.map((s) => [s.id, s]));
@@ -504,14 +532,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const inputs = await gather();
       const checked = checkConfig(raw);
       if (!checked.ok) return { ok: false, problems: checked.problems };
-      const plan = evaluatePolicy({
-        sessions: inputs.report.sessions,
-        policy: checked.config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        mode: checked.config.mode,
-        now: new Date(),
-      });
+      const plan = await runPaced(
+        evaluatePolicySteps({
+          sessions: inputs.report.sessions,
+          policy: checked.config,
+          pinnedIds: pinnedIds(inputs.pins),
+          activeIds: inputs.activeIds,
+          mode: checked.config.mode,
+          now: new Date(),
+        }),
+      );
       return { ok: true, plan };
     },
 

@@ -188,3 +188,19 @@ export const PlanSchema = z.object({
   previewId: z.string().optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;
+
+/**
+ * A plan without its lists (`GET /api/plan/summary`): its totals, quota, warnings and riskiest, and
+ * how many sessions each list holds — what a headline shows, a few kilobytes at any size.
+ */
+export const PlanSummarySchema = PlanSchema.omit({ candidates: true, kept: true, previewId: true }).extend({
+  candidateCount: z.number().int().nonnegative(),
+  keptCount: z.number().int().nonnegative(),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+
+/** `plan`'s summary (see PlanSummarySchema). */
+export function summarizePlan(plan: Plan): PlanSummary {
+  const { candidates, kept, previewId: _previewId, ...rest } = plan;
+  return { ...rest, candidateCount: candidates.length, keptCount: kept.length };
+}

@@ -5,8 +5,9 @@ import { formatBytes } from "../../shared/format.js";
 import { type ExternalSweep, type Plan, withKeptByYou } from "../../shared/plan.js";
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
-import { evaluatePolicy, type Exemption, exemptions, policyVerdicts } from "../../shared/policy.js";
+import { evaluatePolicySteps, type Exemption, exemptions, policyVerdicts } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
+import { runSteps, sortAtOnce, type Sorter, sortSteps, type Steps } from "../../shared/steps.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
 import {
   describePiWithoutExtension,
@@ -175,7 +176,16 @@ export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now =
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
 export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
-  const plan = evaluatePolicy(policyInput(inputs, now));
+  return runSteps(planSteps(inputs, now, sortAtOnce));
+}
+
+/** `planFor` as steps (see shared/steps.ts): what the dashboard's server makes while it answers others. */
+export function* planSteps(
+  inputs: PlanInputs & { config: { ok: true } },
+  now = new Date(),
+  sort: Sorter = sortSteps,
+): Steps<Plan> {
+  const plan = yield* evaluatePolicySteps(policyInput(inputs, now), sort);
   const orphans = inputs.report.orphanedMeta ?? [];
   const keptByUs = new Set(
     plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),

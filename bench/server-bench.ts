@@ -4,6 +4,8 @@
 // button). Targets: ≤ 300 ms, ≤ 5 MB gzip, ≤ 300 MB RSS (both). Then the watched look, with a page
 // following the event stream: how soon an appended line and a new session show in the API
 // (≤ 1 s), the server's CPU while nothing changes (~0), and its RSS over 1,000 appends (no growth).
+// Last, the policy's plan of every session (GET /api/plan, the clean wizard's): its first and last
+// byte, its size, and how long GET /api/summary waits while it is made (≤ 300 ms, as any read).
 // `node dist/bench/server-bench.js [--quick]`; run by `npm run bench`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -206,6 +208,53 @@ for (let n = 1; n <= APPENDS; n++) {
 }
 const rssEarly = rssAt[0]!;
 const rssLate = rssAt.at(-1)!;
+
+// ——— The policy's plan (every session of store B is older than the default age limit) ———
+// Made a step at a time and sent in pieces, totals first: its first and last byte with nothing
+// else asked meanwhile; then again while a page asks for the summary as soon as it is answered,
+// and how long the slowest of those waited (made in one go, every one waited for all of it). And
+// the plan's summary, which is what the overview's headline asks for.
+let planPayload = new Uint8Array();
+/** GET /api/plan read to its end; `meanwhile` runs until it is, and says how long it waited at most. */
+async function planWhile(meanwhile?: (done: () => boolean) => Promise<number>) {
+  const started = performance.now();
+  let done = false;
+  const plan = fetch(`${base}/api/plan`, { headers }).then(async (response) => {
+    const firstByte = performance.now() - started;
+    const body = new Uint8Array(await response.arrayBuffer());
+    done = true;
+    if (!response.ok) throw new Error(`GET /api/plan: ${response.status}`);
+    planPayload = body;
+    return { firstByte, lastByte: performance.now() - started };
+  });
+  const slowest = meanwhile ? await meanwhile(() => done) : 0;
+  return { ...(await plan), slowest };
+}
+const planAlone: Awaited<ReturnType<typeof planWhile>>[] = [];
+const planPolled: Awaited<ReturnType<typeof planWhile>>[] = [];
+for (let i = 0; i < RUNS; i++) {
+  await sleep(1000);
+  planAlone.push(await planWhile());
+  await sleep(1000);
+  planPolled.push(
+    await planWhile(async (done) => {
+      let slowest = 0;
+      while (!done()) slowest = Math.max(slowest, (await timed("/api/summary")).ms);
+      return slowest;
+    }),
+  );
+}
+const planSummaryTimes: number[] = [];
+let planSummaryBytes = 0;
+for (let i = 0; i < RUNS; i++) {
+  const { ms, body } = await timed("/api/plan/summary");
+  planSummaryTimes.push(ms);
+  planSummaryBytes = body.length;
+}
+const planGzipBytes = gzipSync(planPayload).length;
+const candidates = (JSON.parse(new TextDecoder().decode(planPayload)) as { candidates: unknown[] }).candidates
+  .length;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 eventReader.cancel().catch(() => {});
 child.kill("SIGTERM");
 rmSync(work, { recursive: true, force: true });
@@ -231,6 +280,11 @@ const rows = [
   `| CPU of one watched update, a page open (median of ${RUNS}) | ${(median(updateCpu) * 1000).toFixed(0)} ms | — | |`,
   `| **idle CPU** of a watching server, a page open (${IDLE_S} s) | ${idleCpuPercent.toFixed(1)} % | ~0 (≤ 1 %) | ${verdict(idleCpuPercent <= 1)} |`,
   `| **RSS over ${APPENDS.toLocaleString("en")} appends** (10 ms apart; ${lookEvents} looks sent): after ${SAMPLES.join(", ")} | ${rssAt.map((kib) => (kib / 1024).toFixed(0)).join(", ")} MiB | no growth (last ≤ 1.1× first) | ${verdict(rssLate <= rssEarly * 1.1)} |`,
+  `| GET /api/plan (${candidates.toLocaleString("en")} candidates), nothing else asked: first byte, last byte (medians of ${RUNS}) | ${seconds(median(planAlone.map((r) => r.firstByte)))}, ${seconds(median(planAlone.map((r) => r.lastByte)))} | — | |`,
+  `| GET /api/plan payload | ${mb(planPayload.byteLength)} raw, ${mb(planGzipBytes)} gzip | — | |`,
+  `| **slowest GET /api/summary while the plan is made** (asked again as soon as answered; median of ${RUNS} plans, worst ${Math.max(...planPolled.map((r) => r.slowest)).toFixed(0)} ms) | ${median(planPolled.map((r) => r.slowest)).toFixed(0)} ms | ≤ 300 ms | ${verdict(median(planPolled.map((r) => r.slowest)) <= 300)} |`,
+  `| GET /api/plan meanwhile: first byte, last byte (medians of ${RUNS}) | ${seconds(median(planPolled.map((r) => r.firstByte)))}, ${seconds(median(planPolled.map((r) => r.lastByte)))} | — | |`,
+  `| GET /api/plan/summary (the headline's; median of ${RUNS}) | ${median(planSummaryTimes).toFixed(0)} ms, ${(planSummaryBytes / 1000).toFixed(1)} kB | — | |`,
 ];
 const report = `# Server benchmark\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${spec.sessions.toLocaleString("en")} sessions (store B of the scan benchmark), the real \`serve\` process over HTTP on 127.0.0.1.\n\n| measurement | result | target | |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 if (!quick) await writeResults(join(repo, "bench", "server-results.md"), report);

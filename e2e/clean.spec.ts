@@ -2,12 +2,15 @@
 // SessionManager: select three sessions → wizard → type DELETE → the files are in the trash on
 // disk → undo → back byte-identical; a protected session cannot be selected; purge asks again,
 // echoing count and bytes, and then the bytes are gone for good.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateStore } from "../bench/synthetic-store.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
+import { BIN } from "../test-support/serve-child.js";
+import { snapshotTree, treeChanges } from "../test-support/tree-snapshot.js";
 import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
 /** Selects the first session row, opens the clean wizard on it and goes to its last step. */
@@ -357,6 +360,120 @@ test("a small hand pick moves in one click with its share shown, and Undo puts i
   await wizard.getByTestId("undo").click();
   await expect(wizard.getByTestId("undo-result")).toContainText("Restored 2 sessions");
   expect(existsSync(paths[0]!) && existsSync(paths[1]!)).toBe(true);
+});
+
+/** The API as the page calls it, with the server's token (from the address it printed). */
+function apiOf(page: Page, url: string) {
+  const token = url.split("#token=")[1]!;
+  return async <T>(path: string): Promise<T> => {
+    const response = await page.request.get(new URL(path, url).href, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status(), path).toBe(200);
+    return (await response.json()) as T;
+  };
+}
+
+/** The trash's entries for `paths` (by original path), as GET /api/trash answers. */
+async function trashStates(get: ReturnType<typeof apiOf>, paths: readonly string[]) {
+  const { entries } = await get<{ entries: { originalPath: string; state: string }[] }>("/api/trash");
+  return paths.map((p) => entries.filter((e) => e.originalPath === p).map((e) => e.state));
+}
+
+test("Undo in the wizard, then the tab closed: every later page shows the delete as undone, with no Undo to offer", async ({
+  page,
+  context,
+  home,
+  serve,
+}) => {
+  const paths = manySessions(home, 12, KEEP_NOTHING);
+  const store = [join(home, ".pi", "agent", "sessions")];
+  const before = snapshotTree(store);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  for (const i of [0, 1]) await page.getByTestId("session-row").nth(i).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("2");
+  await wizard.getByTestId("undo").click();
+  await expect(wizard.getByTestId("undo-result")).toContainText("Restored 2 sessions");
+  await page.close(); // not Done: the server keeps the result
+
+  const later = await context.newPage();
+  const resumed = later.getByTestId("resumed-deletion");
+  for (const visit of ["a new tab", "a reload"]) {
+    if (visit === "a reload") await later.reload();
+    else await later.goto(server.url);
+    await expect(resumed.getByTestId("result-since"), visit).toHaveText(
+      /^Undone: 2 sessions restored at .+\.$/,
+    );
+    await expect(resumed.getByTestId("result-undone")).toHaveText("moved to the trash, then put back");
+    await expect(resumed.getByTestId("undo")).toHaveCount(0);
+  }
+  expect(await violations(later)).toEqual([]);
+  const get = apiOf(later, server.url);
+  expect(await trashStates(get, paths.slice(0, 2))).toEqual([["restored"], ["restored"]]);
+  expect(await get("/api/operations/current")).toMatchObject({ since: { restored: 2, inTrash: 0 } });
+  // Back byte for byte, and nothing left in the trash.
+  expect(treeChanges(before, snapshotTree(store))).toEqual([]);
+  expect(readdirSync(join(home, ".local", "share", "Trash", "files"))).toEqual([]);
+});
+
+test("a delete partly restored from the CLI: the page says what is still in the trash, and its Undo restores only that", async ({
+  page,
+  context,
+  home,
+  serve,
+}) => {
+  const paths = manySessions(home, 20, KEEP_NOTHING);
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  for (const i of [0, 1, 2]) await page.getByTestId("session-row").nth(i).getByTestId("row-select").click();
+  await page.getByTestId("clean-selected").click();
+  const wizard = page.getByTestId("wizard");
+  for (let i = 0; i < 3; i++) await wizard.getByTestId("wizard-next").click();
+  await wizard.getByTestId("wizard-execute").click();
+  await expect(wizard.getByTestId("result-moved")).toHaveText("3");
+  await page.close();
+
+  // One of the three back from a terminal, by its entry in the trash.
+  const env = {
+    ...process.env,
+    HOME: home,
+    PI_CODING_AGENT_DIR: server.agentDir,
+    XDG_DATA_HOME: join(home, ".local", "share"),
+  };
+  const listed = JSON.parse(
+    execFileSync(process.execPath, [BIN, "trash", "list", "--json"], { env, encoding: "utf8" }),
+  ) as { entries: { entryId: string; originalPath: string }[] };
+  const entry = listed.entries.find((e) => e.originalPath === paths[1])!;
+  execFileSync(process.execPath, [BIN, "trash", "restore", entry.entryId], { env, encoding: "utf8" });
+  expect(existsSync(paths[1]!)).toBe(true);
+
+  const later = await context.newPage();
+  await later.goto(server.url);
+  const resumed = later.getByTestId("resumed-deletion");
+  await expect(resumed.getByTestId("result-since")).toHaveText(
+    /^Partly undone: 1 of 3 sessions restored at .+; 2 still in the trash\.$/,
+  );
+  await resumed.getByTestId("undo").click();
+  await expect(resumed.getByTestId("undo-result")).toHaveText("Restored 2 sessions.");
+  await expect(resumed.getByTestId("result-since")).toHaveText(/^Undone: 3 sessions restored at .+\.$/);
+  await expect(resumed.getByTestId("undo")).toHaveCount(0);
+  for (const path of paths.slice(0, 3)) expect(existsSync(path)).toBe(true);
+
+  await later.reload();
+  await expect(resumed.getByTestId("result-since")).toHaveText(/^Undone: 3 sessions restored at .+\.$/);
+  await expect(resumed.getByTestId("undo")).toHaveCount(0);
+  expect(await trashStates(apiOf(later, server.url), paths.slice(0, 3))).toEqual([
+    ["restored"],
+    ["restored"],
+    ["restored"],
+  ]);
 });
 
 test("the wizard shows every plan warning: a quota the policy cannot meet says so", async ({

@@ -3,9 +3,11 @@
 // give focus back to what opened them, or to the selection bar — never to <body>. The sessions table
 // is one tab stop (arrows, Space, Enter), a skip link reaches the selection bar, the treemap's tiles
 // take focus and drill in, and the Sessions page's filters and sort live in the address.
+import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { snapshotTree, treeChanges } from "../test-support/tree-snapshot.js";
+import { agentDirWith, agentsHome, expect, KEEP_NOTHING, networkQuiet, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
   const { root } = agentDirWith(home, KEEP_NOTHING);
@@ -105,6 +107,72 @@ test("drawer, wizard and purge dialog: focus in, Tab trapped, Escape closes, foc
   await expect(purge).toHaveCount(0);
   await expect(page.getByTestId("trash-purge")).toBeFocused();
   await expect(page.getByTestId("trash-row")).toHaveCount(1); // nothing purged
+});
+
+test("Enter twice on Next, or a double-click on it, never presses Move to trash: the confirm step takes focus and nothing moves", async ({
+  page,
+  home,
+  serve,
+}) => {
+  // Eight sessions of one size: one of them is a small clean, confirmed by one press (no typing).
+  const { root } = agentDirWith(home, KEEP_NOTHING);
+  for (let i = 0; i < 8; i++) {
+    const path = writeSession(root, "/work/api", 2).getSessionFile()!;
+    setModified(path, new Date(Date.UTC(2026, 0, 1 + i)));
+  }
+  const sandbox = [root, join(home, ".local", "share", "Trash")];
+  const before = snapshotTree(sandbox);
+  const server = await serve();
+  const moves: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/operations/delete") || r.url().endsWith("/api/delete")) moves.push(r.url());
+  });
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(8);
+  await page.getByTestId("session-row").first().getByTestId("row-select").click();
+  const wizard = page.getByTestId("wizard");
+  const next = wizard.getByTestId("wizard-next");
+
+  /** Opens the wizard on the selection and goes to its review step, the one before Move to trash. */
+  const toReview = async () => {
+    await page.getByTestId("clean-selected").click();
+    await expect(wizard.getByTestId("wizard-usage")).toBeVisible();
+    await next.click();
+    await next.click();
+    await expect(wizard.getByTestId("wizard-review")).toBeVisible();
+  };
+
+  // By keyboard: Enter on Next, and Enter again as if Next were still there.
+  await toReview();
+  await next.focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByTestId("wizard-confirm")).toBeVisible();
+  await expect(wizard.getByTestId("confirm-small")).toBeVisible(); // one press would move it
+  await expect(wizard).toBeFocused(); // the dialog, titled "… — Confirm"; not the button
+  await expect(wizard.getByTestId("wizard-execute")).toHaveText("Move to trash");
+  await page.keyboard.press("Escape"); // closes: nothing runs
+  await expect(wizard).toHaveCount(0);
+
+  // By mouse: the double-click's second click lands where Next was. Here the dialog shrinks on the
+  // confirm step and the click would miss; with a footer that stays put (a layout of tomorrow) it
+  // lands on Move to trash — pinned for this part.
+  await toReview();
+  await wizard.locator("footer").evaluate((footer) => {
+    Object.assign(footer.style, { position: "fixed", right: "3rem", bottom: "3rem" });
+  });
+  await next.dblclick();
+  await expect(wizard.getByTestId("wizard-confirm")).toBeVisible();
+  await expect(wizard).toBeFocused();
+  await expect(wizard.getByTestId("wizard-execute")).toHaveText("Move to trash");
+  await page.keyboard.press("Escape");
+  await expect(wizard).toHaveCount(0);
+
+  await networkQuiet(page);
+  expect(moves).toEqual([]);
+  expect(treeChanges(before, snapshotTree(sandbox))).toEqual([]);
+  await expect(page.getByTestId("selection-count")).toContainText("1 selected");
 });
 
 const focusedTestId = (page: Page) =>

@@ -19,7 +19,7 @@ import {
 } from "./session-record.js";
 import { SessionFilterSchema } from "./session-filter.js";
 import { MAX_IDS_PER_REQUEST, MAX_SELECTION_IDS } from "./request-limits.js";
-import { PURGE_CONFIRMATION_FORM, SoftDeleteResultSchema } from "./trash.js";
+import { CleanupSinceSchema, PURGE_CONFIRMATION_FORM, SoftDeleteResultSchema } from "./trash.js";
 
 /** Where the dashboard's data comes from: the user's pi stores, or a generated demo store. */
 export const DataSourceSchema = z.object({
@@ -464,6 +464,8 @@ export const OperationStatusSchema = z.discriminatedUnion("state", [
     ...OperationBase,
     finishedAt: z.iso.datetime(),
     result: SoftDeleteResultSchema,
+    /** What became of what it moved, read from the journal at each request (an undo by any means shows). */
+    since: CleanupSinceSchema.optional(),
   }),
   z.object({
     state: z.literal("failed"),

@@ -210,3 +210,32 @@ export const PlanSchema = z.object({
   previewId: z.string().optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;
+
+/**
+ * A plan without its lists (`GET /api/plan/summary`): its totals, quota, warnings and riskiest, and
+ * how many sessions each list holds — what a headline shows, a few kilobytes at any size.
+ */
+export const PlanSummarySchema = PlanSchema.omit({
+  candidates: true,
+  kept: true,
+  previewId: true,
+  leftOut: true,
+}).extend({
+  candidateCount: z.number().int().nonnegative(),
+  keptCount: z.number().int().nonnegative(),
+  /** How many sessions the plan leaves out because they cannot be moved now (its `leftOut`). */
+  leftOutCount: z.number().int().nonnegative().optional(),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+
+/** `plan`'s summary (see PlanSummarySchema). */
+export function summarizePlan(plan: Plan): PlanSummary {
+  const { candidates, kept, previewId: _previewId, leftOut, ...rest } = plan;
+  const leftOutCount = (leftOut ?? []).reduce((t, g) => t + g.sessions.length, 0);
+  return {
+    ...rest,
+    candidateCount: candidates.length,
+    keptCount: kept.length,
+    ...(leftOutCount > 0 ? { leftOutCount } : {}),
+  };
+}

@@ -7,6 +7,10 @@
 // count quota.
 // Quotas remove sessions in the eviction order until usage is below the limit (at the limit is
 // already "critical").
+//
+// The work is written as steps (./steps.ts): every long loop pauses now and then. The CLI and the
+// extension run it to the end at once (`evaluatePolicy`); the dashboard's server lets other
+// requests in at each pause (`evaluatePolicySteps`), so a plan of 100,000 sessions blocks nothing.
 import type { Policy } from "./config.js";
 import { formatBytes } from "./format.js";
 import { compileGlob } from "./glob.js";
@@ -23,6 +27,7 @@ import { type QuotaState, quotaState } from "./quota.js";
 import { STORE_KINDS, type SessionRecord, type StoreKind } from "./session-record.js";
 import { sessionTitle } from "./session-title.js";
 import { compareSessions, firstN, type SortOrder } from "./sort.js";
+import { pacer, runSteps, sortAtOnce, type Sorter, sortSteps, type Steps } from "./steps.js";
 import type { VerdictCode } from "./verdict.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -123,9 +128,19 @@ export interface Exemption {
 export function exemptions(
   input: Omit<PolicyInput, "mode">,
   /** `sessions` most recently used first, when the caller has sorted them already. */
-  byRecent: readonly PolicySession[] = [...input.sessions].sort(byRecency),
+  byRecent?: readonly PolicySession[],
 ): Map<string, Exemption> {
+  return runSteps(exemptionSteps(input, byRecent ?? [...input.sessions].sort(byRecency)));
+}
+
+/** `exemptions` as steps, of `sessions` sorted most recently used first (and so grouped, if known). */
+function* exemptionSteps(
+  input: Omit<PolicyInput, "mode">,
+  byRecent: readonly PolicySession[],
+  grouped?: Map<string, PolicySession[]>,
+): Steps<Map<string, Exemption>> {
   const { sessions, now } = input;
+  const pause = pacer();
   const { retention, protection, activity } = input.policy;
   const nowMs = now.getTime();
   const exempt = new Map<string, Exemption>();
@@ -158,10 +173,11 @@ export function exemptions(
       if (match) keep(session, "protected", `protected by pattern "${match.pattern}" (${match.field})`);
       else if (session.neededBy?.length && !forksChosenToo(session, input.selection)) keepForForks(session);
     }
+    if (pause()) yield;
   }
   for (const session of byRecent.slice(0, retention.minKeepRecentCount))
     keep(session, "recent", `among the ${retention.minKeepRecentCount} most recently used`);
-  const byNamespace = groupBy(byRecent, (s) => s.namespace);
+  const byNamespace = grouped ?? (yield* groupSteps(byRecent, (s) => s.namespace));
   if (retention.keepLastPerNamespace > 0)
     for (const [namespace, members] of byNamespace)
       for (const session of members.slice(0, retention.keepLastPerNamespace))
@@ -210,19 +226,21 @@ export const forksChosenToo = (session: PolicySession, selection: ReadonlySet<st
  * as `candidate` makes it (the plan's `Candidate`, or only its rule). A rule's words for a session
  * (`detail`) are made only when asked for: 100,000 of them are a good part of the cost.
  */
-function decide<C>(
+function* decide<C>(
   input: PolicyInput,
   candidate: (session: PolicySession, rule: CandidateRule, detail: () => string) => C,
+  sort: Sorter,
 ) {
   const { sessions, policy, now } = input;
   const { quota, retention } = policy;
   const nowMs = now.getTime();
   const evictionOrder = compareSessions(EVICTION_SORT[retention.eviction]);
+  const pause = pacer();
 
   // 1. Exemptions: never candidates, whatever the rules say.
-  const byRecent = [...sessions].sort(byRecency);
-  const exempt = exemptions(input, byRecent);
-  const byNamespace = groupBy(byRecent, (s) => s.namespace);
+  const byRecent = yield* sort(sessions, byRecency);
+  const byNamespace = yield* groupSteps(byRecent, (s) => s.namespace);
+  const exempt = yield* exemptionSteps(input, byRecent, byNamespace);
 
   // 2. Rules, each over the sessions that are neither exempt nor already chosen.
   const chosen = new Map<string, C>();
@@ -232,12 +250,14 @@ function decide<C>(
   const open = (session: PolicySession) => !exempt.has(session.id) && !chosen.has(session.id);
   // LRU eviction is the reverse of the recency order (ties break the same way): no second sort.
   const inEvictionOrder =
-    retention.eviction === "lru" ? [...byRecent].reverse() : [...sessions].sort(evictionOrder);
+    retention.eviction === "lru" ? [...byRecent].reverse() : yield* sort(sessions, evictionOrder);
   const { selection } = input;
   const byRules = selection === undefined;
   if (selection)
-    for (const session of inEvictionOrder)
+    for (const session of inEvictionOrder) {
       if (selection.has(session.id) && open(session)) choose(session, "selected", () => "chosen by hand");
+      if (pause()) yield;
+    }
 
   if (byRules && retention.maxAgeDays !== null) {
     const cutoff = nowMs - retention.maxAgeDays * DAY_MS;
@@ -249,6 +269,7 @@ function decide<C>(
           "maxAgeDays",
           () => `last used ${days(nowMs - lastUsed)} ago (limit ${retention.maxAgeDays} days)`,
         );
+      if (pause()) yield;
     }
   }
 
@@ -270,42 +291,47 @@ function decide<C>(
           () =>
             `created ${days(nowMs - created)} ago, ${session.messageCounts.user} user message${session.messageCounts.user === 1 ? "" : "s"}, not used after its first ${rule.activeMinutes} min`,
         );
+      if (pause()) yield;
     }
   }
 
   // Quotas: remove open sessions in eviction order while usage is at or over a limit.
   const warnings: PlanWarning[] = [];
-  const usageOf = (list: readonly PolicySession[]) => {
+  function* usageOf(list: readonly PolicySession[]): Steps<Usage> {
     const usage = new Usage();
-    for (const session of list) if (!chosen.has(session.id)) usage.add(session);
+    for (const session of list) {
+      if (!chosen.has(session.id)) usage.add(session);
+      if (pause()) yield;
+    }
     return usage;
-  };
-  const evict = (
+  }
+  function* evict(
     pool: readonly PolicySession[],
     usage: Usage,
     limits: Limits,
     rule: CandidateRule,
     detail: () => string,
-  ) => {
+  ): Steps<void> {
     for (const session of pool) {
       if (!usage.over(limits)) return;
+      if (pause()) yield;
       if (!open(session)) continue;
       choose(session, rule, detail);
       usage.add(session, -1);
     }
-  };
+  }
 
   /** A quota over a group of sessions (a namespace's, an agent's): evicts, or warns it cannot. */
-  const groupQuota = (
+  function* groupQuota(
     members: readonly PolicySession[],
     limits: Limits,
     rule: "namespaceQuota" | "agentQuota",
     who: string,
     why = "",
-  ) => {
-    const usage = usageOf(members);
-    evict(
-      [...members].sort(evictionOrder),
+  ): Steps<void> {
+    const usage = yield* usageOf(members);
+    yield* evict(
+      yield* sort(members, evictionOrder),
       usage,
       limits,
       rule,
@@ -316,27 +342,33 @@ function decide<C>(
         code: rule === "namespaceQuota" ? "namespace-quota-unreachable" : "agent-quota-unreachable",
         message: `quota of ${who} cannot be met: ${describeKept(members, chosen, exempt)}; it must stay ${describeLimits(limits)}`,
       });
-  };
+  }
 
   const namespaceQuotas = namespaceQuotasOf(quota.namespaces, [...byNamespace.keys()]);
   for (const { namespace, pattern, limits } of byRules ? namespaceQuotas : [])
-    groupQuota(byNamespace.get(namespace)!, limits, "namespaceQuota", namespace, ` (pattern "${pattern}")`);
+    yield* groupQuota(
+      byNamespace.get(namespace)!,
+      limits,
+      "namespaceQuota",
+      namespace,
+      ` (pattern "${pattern}")`,
+    );
 
-  const byAgent = groupBy(byRecent, (s) => s.store.kind);
+  const byAgent = yield* groupSteps(byRecent, (s) => s.store.kind);
   const agentQuotas = agentQuotasOf(quota.agents);
   for (const { agent, limits } of byRules ? agentQuotas : [])
-    groupQuota(byAgent.get(agent) ?? [], limits, "agentQuota", `the ${agent} sessions`);
+    yield* groupQuota(byAgent.get(agent) ?? [], limits, "agentQuota", `the ${agent} sessions`);
 
-  const remaining = usageOf(sessions);
+  const remaining = yield* usageOf(sessions);
   if (byRules) {
-    evict(
+    yield* evict(
       inEvictionOrder,
       remaining,
       { maxTotalSizeBytes: quota.maxTotalSizeBytes, maxSessionCount: null },
       "maxTotalSizeBytes",
       () => `the total must stay below ${formatBytes(quota.maxTotalSizeBytes ?? 0)}`,
     );
-    evict(
+    yield* evict(
       inEvictionOrder,
       remaining,
       { maxTotalSizeBytes: null, maxSessionCount: quota.maxSessionCount },
@@ -369,7 +401,7 @@ function decide<C>(
  * `verdictsOf(evaluatePolicy(input))` for a plan made by the rules, at a fraction of the cost.
  */
 export function policyVerdicts(input: Omit<PolicyInput, "selection">): Map<string, VerdictCode> {
-  const { exempt, chosen } = decide(input, (_, rule) => rule);
+  const { exempt, chosen } = runSteps(decide(input, (_, rule) => rule, sortAtOnce));
   const verdicts = new Map<string, VerdictCode>();
   for (const session of input.sessions) {
     const rule = chosen.get(session.id);
@@ -382,6 +414,14 @@ export function policyVerdicts(input: Omit<PolicyInput, "selection">): Map<strin
 }
 
 export function evaluatePolicy(input: PolicyInput): Plan {
+  return runSteps(evaluatePolicySteps(input, sortAtOnce));
+}
+
+/**
+ * `evaluatePolicy` as steps: the same plan, with a pause every few thousand sessions of work —
+ * sorts included, unless `sort` is `sortAtOnce` (for a run to the end at once: it is faster).
+ */
+export function* evaluatePolicySteps(input: PolicyInput, sort: Sorter = sortSteps): Steps<Plan> {
   const { sessions, policy, now } = input;
   const { quota, retention, protection, activity } = policy;
   const thresholds = { infoRatio: quota.infoRatio, warnRatio: quota.warnRatio };
@@ -395,25 +435,31 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     agentQuotas,
     remaining,
     warnings,
-  } = decide(input, (session, rule, detail): Candidate => ({
-    id: session.id,
-    path: session.path,
-    // Named as pi names it, for the wizard and the reports (kept sessions are many: not named here).
-    title: sessionTitle(session).title,
-    store: session.store,
-    namespace: session.namespace,
-    sizeBytes: session.sizeBytes,
-    createdAt: session.createdAt,
-    lastUsedAt: session.lastUsedAt,
-    ...(session.fingerprint ? { fingerprint: session.fingerprint } : {}),
-    rule,
-    detail: detail(),
-  }));
+  } = yield* decide(
+    input,
+    (session, rule, detail): Candidate => ({
+      id: session.id,
+      path: session.path,
+      // Named as pi names it, for the wizard and the reports (kept sessions are many: not named here).
+      title: sessionTitle(session).title,
+      store: session.store,
+      namespace: session.namespace,
+      sizeBytes: session.sizeBytes,
+      createdAt: session.createdAt,
+      lastUsedAt: session.lastUsedAt,
+      ...(session.fingerprint ? { fingerprint: session.fingerprint } : {}),
+      rule,
+      detail: detail(),
+    }),
+    sort,
+  );
 
   // 3. The plan.
+  const pause = pacer();
   const candidates = [...chosen.values()];
   const kept: Kept[] = [];
   for (const session of byRecent) {
+    if (pause()) yield;
     if (chosen.has(session.id)) continue;
     const why = exempt.get(session.id) ?? { reason: "within-policy" as const, detail: "no rule applies" };
     kept.push({
@@ -429,7 +475,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
   }
   const before = totals(sessions);
   const after = { sessionCount: remaining.count, totalBytes: remaining.bytes };
-  const refusal = emptiesStore(sessions, chosen, retention.allowEmptyStore);
+  const refusal = yield* emptiesStoreSteps(sessions, chosen, retention.allowEmptyStore);
   const stateOf = (usage: { totalBytes: number; sessionCount: number }, limits: Limits): QuotaState =>
     quotaState(usage.totalBytes, usage.sessionCount, { ...limits, ...thresholds });
   return {
@@ -439,7 +485,7 @@ export function evaluatePolicy(input: PolicyInput): Plan {
     policy: { quota, retention, protection, activity },
     candidates,
     kept,
-    riskiest: riskiest(candidates),
+    riskiest: yield* riskiestSteps(candidates),
     before,
     after,
     bytesToFree: before.totalBytes - after.totalBytes,
@@ -475,6 +521,7 @@ export function protectedMatch(
   session: Pick<PolicySession, "path" | "namespace" | "name">,
   patterns: readonly { pattern: string; regex: RegExp }[],
 ): { pattern: string; field: string } | undefined {
+  if (patterns.length === 0) return undefined; // the common case, for every session of every plan
   const fields: [string, string | undefined][] = [
     ["path", session.path],
     ["file name", baseName(session.path)],
@@ -487,13 +534,15 @@ export function protectedMatch(
   return undefined;
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+function* groupSteps<T>(items: readonly T[], key: (item: T) => string): Steps<Map<string, T[]>> {
   const groups = new Map<string, T[]>();
+  const pause = pacer();
   for (const item of items) {
     const k = key(item);
     const group = groups.get(k);
     if (group) group.push(item);
     else groups.set(k, [item]);
+    if (pause()) yield;
   }
   return groups;
 }
@@ -567,10 +616,21 @@ export function emptiesStore(
   chosen: Pick<ReadonlySet<string>, "has" | "size">,
   allowEmptyStore: boolean,
 ): Plan["refusal"] {
+  return runSteps(emptiesStoreSteps(sessions, chosen, allowEmptyStore));
+}
+
+function* emptiesStoreSteps(
+  sessions: readonly Pick<PolicySession, "id" | "store">[],
+  chosen: Pick<ReadonlySet<string>, "has" | "size">,
+  allowEmptyStore: boolean,
+): Steps<Plan["refusal"]> {
   if (allowEmptyStore || chosen.size === 0) return undefined;
   const left = new Map<string, number>();
-  for (const s of sessions)
+  const pause = pacer();
+  for (const s of sessions) {
     left.set(s.store.root, (left.get(s.store.root) ?? 0) + (chosen.has(s.id) ? 0 : 1));
+    if (pause()) yield;
+  }
   // Sorted: the message must not depend on the order the sessions came in.
   const emptied = [...left]
     .filter(([, n]) => n === 0)
@@ -588,21 +648,34 @@ export function emptiesStore(
  * largest and among the most recently used, so the largest and the most recent both lead.
  */
 export function riskiest<T extends Parameters<typeof byRecency>[0]>(candidates: readonly T[], n = 5): T[] {
+  return runSteps(riskiestSteps(candidates, n));
+}
+
+function* riskiestSteps<T extends Parameters<typeof byRecency>[0]>(
+  candidates: readonly T[],
+  n = 5,
+): Steps<T[]> {
   const bySize = compareSessions("size");
   // Only the n first of either order can be among them: their places are counted, nothing is
   // sorted (a plan of 100,000 candidates sorted them twice for five names).
   const finalists = new Set([...firstN(candidates, n, bySize), ...firstN(candidates, n, byRecency)]);
-  const placeIn = (candidate: T, compare: (a: T, b: T) => number) => {
+  yield;
+  const pause = pacer();
+  function* placeIn(candidate: T, compare: (a: T, b: T) => number): Steps<number> {
     let place = 0;
-    for (const other of candidates) if (compare(other, candidate) < 0) place += 1;
+    for (const other of candidates) {
+      if (compare(other, candidate) < 0) place += 1;
+      if (pause()) yield;
+    }
     return place;
-  };
-  return [...finalists]
-    .map((c) => {
-      const size = placeIn(c, bySize);
-      const recent = placeIn(c, byRecency);
-      return { c, best: Math.min(size, recent), sum: size + recent };
-    })
+  }
+  const ranked = [];
+  for (const c of finalists) {
+    const size = yield* placeIn(c, bySize);
+    const recent = yield* placeIn(c, byRecency);
+    ranked.push({ c, best: Math.min(size, recent), sum: size + recent });
+  }
+  return ranked
     .filter((x) => x.best < n)
     .sort((a, b) => a.best - b.best || a.sum - b.sum || byString(a.c.path, b.c.path))
     .slice(0, n)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuditEntrySchema } from "./audit.js";
 import {
+  cleanupSince,
   cleanupTriggers,
   deletedBefore,
   describeTrigger,
@@ -279,6 +280,24 @@ describe("the names the trash is handled by", () => {
     expect(undoRefs(entries, [OP1, OP3])).toEqual([`${OP1}:1`, `${OP3}:1`]);
     expect(undoRefs(entries, ["20261122T170102Z"])).toEqual([]); // a start of an operation is not one
     expect(undoRefs(entries, [])).toEqual([]);
+  });
+
+  it("what became of one operation's sessions: restored (the latest time), still in the trash, neither", () => {
+    const restoredAt = (e: TrashEntry, updatedAt: string): TrashEntry => ({ ...e, updatedAt });
+    const entries = [
+      restoredAt(entry(`${OP1}:1`, S1, "restored"), "2026-11-22T18:00:00.000Z"),
+      restoredAt(entry(`${OP1}:2`, S2, "restored"), "2026-11-22T18:30:00.000Z"),
+      entry(`${OP1}:3`, S3),
+      entry(`${OP1}:4`, "019c0000-4444-7000-8000-000000000004", "purged"),
+      entry(`${OP1}:5`, "019c0000-5555-7000-8000-000000000005", "not-moved"),
+      restoredAt(entry(`${OP2}:1`, S1, "restored"), "2026-11-23T00:00:00.000Z"), // another operation's
+    ];
+    expect(cleanupSince(entries, OP1)).toEqual({
+      restored: 2,
+      restoredAt: "2026-11-22T18:30:00.000Z",
+      inTrash: 1,
+    });
+    expect(cleanupSince(entries, OP3)).toEqual({ restored: 0, inTrash: 0 });
   });
 
   it("a bare undo takes back the operation that last moved something still in the trash", () => {

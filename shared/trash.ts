@@ -241,6 +241,36 @@ export function undoRefs(entries: readonly TrashEntry[], operations: readonly st
   return entries.filter((e) => inTrash(e) && wanted.has(operationOf(e.entryId))).map((e) => e.entryId);
 }
 
+/**
+ * What became of one delete's sessions since it ran, as the journal says now: restored (by its
+ * Undo, the Trash page or `trash restore` alike), still in the trash, or neither (purged, gone from
+ * the trash). The dashboard says by it that a delete was undone, and offers Undo only for what is left.
+ */
+export const CleanupSinceSchema = z.object({
+  restored: z.number().int().nonnegative(),
+  /** When the last of them was restored. */
+  restoredAt: z.string().optional(),
+  /** Still in the trash: what its Undo restores now. */
+  inTrash: z.number().int().nonnegative(),
+});
+export type CleanupSince = z.infer<typeof CleanupSinceSchema>;
+
+/** What became of the sessions operation `operationId` moved (its entries among `entries`). */
+export function cleanupSince(entries: readonly TrashEntry[], operationId: string): CleanupSince {
+  let restored = 0;
+  let restoredAt: string | undefined;
+  let count = 0;
+  for (const entry of entries) {
+    if (operationOf(entry.entryId) !== operationId) continue;
+    if (inTrash(entry)) count++;
+    else if (entry.state === "restored") {
+      restored++;
+      if (restoredAt === undefined || entry.updatedAt > restoredAt) restoredAt = entry.updatedAt;
+    }
+  }
+  return { restored, ...(restoredAt ? { restoredAt } : {}), inTrash: count };
+}
+
 /** The operation that last moved something still in the trash: what a bare "undo" takes back. */
 export function latestOperation(entries: readonly TrashEntry[]): string | undefined {
   let latest: TrashEntry | undefined;

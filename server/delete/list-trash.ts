@@ -7,12 +7,12 @@ import { pathExists } from "./movers.js";
 import { trashedCopy } from "./trashed-copy.js";
 
 /**
- * Every entry, in its latest state — with "in the trash" judged on the disk: an entry whose copy is
- * gone (the trash was emptied by a file manager) is shown as gone, and one whose copy came back is
- * in the trash again.
+ * Every entry (or those of operation `operationId`), in its latest state — with "in the trash"
+ * judged on the disk: an entry whose copy is gone (the trash was emptied by a file manager) is shown
+ * as gone, and one whose copy came back is in the trash again.
  */
-export function listTrash(options: EngineOptions): LedgerRead {
-  const read = readLedgers(engineState(options).ledgerDir);
+export function listTrash(options: EngineOptions, operationId?: string): LedgerRead {
+  const read = readLedgers(engineState(options).ledgerDir, operationId);
   return { ...read, entries: read.entries.map(onDisk) };
 }
 

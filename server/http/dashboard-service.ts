@@ -23,13 +23,14 @@ import type {
   SummaryResponse,
 } from "../../shared/api.js";
 import type { Config, ConfigProblem } from "../../shared/config.js";
-import type { Plan } from "../../shared/plan.js";
+import { type Plan, type PlanSummary, summarizePlan } from "../../shared/plan.js";
 import type { AgentUsage, ScanProgress } from "../../shared/scan-report.js";
-import { evaluatePolicy } from "../../shared/policy.js";
+import { evaluatePolicySteps } from "../../shared/policy.js";
 import { withAgentTakes } from "../plan/agent-takes.js";
 import { storeFindings, summarizeAgents } from "../../shared/scan-summary.js";
 import { agentQuotaStates, quotaState } from "../../shared/quota.js";
 import {
+  cleanupSince,
   cleanupTriggers,
   type SoftDeleteResult,
   type TrashActionResult,
@@ -48,8 +49,8 @@ import {
   externalSweeps,
   gatherPlanInputs,
   type PlanInputs,
-  planFor,
-  selectionPlanFor,
+  planSteps,
+  selectionPlanSteps,
 } from "../plan/plan-inputs.js";
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
@@ -73,6 +74,7 @@ import { statePaths } from "../state/state-dir.js";
 import { readSessionDetail, SessionFileChangedError } from "../stores/pi/session-detail.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
+import { runPaced } from "./paced.js";
 import { createPreviews, type Preview } from "./previews.js";
 import {
   buildSessionsTable,
@@ -118,8 +120,13 @@ export interface DashboardApi {
   sessions?: (query: SessionsQuery) => Promise<SessionsResponse>;
   /** The same answer as JSON bytes, serialized once per look (what the route sends). */
   sessionsJson?: (query: SessionsQuery) => Promise<ReturnType<SessionsTable["json"]>>;
-  /** The policy's plan; with `preview`, kept so that `deleteSessions({ previewId })` executes exactly it. */
+  /**
+   * The policy's plan; with `preview`, kept so that `deleteSessions({ previewId })` executes exactly
+   * it. Every plan is made a step at a time (shared/steps.ts): other requests are answered meanwhile.
+   */
   plan?: (options?: { preview?: boolean }) => Promise<Plan>;
+  /** The policy's plan without its lists: its totals and how many sessions each list holds. */
+  planSummary?: () => Promise<PlanSummary>;
   /**
    * A hand selection (ids) or every session matching a filter, as a plan: what would go (rule
    * `selected`), what is kept and why; kept as a preview the delete can execute.
@@ -136,7 +143,10 @@ export interface DashboardApi {
   deleteSessions?: (request: DeleteRequest) => Promise<SoftDeleteResult>;
   /** Starts the delete as the current operation (409 while one runs); its status follows. */
   startDelete?: (request: DeleteRequest) => OperationStatus;
-  /** The running operation's progress, or the last one's result until dismissed. */
+  /**
+   * The running operation's progress, or the last one's result until dismissed — with what became
+   * of its sessions since (restored by any means, still in the trash), from the journal.
+   */
   operation?: () => OperationStatus;
   /** Stop the running operation `id` after its current item. */
   stopOperation?: (id: string) => OperationStatus;
@@ -290,6 +300,26 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   const validConfig = (inputs: PlanInputs): Config => {
     if (!inputs.config.ok) throw new ReadOnlyError(inputs.config);
     return inputs.config.config;
+  };
+
+  /**
+   * The policy's plan of one look, made a step at a time; requests that ask meanwhile (the
+   * headline, the treemap, the wizard) share the one being made. Not kept once made: see encoders.
+   */
+  const planBuilds = new WeakMap<PlanInputs, Promise<Plan>>();
+  const policyPlan = async (): Promise<{ plan: Plan; inputs: PlanInputs }> => {
+    const inputs = await gather();
+    validConfig(inputs);
+    let building = planBuilds.get(inputs);
+    if (!building) {
+      building = runPaced(
+        planSteps({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> }),
+      );
+      planBuilds.set(inputs, building);
+      const done = () => planBuilds.delete(inputs);
+      building.then(done, done);
+    }
+    return { plan: await building, inputs };
   };
 
   /**
@@ -473,14 +503,13 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     },
 
     async plan(options = {}) {
-      const inputs = await gather();
-      validConfig(inputs);
-      const plan = planFor({ ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> });
+      const { plan, inputs } = await policyPlan();
+      if (!options.preview) return plan;
       // A preview says what each candidate's agent will also delete with it, or why it is refused.
-      return options.preview
-        ? previews.remember(await withAgentTakes(plan, inputs.report, process.env), "policy")
-        : plan;
+      return previews.remember(await withAgentTakes(plan, inputs.report, process.env), "policy");
     },
+
+    planSummary: async () => summarizePlan((await policyPlan()).plan),
 
     async planSelection(selection) {
       const inputs = await gather();
@@ -491,10 +520,12 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           ? new Set(selection.ids)
           : idsMatchingFilter(inputs, config, SessionFilterSchema.parse(selection.filter), now);
       // Only what can move is a candidate; the rest is said in the plan's leftOut.
-      const plan = selectionPlanFor(
-        { ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> },
-        ids,
-        now,
+      const plan = await runPaced(
+        selectionPlanSteps(
+          { ...inputs, config: inputs.config as Extract<ConfigStatus, { ok: true }> },
+          ids,
+          now,
+        ),
       );
       // The selected sessions a rule keeps are named too, as the wizard lists them (the plan names
       // only candidates: its kept list holds the whole store, too many to name).
@@ -510,14 +541,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const inputs = await gather();
       const checked = checkConfig(raw);
       if (!checked.ok) return { ok: false, problems: checked.problems };
-      const plan = evaluatePolicy({
-        sessions: inputs.report.sessions,
-        policy: checked.config,
-        pinnedIds: pinnedIds(inputs.pins),
-        activeIds: inputs.activeIds,
-        mode: checked.config.mode,
-        now: new Date(),
-      });
+      const plan = await runPaced(
+        evaluatePolicySteps({
+          sessions: inputs.report.sessions,
+          policy: checked.config,
+          pinnedIds: pinnedIds(inputs.pins),
+          activeIds: inputs.activeIds,
+          mode: checked.config.mode,
+          now: new Date(),
+        }),
+      );
       return { ok: true, plan };
     },
 
@@ -544,7 +577,14 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     startDelete(request) {
       return operations.start((control) => runDelete(chosenBy(request), request.dryRun, control));
     },
-    operation: () => operations.status(),
+    operation() {
+      const status = operations.status();
+      // What its sessions became since is the journal's to say: an Undo, the Trash page and
+      // `trash restore` all write there, and the page must not offer to restore what is back.
+      if (status.state !== "finished" || !status.result.operationId || status.result.dryRun) return status;
+      const { entries } = listTrash({ actor: "ui" }, status.result.operationId);
+      return { ...status, since: cleanupSince(entries, status.result.operationId) };
+    },
     stopOperation: (id) => operations.stop(id),
     dismissOperation: (id) => operations.dismiss(id),
 

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { OperationStatus } from "../../shared/api.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { ApiError, type ApiClient, createApiClient } from "../../web/src/api/client.js";
+import { runCli } from "../cli/main.js";
 import { STOPPED_REASON } from "../delete/deletion-engine.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
@@ -18,6 +19,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const SESSIONS = 200;
 
 let paths: string[];
+let configFile: string;
 let app: ReturnType<typeof createApp>;
 let client: ApiClient;
 
@@ -28,7 +30,7 @@ beforeEach(() => {
     setModified(path, new Date(Date.UTC(2025, 0, 1)));
     return path;
   });
-  const configFile = join(mkdtempSync(join(tmpdir(), "sr-ops-cfg-")), "session-retention.json");
+  configFile = join(mkdtempSync(join(tmpdir(), "sr-ops-cfg-")), "session-retention.json");
   writeFileSync(
     configFile,
     JSON.stringify({
@@ -118,6 +120,43 @@ describe("a delete as an operation", () => {
     expect(refs).toHaveLength(moved.size);
     expect((await client.restore(refs)).done).toHaveLength(moved.size);
     for (const path of paths) expect(existsSync(path)).toBe(true);
+  });
+
+  it("a result says what became of its sessions since — restored by the CLI, by its Undo, purged — as the journal does", async () => {
+    const { rows } = await client.sessions();
+    const previewId = (await client.planSelection({ ids: rows.slice(0, 4).map((s) => s.id) })).previewId!;
+    await client.startDelete({ previewId, dryRun: false });
+    const finished = await until((s) => s.state !== "running");
+    if (finished.state !== "finished") throw new Error(`not finished: ${JSON.stringify(finished)}`);
+    const operationId = finished.result.operationId!;
+    expect(finished.result.moved).toHaveLength(4);
+    expect(finished.since).toEqual({ restored: 0, inTrash: 4 });
+
+    // One restored from a terminal, the page's result not dismissed: the next read says so.
+    const entries = (await client.trash()).entries.filter((e) => e.entryId.startsWith(`${operationId}:`));
+    const out: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+    expect(
+      await runCli(["trash", "restore", "--config", configFile, entries[0]!.entryId], io),
+      out.join(""),
+    ).toBe(0);
+    const partly = await client.operation();
+    expect(partly).toMatchObject({ state: "finished", since: { restored: 1, inTrash: 3 } });
+    const restoredAt = partly.state === "finished" ? partly.since!.restoredAt! : "";
+    expect(Date.parse(restoredAt)).toBeGreaterThanOrEqual(Date.parse(finished.finishedAt));
+
+    // One purged for good: neither restored nor in the trash. The Undo restores the two left.
+    const purged = entries[1]!;
+    expect((await client.purge([purged.entryId], `1:${purged.sizeBytes}`)).done).toHaveLength(1);
+    expect(await client.operation()).toMatchObject({ since: { restored: 1, inTrash: 2 } });
+    expect((await client.restore([operationId])).done).toHaveLength(2);
+    expect(await client.operation()).toMatchObject({ since: { restored: 3, inTrash: 0 } });
+    expect(
+      (await client.trash()).entries
+        .filter((e) => e.entryId.startsWith(`${operationId}:`))
+        .map((e) => e.state)
+        .sort(),
+    ).toEqual(["purged", "restored", "restored", "restored"]);
   });
 
   it("an expired preview starts no operation: 404, and the status stays as it was", async () => {

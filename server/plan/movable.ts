@@ -7,6 +7,7 @@
 import { dirname } from "node:path";
 import type { Config } from "../../shared/config.js";
 import type { Candidate, LeftOut, Plan } from "../../shared/plan.js";
+import { pacer, type Steps } from "../../shared/steps.js";
 import { isFolderSession, type SessionRecord, type StoreRef } from "../../shared/session-record.js";
 import { homeTrashDir } from "../fs/desktop-trash.js";
 import {
@@ -129,22 +130,23 @@ export function moveChecker(
 export type MoveChecker = ReturnType<typeof moveChecker>;
 
 /**
- * A plan that counts only what can move. It is evaluated, its candidates are checked, and it is
+ * A plan that counts only what can move, as steps (shared/steps.ts). It is evaluated, its candidates are checked, and it is
  * evaluated again with those that cannot move kept (`cannot-move`) — and every session of a store
  * none of whose sessions can move — until every candidate can: where a quota needs the bytes, the
  * policy picks others in their place, and the plan's totals are what will really be left. What it
  * chose and cannot move is in `leftOut`, once per reason.
  */
-export function movablePlan(
-  evaluate: (cannotMove: ReadonlyMap<string, string>) => Plan,
+export function* movablePlanSteps(
+  evaluate: (cannotMove: ReadonlyMap<string, string>) => Steps<Plan>,
   /** The sessions by id. */
   records: ReadonlyMap<string, MoveParts>,
   check: MoveChecker,
   context: MoveContext,
-): Plan {
-  let plan = evaluate(new Map());
+): Steps<Plan> {
+  let plan = yield* evaluate(new Map());
   const leftOut = new Map<string, { candidate: Candidate; reason: string }>();
   const checked = new Set<string>();
+  const pause = pacer();
   for (;;) {
     let found = false;
     for (const candidate of plan.candidates) {
@@ -156,6 +158,7 @@ export function movablePlan(
         leftOut.set(candidate.id, { candidate, reason });
         found = true;
       }
+      if (pause()) yield;
     }
     if (!found) break;
     const cannotMove = new Map([...leftOut].map(([id, { reason }]) => [id, reason]));
@@ -163,7 +166,7 @@ export function movablePlan(
       const blocked = context.stores.get(record.store.root)?.blocked;
       if (blocked && !cannotMove.has(id)) cannotMove.set(id, blocked);
     }
-    plan = evaluate(cannotMove);
+    plan = yield* evaluate(cannotMove);
   }
   return leftOut.size === 0 ? plan : { ...plan, leftOut: groupLeftOut([...leftOut.values()]) };
 }

@@ -6,13 +6,14 @@ import { type ExternalSweep, type Plan, withKeptByYou } from "../../shared/plan.
 import { describeFinding, storeFindings } from "../../shared/scan-summary.js";
 import type { Policy } from "../../shared/config.js";
 import {
-  evaluatePolicy,
+  evaluatePolicySteps,
   type Exemption,
   exemptions,
   type PolicyInput,
   policyVerdicts,
 } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
+import { runSteps, sortAtOnce, type Sorter, sortSteps, type Steps } from "../../shared/steps.js";
 import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
 import {
   describePiWithoutExtension,
@@ -33,7 +34,7 @@ import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { readLedgers } from "../state/journal.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
-import { type MoveContext, moveChecker, moveContextOf, movablePlan } from "./movable.js";
+import { type MoveContext, moveChecker, moveContextOf, movablePlanSteps } from "./movable.js";
 
 export interface GatherOptions {
   config?: LoadConfigOptions;
@@ -188,32 +189,55 @@ export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now =
 }
 
 /**
- * The plan of `input` counting only what can move now (`movablePlan`): what cannot is kept, and
- * said in `leftOut`.
+ * The plan of `input`, as steps, counting only what can move now (`movablePlanSteps`): what cannot
+ * is kept, and said in `leftOut`.
  */
-function movableOnly(inputs: PlanInputs & { config: { ok: true } }, input: PolicyInput): Plan {
+function movableOnly(
+  inputs: PlanInputs & { config: { ok: true } },
+  input: PolicyInput,
+  sort: Sorter,
+): Steps<Plan> {
   const context = inputs.moveContext;
-  if (!context) return evaluatePolicy(input);
-  return movablePlan(
-    (cannotMove) => evaluatePolicy({ ...input, cannotMove }),
+  if (!context) return evaluatePolicySteps(input, sort);
+  return movablePlanSteps(
+    (cannotMove) => evaluatePolicySteps({ ...input, cannotMove }, sort),
     new Map(inputs.report.sessions.map((s) => [s.id, s])),
     moveChecker(context, inputs.config.config.deletion),
     context,
   );
 }
 
-/** A hand selection's plan (the dashboard's): each selected session not exempt and movable is a candidate. */
+/** A hand selection's plan: each selected session not exempt and movable now is a candidate. */
 export function selectionPlanFor(
   inputs: PlanInputs & { config: { ok: true } },
   selection: ReadonlySet<string>,
   now = new Date(),
 ): Plan {
-  return movableOnly(inputs, { ...policyInput(inputs, now), selection });
+  return runSteps(selectionPlanSteps(inputs, selection, now, sortAtOnce));
+}
+
+/** `selectionPlanFor` as steps (see shared/steps.ts): the dashboard's, made while it answers others. */
+export function selectionPlanSteps(
+  inputs: PlanInputs & { config: { ok: true } },
+  selection: ReadonlySet<string>,
+  now = new Date(),
+  sort: Sorter = sortSteps,
+): Steps<Plan> {
+  return movableOnly(inputs, { ...policyInput(inputs, now), selection }, sort);
 }
 
 /** The plan for gathered inputs; only for a valid config (an invalid one means read-only). */
 export function planFor(inputs: PlanInputs & { config: { ok: true } }, now = new Date()): Plan {
-  const plan = movableOnly(inputs, policyInput(inputs, now));
+  return runSteps(planSteps(inputs, now, sortAtOnce));
+}
+
+/** `planFor` as steps (see shared/steps.ts): what the dashboard's server makes while it answers others. */
+export function* planSteps(
+  inputs: PlanInputs & { config: { ok: true } },
+  now = new Date(),
+  sort: Sorter = sortSteps,
+): Steps<Plan> {
+  const plan = yield* movableOnly(inputs, policyInput(inputs, now), sort);
   const orphans = inputs.report.orphanedMeta ?? [];
   const keptByUs = new Set(
     plan.kept.filter((k) => k.reason === "pinned" || k.reason === "protected").map((k) => k.id),

@@ -158,12 +158,16 @@ export interface LedgerRead {
   unreadableLines: number;
 }
 
-/** Every item of every operation, in its latest state, oldest operation first. */
-export function readLedgers(dir: string): LedgerRead {
+/**
+ * Every item of every operation — or of the one `operationId` names — in its latest state, oldest
+ * operation first.
+ */
+export function readLedgers(dir: string, operationId?: string): LedgerRead {
   let names: string[];
   try {
     names = readdirSync(dir)
       .filter((name) => name.endsWith(".jsonl"))
+      .filter((name) => operationId === undefined || name === `${operationId}.jsonl`)
       .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], unreadableLines: 0 };

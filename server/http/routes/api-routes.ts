@@ -1,7 +1,7 @@
 // The API's routes, one small group per resource, each only parsing, validating and answering.
 // What they do lives in dashboard-service.ts. Every refusal is thrown as an error that carries its
 // status and code (../../errors.ts); app.ts's onError answers it, so no route builds an error body.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
@@ -27,7 +27,13 @@ import {
   TrashRefsSchema,
 } from "../../../shared/api.js";
 import { SoftDeleteResultSchema, TrashActionResultSchema, TrashListSchema } from "../../../shared/trash.js";
-import { PlanSchema } from "../../../shared/plan.js";
+import {
+  CandidateSchema,
+  KeptSchema,
+  type Plan,
+  PlanSchema,
+  PlanSummarySchema,
+} from "../../../shared/plan.js";
 import { cleanupReport, cleanupReportMarkdown, planReportMarkdown } from "../../../shared/report.js";
 import { ConflictError, NotFoundError, UserError } from "../../errors.js";
 import { InvalidConfigError } from "../api-errors.js";
@@ -38,6 +44,7 @@ const KEEP_ALIVE_MS = 25_000;
 /** Events held for one reader of the stream before the older ones are dropped. */
 const MAX_QUEUED_EVENTS = 64;
 import { jsonBody, query } from "../json-body.js";
+import { jsonPieces, pacedBody } from "../paced.js";
 
 const notHere = () => new NotFoundError("no such API endpoint");
 
@@ -45,6 +52,23 @@ const notHere = () => new NotFoundError("no such API endpoint");
 function unlessRefused<T extends { refused?: string }>(result: T): T {
   if (result.refused) throw new ConflictError(result.refused, "refused");
   return result;
+}
+
+/**
+ * A plan as JSON, streamed: its totals first, then its candidates and kept sessions in pieces, each
+ * checked against its schema as it goes — 100,000 of them are ~60 MB, and made in one go they held
+ * every other request up for seconds.
+ */
+function planResponse(c: Context, plan: Plan) {
+  const head = PlanSchema.parse({ ...plan, candidates: [], kept: [] });
+  const pieces = jsonPieces(
+    { ...head, candidates: plan.candidates, kept: plan.kept },
+    {
+      candidates: (slice) => CandidateSchema.array().parse(slice),
+      kept: (slice) => KeptSchema.array().parse(slice),
+    },
+  );
+  return c.body(pacedBody(pieces), 200, { "Content-Type": "application/json" });
 }
 
 /** `fn` if the API has it, else 404: a partial API (in tests) answers only what it implements. */
@@ -95,16 +119,17 @@ export function apiRoutes(api: DashboardApi) {
     return c.json(ProtectResponseSchema.parse(await need(api.protect)(request)));
   });
 
-  routes.get("/plan", async (c) => c.json(PlanSchema.parse(await need(api.plan)({ preview: true }))));
+  routes.get("/plan", async (c) => planResponse(c, await need(api.plan)({ preview: true })));
+  routes.get("/plan/summary", async (c) => c.json(PlanSummarySchema.parse(await need(api.planSummary)())));
   routes.post("/plan/selection", async (c) => {
     const selection = await jsonBody(c, PlanSelectionRequestSchema);
-    return c.json(PlanSchema.parse(await need(api.planSelection)(selection)));
+    return planResponse(c, await need(api.planSelection)(selection));
   });
   routes.post("/plan/preview", async (c) => {
     const { config } = await jsonBody(c, z.strictObject({ config: z.unknown() }));
     const result = await need(api.previewPlan)(config);
     if (!result.ok) throw new InvalidConfigError("the proposed config is invalid", result.problems);
-    return c.json(PlanSchema.parse(result.plan));
+    return planResponse(c, result.plan);
   });
 
   routes.get("/policy", async (c) => c.json(PolicyResponseSchema.parse(await need(api.getPolicy)())));

@@ -34,7 +34,7 @@ import {
   WatchStatusSchema,
 } from "../../../shared/api.js";
 import type { ConfigProblem } from "../../../shared/config.js";
-import { type Plan, PlanSchema } from "../../../shared/plan.js";
+import { type Plan, PlanSchema, type PlanSummary, PlanSummarySchema } from "../../../shared/plan.js";
 import { type ScanProgress, ScanProgressSchema } from "../../../shared/scan-report.js";
 import {
   type SoftDeleteResult,
@@ -293,6 +293,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       call(KeepResponseSchema, "a keep answer", "/api/keep", { body: { ids } }),
 
     plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
+
+    /** The policy's plan without its lists: its totals and how many sessions it would clean. */
+    planSummary: (): Promise<PlanSummary> => call(PlanSummarySchema, "a plan's summary", "/api/plan/summary"),
 
     /**
      * A selection as a plan — hand-picked ids (small), or every session matching a filter (any

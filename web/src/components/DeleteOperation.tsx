@@ -3,6 +3,7 @@
 // not, with the Undo that restores exactly what moved.
 import type { OperationStatus } from "../../../shared/api.js";
 import {
+  type CleanupSince,
   type SoftDeleteResult,
   STILL_ON_DISK,
   STOPPED_REASON,
@@ -10,7 +11,7 @@ import {
   undoRefs,
 } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
-import { progressText } from "../state/operation.js";
+import { progressText, sinceText } from "../state/operation.js";
 import { Bytes } from "./Bytes.js";
 import { SessionName } from "./SessionName.js";
 
@@ -63,16 +64,39 @@ export async function undoMoves(
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** What a delete did: moved (with the bytes), stopped after N of M, what stayed and why, and the undo's outcome. */
+/** A time of today as "10:42", of another day with its date. */
+function clock(iso: string): string {
+  const when = new Date(iso);
+  return when.toDateString() === new Date().toDateString()
+    ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** How many of what a delete moved its Undo would restore now: what the server says is still in the trash. */
+export const undoable = (result: SoftDeleteResult, since: CleanupSince | undefined): number =>
+  since ? since.inTrash : result.moved.length;
+
+/**
+ * What a delete did: moved (with the bytes), stopped after N of M, what stayed and why, the undo's
+ * outcome, and what became of what moved since (`since`: restored by any means, as the server's
+ * journal says — a result seen again after an Undo says it was undone).
+ */
 export function DeleteResult({
   result,
   undone,
+  since,
 }: {
   result: SoftDeleteResult;
   undone: TrashActionResult | undefined;
+  since?: CleanupSince | undefined;
 }) {
   const stoppedOut = result.skipped.filter((s) => s.reason === STOPPED_REASON);
   const otherSkips = result.skipped.filter((s) => !stoppedOut.includes(s));
+  const putBack =
+    (undone !== undefined && undone.done.length === result.moved.length) ||
+    (since !== undefined && result.moved.length > 0 && since.restored >= result.moved.length);
+  const afterwards = since && sinceText(result.moved.length, since, clock);
+  const left = undoable(result, since);
   return (
     <div data-testid="wizard-result">
       <p class="big-line">
@@ -82,8 +106,8 @@ export function DeleteResult({
           <Bytes value={result.bytesFreed} />
         </strong>{" "}
         {/* After Undo the sessions are back: "still on disk until emptied" would no longer be true. */}
-        {undone && undone.done.length === result.moved.length ? (
-          <span data-testid="result-undone">moved to the trash, then put back by Undo</span>
+        {putBack ? (
+          <span data-testid="result-undone">moved to the trash, then put back</span>
         ) : (
           <span data-testid="result-still-on-disk">{STILL_ON_DISK}</span>
         )}
@@ -140,14 +164,23 @@ export function DeleteResult({
           </ul>
         </>
       )}
+      {afterwards && (
+        <p class="banner info" data-testid="result-since">
+          {afterwards}
+        </p>
+      )}
       {undone ? (
         <p data-testid="undo-result">
           Restored {undone.done.length} session{undone.done.length === 1 ? "" : "s"}
           {undone.skipped.length > 0 && `; ${undone.skipped.length} could not be restored (see Trash)`}.
         </p>
       ) : (
-        result.moved.length > 0 && (
-          <p class="hint">Changed your mind? Undo puts every moved session back where it was.</p>
+        left > 0 && (
+          <p class="hint">
+            Changed your mind? Undo puts{" "}
+            {left === result.moved.length ? "every moved session" : `the ${count(left)} still in the trash`}{" "}
+            back where {left === 1 ? "it was" : "they were"}.
+          </p>
         )
       )}
     </div>

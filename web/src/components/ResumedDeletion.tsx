@@ -1,12 +1,14 @@
 // A delete the page finds when it opens: it was reloaded or left while sessions moved, or closed
 // before the result was dismissed. The server kept the operation, so the page shows its progress
-// (with Stop), then its result with the Undo — never a deletion that went on unseen.
+// (with Stop), then its result with the Undo — never a deletion that went on unseen. What was
+// restored since (its Undo in the closed page, the Trash page, the CLI) the server reads from the
+// journal: an undone delete says so and offers no Undo; a partly undone one, Undo for what is left.
 import { useEffect, useState } from "preact/hooks";
 import type { OperationStatus } from "../../../shared/api.js";
 import type { TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { type FinishedOperation, followOperation } from "../state/operation.js";
-import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
+import { DeleteProgress, DeleteResult, undoable, undoMoves } from "./DeleteOperation.js";
 import { Dialog } from "./Dialog.js";
 
 type Found = Exclude<OperationStatus, { state: "none" }>;
@@ -30,6 +32,8 @@ export function ResumedDeletion({
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
+  /** What became of what it moved, as the server last said (read again after this page's Undo). */
+  const [since, setSince] = useState(found.state === "finished" ? found.since : undefined);
 
   useEffect(() => {
     if (found.state !== "running") return;
@@ -37,6 +41,7 @@ export function ResumedDeletion({
       (finished) => {
         setRunning(undefined);
         setEnd(finished);
+        if (finished.state === "finished") setSince(finished.since);
       },
       (e: Error) => setError(e.message),
     );
@@ -54,6 +59,9 @@ export function ResumedDeletion({
       const restored = await undoMoves(api, [result.operationId]);
       setUndone(restored);
       onMoved(restored.done.map((d) => d.id));
+      // What is left in the trash now, as the server says.
+      const now = await api.operation();
+      if (now.state === "finished" && now.id === end?.id) setSince(now.since);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -94,9 +102,9 @@ export function ResumedDeletion({
           Nothing was moved: {result.refused}
         </div>
       )}
-      {result && !result.refused && <DeleteResult result={result} undone={undone} />}
+      {result && !result.refused && <DeleteResult result={result} undone={undone} since={since} />}
       <footer>
-        {result && result.moved.length > 0 && !undone && (
+        {result && undoable(result, since) > 0 && !undone && (
           <button type="button" data-testid="undo" disabled={busy} onClick={() => void undo()}>
             Undo
           </button>

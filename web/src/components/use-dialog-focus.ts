@@ -7,6 +7,12 @@
 // done) the dialog itself takes it; when what opened the dialog is gone or disabled on closing (the
 // selection cleared after a move), its nearest `data-focus-return` ancestor does, else <main>.
 //
+// A destructive button (class `danger`: Move to trash, Purge) is pressed only where it was aimed at.
+// It never inherits focus: a focused control that becomes one (the wizard's Next re-rendered as Move
+// to trash on the confirm step) hands focus to the dialog, whose title names the new step, so a
+// second Enter meant for Next does nothing; a dialog never opens with its focus on one; and the
+// second click of a double-click (aimed at what was there before) never presses one.
+//
 // Back closes the dialog as Escape does: opening pushes a history entry (same address), Back pops
 // it, and closing otherwise goes back over it. Where Escape does nothing, Back does nothing either.
 import type { RefObject } from "preact";
@@ -22,6 +28,11 @@ const FOCUSABLE = [
   "[tabindex]:not([tabindex='-1'])",
 ].join(",");
 
+/** The dashboard's destructive buttons: they move or delete sessions (styles.css draws them red). */
+const DESTRUCTIVE = "button.danger";
+
+const isDestructive = (el: Element | null): boolean => !!el?.matches(DESTRUCTIVE);
+
 /** What can take focus inside `container`, in tab order (hidden elements left out). */
 export function focusableIn(container: HTMLElement): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
@@ -32,7 +43,10 @@ export function focusableIn(container: HTMLElement): HTMLElement[] {
 export interface DialogFocusOptions {
   /** Called on Escape; undefined: Escape does nothing (e.g. the wizard's result step). */
   onEscape?: (() => void) | undefined;
-  /** A selector inside the dialog to focus first. Default: the dialog itself (its title is read). */
+  /**
+   * A selector inside the dialog to focus first. Default: the dialog itself (its title is read);
+   * also when the selector names a destructive button (see above).
+   */
   initialFocus?: string;
 }
 
@@ -84,18 +98,49 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: D
       else history.pushState({ ...(history.state as object | null), [HISTORY_KEY]: depth }, "");
     };
     addEventListener("popstate", onPop);
+    // Whether the focused element was destructive when it got focus: focus given to one (Tab, a
+    // click) is aimed at it; focus it finds itself on after a re-render is not.
+    let focused: { el: EventTarget | null; destructive: boolean } = { el: null, destructive: false };
+    const onFocusIn = (event: FocusEvent) => {
+      focused = { el: event.target, destructive: isDestructive(event.target as Element) };
+    };
+    container.addEventListener("focusin", onFocusIn);
     // What had focus was removed (a step replaced by the next): the dialog takes it, never <body>.
+    // What had focus became destructive while focused (same element, new role): the dialog takes it.
     const keepFocus = new MutationObserver(() => {
       if (open.at(-1) !== dialog) return;
       const active = document.activeElement;
       if (!active || active === document.body) container.focus();
+      else if (
+        isDestructive(active) &&
+        container.contains(active) &&
+        !(focused.el === active && focused.destructive)
+      )
+        container.focus();
     });
-    keepFocus.observe(container, { childList: true, subtree: true });
+    keepFocus.observe(container, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ["class"],
+    });
+    // The second click of a double-click was aimed at what was there at the first (Next): a
+    // destructive button that took its place neither takes focus from it nor is pressed by it.
+    // (`detail` counts the clicks of one double- or triple-click; a keyboard's click has 0.)
+    const onSecondClick = (event: MouseEvent) => {
+      const button = (event.target as Element | null)?.closest?.(DESTRUCTIVE);
+      if (event.detail > 1 && button && container.contains(button)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+    container.addEventListener("mousedown", onSecondClick, true);
+    container.addEventListener("click", onSecondClick, true);
     if (!container.hasAttribute("tabindex")) container.tabIndex = -1;
     const first = latest.current.initialFocus
       ? container.querySelector<HTMLElement>(latest.current.initialFocus)
       : null;
-    (first ?? container).focus();
+    (first && !isDestructive(first) ? first : container).focus();
 
     const onKey = (event: KeyboardEvent) => {
       if (open.at(-1) !== dialog) return;
@@ -130,6 +175,9 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, options: D
     return () => {
       document.removeEventListener("keydown", onKey);
       removeEventListener("popstate", onPop);
+      container.removeEventListener("focusin", onFocusIn);
+      container.removeEventListener("mousedown", onSecondClick, true);
+      container.removeEventListener("click", onSecondClick, true);
       keepFocus.disconnect();
       open.splice(open.lastIndexOf(dialog), 1);
       // Closed otherwise than by Back: its history entry goes too.

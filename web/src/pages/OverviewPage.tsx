@@ -30,7 +30,7 @@ export function OverviewPage({
   onOpenSession,
   onOpenTrash,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "trash">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "planSummary" | "trash">;
   /** The latest look (it moves while agents write). */
   data: SummaryResponse;
   /**
@@ -61,13 +61,9 @@ export function OverviewPage({
   const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
   // Each part of the headline waits for its own answer; a failure leaves that part out.
   useEffect(() => {
-    api.plan().then(
-      (p) =>
-        setPlan({
-          count: p.candidates.length,
-          bytes: p.bytesToFree,
-          leftOut: (p.leftOut ?? []).reduce((t, g) => t + g.sessions.length, 0),
-        }),
+    // Two numbers: the plan's summary, not its lists (~60 MB at 100,000 sessions).
+    api.planSummary().then(
+      (p) => setPlan({ count: p.candidateCount, bytes: p.bytesToFree, leftOut: p.leftOutCount ?? 0 }),
       () => setPlan(undefined),
     );
   }, [api, planKey]);

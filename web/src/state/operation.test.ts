@@ -2,7 +2,7 @@
 // returns when it ends, and the error when the result is gone (another tab dismissed it).
 import { describe, expect, it } from "vitest";
 import type { OperationStatus } from "../../../shared/api.js";
-import { followOperation, progressText } from "./operation.js";
+import { followOperation, progressText, sinceText } from "./operation.js";
 
 const base = { id: "op-12345678", kind: "delete" as const, startedAt: "2026-11-25T00:00:00.000Z" };
 const running = (done: number, total: number, phase: "preparing" | "moving" = "moving") =>
@@ -49,6 +49,32 @@ describe("progressText", () => {
     expect(progressText(running(0, 0, "preparing"))).toMatch(/^Preparing/);
     expect(progressText({ ...running(3, 20000), stopRequested: true })).toBe(
       "Moving 3 of 20,000 — stopping after the current item…",
+    );
+  });
+});
+
+describe("sinceText", () => {
+  const at = (iso: string) => iso.slice(11, 16);
+  it("says nothing while all of it is in the trash; undone, partly undone, or partly gone otherwise", () => {
+    expect(sinceText(12, { restored: 0, inTrash: 12 }, at)).toBeUndefined();
+    const restoredAt = "2026-11-25T10:42:09.000Z";
+    expect(sinceText(12, { restored: 12, restoredAt, inTrash: 0 }, at)).toBe(
+      "Undone: 12 sessions restored at 10:42.",
+    );
+    expect(sinceText(1, { restored: 1, restoredAt, inTrash: 0 }, at)).toBe(
+      "Undone: 1 session restored at 10:42.",
+    );
+    expect(sinceText(12, { restored: 5, restoredAt, inTrash: 7 }, at)).toBe(
+      "Partly undone: 5 of 12 sessions restored at 10:42; 7 still in the trash.",
+    );
+    expect(sinceText(2_000, { restored: 5, restoredAt, inTrash: 1_990 }, at)).toBe(
+      "Partly undone: 5 of 2,000 sessions restored at 10:42; 1,990 still in the trash; 5 no longer in the trash (purged or removed).",
+    );
+    expect(sinceText(4, { restored: 3, restoredAt, inTrash: 0 }, at)).toBe(
+      "Partly undone: 3 of 4 sessions restored at 10:42; 1 no longer in the trash (purged or removed).",
+    );
+    expect(sinceText(4, { restored: 0, inTrash: 1 }, at)).toBe(
+      "1 still in the trash; 3 no longer in the trash (purged or removed).",
     );
   });
 });

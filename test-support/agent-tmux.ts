@@ -8,15 +8,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processStart } from "../server/fs/process-start.js";
 
-/** Polls `check` every 25 ms until it gives a value; throws `describe()` after `timeoutMs`. */
+/**
+ * Polls `check` (which may be async) every 25 ms until it gives a value; throws `describe()` after
+ * `timeoutMs`.
+ */
 export async function until<T>(
-  check: () => T | undefined | false,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
   describe: () => string,
   timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

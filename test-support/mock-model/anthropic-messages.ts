@@ -62,7 +62,8 @@ export const anthropicMessages: Dialect = {
     const request = body as MessagesRequest;
     if (typeof request?.model !== "string") throw new Error("no model named");
     if (!Array.isArray(request.messages) || request.messages.length === 0) throw new Error("no messages");
-    const all = request.messages as Message[];
+    // Claude Code also sends context as `system` messages among them: not the conversation's.
+    const all = (request.messages as Message[]).filter((m) => m?.role === "user" || m?.role === "assistant");
     const last = all.at(-1);
     const results =
       last?.role === "user" ? blocksOf(last.content).filter((b) => b?.type === "tool_result") : [];

@@ -80,7 +80,7 @@ export interface AgentInTmux {
 }
 
 /**
- * Starts `command` in `cwd` in a fresh 120×40 tmux terminal, with `env` as its whole environment,
+ * Starts `command` in `cwd` in a fresh tmux terminal (120×40 unless told), with `env` as its whole environment,
  * and resolves once the screen shows `readyText` (and, with `processName`, /proc shows the agent
  * under that title: pi renames itself).
  */
@@ -93,6 +93,8 @@ export async function startInTmux(options: {
   processName?: string;
   /** How long the agent may take to be ready (default 20 s). */
   readyTimeoutMs?: number;
+  /** The terminal's height (default 40 rows; it is 120 columns wide). */
+  rows?: number;
 }): Promise<AgentInTmux> {
   const folder = mkdtempSync(join(tmpdir(), "sr-tmux-"));
   const socket = join(folder, "socket");
@@ -108,7 +110,7 @@ export async function startInTmux(options: {
     "-x",
     "120",
     "-y",
-    "40",
+    String(options.rows ?? 40),
     "-c",
     options.cwd,
     `exec ${quoted.join(" ")} 2>>'${stderrLog}'`,

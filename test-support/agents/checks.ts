@@ -46,17 +46,18 @@ function filesUnder(path: string): string[] {
   return readdirSync(path).flatMap((name) => filesUnder(join(path, name)));
 }
 
-/** The bytes on disk of a session's files (apparent sizes, each file once). */
+/** Every file of a session (its parts, and the files in those that are folders), each once. */
+export const filesOf = (session: SessionRecord) => [...new Set(partsOf(session).flatMap(filesUnder))].sort();
+
+/** The bytes on disk of a session's files (apparent sizes). */
 export function bytesOnDisk(session: SessionRecord): number {
-  const files = new Set(partsOf(session).flatMap(filesUnder));
-  return [...files].reduce((sum, file) => sum + lstatSync(file).size, 0);
+  return filesOf(session).reduce((sum, file) => sum + lstatSync(file).size, 0);
 }
 
 /** A hash of a session's files, names and bytes: equal before and after means untouched. */
 export function hashOf(session: SessionRecord): string {
   const hash = createHash("sha256");
-  for (const file of [...new Set(partsOf(session).flatMap(filesUnder))].sort())
-    hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
+  for (const file of filesOf(session)) hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
   return hash.digest("hex");
 }
 

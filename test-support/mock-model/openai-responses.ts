@@ -66,7 +66,11 @@ export const openAiResponses: Dialect = {
     );
     const last = items.at(-1);
     const afterToolResult = last?.type === "function_call_output" || last?.type === "custom_tool_call_output";
-    const lastPrompt = items.findLast((item) => item?.role === "user" && promptOf(item) !== "");
+    // After a tool's result, the prompt that asked for it; else the latest item's own (empty for a
+    // context block alone, e.g. Codex's notice that a subagent finished).
+    const lastPrompt = afterToolResult
+      ? items.findLast((item) => item?.role === "user" && promptOf(item) !== "")
+      : last;
     return {
       model: request.model,
       userText: promptOf(lastPrompt),

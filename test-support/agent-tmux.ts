@@ -64,10 +64,13 @@ export interface AgentInTmux {
   /** The terminal's text now. */
   screen(): string;
   /**
-   * Types `text` as a person would, waits until the screen shows its end (an agent that takes
-   * fast input as a paste needs the text settled first), then presses Enter.
+   * Types `text` as a person would, waits until the screen shows its end and then stays still for
+   * a moment (an agent takes an Enter that follows keys too closely as part of a paste: Codex, or
+   * as a newline: Gemini CLI, under 30 ms), then presses Enter.
    */
   type(text: string): Promise<void>;
+  /** The screen once it has not changed for `quietMs` (default 500 ms). */
+  settled(quietMs?: number): Promise<string>;
   /** Presses tmux-named keys (`Enter`, `Escape`, `C-c`, `Down`…). */
   keys(...keys: string[]): void;
   /** Resolves once the screen shows `text`; fails with the screen as it is. */
@@ -147,6 +150,18 @@ export async function startInTmux(options: {
       timeoutMs,
     );
   };
+  const settled = async (quietMs = 500) => {
+    let last = "";
+    let since = Date.now();
+    return until(
+      () => {
+        const now = screen();
+        if (now !== last) [last, since] = [now, Date.now()];
+        return Date.now() - since >= quietMs ? now : undefined;
+      },
+      () => `the screen never settled:\n${last}`,
+    );
+  };
   const stop = async () => {
     await stopProcess(agent, { group: true });
     await stopProcess(server);
@@ -175,8 +190,10 @@ export async function startInTmux(options: {
     async type(text) {
       tmux("send-keys", "-t", "0", "-l", text);
       await waitForScreen(text.slice(-24));
+      await settled(150);
       tmux("send-keys", "-t", "0", "Enter");
     },
+    settled,
     keys: (...keys) => void tmux("send-keys", "-t", "0", ...keys),
     waitForScreen,
     stop,

@@ -105,7 +105,7 @@ export async function restoreOperation(operationId: string): Promise<void> {
 
 /**
  * The running session is kept: the plan keeps it as active, and `clean --ids` of it moves nothing
- * (its files are byte for byte what they were, nothing is in the trash).
+ * (its files are byte for byte what they were, nothing more is in the quarantine).
  */
 export async function expectRunningKept(session: SessionRecord): Promise<void> {
   const planned = await ourCli("plan", "--json");
@@ -113,12 +113,12 @@ export async function expectRunningKept(session: SessionRecord): Promise<void> {
   const plan = JSON.parse(planned.stdout) as Plan;
   expect(plan.kept.find((k) => k.id === session.id)).toMatchObject({ reason: "active" });
   expect(plan.candidates.map((c) => c.id)).not.toContain(session.id);
-  const before = hashOf(session);
+  const quarantined = () => (existsSync(statePaths().quarantine) ? readdirSync(statePaths().quarantine) : []);
+  const before = { files: hashOf(session), quarantine: quarantined() };
   const { run, result } = await cleanIds(session.id);
   expect(result?.moved ?? []).toEqual([]);
   expect(run.stderr).toMatch(/active/);
-  expect(hashOf(session)).toBe(before);
-  expect(existsSync(statePaths().quarantine) ? readdirSync(statePaths().quarantine) : []).toEqual([]);
+  expect({ files: hashOf(session), quarantine: quarantined() }).toEqual(before);
 }
 
 /**

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../shared/session-record.js";
-import { type AgentInTmux, startInTmux, until } from "../agent-tmux.js";
+import { type AgentInTmux, startInTmux } from "../agent-tmux.js";
 import { agentBin } from "../test-agents.js";
 import type { AgentUnderTest } from "./checks.js";
 import { runCommand, type Run, type Sandbox } from "./sandbox.js";
@@ -79,7 +79,7 @@ export function claudeDriver(sandbox: Sandbox, modelUrl: string, projects: reado
       const titles = new Map<string, string>();
       const selected = new Set<string>();
       for (;;) {
-        const rows = pickerRows(await settled(screen));
+        const rows = pickerRows(await screen.settled());
         for (const row of rows) titles.set(row.key, row.title);
         const now = rows.find((row) => row.selected)?.key;
         // At the last row Down moves nothing (or wraps to the first): every row has been seen.
@@ -116,20 +116,6 @@ export function claudeDriver(sandbox: Sandbox, modelUrl: string, projects: reado
       print(session.namespace, prompt, "--resume", session.id.replace(/^claude:/, "")),
     namesOf: (session) => [session.id.replace(/^claude:/, "")],
   };
-}
-
-/** The screen once it has not changed for a moment (Claude fills the picker as it reads transcripts). */
-async function settled(screen: AgentInTmux, quietMs = 500): Promise<string> {
-  let last = "";
-  let since = Date.now();
-  return until(
-    () => {
-      const now = screen.screen();
-      if (now !== last) [last, since] = [now, Date.now()];
-      return Date.now() - since >= quietMs ? now : undefined;
-    },
-    () => `the screen never settled:\n${last}`,
-  );
 }
 
 /**

@@ -60,6 +60,12 @@ export function agentSandbox(): Sandbox {
     https_proxy: NO_PROXY_HERE,
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
+    // Gemini CLI's machine-wide settings, as the test's setup file placed them (never /etc's).
+    ...Object.fromEntries(
+      ["GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"].flatMap((name) =>
+        process.env[name] ? [[name, process.env[name]]] : [],
+      ),
+    ),
     // Nothing of the agents' own telemetry or update checks is wanted.
     DO_NOT_TRACK: "1",
     NO_UPDATE_NOTIFIER: "1",

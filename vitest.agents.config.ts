@@ -9,7 +9,8 @@ export default defineConfig({
   test: {
     include: ["test-agents/*.test.ts"],
     setupFiles: ["test-support/isolate-home.ts"],
-    globalSetup: ["test-support/build-once.ts", "test-support/agents/install-once.ts"],
+    // Our CLI runs in the test's process (from source): only the agents need installing first.
+    globalSetup: ["test-support/agents/install-once.ts"],
     fileParallelism: false,
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: { json: "test-reports/vitest-agents.json" },

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRecord } from "../shared/session-record.js";
+import { sessionTitle } from "../shared/session-title.js";
 import type { AgentInTmux } from "../test-support/agent-tmux.js";
 import {
   bytesOnDisk,
@@ -165,9 +166,10 @@ describe.sequential("Claude Code 2.1.332, the real CLI", () => {
       token: /^\[(\w+)\]/.exec(row)?.[1] ?? "",
       title: row,
     }));
+    // Our title, as the CLI and the dashboard show it.
     const titleOf = (token: string) => {
       const s = ours.find((o) => o.id === `claude:${made[token]}`);
-      return s?.name ?? s?.firstMessage;
+      return s && sessionTitle(s).title;
     };
     expect(rows.map((row) => ({ token: row.token, title: titleOf(row.token) }))).toEqual(rows);
   });

@@ -18,7 +18,7 @@ import {
   ourSessions,
 } from "../test-support/agents/checks.js";
 import { piDriver, type PiDriver } from "../test-support/agents/pi.js";
-import { agentSandbox, type Sandbox } from "../test-support/agents/sandbox.js";
+import { agentSandbox, type Run, type Sandbox } from "../test-support/agents/sandbox.js";
 import { type MockModel, startMockModel } from "../test-support/mock-model/index.js";
 
 let sandbox: Sandbox;
@@ -42,10 +42,7 @@ async function newSession(make: () => Promise<unknown>): Promise<string> {
 }
 
 /** Fails unless a print run exited 0 with `reply` in its output. */
-async function printed(
-  run: Promise<{ status: number | null; stdout: string; stderr: string }>,
-  reply: string,
-) {
+async function printed(run: Promise<Run>, reply: string) {
   const done = await run;
   if (done.status !== 0 || !done.stdout.includes(reply))
     throw new Error(`pi -p exited ${done.status} without "${reply}":\n${done.stdout}\n${done.stderr}`);

@@ -1,17 +1,19 @@
 // Codex in a real browser, against a real `serve` that finds `~/.codex` in a temporary home on its
 // own (written by test-support/codex-store.ts) and deletes through the real `codex` binary (the
-// devDependency): a family — a thread, the fork made from it and a fork of that fork — is shown in
-// the detail drawer, selected as one, cleaned through the wizard (forks first), and is gone from disk;
-// a subagent Codex deletes with its spawner is named in the wizard and moves with it, and a session
-// lost outside the selection is a red banner on the result.
+// real-agent suite's pinned @openai/codex, test-support/test-agents.ts): a family — a thread, the
+// fork made from it and a fork of that fork — is shown in the detail drawer, selected as one, cleaned
+// through the wizard (forks first), and is gone from disk; a subagent Codex deletes with its spawner
+// is named in the wizard and moves with it, and a session lost outside the selection is a red banner
+// on the result.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CodexStoreBuilder, writeCodexStore } from "../test-support/codex-store.js";
+import { agentBin } from "../test-support/test-agents.js";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 // The server deletes Codex sessions through this binary (it inherits the environment).
-process.env.SESSION_RETENTION_CODEX = resolve("node_modules/.bin/codex");
+process.env.SESSION_RETENTION_CODEX = agentBin("codex");
 
 test("a Codex family: shown in the drawer, selected as one, cleaned forks first", async ({
   page,

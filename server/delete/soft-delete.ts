@@ -19,6 +19,7 @@ import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
 import { withBundle } from "../stores/bundle.js";
 import { isSessionPlace } from "../stores/session-place.js";
+import { detachableParts, partStays } from "../stores/detachable.js";
 import { ReadOnlyError } from "../config/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import {
@@ -172,6 +173,8 @@ export async function softDelete(
     }
     const sessions = inputs.report.sessions;
     const byId = new Map(sessions.map((s) => [s.id, s]));
+    // Parts a session lets go on their own (a Gemini resume twin): each an item by its own id.
+    const parts = detachableParts(sessions);
     // A hand selection may take a Codex family as one (see forksChosenToo): its forks go first.
     const exempt = exemptionsOf(
       inputs,
@@ -191,8 +194,9 @@ export async function softDelete(
     /** What a Codex session's move needs, found before its intent: Codex's tools. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
     for (const { id, fingerprint } of items) {
-      const record = byId.get(id);
-      const why = exempt.get(id);
+      const part = parts.get(id);
+      const record = byId.get(id) ?? part?.record;
+      const why = exempt.get(id) ?? (part && partStays(part, inputs.activeIds));
       if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
       else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
       else if (stillChosen && !stillChosen.has(id))

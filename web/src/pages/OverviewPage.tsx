@@ -30,7 +30,7 @@ export function OverviewPage({
   onOpenSession,
   onOpenTrash,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "trash">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "deleteSessions" | "plan" | "trash">;
   /** The latest look (it moves while agents write). */
   data: SummaryResponse;
   /**

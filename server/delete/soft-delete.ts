@@ -35,9 +35,11 @@ import {
   type CodexMoveOutcome,
   codexIndexLines,
   codexPreflight,
+  deletedByCodex,
   moveCodexSession,
 } from "./codex-move.js";
 import { reportLost, reportTaken, takeAgentsAlong } from "./taken-along.js";
+import { agentChecks, checkNote, checksDetail } from "./agent-checks.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "../state/journal.js";
@@ -213,7 +215,7 @@ export async function softDelete(
         });
       else if (fingerprint && !unchanged(fingerprint, record.fingerprint))
         result.skipped.push({ id, path: record.path, reason: "changed since preview" });
-      else if (record.store.kind === "codex" && !chosen.some((c) => c.record.id === id)) {
+      else if (deletedByCodex(record) && !chosen.some((c) => c.record.id === id)) {
         const duplicate = record.warnings.find((w) => w.code === "duplicate-id");
         const ready = duplicate
           ? `${duplicate.message}: \`codex delete\` could remove the wrong one`
@@ -412,6 +414,16 @@ export async function softDelete(
       if (pathExists(ledger.file)) ledger.close();
     }
     for (const [id, along] of taken.taken) reportTaken(result, id, along, (path) => destinations.get(path));
+    // Each store something left, checked by its agent's own look (Codex: `codex doctor`).
+    const moved = new Set(result.moved.map((m) => m.id));
+    const checks = await agentChecks(
+      chosen.filter((c) => moved.has(c.record.id)).map((c) => c.record.store),
+      state.env,
+    );
+    if (checks.length > 0) {
+      result.checks = checks;
+      result.notes = [...(result.notes ?? []), ...checks.map(checkNote)];
+    }
     audit(state, options, request, config, result, result.skipped.length > 0 ? "partial" : "ok");
     return result;
   });
@@ -620,6 +632,6 @@ function audit(
     result: result.lost?.length ? "failed" : outcome,
     detail: result.lost?.length
       ? `LOST: ${result.lost.length} session(s) outside the selection were gone after an agent's own delete (via ${request.via})`
-      : (detail ?? `via ${request.via}`),
+      : (detail ?? `via ${request.via}`) + checksDetail(result.checks),
   });
 }

@@ -1,0 +1,175 @@
+// Codex's per-thread files outside the rollout (shell snapshot, writer lock, TUI capabilities file)
+// as parts of their thread's session, through the real `codex` binary (the @openai/codex
+// devDependency, run offline against a temporary CODEX_HOME): scanned and sized with the session,
+// taken by our delete — all three, though `codex delete` leaves the capabilities file — and put back
+// by the restore; those of a thread with no rollout listed as an orphan by what they are; and
+// Codex's own `codex doctor` verdict after the delete and the restore, in the result and the audit.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lenientConfig } from "../../../test-support/config-file.js";
+import { CodexStoreBuilder, newThreadId, writeThreadFiles } from "../../../test-support/codex-store.js";
+import { insideAny, snapshotTree, treeChanges, without } from "../../../test-support/tree-snapshot.js";
+import { readAudit } from "../../state/audit-log.js";
+import { statePaths } from "../../state/state-dir.js";
+import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
+import { scanStores } from "../../scan/scanner.js";
+import { ORPHAN_THREAD_FILES } from "./thread-files.js";
+
+/** The real Codex CLI: the one place this file names it. */
+const CODEX = resolve("node_modules/.bin/codex");
+const env = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
+const engine = { actor: "cli" as const, env };
+const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-threads-")));
+const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+const size = (paths: readonly string[]) => paths.reduce((n, p) => n + statSync(p).size, 0);
+
+/**
+ * A store of a TUI thread with a subagent (each with its per-thread files), an exec thread (none:
+ * `codex exec` keeps no snapshot), and the lock and capabilities file of a TUI thread whose first
+ * prompt never went out (no rollout). Codex's own databases are made by Codex itself.
+ */
+function store() {
+  const b = new CodexStoreBuilder(join(newHome(), ".codex"));
+  const tui = b.thread({ cwd: "/home/dev/shop", turns: 2, source: "cli", names: ["cart totals"] });
+  const sub = b.thread({ cwd: "/home/dev/shop", turns: 1, spawnedBy: tui });
+  const exec = b.thread({ cwd: "/home/dev/api", turns: 1, source: "exec" });
+  const facts = b.finish();
+  const tuiFiles = writeThreadFiles(facts.root, tui.id, { atMs: tui.start });
+  const subFiles = writeThreadFiles(facts.root, sub.id, { snapshot: false, atMs: sub.start });
+  const orphanId = newThreadId(7);
+  const orphanFiles = writeThreadFiles(facts.root, orphanId, { snapshot: false });
+  // An unknown thread: Codex fails to delete it (exit 1) but first creates its databases from the rollouts.
+  spawnSync(CODEX, ["delete", "--force", "00000000-0000-7000-8000-000000000000"], {
+    env: { ...process.env, CODEX_HOME: facts.root },
+    stdio: "ignore",
+  });
+  return { root: facts.root, tui, sub, exec, tuiFiles, subFiles, orphanId, orphanFiles };
+}
+
+/**
+ * Codex's own bookkeeping, which its delete (and its doctor's SQLite) writes by design: its
+ * databases, its index and the lock files it takes on them.
+ */
+const codexOwn = (root: string) => (path: string) =>
+  /\.sqlite(-wal|-shm)?$/.test(path) ||
+  path.startsWith(join(root, "session_index.jsonl")) ||
+  path === join(root, "thread-writer-locks", ".coordination.lock");
+
+describe("Codex's per-thread files", () => {
+  it("are sized with their thread's session; those of a thread with no rollout are an orphan said for what it is", async () => {
+    const s = store();
+    const { sessions } = await scan(s.root);
+    const tui = sessions.find((r) => r.id === `codex:${s.tui.id}`)!;
+    expect([...tui.bundle!].sort()).toEqual([s.sub.path, ...s.tuiFiles, ...s.subFiles].sort());
+    expect(tui.sizeBytes).toBe(size([s.tui.path, s.sub.path, ...s.tuiFiles, ...s.subFiles]));
+    expect(statSync(s.tuiFiles[0]!).size).toBeGreaterThan(2_000); // the snapshot: a few KB
+    const exec = sessions.find((r) => r.id === `codex:${s.exec.id}`)!;
+    expect(exec.bundle).toBeUndefined();
+    expect(exec.sizeBytes).toBe(statSync(s.exec.path).size);
+    const orphan = sessions.find((r) => r.id === `codex-orphan:${s.orphanId}`)!;
+    expect(orphan).toMatchObject({
+      path: s.orphanFiles[0],
+      bundle: s.orphanFiles.slice(1),
+      name: ORPHAN_THREAD_FILES,
+      sizeBytes: 0,
+    });
+    expect(sessions).toHaveLength(3);
+  });
+
+  it("leave with their session through codex delete — none is left — and come back with it; codex doctor is asked after each", async () => {
+    const s = store();
+    lenientConfig("quarantine", { activity: { graceMinutes: 1 } });
+    const ours = [s.tui.path, s.sub.path, ...s.tuiFiles, ...s.subFiles];
+    const bytes = new Map(ours.map((p) => [p, readFileSync(p)]));
+    const moved = insideAny(ours);
+    const before = snapshotTree([s.root], codexOwn(s.root));
+    const { sessions } = await scan(s.root);
+    const tui = sessions.find((r) => r.id === `codex:${s.tui.id}`)!;
+
+    const result = await softDelete(
+      {
+        items: [{ id: tui.id, fingerprint: tui.fingerprint }],
+        roots: [],
+        adapterStores: [{ kind: "codex", root: s.root }],
+        via: "selection",
+      },
+      engine,
+    );
+    expect(result.skipped).toEqual([]);
+    expect(result.lost).toBeUndefined();
+    expect(result.moved.map((m) => [m.id, m.bytes])).toEqual([[tui.id, tui.sizeBytes]]);
+    // All of it gone, the capabilities file too (which `codex delete` alone leaves).
+    expect(ours.filter((p) => existsSync(p))).toEqual([]);
+    // Nothing else changed — but for what `codex delete` itself does: it removes every writer lock
+    // no process holds, of any thread (here the orphan's; measured on 0.169: an empty file).
+    const others = treeChanges(
+      without(before, moved),
+      snapshotTree([s.root], (p) => moved(p) || codexOwn(s.root)(p)),
+    );
+    expect(others).toEqual([expect.stringMatching(new RegExp(`^gone: ${s.orphanFiles[0]} `))]);
+    const entry = listTrash(engine).entries.find((e) => e.id === tui.id)!;
+    expect(entry.sidecars.map((c) => c.from).sort()).toEqual(
+      [s.sub.path, ...s.tuiFiles, ...s.subFiles].sort(),
+    );
+    // Codex's own look afterwards: in the result, its notes and the audit entry.
+    expect(result.checks).toEqual([
+      {
+        agent: "codex",
+        storeRoot: s.root,
+        status: expect.any(String),
+        message: expect.stringMatching(/^codex doctor 0\.\d+\.\d+: /),
+      },
+    ]);
+    expect(result.notes?.some((n) => n.includes("codex doctor"))).toBe(true);
+    const audit = readAudit(statePaths().auditLog).entries.find((e) => e.action === "soft-delete")!;
+    expect(audit.detail).toContain(result.checks![0]!.message);
+
+    const back = await restore([result.operationId!], engine);
+    expect(back.skipped).toEqual([]);
+    for (const [path, content] of bytes) expect(readFileSync(path).equals(content), path).toBe(true);
+    expect(treeChanges(before, snapshotTree([s.root], codexOwn(s.root)))).toEqual(others);
+    expect(back.checks).toEqual([
+      {
+        agent: "codex",
+        storeRoot: s.root,
+        status: expect.any(String),
+        message: expect.stringMatching(/^codex doctor /),
+      },
+    ]);
+    const restored = readAudit(statePaths().auditLog).entries.find((e) => e.action === "restore")!;
+    expect(restored.detail).toContain(back.checks![0]!.message);
+  }, 60_000);
+
+  it("an orphan leaves as files do (no codex delete: Codex has no thread to delete) and comes back", async () => {
+    const s = store();
+    lenientConfig("quarantine", { activity: { graceMinutes: 1 } });
+    const moved = insideAny(s.orphanFiles);
+    const before = snapshotTree([s.root], codexOwn(s.root));
+    const { sessions } = await scan(s.root);
+    const orphan = sessions.find((r) => r.id === `codex-orphan:${s.orphanId}`)!;
+    const result = await softDelete(
+      {
+        items: [{ id: orphan.id, fingerprint: orphan.fingerprint }],
+        roots: [],
+        adapterStores: [{ kind: "codex", root: s.root }],
+        via: "selection",
+      },
+      engine,
+    );
+    expect(result.skipped).toEqual([]);
+    expect(result.moved.map((m) => m.id)).toEqual([orphan.id]);
+    expect(s.orphanFiles.filter((p) => existsSync(p))).toEqual([]);
+    expect(
+      treeChanges(
+        without(before, moved),
+        snapshotTree([s.root], (p) => moved(p) || codexOwn(s.root)(p)),
+      ),
+    ).toEqual([]);
+    const back = await restore([result.operationId!], engine);
+    expect(back.skipped).toEqual([]);
+    expect(treeChanges(before, snapshotTree([s.root], codexOwn(s.root)))).toEqual([]);
+  }, 60_000);
+});

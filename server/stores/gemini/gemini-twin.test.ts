@@ -4,7 +4,16 @@
 // copy and the chat with it. The copy is a part of the chat's session (our count is Gemini's), the
 // forecast names it and the chat it dooms, and removing it alone — one action, in the CLI and the
 // dashboard's API — goes through the trash like any session and saves the chat.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,9 +39,9 @@ const out = () => {
  * One project: a chat begun `ageDays` ago and resumed a day later (its twin written then), and a
  * chat of yesterday. The clock is now: the CLI and the dashboard judge by the real time.
  */
-function twinStore(ageDays = 3) {
+function twinStore(ageDays = 3, projectPath?: string) {
   const b = new GeminiStoreBuilder(newHome(), Date.now());
-  const shop = b.project(join(b.home, "code", "shop"));
+  const shop = b.project(projectPath ?? join(b.home, "code", "shop"));
   const chat = b.chat(shop, ageDays).conversationOf(2).summarize("Fix the cart totals");
   chat.resume(DAY + 2 * HOUR);
   const resumedAt = chat.lastMs;
@@ -193,5 +202,43 @@ describe("Gemini CLI's resume twin", () => {
     expect(result.moved).toEqual([]);
     expect(result.skipped.map((s) => s.reason)).toEqual(["changed since preview"]);
     expect(existsSync(store.twin) && existsSync(store.expected.path)).toBe(true);
+  });
+
+  it("is not removed while a running Gemini uses its chat (it may still write the copy); it goes once Gemini stopped", async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "sr-project-")));
+    const store = twinStore(3, project);
+    // A process /proc shows as Gemini CLI, working in the project; the chat written since it started.
+    const bin = realpathSync(mkdtempSync(join(tmpdir(), "sr-bin-")));
+    writeFileSync(join(bin, "gemini"), "setInterval(() => {}, 1000);\n");
+    const gemini = spawn(process.execPath, [join(bin, "gemini")], { cwd: project, stdio: "ignore" });
+    try {
+      const deadline = Date.now() + 5_000;
+      while (!readFileSync(`/proc/${gemini.pid}/cmdline`, "utf8").includes("gemini") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a write after its start, to the millisecond
+      const { mtime } = statSync(store.expected.path);
+      utimesSync(store.expected.path, new Date(), new Date());
+      lenientConfig("quarantine", { activity: { graceMinutes: 1 } });
+      const { sessions } = await scan(store.root);
+      const part = sessions.find((s) => s.path === store.expected.path)!.detachable![0]!;
+      const request = {
+        items: [{ id: part.id, fingerprint: part.fingerprint }],
+        roots: [],
+        adapterStores: [{ kind: "gemini" as const, root: store.root }],
+        via: "selection" as const,
+      };
+      const refused = await softDelete(request, { actor: "cli" });
+      expect(refused.moved).toEqual([]);
+      expect(refused.skipped[0]!.reason).toMatch(/^active: its session is in use \(.*Gemini CLI process/);
+      expect(existsSync(store.twin)).toBe(true);
+
+      gemini.kill("SIGKILL");
+      await new Promise((resolve) => gemini.once("exit", resolve));
+      utimesSync(store.expected.path, mtime, mtime);
+      const moved = await softDelete(request, { actor: "cli" });
+      expect(moved.moved.map((m) => m.path)).toEqual([store.twin]);
+    } finally {
+      gemini.kill("SIGKILL");
+    }
   });
 });

@@ -18,7 +18,6 @@ import {
 } from "../stores/codex/codex-delete.js";
 import { makeDirs } from "../fs/make-dirs.js";
 import { indexLinesOf, openSessionIndex } from "../stores/codex/session-index.js";
-import { isWriterLock } from "../stores/codex/thread-files.js";
 import { pathExists } from "./movers.js";
 import { removeEmptiedFolders } from "./trashed-copy.js";
 
@@ -29,9 +28,8 @@ const pairs = (item: TrashItem) => [
 ];
 
 /**
- * The rollouts among an item's pairs: whether Codex deleted anything is judged by them alone. Its
- * delete also removes every writer lock no process holds, whoever's (measured on 0.169), so a lock
- * gone says nothing about the thread.
+ * The rollouts among an item's pairs: whether Codex deleted anything is judged by them alone (a
+ * thread's other files — a shell snapshot Codex 0.171 removes — say nothing of its rows and lines).
  */
 const rolloutsOf = (all: ReadonlyArray<{ from: string; to: string }>) =>
   all.filter(({ from }) => threadsOfPaths([from]).length > 0);
@@ -75,9 +73,7 @@ export class Bystanders {
     for (const s of sessions)
       if (s.store.kind === "codex")
         for (const path of [s.path, ...(s.bundle ?? [])])
-          // Not a writer lock: `codex delete` removes every one no process holds, of any thread
-          // (measured on 0.169) — empty files Codex makes again when it next writes the thread.
-          if (!isWriterLock(s.store.root, path)) this.files.set(path, { id: s.id, root: s.store.root });
+          this.files.set(path, { id: s.id, root: s.store.root });
   }
   /**
    * An item's own files, from its delete on: no bystander's. Returns what puts them back, for a

@@ -1,12 +1,15 @@
 // Codex's per-thread files outside its rollouts (0.171; the TUI's threads): `shell_snapshots/
-// <thread>.<ns>.sh` (the shell's options and functions, a few KB), `thread-writer-locks/
-// <thread>.lock` and `tui-thread-reference-capabilities/<thread>` (empty). Each is named after one
-// thread and belongs to that thread's session: sized, moved and restored with it. `codex delete`
-// never removes the capabilities file (0.169 leaves the snapshot too, 0.171 removes it), and it
-// removes every writer lock no process holds, of any thread — our move takes all three of the
-// session's, so none is left, and a lock of another thread gone with it is no loss (empty; Codex
-// makes it again when it next writes the thread). A thread with such files and no rollout at all (a TUI whose first prompt never went
-// out) leaves them orphaned: listed as one item, by what it is.
+// <thread>.<ns>.sh` (the shell's options and functions, a few KB) and
+// `tui-thread-reference-capabilities/<thread>` (empty), each named after one thread, belong to that
+// thread's session: sized, moved and restored with it. `codex delete` never removes the
+// capabilities file (0.169 leaves the snapshot too; 0.171 removes it): our move takes both, so
+// neither is left. A thread with such files and no rollout at all (a TUI whose first prompt never
+// went out) leaves them orphaned: listed as one item, by what it is.
+//
+// The third, `thread-writer-locks/<thread>.lock`, is no part of anything: `codex delete` removes
+// every lock no process holds, of any thread (measured on 0.169), so one session's lock may be gone
+// before its own turn in a delete of several — an empty file whose life is Codex's own, made again
+// when it next writes the thread. A held one means the thread runs (its rollout is open too).
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -15,7 +18,6 @@ const UUID = "([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** The folders of per-thread files, each with the names it holds (the thread's id is the first group). */
 export const THREAD_FILE_FOLDERS: ReadonlyArray<readonly [string, RegExp]> = [
   ["shell_snapshots", new RegExp(`^${UUID}(?:\\.\\d+)?\\.sh$`)],
-  ["thread-writer-locks", new RegExp(`^${UUID}\\.lock$`)],
   ["tui-thread-reference-capabilities", new RegExp(`^${UUID}$`)],
 ];
 
@@ -42,10 +44,6 @@ export function threadFiles(root: string): Map<string, string[]> {
   }
   return found;
 }
-
-/** Whether `path` is a thread's writer lock in the store at `root`. */
-export const isWriterLock = (root: string, path: string) =>
-  path.startsWith(`${join(root, "thread-writer-locks")}/`);
 
 /** Whether `path` is in one of the per-thread folders of the store at `root`. */
 export const isThreadFile = (root: string, path: string) =>

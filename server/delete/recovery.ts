@@ -8,7 +8,7 @@ import { parseEntryId, type Recovery, type TrashEntry } from "../../shared/trash
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { type EngineOptions, engineState } from "./engine.js";
-import { putIndexBack, recoverCodexMove } from "./codex-move.js";
+import { deletedByCodex, putIndexBack, recoverCodexMove } from "./codex-move.js";
 import { findInSystemTrash, homeTrashDir, pathExists } from "./movers.js";
 import { identityAfterMove, moveSidecars, removeEmptiedFolders, removeSidecars } from "./trashed-copy.js";
 import { isOpen, Ledger, readLedgers } from "../state/journal.js";
@@ -116,7 +116,8 @@ export function resolveOpen(
     ledger.append([{ seq, event: "gone", reason: detail }]);
     return { ...base, result: "gone", detail };
   };
-  if (entry.state === "moving" && entry.storeKind === "codex" && entry.location) {
+  const byCodex = deletedByCodex({ store: { kind: entry.storeKind }, path: entry.originalPath });
+  if (entry.state === "moving" && byCodex && entry.location) {
     // Our copy is a hard link taken while the rollout is still in the store: both being there is
     // the normal half-way state, judged by whether Codex had deleted anything yet.
     if (recoverCodexMove(entry, env) === "rolled-back") {

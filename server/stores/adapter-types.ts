@@ -66,4 +66,12 @@ export interface StoreAdapter {
    * whether `keep` can stop it (it can where the agent judges the file time, which `keep` refreshes).
    */
   sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
+  /**
+   * The agent's own check of its store at `root`, run after a delete from it or a restore into it
+   * (Codex: `codex doctor`): its verdict in a sentence.
+   */
+  checkAfterChange?(
+    root: string,
+    env: NodeJS.ProcessEnv,
+  ): { status: "ok" | "warning" | "fail" | "unavailable"; message: string };
 }

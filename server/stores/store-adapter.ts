@@ -33,15 +33,24 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const [{ scanCodexRoot, rescanCodexChanged }, { codexAlsoDeletes }] = await Promise.all([
-      import("./codex/codex-store.js"),
-      import("./codex/codex-spawned.js"),
-    ]);
+    const [{ scanCodexRoot, rescanCodexChanged }, { codexAlsoDeletes }, { codexDoctor }, { codexBinary }] =
+      await Promise.all([
+        import("./codex/codex-store.js"),
+        import("./codex/codex-spawned.js"),
+        import("./codex/codex-doctor.js"),
+        import("./codex/codex-delete.js"),
+      ]);
     return {
       kind,
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
       alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
+      checkAfterChange: (root, env) => {
+        const codex = codexBinary(env);
+        return codex === undefined
+          ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
+          : codexDoctor(codex, root, env);
+      },
     };
   }
   if (kind === "gemini") {

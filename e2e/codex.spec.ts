@@ -1,17 +1,19 @@
 // Codex in a real browser, against a real `serve` that finds `~/.codex` in a temporary home on its
 // own (written by test-support/codex-store.ts) and deletes through the real `codex` binary (the
-// devDependency): a family — a thread, the fork made from it and a fork of that fork — is shown in
-// the detail drawer, selected as one, cleaned through the wizard (forks first), and is gone from disk;
-// a subagent Codex deletes with its spawner is named in the wizard and moves with it, and a session
-// lost outside the selection is a red banner on the result.
+// real-agent suite's pinned @openai/codex, test-support/test-agents.ts): a family — a thread, the
+// fork made from it and a fork of that fork — is shown in the detail drawer, selected as one, cleaned
+// through the wizard (forks first), and is gone from disk, with `codex doctor`'s verdict on the store
+// in the result; a subagent Codex deletes with its spawner is named in the wizard and moves with it,
+// and a session lost outside the selection is a red banner on the result.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CodexStoreBuilder, writeCodexStore } from "../test-support/codex-store.js";
+import { agentBin } from "../test-support/test-agents.js";
 import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 // The server deletes Codex sessions through this binary (it inherits the environment).
-process.env.SESSION_RETENTION_CODEX = resolve("node_modules/.bin/codex");
+process.env.SESSION_RETENTION_CODEX = agentBin("codex");
 
 test("a Codex family: shown in the drawer, selected as one, cleaned forks first", async ({
   page,
@@ -61,6 +63,13 @@ test("a Codex family: shown in the drawer, selected as one, cleaned forks first"
   await wizard.getByTestId("wizard-execute").click();
   await expect(wizard.getByTestId("result-moved")).toHaveText("3");
   for (const t of family) expect(existsSync(t.path), t.path).toBe(false);
+  // Codex's own look at its store afterwards, on the result: its verdict on the store's checks
+  // (here a warning: the store holds a look-alike `rollout-notes.jsonl` Codex cannot read).
+  const check = wizard.getByTestId("agent-check");
+  await expect(check).toHaveCount(1);
+  await expect(check).toContainText(/^codex doctor 0\.\d+\.\d+: warning — /);
+  await expect(check).toHaveAttribute("data-status", "warning");
+  await expect(wizard.getByTestId("agent-checks")).toHaveAttribute("role", "alert");
 });
 
 test("a subagent Codex deletes with its spawner: named in the wizard, moved with it; a loss outside the selection is a red banner", async ({

@@ -1,10 +1,11 @@
 // Gemini CLI in a real browser, against a real `serve` that finds its store (`~/.gemini`, written
 // from Gemini's formats by test-support/gemini-store.ts) in a temporary home on its own, beside
 // pi's: Gemini on the overview and the sessions page, its own cleanup as a warning that names the
-// project and offers no Keep, and a restored chat Gemini would delete again named, with why; axe
-// on those screens.
-import { statSync } from "node:fs";
+// project and offers no Keep, a restored chat Gemini would delete again named, with why, and a
+// chat only a resume's empty copy dooms saved by removing the copy; axe on those screens.
+import { existsSync, statSync } from "node:fs";
 import { GeminiStoreBuilder } from "../test-support/gemini-store.js";
+import { insideAny, snapshotTree, treeChanges, without } from "../test-support/tree-snapshot.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
@@ -77,4 +78,60 @@ test("Gemini CLI: its line on the overview, its own cleanup per project without 
     expect(await violations(page), `trash (${scheme})`).toEqual([]);
   }
   expect(statSync(old).size).toBeGreaterThan(0);
+});
+
+test("Gemini CLI: a chat only a resume's empty copy dooms is named on the overview, and one confirmed click removes the copy alone", async ({
+  page,
+  home,
+  serve,
+}) => {
+  const { root } = agentDirWith(home, KEEP_NOTHING);
+  setModified(writeSession(root, "/work/a", 1).getSessionFile()!, new Date(Date.now() - 3 * DAY));
+  const b = new GeminiStoreBuilder(home, Date.now());
+  const shop = b.project("/work/shop");
+  const chat = b.chat(shop, 3).conversationOf(2).summarize("Fix the cart totals");
+  chat.resume(DAY);
+  const resumedAt = chat.lastMs;
+  chat.conversationOf(1);
+  const real = b.save(chat, shop);
+  const twin = b.resumeTwin(real, resumedAt);
+  b.save(b.chat(shop, 1).conversationOf(1), shop);
+  b.finish();
+  const before = snapshotTree([b.root]);
+  const server = await serve();
+  await page.goto(server.url);
+
+  // The copy is a part of the chat's session: Gemini's two chats, one of them doomed.
+  const row = page.locator('[data-testid="agent-row"][data-agent="gemini"]');
+  await expect(row.getByTestId("agent-sessions")).toHaveText("2");
+  const banner = page.getByTestId("sweep-banner");
+  await expect(banner).toContainText("Gemini CLI will permanently delete 1 session");
+  await expect(banner).toContainText(
+    "One of them goes only because of an empty copy a resume left beside it",
+  );
+  const rescue = banner.getByTestId("sweep-rescue");
+  await expect(rescue).toHaveCount(1);
+  await expect(rescue).toContainText(
+    "an empty copy left by a resume; remove it to keep “Fix the cart totals”",
+  );
+  await rescue.getByTestId("rescue-remove").click();
+  const dialog = page.getByTestId("rescue-dialog");
+  await expect(dialog).toContainText(twin);
+  await expect(page.getByTestId("rescue-cancel")).toBeFocused();
+  expect(await violations(page), "rescue dialog").toEqual([]);
+  await dialog.getByTestId("rescue-confirm").click();
+
+  await expect(page.getByTestId("keep-outcome")).toHaveText(
+    "Moved the empty copy to the trash: Gemini CLI keeps “Fix the cart totals”. It can be restored from the Trash page.",
+  );
+  await expect(banner).toHaveCount(0);
+  expect(existsSync(twin)).toBe(false);
+  // Nothing else of Gemini's folder changed: the chat and the other chat are as they were.
+  const moved = insideAny([twin]);
+  expect(treeChanges(without(before, moved), snapshotTree([b.root], moved))).toEqual([]);
+  await expect(row.getByTestId("agent-sessions")).toHaveText("2");
+
+  // In the trash as an item of its own, restorable.
+  await page.getByTestId("nav-trash").click();
+  await expect(page.locator(`[data-testid="trash-row"][data-path="${twin}"]`)).toHaveCount(1);
 });

@@ -31,7 +31,7 @@ test("a pi running without the extension: the overview says so, and its session 
     readyText: MOCK_MODEL,
   });
   try {
-    pi.type("hello from the dashboard test");
+    await pi.type("hello from the dashboard test");
     await model.answered(1);
     const folder = join(root, piFolder(project));
     await until(

@@ -127,6 +127,26 @@ export const ExternalSweepSchema = z.object({
   keepable: z.boolean(),
   /** What the agent will do, in a sentence; `describeSweep` adds what you pinned. */
   message: z.string(),
+  /**
+   * Files whose removal alone keeps a session from the sweep (Gemini CLI's empty copy of a resumed
+   * chat): each a part of that session, removed by its own id through the trash like any session.
+   */
+  rescues: z
+    .array(
+      z.object({
+        /** The part's id, for `clean --ids` and a delete request. */
+        id: z.string(),
+        path: z.string(),
+        sizeBytes: z.number().int().nonnegative(),
+        fingerprint: FingerprintSchema,
+        /** The session it keeps, and that session's title as shown. */
+        session: z.string(),
+        title: z.string(),
+        /** In a sentence: "an empty copy left by a resume; remove it to keep ‹title›". */
+        message: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type ExternalSweep = z.infer<typeof ExternalSweepSchema>;
 

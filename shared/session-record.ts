@@ -38,6 +38,7 @@ export const SessionWarningCodeSchema = z.enum([
   "corrupt-meta", // its pi session-index file (sessions-meta/<id>.meta.json) is unusable
   "symlink-inside", // a session folder holds symlinks: not followed, not counted
   "read-capped", // reading stopped at a cap (lines a file, or a compressed file's expansion): the rest is not counted
+  "resume-twin", // an empty copy of it (a part of its bundle) makes its agent delete it: remove the copy
 ]);
 export type SessionWarningCode = z.infer<typeof SessionWarningCodeSchema>;
 
@@ -114,6 +115,22 @@ export const SessionRecordSchema = z.object({
    * restored with it, all or nothing.
    */
   bundle: z.array(z.string()).optional(),
+  /**
+   * Files of its bundle that can be removed on their own, each by an id of its own (never a
+   * session's): Gemini CLI's empty copy of a resumed chat, which makes Gemini delete the chat.
+   */
+  detachable: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        path: z.string(),
+        sizeBytes: z.number().int().nonnegative(),
+        fingerprint: FingerprintSchema,
+        /** What it is, in a few words: "an empty copy left by a resume". */
+        what: z.string(),
+      }),
+    )
+    .optional(),
   /** Its `path` is a folder moved as one unit (agentsh, workspaces, a Claude bundle without a transcript). */
   folder: z.literal(true).optional(),
   /** Ids of forks that read their history from this session's file: it is kept while they exist. */

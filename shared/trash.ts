@@ -95,6 +95,19 @@ export const RecoverySchema = z.object({
 export type Recovery = z.infer<typeof RecoverySchema>;
 
 /** The outcome of a soft delete: what moved where, what was skipped and why. */
+/**
+ * An agent's own check of its store after we deleted from it or restored into it (Codex's
+ * `codex doctor`): its verdict, said with the result and in the audit log. Not "ok" is said loudly;
+ * the move itself stands (our copy was taken first).
+ */
+export const AgentCheckSchema = z.object({
+  agent: StoreKindSchema,
+  storeRoot: z.string(),
+  status: z.enum(["ok", "warning", "fail", "unavailable"]),
+  message: z.string(),
+});
+export type AgentCheck = z.infer<typeof AgentCheckSchema>;
+
 export const SoftDeleteResultSchema = z.object({
   operationId: z.string().optional(),
   dryRun: z.boolean(),
@@ -128,6 +141,8 @@ export const SoftDeleteResultSchema = z.object({
   stopped: z.object({ after: z.number(), of: z.number() }).optional(),
   /** What recovery resolved before this operation started. */
   recovered: z.array(RecoverySchema).optional(),
+  /** The agents' own checks of the stores it deleted from (Codex: `codex doctor`). */
+  checks: z.array(AgentCheckSchema).optional(),
 });
 export type SoftDeleteResult = z.infer<typeof SoftDeleteResultSchema>;
 
@@ -171,6 +186,8 @@ export const TrashActionResultSchema = z.object({
       }),
     )
     .optional(),
+  /** The agents' own checks of the stores it restored into (Codex: `codex doctor`). */
+  checks: z.array(AgentCheckSchema).optional(),
 });
 export type TrashActionResult = z.infer<typeof TrashActionResultSchema>;
 

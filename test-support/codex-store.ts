@@ -401,6 +401,64 @@ export class CodexStoreBuilder {
   }
 }
 
+/**
+ * The files Codex 0.171's TUI keeps per thread outside its rollout: a shell snapshot (the shell's
+ * options, functions and exports, ~4 KB; the name carries a nanosecond stamp), the writer lock and
+ * the reference-capabilities file (both empty). Returns their paths, snapshot first.
+ */
+export function writeThreadFiles(
+  root: string,
+  thread: string,
+  /** `atMs`: their time, the thread's start (default: a day before the clock). */
+  options: { snapshot?: boolean; atMs?: number } = {},
+): string[] {
+  const r = new Random(thread.split("").reduce((n, c) => n + c.charCodeAt(0), 0));
+  const paths: string[] = [];
+  if (options.snapshot !== false) {
+    const functions = Array.from(
+      { length: 40 },
+      (_, i) => `${r.pick(WORDS)}_${i} () \n{ \n    command ${r.pick(WORDS)} "$@"\n}`,
+    );
+    const text = [
+      "# Snapshot file",
+      "# Unset all aliases to avoid conflicts with functions",
+      "unalias -a 2>/dev/null || true",
+      "# Functions",
+      ...functions,
+      "# setopts 3",
+      "set -o braceexpand",
+      "set -o hashall",
+      "set -o interactive-comments",
+      "# aliases 0",
+      "# exports 4",
+      'declare -x HOME="/home/dev"',
+      'declare -x LANG="C.UTF-8"',
+      'declare -x PATH="/usr/local/bin:/usr/bin:/bin"',
+      'declare -x SHELL="/bin/bash"',
+      "",
+    ].join("\n");
+    paths.push(
+      join(root, "shell_snapshots", `${thread}.${1_764_000_000_000_000_000n + BigInt(r.int(0, 1e9))}.sh`),
+    );
+    mkdirSync(dirname(paths[0]!), { recursive: true });
+    writeFileSync(paths[0]!, text);
+  }
+  for (const path of [
+    join(root, "thread-writer-locks", `${thread}.lock`),
+    join(root, "tui-thread-reference-capabilities", thread),
+  ]) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, "");
+    paths.push(path);
+  }
+  const at = new Date(options.atMs ?? CODEX_NOW - DAY);
+  for (const path of paths) utimesSync(path, at, at);
+  return paths;
+}
+
+/** A thread id as Codex makes them (for a thread that has per-thread files and no rollout). */
+export const newThreadId = (seed: number) => uuidV7(new Random(seed), CODEX_NOW - DAY);
+
 const rootOf = (thread: Thread): Thread =>
   thread.options.spawnedBy ? rootOf(thread.options.spawnedBy) : thread;
 const depthOf = (thread: Thread): number =>

@@ -296,6 +296,8 @@ export interface ExpectedSession {
   /** Absolute paths of the other parts, sorted. */
   bundle: string[];
   sizeBytes: number;
+  /** Its resume twins: parts of its bundle, each removable on its own. */
+  twins?: string[];
 }
 
 export interface ExpectedOrphan {
@@ -361,6 +363,8 @@ interface Unit {
   /** Expected by hand where the file is deliberately damaged. */
   override?: Partial<ExpectedSession> & { valid?: boolean };
   duplicate?: boolean;
+  /** Its resume twins (in `parts` too). */
+  twins?: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -457,6 +461,42 @@ export class GeminiStoreBuilder extends FixtureFiles {
     const unit: Unit = { chat, project, path, mtimeMs, legacy: false, parts: [], override };
     this.units.push(unit);
     return unit;
+  }
+
+  /**
+   * What `gemini --resume` of `unit`'s chat (begun in an earlier minute) leaves beside it, as
+   * Gemini CLI 0.61.0 writes it (google-gemini/gemini-cli#27368): a second file named for the minute
+   * of the resume and the same 8 characters, holding the session's metadata line and the context
+   * message — nothing Gemini would resume. A part of the chat's session; Gemini's next start deletes
+   * it, and every chat named with those 8 characters with it.
+   */
+  resumeTwin(unit: Unit, atMs: number) {
+    const at = new Date(atMs).toISOString();
+    const context = [
+      "<session_context>",
+      "This is the Gemini CLI. We are setting up the context for our chat.",
+      `Today's date is ${new Date(atMs).toDateString()} (formatted according to the user's locale).`,
+      "My operating system is: linux",
+      `The project's temporary directory is: ${unit.project.dir}`,
+      "</session_context>",
+    ].join("\n");
+    const lines: Line[] = [
+      {
+        sessionId: unit.chat.sessionId,
+        projectHash: unit.chat.projectHash,
+        startTime: at,
+        lastUpdated: at,
+        kind: "main",
+      },
+      { id: uuid(this.random), timestamp: at, type: "user", content: [{ text: context }] },
+    ];
+    const minute = at.slice(0, 16).replace(/:/g, "-");
+    const name = `session-${minute}-${unit.chat.sessionId.slice(0, 8)}.jsonl`;
+    const content = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+    const path = this.file(join(dirname(unit.path), name), content, atMs + SECOND);
+    unit.parts.push(path);
+    unit.twins = [...(unit.twins ?? []), path];
+    return path;
   }
 
   /** A copy of a unit's chat in another project folder (Gemini's migration copies, and keeps the old). */
@@ -613,7 +653,9 @@ export class GeminiStoreBuilder extends FixtureFiles {
       warnings: [
         ...(known === undefined ? ["namespace-from-folder"] : []),
         ...(unit.duplicate ? ["duplicate-id"] : []),
+        ...(unit.twins ?? []).map(() => "resume-twin"),
       ],
+      ...(unit.twins ? { twins: unit.twins } : {}),
       bundle: parts,
       sizeBytes: this.weight(path) + parts.reduce((total, part) => total + this.weight(part), 0),
     };

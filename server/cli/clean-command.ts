@@ -9,6 +9,7 @@ import { STORE_KINDS, type Fingerprint, type SessionRecord } from "../../shared/
 import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores, selectionPlanFor } from "../plan/plan-inputs.js";
+import { groupLeftOut, moveChecker } from "../plan/movable.js";
 import { agentTakesOf, staysBecause, withAnswer } from "../plan/agent-takes.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
@@ -145,9 +146,20 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     const chosen = new Set(plan.candidates.map((c) => c.id));
     keptWhy = keptWhyIn(plan);
     targets = [];
+    const check = inputs.moveContext && moveChecker(inputs.moveContext, config.deletion);
+    const left = (plan.leftOut ?? []).flatMap((g) =>
+      g.sessions.map((session) => ({ session, reason: g.reason })),
+    );
     for (const record of [...new Set(named)]) {
       const why = kept.get(record.id);
-      if (chosen.has(record.id)) targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
+      // A part a session lets go on its own (a Gemini resume twin) is in no plan, whose sessions are
+      // whole ones: it goes if it can move (the engine judges whether it must stay).
+      const part = !byId.has(record.id);
+      const cannot = part ? check?.whyNot(record) : undefined;
+      if (chosen.has(record.id) || (part && !cannot))
+        targets.push({ record, fingerprint: record.fingerprint, why: "selected" });
+      else if (cannot)
+        left.push({ session: { ...record, title: sessionTitle(record).title }, reason: cannot });
       else if (why && why.reason !== "cannot-move")
         io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
     }
@@ -155,7 +167,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
     }
-    leftOut = plan.leftOut;
+    leftOut = left.length > 0 ? groupLeftOut(left) : undefined;
   } else {
     const plan = planFor({ ...inputs, config: inputs.config }, now);
     if (plan.refusal) {

@@ -184,10 +184,15 @@ export function renderPlan(
       `Orphaned session-index files: ${orphans.length} (${formatBytes(orphans.reduce((t, o) => t + o.sizeBytes, 0))}), their sessions are gone — \`clean\` moves them too.`,
     );
   for (const warning of plan.warnings) out.push(`! ${visible(warning.message)}`);
-  for (const sweep of plan.externalSweeps ?? [])
+  for (const sweep of plan.externalSweeps ?? []) {
     out.push(
       `! ${visible(describeSweep(sweep))}${sweep.keepable ? " Keep them: session-retention keep --swept" : ""}`,
     );
+    for (const rescue of sweep.rescues ?? [])
+      out.push(
+        `  ${short(rescue.path)}: ${visible(rescue.message)} — session-retention clean --ids ${visible(rescue.id)}`,
+      );
+  }
   if (plan.refusal) out.push(`REFUSED — ${visible(plan.refusal.message)}`);
   out.push("");
   out.push("This is a preview: `plan` deletes nothing.");

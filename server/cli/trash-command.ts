@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { formatBytes, formatRelativeTime } from "../../shared/format.js";
 import { resolveTrashRefs, type TrashActionResult, type TrashEntry } from "../../shared/trash.js";
 import { visible } from "../../shared/visible-text.js";
+import { checkNote } from "../delete/agent-checks.js";
 import { emptySelection, listTrash, purge, purgeSelection, restore } from "../delete/deletion-engine.js";
 import { CONFIG_FLAGS, configOptions } from "./config-command.js";
 import { parseDuration } from "./duration.js";
@@ -170,6 +171,8 @@ function report(result: TrashActionResult, verb: string, io: CliIo, short: (path
   for (const s of result.skipped) io.stdout(`skipped ${visible(s.ref)} — ${visible(s.reason)}`);
   // Its agent's own cleanup would delete it again: said, with what to do.
   for (const s of result.sweptAgain ?? []) io.stdout(`! ${short(s.path)}: ${visible(s.message)}`);
+  // The agent's own look at its store after the restore (Codex: `codex doctor`).
+  for (const check of result.checks ?? []) io.stdout(`note: ${visible(checkNote(check))}`);
   const bytes = result.done.reduce((t, d) => t + d.bytes, 0);
   // Only a purge frees space: a restore puts the bytes back where they were.
   io.stdout(

@@ -1,7 +1,7 @@
 // Crash injection for Codex (docs/safety.md G9). A Codex session — a thread with the rollouts of the
 // subagents it spawned — leaves the store another way than a bundle: after its intent every rollout
 // is hard-linked into the quarantine, then the real `codex delete --force <thread>` (the
-// @openai/codex devDependency, offline) removes the rollouts, their session_index.jsonl lines and
+// real-agent suite's pinned @openai/codex, offline) removes the rollouts, their session_index.jsonl lines and
 // their rows in Codex's state database, then `sqlite3 -readonly` looks that all of it is gone
 // (codex-move.ts). A soft delete of a store of 16 sessions — families of forks (as pointers, and an
 // older Codex's copies) with subagents, archived and compressed rollouts, renamed threads — runs in a
@@ -23,7 +23,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TrashEntry } from "../../shared/trash.js";
 import { CodexStoreBuilder, type CodexStoreFacts } from "../../test-support/codex-store.js";
@@ -37,18 +37,19 @@ import {
   unnamedInTrash,
   type Unit,
 } from "../../test-support/crash-harness.js";
+import { agentBin } from "../../test-support/test-agents.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
 import { threadsOfPaths } from "../stores/codex/codex-delete.js";
 import { indexLinesOf } from "../stores/codex/session-index.js";
 import { listTrash, restore } from "./deletion-engine.js";
 
-const CODEX = resolve("node_modules/.bin/codex");
+const CODEX = agentBin("codex");
 const has = (tool: string) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
 const available = existsSync(CODEX) && has("sqlite3") && has("zstd");
 if (!available && process.env.CI)
   throw new Error(
-    "CI needs the codex devDependency and Debian's sqlite3 and zstd for the Codex crash harness",
+    "CI needs the pinned codex (test-agents) and Debian's sqlite3 and zstd for the Codex crash harness",
   );
 
 const UNITS = 16;

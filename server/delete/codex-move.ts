@@ -27,6 +27,13 @@ const pairs = (item: TrashItem) => [
   ...item.sidecars.map((s) => ({ from: s.from, to: s.to })),
 ];
 
+/**
+ * The rollouts among an item's pairs: whether Codex deleted anything is judged by them alone (a
+ * thread's other files — a shell snapshot Codex 0.171 removes — say nothing of its rows and lines).
+ */
+const rolloutsOf = (all: ReadonlyArray<{ from: string; to: string }>) =>
+  all.filter(({ from }) => threadsOfPaths([from]).length > 0);
+
 const inode = (path: string) => {
   const stat = lstatSync(path, { throwIfNoEntry: false });
   return stat?.isFile() ? `${stat.dev}:${stat.ino}` : undefined;
@@ -37,6 +44,13 @@ const sameFile = (original: string, link: string) => {
   const a = inode(original);
   return a !== undefined && a === inode(link);
 };
+
+/**
+ * Whether an item is a Codex thread's session, removed through `codex delete`: its path is a
+ * rollout. A thread's orphaned per-thread files (no rollout, nothing Codex lists) move as files do.
+ */
+export const deletedByCodex = (record: { store: { kind: string }; path: string }) =>
+  record.store.kind === "codex" && threadsOfPaths([record.path]).length > 0;
 
 /** What a Codex item needs before its intent: Codex's tools. */
 export function codexPreflight(env: NodeJS.ProcessEnv): { tools: CodexTools } | string {
@@ -112,7 +126,7 @@ export function moveCodexSession(
   const deleted = codexDelete(tools, item.storeRoot, thread, env);
   const vanished = bystanders.vanished(item.storeRoot);
   crash("codex-deleted");
-  if (!deleted.ok && all.every(({ from }) => pathExists(from))) {
+  if (!deleted.ok && rolloutsOf(all).every(({ from }) => pathExists(from))) {
     // Codex removed nothing: the session stays as it was, and our links go (their folders with them).
     for (const { to } of all) rmSync(to, { force: true });
     removeEmptiedFolders(item);
@@ -151,7 +165,7 @@ export function recoverCodexMove(item: TrashItem, env: NodeJS.ProcessEnv): "roll
   // remove the originals. Judged only once it is done, or our links could go with the originals.
   waitForCodexDelete(threadsOfPaths([item.originalPath])[0]!);
   // Every original still in the store: Codex deleted nothing, so the move is undone.
-  if (all.every(({ from }) => pathExists(from))) {
+  if (rolloutsOf(all).every(({ from }) => pathExists(from))) {
     for (const { from, to } of all) if (sameFile(from, to)) rmSync(to, { force: true });
     // And the folders our links were made in: without this, a move undone after its links left its
     // emptied `<n>.sidecars/` folder (and, alone, its operation's folder) in the quarantine for

@@ -8,7 +8,7 @@ import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { moveRefusalNow, type Refusal } from "../fs/rename-rights.js";
 import { type EngineOptions, engineState } from "./engine.js";
-import { putIndexBack, recoverCodexMove } from "./codex-move.js";
+import { deletedByCodex, putIndexBack, recoverCodexMove } from "./codex-move.js";
 import { findInSystemTrash, pathExists } from "./movers.js";
 import { homeTrashPaths } from "../fs/desktop-trash.js";
 import {
@@ -205,7 +205,8 @@ function settleOpen(
     ledger.append([{ seq, event: "gone", reason: detail }]);
     return { ...base, result: "gone", detail };
   };
-  if (entry.state === "moving" && entry.storeKind === "codex" && entry.location) {
+  const byCodex = deletedByCodex({ store: { kind: entry.storeKind }, path: entry.originalPath });
+  if (entry.state === "moving" && byCodex && entry.location) {
     // Our copy is a hard link taken while the rollout is still in the store: both being there is
     // the normal half-way state, judged by whether Codex had deleted anything yet.
     if (recoverCodexMove(entry, env) === "rolled-back") {

@@ -19,6 +19,7 @@ import { moveFile, pathExists } from "./movers.js";
 import { markStuck, recoverLocked, resolveOpen, whereIs } from "./recovery.js";
 import { moveBack, moveSidecars, realFolder, removeEmptiedFolders, trashedCopy } from "./trashed-copy.js";
 import { doneItem, trashAudit } from "./trash-report.js";
+import { agentChecks } from "./agent-checks.js";
 
 export async function restore(refs: readonly string[], options: EngineOptions): Promise<TrashActionResult> {
   return exclusive(options, recoverLocked, async (state) => {
@@ -54,8 +55,16 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
         });
       else restoreOne(entry, ref, state, result);
     }
-    trashAudit(state, options, "restore", result);
     const restored = new Set(result.done.map((d) => d.entryId));
+    // Each store something came back to, checked by its agent's own look (Codex: `codex doctor`).
+    const checks = await agentChecks(
+      named
+        .filter(({ entry }) => restored.has(entry.entryId))
+        .map(({ entry }) => ({ kind: entry.storeKind, root: entry.storeRoot })),
+      state.env,
+    );
+    if (checks.length > 0) result.checks = checks;
+    trashAudit(state, options, "restore", result);
     const sweptAgain = [];
     for (const { entry } of named) {
       const again = restored.has(entry.entryId)

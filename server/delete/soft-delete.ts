@@ -21,6 +21,7 @@ import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
 import { withBundle } from "../stores/bundle.js";
 import { isSessionPlace } from "../stores/session-place.js";
+import { detachableParts, partStays } from "../stores/detachable.js";
 import { ReadOnlyError } from "../config/config-file.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import {
@@ -36,9 +37,11 @@ import {
   type CodexMoveOutcome,
   codexIndexLines,
   codexPreflight,
+  deletedByCodex,
   moveCodexSession,
 } from "./codex-move.js";
 import { reportLost, reportTaken, takeAgentsAlong } from "./taken-along.js";
+import { agentChecks, checkNote, checksDetail } from "./agent-checks.js";
 import { recoverLocked } from "./recovery.js";
 import { identityAfterMove, moveBack, realFolder } from "./trashed-copy.js";
 import { Ledger, newOperationId } from "../state/journal.js";
@@ -174,6 +177,8 @@ export async function softDelete(
     }
     const sessions = inputs.report.sessions;
     const byId = new Map(sessions.map((s) => [s.id, s]));
+    // Parts a session lets go on their own (a Gemini resume twin): each an item by its own id.
+    const parts = detachableParts(sessions);
     // A hand selection may take a Codex family as one (see forksChosenToo): its forks go first.
     const exempt = exemptionsOf(
       inputs,
@@ -197,8 +202,9 @@ export async function softDelete(
     /** What a Codex session's move needs, found before its intent: Codex's tools. */
     const codex = new Map<string, Exclude<ReturnType<typeof codexPreflight>, string>>();
     for (const { id, fingerprint } of items) {
-      const record = byId.get(id);
-      const why = exempt.get(id);
+      const part = parts.get(id);
+      const record = byId.get(id) ?? part?.record;
+      const why = exempt.get(id) ?? (part && partStays(part, inputs.activeIds));
       if (!record) result.skipped.push({ id, reason: "not found in the store (already gone?)" });
       else if (why) result.skipped.push({ id, path: record.path, reason: `${why.reason}: ${why.detail}` });
       else if (cannotMove(record))
@@ -217,7 +223,7 @@ export async function softDelete(
         });
       else if (fingerprint && !unchanged(fingerprint, record.fingerprint))
         result.skipped.push({ id, path: record.path, reason: "changed since preview" });
-      else if (record.store.kind === "codex" && !chosen.some((c) => c.record.id === id)) {
+      else if (deletedByCodex(record) && !chosen.some((c) => c.record.id === id)) {
         const duplicate = record.warnings.find((w) => w.code === "duplicate-id");
         const ready = duplicate
           ? `${duplicate.message}: \`codex delete\` could remove the wrong one`
@@ -422,6 +428,16 @@ export async function softDelete(
       if (pathExists(ledger.file)) ledger.close();
     }
     for (const [id, along] of taken.taken) reportTaken(result, id, along, (path) => destinations.get(path));
+    // Each store something left, checked by its agent's own look (Codex: `codex doctor`).
+    const moved = new Set(result.moved.map((m) => m.id));
+    const checks = await agentChecks(
+      chosen.filter((c) => moved.has(c.record.id)).map((c) => c.record.store),
+      state.env,
+    );
+    if (checks.length > 0) {
+      result.checks = checks;
+      result.notes = [...(result.notes ?? []), ...checks.map(checkNote)];
+    }
     audit(state, options, request, config, result, result.skipped.length > 0 ? "partial" : "ok");
     return result;
   });
@@ -616,6 +632,6 @@ function audit(
     result: result.lost?.length ? "failed" : outcome,
     detail: result.lost?.length
       ? `LOST: ${result.lost.length} session(s) outside the selection were gone after an agent's own delete (via ${request.via})`
-      : (detail ?? `via ${request.via}`),
+      : (detail ?? `via ${request.via}`) + checksDetail(result.checks),
   });
 }

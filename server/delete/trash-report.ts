@@ -3,6 +3,7 @@ import type { AuditEntry } from "../../shared/audit.js";
 import type { TrashActionResult, TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import type { EngineOptions, EngineState } from "./engine.js";
+import { checksDetail } from "./agent-checks.js";
 
 /** What a restore or purge reports for an entry it acted on. */
 export const doneItem = (entry: TrashEntry) => ({
@@ -36,5 +37,6 @@ export function trashAudit(
     ],
     bytes: result.done.reduce((t, d) => t + d.bytes, 0),
     result: result.skipped.length > 0 ? (result.done.length > 0 ? "partial" : "failed") : "ok",
+    ...(result.checks?.length ? { detail: checksDetail(result.checks).slice(2) } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
+import { detachableParts } from "../stores/detachable.js";
 
 /**
  * Shortest id fragment accepted. A unique part rather than a prefix: pi's ids are UUIDv7, whose
@@ -10,12 +11,19 @@ import { UserError } from "../errors.js";
  */
 const MIN_FRAGMENT = 8;
 
-/** The session an argument names: exact id, path (relative to the working folder) or a unique part of an id. */
+/**
+ * The session an argument names: exact id, path (relative to the working folder) or a unique part of
+ * an id — or, by its exact id or path, a part of a session that can be removed on its own (a Gemini
+ * resume twin), as the item that moves it alone.
+ */
 export function findSession(arg: string, sessions: readonly SessionRecord[]): SessionRecord {
   const byId = sessions.find((s) => s.id === arg);
   if (byId) return byId;
+  const parts = [...detachableParts(sessions).values()].map((p) => p.record);
+  const part = parts.find((p) => p.id === arg);
+  if (part) return part;
   const path = realPathOrResolved(arg);
-  const byPath = sessions.find((s) => s.path === path);
+  const byPath = sessions.find((s) => s.path === path) ?? parts.find((p) => p.path === path);
   if (byPath) return byPath;
   if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
     const matches = sessions.filter((s) => s.id.includes(arg));

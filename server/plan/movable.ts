@@ -43,6 +43,12 @@ export async function moveContextOf(
   };
 }
 
+/** How `item` is moved: its store's rule where it applies to it, else renames that need no tool. */
+function ruleOf(context: MoveContext, item: Pick<MoveParts, "path" | "store">): StoreMoveRule {
+  const rule = context.stores.get(item.store.root);
+  return rule && (!rule.applies || rule.applies(item.path)) ? rule : { way: "rename" };
+}
+
 /** What the engine moves of a session: its own file or folder, and the files that go with it. */
 export type MoveParts = Pick<SessionRecord, "path" | "store"> &
   Partial<Pick<SessionRecord, "bundle" | "metaFile" | "folder">>;
@@ -92,7 +98,7 @@ export function moveChecker(
   /** Each item's verdict, by the record itself (null: it can move). */
   const judged = new WeakMap<MoveParts, string | null>();
   const judge = (item: MoveParts): string | undefined => {
-    const rule = context.stores.get(item.store.root) ?? { way: "rename" };
+    const rule = ruleOf(context, item);
     if (rule.blocked) return refusalOf({ blocked: rule.blocked, parts: [], quarantine, me });
     const linked = rule.way === "link";
     const inQuarantine = probe.nearestFolder(quarantine);
@@ -163,24 +169,31 @@ export function* movablePlanSteps(
     if (!found) break;
     const cannotMove = new Map([...leftOut].map(([id, { reason }]) => [id, reason]));
     for (const [id, record] of records) {
-      const blocked = context.stores.get(record.store.root)?.blocked;
+      const { blocked } = ruleOf(context, record);
       if (blocked && !cannotMove.has(id)) cannotMove.set(id, blocked);
     }
     plan = yield* evaluate(cannotMove);
   }
-  return leftOut.size === 0 ? plan : { ...plan, leftOut: groupLeftOut([...leftOut.values()]) };
+  return leftOut.size === 0
+    ? plan
+    : { ...plan, leftOut: groupLeftOut([...leftOut.values()].map((l) => ({ ...l, session: l.candidate }))) };
 }
 
-/** The sessions left out, one group per reason, in the order the reasons came. */
-function groupLeftOut(items: ReadonlyArray<{ candidate: Candidate; reason: string }>): LeftOut[] {
+/** Sessions left out, one group per reason, in the order the reasons came. */
+export function groupLeftOut(
+  items: ReadonlyArray<{
+    session: Pick<Candidate, "id" | "path" | "sizeBytes"> & { title?: string | undefined };
+    reason: string;
+  }>,
+): LeftOut[] {
   const groups = new Map<string, LeftOut>();
-  for (const { candidate: c, reason } of items) {
+  for (const { session: s, reason } of items) {
     const group = groups.get(reason) ?? { reason, sessions: [] };
     group.sessions.push({
-      id: c.id,
-      path: c.path,
-      sizeBytes: c.sizeBytes,
-      ...(c.title !== undefined ? { title: c.title } : {}),
+      id: s.id,
+      path: s.path,
+      sizeBytes: s.sizeBytes,
+      ...(s.title !== undefined ? { title: s.title } : {}),
     });
     groups.set(reason, group);
   }

@@ -67,17 +67,29 @@ export interface StoreAdapter {
    */
   sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
   /**
+   * The agent's own check of its store at `root`, run after a delete from it or a restore into it
+   * (Codex: `codex doctor`): its verdict in a sentence.
+   */
+  checkAfterChange?(
+    root: string,
+    env: NodeJS.ProcessEnv,
+  ): { status: "ok" | "warning" | "fail" | "unavailable"; message: string };
+  /**
    * How the deletion engine takes this store's sessions: "rename" (the default: each part is
    * renamed into the trash) or "link" (each part hard-linked into the quarantine, then removed by
    * the agent's own delete). What a move needs is checked by that way before anything moves.
    */
   moveWay?: StoreMoveRule["way"];
-  /** Why none of this store's sessions can be moved now (the agent's own tool is missing), if so. */
+  /** Why none of these sessions can be moved now (the agent's own tool is missing), if so. */
   moveBlocked?(env: NodeJS.ProcessEnv): string | undefined;
+  /** Which sessions `moveWay` and `moveBlocked` are for, by path (default: all; the rest move by renames). */
+  moveApplies?(path: string): boolean;
 }
 
 /** How a store's sessions are moved, and why they cannot be now, if so. */
 export interface StoreMoveRule {
   way: "rename" | "link";
   blocked?: string;
+  /** The sessions the rule is for, by path (absent: all of the store's); the rest move by renames. */
+  applies?: (path: string) => boolean;
 }

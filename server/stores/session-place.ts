@@ -4,6 +4,7 @@
 import { basename, dirname, join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
 import { GEMINI_PROJECTS, GEMINI_SESSION_FOLDERS } from "./gemini/location.js";
+import { THREAD_FILE_FOLDERS } from "./codex/thread-files.js";
 
 /** pi's per-cwd folder: `--<cwd with / replaced>--`. */
 export const PI_CWD_FOLDER = /^--.*--$/s;
@@ -26,7 +27,7 @@ const CODEX_DAY = /^\/sessions\/\d{4}\/\d{2}\/\d{2}$/;
  * Whether `path` is where a store of `kind` at `root` keeps a session or a part of one: directly in
  * the root (a flat pi store, agentsh, workspaces) or in a pi `--<cwd>--` folder; for Claude Code in
  * a project folder of `projects/`, or in one of its per-session side folders; for Codex in a day's
- * folder of `sessions/` or in `archived_sessions/`; for Gemini CLI in a project folder of `tmp/` (a
+ * folder of `sessions/` or in `archived_sessions/` (a rollout), or in a folder of per-thread files; for Gemini CLI in a project folder of `tmp/` (a
  * session's own folder) or in its `chats/`, `logs/` or `tool-outputs/`.
  */
 export function isSessionPlace(kind: StoreKind, root: string, path: string): boolean {
@@ -42,7 +43,8 @@ export function isSessionPlace(kind: StoreKind, root: string, path: string): boo
     case "codex":
       return (
         parent === join(root, "archived_sessions") ||
-        (CODEX_DAY.test(parent.slice(root.length)) && parent.startsWith(`${root}/sessions/`))
+        (CODEX_DAY.test(parent.slice(root.length)) && parent.startsWith(`${root}/sessions/`)) ||
+        THREAD_FILE_FOLDERS.some(([folder]) => parent === join(root, folder))
       );
     case "gemini": {
       const projects = join(root, GEMINI_PROJECTS);

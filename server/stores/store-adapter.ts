@@ -33,9 +33,15 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
     };
   }
   if (kind === "codex") {
-    const [{ scanCodexRoot, rescanCodexChanged }, { codexAlsoDeletes }, { codexTools }] = await Promise.all([
+    const [
+      { scanCodexRoot, rescanCodexChanged },
+      { codexAlsoDeletes },
+      { codexDoctor },
+      { codexBinary, codexTools, threadsOfPaths },
+    ] = await Promise.all([
       import("./codex/codex-store.js"),
       import("./codex/codex-spawned.js"),
+      import("./codex/codex-doctor.js"),
       import("./codex/codex-delete.js"),
     ]);
     return {
@@ -43,12 +49,20 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
       alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
-      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts).
+      checkAfterChange: (root, env) => {
+        const codex = codexBinary(env);
+        return codex === undefined
+          ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
+          : codexDoctor(codex, root, env);
+      },
+      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
+      // of a thread's rollout; a thread's orphaned per-thread files move as files do.
       moveWay: "link",
       moveBlocked: (env) => {
         const tools = codexTools(env);
         return typeof tools === "string" ? tools : undefined;
       },
+      moveApplies: (path) => threadsOfPaths([path]).length > 0,
     };
   }
   if (kind === "gemini") {
@@ -113,7 +127,11 @@ export async function moveRulesOf(
     if (store.kind === "pi") continue;
     const adapter = await storeAdapter(store.kind);
     const blocked = adapter.moveBlocked?.(env);
-    rules.set(store.root, { way: adapter.moveWay ?? "rename", ...(blocked ? { blocked } : {}) });
+    rules.set(store.root, {
+      way: adapter.moveWay ?? "rename",
+      ...(blocked ? { blocked } : {}),
+      ...(adapter.moveApplies ? { applies: adapter.moveApplies } : {}),
+    });
   }
   return rules;
 }

@@ -1,6 +1,6 @@
 // The contract of one wire protocol of the mock model: which requests it serves, how it reads the
-// turn from a request's body and how it writes a reply. A new protocol (Anthropic Messages, OpenAI
-// Responses, Gemini generateContent) is one more file implementing it, listed in server.ts.
+// turn from a request's body and how it writes a reply. Each protocol is one file implementing it
+// (openai-chat.ts, openai-responses.ts, anthropic-messages.ts, gemini.ts), listed in server.ts.
 import type { ServerResponse } from "node:http";
 import type { Reply, Turn } from "./turn.js";
 

@@ -4,11 +4,14 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Dialect } from "./dialect.js";
+import { anthropicMessages } from "./anthropic-messages.js";
+import { gemini } from "./gemini.js";
 import { openAiChat } from "./openai-chat.js";
+import { openAiResponses } from "./openai-responses.js";
 import { defaultResponder, type Reply, type Responder, type Turn } from "./turn.js";
 
 /** Every protocol the mock speaks; a request no dialect serves is answered 404. */
-export const DIALECTS: readonly Dialect[] = [openAiChat];
+export const DIALECTS: readonly Dialect[] = [openAiChat, openAiResponses, anthropicMessages, gemini];
 
 /** A request the mock answered, as a test sees it. */
 export interface SeenRequest {

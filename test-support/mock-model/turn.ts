@@ -1,6 +1,7 @@
 // What a mock model is asked and what it answers, in no provider's words: each dialect (one file per
 // wire protocol, e.g. openai-chat.ts) turns its request into a `Turn` and writes a `Reply` its way,
 // so a test's script of answers does not change with the protocol an agent speaks.
+import { sampleOf } from "./json-sample.js";
 
 /** One request to the model, as any dialect reads it. */
 export interface Turn {
@@ -15,6 +16,11 @@ export interface Turn {
   toolResult?: string;
   /** How many messages the conversation sent has (system prompt not counted). */
   messageCount: number;
+  /**
+   * The JSON schema the answer must fit, when the client asks for structured output (Gemini CLI's
+   * routing, next-speaker and summary side questions): the answer is then JSON text of that shape.
+   */
+  jsonSchema?: unknown;
 }
 
 /** What the model answers: text, or one call of a tool. */
@@ -24,10 +30,12 @@ export type Reply = { text: string } | { toolCall: { name: string; arguments: Re
 export type Responder = (turn: Turn, index: number) => Reply;
 
 /**
- * The default script: a user message `tool: NAME {json}` asks for one call of that tool; after a
+ * The default script: a question that names a JSON schema gets the smallest JSON of that shape
+ * (json-sample.ts); a user message `tool: NAME {json}` asks for one call of that tool; after a
  * tool's result the model says `done: <result>`; anything else is answered `reply N: <message>`.
  */
 export const defaultResponder: Responder = (turn, index) => {
+  if (turn.jsonSchema !== undefined) return { text: JSON.stringify(sampleOf(turn.jsonSchema)) };
   if (turn.afterToolResult) return { text: `done: ${turn.toolResult ?? ""}` };
   const asked = /^tool: (\S+) (\{.*\})\s*$/s.exec(turn.userText);
   if (asked)

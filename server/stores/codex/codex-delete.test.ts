@@ -1,14 +1,15 @@
-// Deleting Codex sessions for real: through the real `codex` binary (the @openai/codex
-// devDependency, run offline against a temporary CODEX_HOME), with the engine's journal, links,
+// Deleting Codex sessions for real: through the real `codex` binary (the real-agent suite's pinned
+// @openai/codex, test-support/test-agents.ts, run offline against a temporary CODEX_HOME), with the engine's journal, links,
 // checks and recovery. Codex's databases are made by Codex itself (a first `codex delete` of an
 // unknown thread creates them) and then given the rows Codex keeps for the generator's threads.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CodexStoreFacts, type Thread, writeCodexStore } from "../../../test-support/codex-store.js";
 import { lenientConfig } from "../../../test-support/config-file.js";
+import { agentBin } from "../../../test-support/test-agents.js";
 import { snapshotTree } from "../../../test-support/tree-snapshot.js";
 import { listTrash, recover, restore, softDelete } from "../../delete/deletion-engine.js";
 import { runCli } from "../../cli/main.js";
@@ -16,7 +17,7 @@ import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
 import { statePaths } from "../../state/state-dir.js";
 
-const CODEX = resolve("node_modules/.bin/codex");
+const CODEX = agentBin("codex");
 const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
 /** Runs SQL with the real sqlite3; a failed statement fails the test instead of passing unseen. */
@@ -133,8 +134,13 @@ describe("deleting Codex sessions through the real codex binary", () => {
           .sort(),
       );
       expect(edgeRows(store.db)).toEqual([]);
-      expect(result.notes).toHaveLength(threads.length);
-      expect(result.notes?.every((n) => n.includes("state_4.sqlite"))).toBe(true);
+      // One note a thread for the legacy database, and Codex's own look at the store afterwards.
+      const [doctor, ...legacy] = [...result.notes!].sort(
+        (a, b) => +b.includes("codex doctor") - +a.includes("codex doctor"),
+      );
+      expect(doctor).toContain("codex doctor");
+      expect(legacy).toHaveLength(threads.length);
+      expect(legacy.every((n) => n.includes("state_4.sqlite"))).toBe(true);
       // Everything else is as it was.
       const after = rollouts(store);
       for (const [path, line] of before)

@@ -35,12 +35,15 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
+/** Codex's own CLI: `SESSION_RETENTION_CODEX`, else `codex` on PATH. */
+export const codexBinary = (env: NodeJS.ProcessEnv) => env.SESSION_RETENTION_CODEX || onPath("codex", env);
+
 /**
  * The tools a Codex delete needs, or why it cannot be done: `SESSION_RETENTION_CODEX` names the
  * `codex` binary (else `codex` on PATH), and `sqlite3` must be on PATH.
  */
 export function codexTools(env: NodeJS.ProcessEnv): CodexTools | string {
-  const codex = env.SESSION_RETENTION_CODEX || onPath("codex", env);
+  const codex = codexBinary(env);
   if (!codex)
     return "Codex sessions are deleted through Codex's own `codex delete` (so its index and database stay consistent), and no `codex` binary was found: put it on PATH or set SESSION_RETENTION_CODEX";
   const sqlite3 = sqlite3Of(env);

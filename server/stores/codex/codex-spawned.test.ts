@@ -1,5 +1,5 @@
-// Nothing outside the selection, ever — against the real `codex` binary (the @openai/codex
-// devDependency, offline, on a temporary CODEX_HOME). `codex delete <thread>` also deletes every
+// Nothing outside the selection, ever — against the real `codex` binary (the real-agent
+// suite's pinned @openai/codex, test-support/test-agents.ts, offline, on a temporary CODEX_HOME). `codex delete <thread>` also deletes every
 // thread Codex's database lists as spawned by it; a subagent whose rollout lost its `session_meta`
 // line (Codex re-creates a moved file without one), or its `parent_thread_id`, is a session of its
 // own to our scan. Before this was asked of Codex, deleting the spawner deleted such a subagent for
@@ -22,13 +22,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PlanSchema, type Plan } from "../../../shared/plan.js";
 import { SoftDeleteResultSchema } from "../../../shared/trash.js";
 import { CodexStoreBuilder, type Thread } from "../../../test-support/codex-store.js";
 import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
 import { mkfifo, neverWaitsOn } from "../../../test-support/fifo.js";
+import { agentBin } from "../../../test-support/test-agents.js";
 import { insideAny, snapshotTree, treeChanges, without } from "../../../test-support/tree-snapshot.js";
 import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
@@ -41,7 +42,7 @@ import { statePaths } from "../../state/state-dir.js";
 import { judgeTakes, takenInto } from "../../plan/agent-takes.js";
 import { codexAlsoDeletes, descendants } from "./codex-spawned.js";
 
-const CODEX = resolve("node_modules/.bin/codex");
+const CODEX = agentBin("codex");
 const withCodex = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
 const engine = { actor: "cli" as const, env: withCodex };
 

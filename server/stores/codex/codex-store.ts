@@ -10,6 +10,10 @@
 // keeps that session while the fork exists — older Codex versions copied the history in. A family — a root thread with its
 // forks (and their subagents) — is named on each of its sessions, so it can be shown and chosen as one.
 //
+// A thread's files outside its rollout — its shell snapshot, writer lock and TUI capabilities file
+// (thread-files.ts) — are in its session's bundle; those of a thread with no rollout are an orphaned
+// item of their own.
+//
 // Never part of a session: `history.jsonl`, the SQLite databases, logs, `generated_images/`,
 // config, auth. They are not walked into and not reported: only `sessions/` and `archived_sessions/` are ours to judge.
 import { lstatSync, readdirSync } from "node:fs";
@@ -17,11 +21,12 @@ import { basename, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
-import { withBundle } from "../bundle.js";
+import { addBundle, orphanedBundle, withBundle } from "../bundle.js";
 import type { StoreScan } from "../adapter-types.js";
 import { ARCHIVED, SESSION_INDEX, SESSIONS } from "./location.js";
 import { parseRolloutName, type RolloutFacts, readRollout } from "./rollout.js";
 import { readSessionIndex } from "./session-index.js";
+import { isThreadFile, ORPHAN_THREAD_FILES, THREAD_FILE_FOLDERS, threadFiles } from "./thread-files.js";
 import { strayEntry } from "../stray-entry.js";
 import { FactsCache } from "../facts-cache.js";
 import { type Placed, rescanPlaced } from "../watched-rescan.js";
@@ -159,6 +164,7 @@ export function scanCodexRoot(root: string): StoreScan {
   }
 
   const index = readSessionIndex(root);
+  const perThread = threadFiles(root);
   const records = new Map<Rollout, SessionRecord>();
   for (const [owner, subagents] of members) {
     const record = sessionRecord(
@@ -170,6 +176,15 @@ export function scanCodexRoot(root: string): StoreScan {
     );
     records.set(owner, record);
     if (!duplicates.has(owner)) headersOf.set(record, headerKey([owner, ...subagents]));
+    // Each thread's files outside its rollout, taken once (a thread with two rollouts has one set).
+    addBundle(
+      record,
+      [owner, ...subagents].flatMap((r) => {
+        const files = perThread.get(r.thread) ?? [];
+        perThread.delete(r.thread);
+        return files;
+      }),
+    );
   }
 
   // Lineage: a fork names where it came from; a family is everything that came from one root.
@@ -196,8 +211,18 @@ export function scanCodexRoot(root: string): StoreScan {
   for (const [rootOf, family] of families)
     if (family.length > 1) for (const owner of family) records.get(owner)!.family = records.get(rootOf)!.id;
 
+  // Per-thread files of threads with no rollout: one item each, named by what it is.
+  const orphans = [...perThread].flatMap(([thread, paths]) => {
+    const record = orphanedBundle(
+      store,
+      `codex-orphan:${thread}`,
+      "(orphaned Codex per-thread files)",
+      paths,
+    );
+    return record ? [{ ...record, name: ORPHAN_THREAD_FILES }] : [];
+  });
   rolloutCache.forgetUnasked(root);
-  return { records: [...records.values()], problems };
+  return { records: [...records.values(), ...orphans], problems };
 }
 
 /**
@@ -226,6 +251,9 @@ export function rescanCodexChanged(
   const place = (path: string): Placed => {
     const top = relative(root, path).split(sep)[0]!;
     if (top === "" || top === ".." || top === SESSION_INDEX) return undefined; // names: read with the whole store
+    // A thread's file outside its rollout came, went or changed: which session (or orphan) it is
+    // part of is decided across the store.
+    if (THREAD_FILE_FOLDERS.some(([folder]) => folder === top)) return undefined;
     if (top !== SESSIONS && top !== ARCHIVED) return "unread"; // logs, history.jsonl, databases
     return path; // a rollout is a file: its own part
   };
@@ -236,7 +264,8 @@ export function rescanCodexChanged(
 function reread(old: SessionRecord): SessionRecord | undefined {
   const was = headersOf.get(old);
   if (was === undefined) return undefined;
-  const files = [old.path, ...(old.bundle ?? [])];
+  const side = (old.bundle ?? []).filter((path) => isThreadFile(old.store.root, path));
+  const files = [old.path, ...(old.bundle ?? []).filter((path) => !side.includes(path))];
   const hidden = new Set(
     files.filter((f) => f.endsWith(".zst") && files.includes(f.slice(0, -".zst".length))),
   );
@@ -264,6 +293,8 @@ function reread(old: SessionRecord): SessionRecord | undefined {
   if (headerKey(rollouts) !== was) return undefined;
   const [owner, ...subagents] = rollouts;
   const fresh = sessionRecord(old.store, owner!, subagents, old.name, false);
+  if (side.some((path) => !lstatSync(path, { throwIfNoEntry: false })?.isFile())) return undefined;
+  addBundle(fresh, side);
   headersOf.set(fresh, was);
   if (old.parentSession !== undefined) fresh.parentSession = old.parentSession;
   if (old.neededBy !== undefined) fresh.neededBy = old.neededBy;

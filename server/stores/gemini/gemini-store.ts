@@ -12,7 +12,7 @@
 // listed as an item of its own. A chat does not name its project's folder: that comes from
 // Gemini's project index (projects.ts).
 import { lstatSync, readdirSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import type { FileIdentity } from "../../fs/file-identity.js";
@@ -180,34 +180,44 @@ function scanProject(
     side.backups.delete(file);
     return found;
   };
+  const read: ChatUnit[] = [];
   for (const { jsonl, json } of units.values()) {
     const anchor = (jsonl ?? json)!;
     const companion = jsonl !== undefined ? json : undefined;
-    let read;
+    let chat;
     try {
-      read = readGeminiChat(anchor);
+      chat = readGeminiChat(anchor);
     } catch (error) {
       problems.push({ code: "unreadable", path: anchor, message: (error as Error).message });
       continue;
     }
     // Gemini finds a chat's side files by the id on its first line; a converted legacy chat's
     // `.json` names the same session.
-    const sessionId = read.facts.sessionId ?? (companion ? safeFacts(companion)?.sessionId : undefined);
+    const sessionId = chat.facts.sessionId ?? (companion ? safeFacts(companion)?.sessionId : undefined);
+    read.push({ jsonl, json, anchor, companion, chat, sessionId });
+  }
+  const twins = resumeTwins(read);
+  for (const unit of read) {
+    if (twins.isTwin.has(unit)) continue;
+    const { anchor, companion, chat, sessionId } = unit;
     const record = chatRecord(
       store,
       anchor,
-      read,
+      chat,
       sessionId,
       namespace,
       project === undefined ? name : undefined,
     );
     records.push(record);
+    const copies = twins.of.get(unit) ?? [];
     addBundle(record, [
       ...(companion ? [companion] : []),
-      ...backupsOf(jsonl),
-      ...backupsOf(json),
+      ...backupsOf(unit.jsonl),
+      ...backupsOf(unit.json),
+      ...copies.flatMap((copy) => [copy.anchor, ...backupsOf(copy.anchor)]),
       ...(sessionId !== undefined ? artifactsOf(sessionId, side) : []),
     ]);
+    if (copies.length > 0) markTwins(record, copies);
     subagentsOf.set(record, subagentChats(chats, record.bundle));
   }
 
@@ -225,6 +235,72 @@ function scanProject(
     const record = orphanedBundle(store, `gemini-orphan:${key}`, namespace, paths);
     if (record) records.push(record);
   }
+}
+
+/** A chat file (with a converted legacy chat's `.json`) as read. */
+interface ChatUnit {
+  jsonl?: string;
+  json?: string;
+  /** What is read: the `.jsonl`, else the `.json`. */
+  anchor: string;
+  companion?: string;
+  chat: { facts: GeminiChatFacts; identity: FileIdentity };
+  sessionId?: string;
+}
+
+/** The 8 characters of a session id a chat's name ends in: Gemini's cleanup deletes every chat by them. */
+export const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
+const TWIN_WHAT = "an empty copy left by a resume";
+
+/**
+ * Gemini's resume twins (google-gemini/gemini-cli#27368): `gemini --resume` of a chat begun in an
+ * earlier minute starts a second file, `session-<this minute>-<the same 8 characters>.jsonl`, with
+ * the session's metadata and no conversation, and goes on writing to the first. At its next start
+ * in the project, Gemini's cleanup finds the copy holds nothing to resume and deletes every chat
+ * named with those 8 characters: the real chat too. A twin is such a copy beside the one chat of its
+ * session Gemini would resume: a part of that chat's session (Gemini deletes them together), never
+ * a session of its own. Two resumable chats of one session (a migrated copy) are left as they are.
+ */
+function resumeTwins(units: readonly ChatUnit[]) {
+  const keyOf = (unit: ChatUnit) => {
+    const short = SHORT_ID.exec(basename(unit.anchor))?.[1];
+    return unit.sessionId !== undefined && short !== undefined ? `${unit.sessionId}\n${short}` : undefined;
+  };
+  const resumable = (unit: ChatUnit) =>
+    unit.chat.facts.loadable && unit.chat.facts.resumable && unit.chat.facts.kind !== "subagent";
+  const real = new Map<string, ChatUnit | null>();
+  for (const unit of units) {
+    const key = keyOf(unit);
+    if (key !== undefined && resumable(unit)) real.set(key, real.has(key) ? null : unit);
+  }
+  const of = new Map<ChatUnit, ChatUnit[]>();
+  const isTwin = new Set<ChatUnit>();
+  for (const unit of units) {
+    const key = keyOf(unit);
+    const owner = key === undefined ? undefined : real.get(key);
+    if (!owner || unit === owner || unit.chat.facts.resumable || unit.companion || !unit.jsonl) continue;
+    of.set(owner, [...(of.get(owner) ?? []), unit]);
+    isTwin.add(unit);
+  }
+  return { of, isTwin };
+}
+
+/** A chat's twins as parts that can go on their own, and a warning that says why they should. */
+function markTwins(record: SessionRecord, twins: readonly ChatUnit[]) {
+  const session = safeSessionId(record.id.slice("gemini:".length));
+  record.detachable = twins.map(({ anchor, chat: { identity } }) => ({
+    // The copy's minute, from its name: `session-<minute>-<8 characters>.jsonl`.
+    id: `gemini-twin:${session}:${basename(anchor).slice("session-".length).replace(SHORT_ID, "")}`,
+    path: anchor,
+    sizeBytes: identity.size,
+    fingerprint: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeNs: identity.mtimeNs },
+    what: TWIN_WHAT,
+  }));
+  for (const twin of record.detachable)
+    record.warnings.push({
+      code: "resume-twin",
+      message: `${basename(twin.path)} is ${TWIN_WHAT} of this chat: when its cleanup is on (the default), Gemini CLI deletes it at its next start in this project, and this chat with it. Remove the copy to keep the chat: session-retention clean --ids ${twin.id}`,
+    });
 }
 
 /**
@@ -304,6 +380,8 @@ function geminiPartKind(project: string, part: string): "file" | "folder" | unde
 /** `old`'s record read again from its chat now, if it names the same session with the same parts. */
 function reread(old: SessionRecord): SessionRecord | undefined {
   const subagents = subagentsOf.get(old);
+  // A chat with a resume twin: which file is the twin is decided across the folder, so it is scanned.
+  if (old.detachable !== undefined) return undefined;
   if (subagents === undefined || !lstatSync(old.path, { throwIfNoEntry: false })?.isFile()) return undefined;
   let read;
   try {

@@ -13,18 +13,17 @@ import { lstatSync, readdirSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { formatBytes } from "../../../shared/format.js";
 import type { ExternalSweep } from "../../../shared/plan.js";
+import { sessionTitle } from "../../../shared/session-title.js";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import type { TrashEntry } from "../../../shared/trash.js";
 import type { SweptAgain } from "../adapter-types.js";
 import { readGeminiChat } from "./chat.js";
-import { CHAT_FILE } from "./gemini-store.js";
+import { CHAT_FILE, SHORT_ID } from "./gemini-store.js";
 import { geminiRetention } from "./gemini-settings.js";
 import { GEMINI_PROJECTS } from "./location.js";
 import { type GeminiProjects, readGeminiProjects } from "./projects.js";
 
 const DAY = 86_400_000;
-/** The id part of a chat's name that Gemini deletes by: every chat ending in it goes together. */
-const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
 const WHEN = "the next time it starts in their projects";
 
 /** Why Gemini's cleanup deletes a chat. */
@@ -57,6 +56,8 @@ function projectSweep(
   folder: string,
   projects: GeminiProjects,
   now: number,
+  /** Chats to take as gone: what the sweep would do once they are removed. */
+  without: ReadonlySet<string> = new Set(),
 ): ProjectSweep | undefined {
   const project = projects.projectOf(folder);
   if (!project || projects.folderOf(project.path) !== folder) return undefined;
@@ -66,7 +67,7 @@ function projectSweep(
   let names: string[];
   try {
     names = readdirSync(chats)
-      .filter((name) => CHAT_FILE.test(name))
+      .filter((name) => CHAT_FILE.test(name) && !without.has(join(chats, name)))
       .sort();
   } catch {
     return undefined;
@@ -140,13 +141,24 @@ export function geminiSweep(
     if (folder !== undefined) byFolder.set(folder, [...(byFolder.get(folder) ?? []), session]);
   }
   const swept: Array<{ session: SessionRecord; project: ProjectSweep; reason: Reason }> = [];
+  const rescues: NonNullable<ExternalSweep["rescues"]> = [];
   for (const [folder, ofFolder] of byFolder) {
     const project = projectSweep(root, folder, projects, now.getTime());
     if (!project) continue;
+    const goes = (session: SessionRecord, deletes: ReadonlyMap<string, Reason>) =>
+      // A session's files (a converted legacy chat's two, a resume twin): it goes when any does.
+      [session.path, ...(session.bundle ?? [])].find((path) => deletes.has(path));
     for (const session of ofFolder) {
-      // A converted legacy chat is one session of two files: it goes when either does.
-      const file = [session.path, ...(session.bundle ?? [])].find((path) => project.deletes.has(path));
-      if (file !== undefined) swept.push({ session, project, reason: project.deletes.get(file)! });
+      const file = goes(session, project.deletes);
+      if (file === undefined) continue;
+      swept.push({ session, project, reason: project.deletes.get(file)! });
+      rescues.push(
+        ...rescuesOf(
+          session,
+          (without) => projectSweep(root, folder, projects, now.getTime(), without),
+          goes,
+        ),
+      );
     }
   }
   if (swept.length === 0) return undefined;
@@ -160,6 +172,7 @@ export function geminiSweep(
     ({ reason }) => reason === "unloadable" || reason === "no conversation",
   ).length;
   const n = (count: number) => `${count} session${count === 1 ? "" : "s"}`;
+  const saved = new Set(rescues.map((r) => r.session)).size;
   const where = [...perProject].map(([p, count]) => `${p.project} (${count})`).join(", ");
   return {
     agent: "gemini",
@@ -171,12 +184,43 @@ export function geminiSweep(
     bytes,
     keptByYou: 0,
     keepable: false,
+    ...(rescues.length > 0 ? { rescues } : {}),
     message:
       `Gemini CLI will permanently delete ${n(swept.length)} (${formatBytes(bytes)}), with no trash, ${WHEN} — ${where}: ` +
       `${settings.join("; ")}, by the time inside each chat` +
       `${whatever > 0 ? `; ${whatever} of them it cannot load or would not resume, deleted whatever their age` : ""}. ` +
-      "It prunes only the project it is started in: projects you do not open again are never pruned.",
+      "It prunes only the project it is started in: projects you do not open again are never pruned." +
+      (saved > 0
+        ? ` ${saved === 1 ? "One of them goes" : `${saved} of them go`} only because of an empty copy a resume left beside it: remove the copy, and Gemini CLI keeps the chat.`
+        : ""),
   };
+}
+
+/**
+ * A swept session's resume twins (its `detachable` parts), when removing them is what keeps it:
+ * the sweep worked out again without them (Gemini's own rule, not a guess) spares the session.
+ */
+function rescuesOf(
+  session: SessionRecord,
+  sweepWithout: (without: ReadonlySet<string>) => ProjectSweep | undefined,
+  goes: (session: SessionRecord, deletes: ReadonlyMap<string, Reason>) => string | undefined,
+): NonNullable<ExternalSweep["rescues"]> {
+  const parts = session.detachable ?? [];
+  if (parts.length === 0) return [];
+  const without = new Set(parts.map((p) => p.path));
+  const after = sweepWithout(without);
+  const rest = { ...session, bundle: (session.bundle ?? []).filter((path) => !without.has(path)) };
+  if (after && goes(rest, after.deletes) !== undefined) return [];
+  const { title } = sessionTitle(session);
+  return parts.map((part) => ({
+    id: part.id,
+    path: part.path,
+    sizeBytes: part.sizeBytes,
+    fingerprint: part.fingerprint,
+    session: session.id,
+    title,
+    message: `${part.what}; remove it to keep “${title}”`,
+  }));
 }
 
 /** After a restore: why Gemini CLI's cleanup would delete this chat again, if it would. */

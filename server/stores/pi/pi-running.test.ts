@@ -92,7 +92,7 @@ describe.runIf(existsSync("/proc/self/stat") && hasTmux)("a pi running without o
       readyText: MOCK_MODEL,
     });
     started.push(pi);
-    pi.type("first question");
+    await pi.type("first question");
     await model.answered(1);
     const live = await until(
       () =>
@@ -131,7 +131,7 @@ describe.runIf(existsSync("/proc/self/stat") && hasTmux)("a pi running without o
     expect(existsSync(join(agentDir, "session-trash"))).toBe(false);
 
     // pi goes on in the same file: the header intact, both exchanges, no second file.
-    pi.type("second question");
+    await pi.type("second question");
     await model.answered(2);
     await until(
       () => replies(live).includes("reply 2: second question"),

@@ -216,6 +216,7 @@ export function CleanWizard({
         merged.bytesFreed += done.bytesFreed;
         // Never expected, always shown: a session outside the selection an agent's own delete took.
         if (done.lost) merged.lost = [...(merged.lost ?? []), ...done.lost];
+        if (done.checks) merged.checks = [...(merged.checks ?? []), ...done.checks];
         if (done.stopped) {
           merged.stopped = { after: before + done.stopped.after, of: candidates.length };
           // The requests not sent are not moved either.

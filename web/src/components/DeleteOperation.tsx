@@ -12,6 +12,7 @@ import {
 } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { progressText, sinceText } from "../state/operation.js";
+import { AgentChecks } from "./AgentChecks.js";
 import { Bytes } from "./Bytes.js";
 import { SessionName } from "./SessionName.js";
 
@@ -127,6 +128,7 @@ export function DeleteResult({
           </ul>
         </div>
       )}
+      <AgentChecks checks={result.checks} />
       {result.stopped && (
         <p class="banner info" data-testid="result-stopped">
           Stopped after {count(result.stopped.after)} of {count(result.stopped.of)}:{" "}

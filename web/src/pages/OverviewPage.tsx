@@ -30,7 +30,7 @@ export function OverviewPage({
   onOpenSession,
   onOpenTrash,
 }: {
-  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "plan" | "planSummary" | "trash">;
+  api: Pick<ApiClient, "sessions" | "growth" | "keep" | "deleteSessions" | "plan" | "planSummary" | "trash">;
   /** The latest look (it moves while agents write). */
   data: SummaryResponse;
   /**

@@ -18,6 +18,7 @@ import {
 import { fileName } from "../../../shared/session-title.js";
 import type { ApiClient } from "../api/client.js";
 import { formatBytes } from "../../../shared/format.js";
+import { AgentChecks } from "../components/AgentChecks.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
@@ -60,6 +61,7 @@ export function TrashPage({
   const outcomeRef = useRef<HTMLDivElement>(null);
   const [notDone, setNotDone] = useState<NotDone[]>([]);
   /** Restored sessions Claude Code will delete again at its next run, with their bytes. */
+  const [checks, setChecks] = useState<TrashActionResult["checks"]>(undefined);
   const [sweptAgain, setSweptAgain] = useState<{ items: SweptAgain[]; bytes: number } | undefined>(undefined);
   /** Restored sessions another agent's cleanup will delete again, where nothing here can keep them. */
   const [deletedAgain, setDeletedAgain] = useState<SweptAgain[]>([]);
@@ -109,6 +111,7 @@ export function TrashPage({
       );
       setSweptAgain(sweptAgainOf(result));
       setDeletedAgain((result.sweptAgain ?? []).filter((s) => !s.keepable));
+      setChecks(result.checks);
       setSelected(new Set());
       setPurging(undefined);
       const left = document.activeElement;
@@ -217,6 +220,7 @@ export function TrashPage({
           </ul>
         </SweepWarning>
       )}
+      <AgentChecks checks={checks} />
       {deletedAgain.length > 0 && (
         <div class="banner warn" role="status" data-testid="deleted-again">
           <p>

@@ -3,6 +3,7 @@
 // entry whose copy vanished (the trash emptied by a file manager) says so and never wedges, and
 // the config is read fresh under the lock — invalid: no purge, but restore still works.
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -187,6 +188,20 @@ describe("nothing wedges", () => {
     rmSync(path); // removed by someone else, and no trashed copy exists
     expect(recover(engine)).toMatchObject([{ result: "gone" }]);
     expect(listed("20990102T000000Z-cccccc:1")?.state).toBe("gone");
+  });
+
+  it("a batch of intents a kill tore: recovery's outcome is a line of its own, and the entry is settled", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-torn-")));
+    const path = writeSession(root, "/work/t", 1).getSessionFile()!;
+    const { sessions } = await scanStores({ roots: [root] });
+    const operation = "20990104T000000Z-eeeeee";
+    openIntent(operation, sessions[0]!, { target: "quarantine", location: join(root, "..", "t.jsonl") });
+    // A SIGKILL in the middle of one large write (64 intents) leaves the next intent half written.
+    appendFileSync(join(statePaths().dir, "trash", `${operation}.jsonl`), '{"seq":2,"event":"intent","it');
+    expect(recover(engine)).toMatchObject([{ result: "rolled-back" }]);
+    expect(listed(`${operation}:1`)?.state).toBe("not-moved");
+    expect(recover(engine)).toEqual([]);
+    expect(existsSync(path)).toBe(true);
   });
 
   it("recovery removes the empty .trashinfo a killed move of ours left, and never another program's", async () => {

@@ -6,7 +6,16 @@
 // on disk — and the index of what is in the trash. It is our own file, so it sits in state/: delete/
 // writes it, and plan/ reads it too (a file re-created at the path of a trashed session is not a
 // candidate).
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
@@ -112,10 +121,24 @@ export class Ledger {
     return new Ledger(file, operationId, fd, write);
   }
 
-  /** An existing operation's ledger, to record restores, purges and recoveries. */
+  /**
+   * An existing operation's ledger, to record restores, purges and recoveries. A kill in the middle
+   * of a large write (a batch of intents) can leave its last line torn, without its newline: the
+   * line is ended first, so that what is appended now is a line of its own, not glued to the torn
+   * one and lost with it (the torn line stays, counted as unreadable).
+   */
   static reopen(dir: string, operationId: string): Ledger {
     const file = join(dir, `${operationId}.jsonl`);
-    return new Ledger(file, operationId, openSync(file, "a"), writeSync);
+    const fd = openSync(file, "a+");
+    try {
+      const { size } = fstatSync(fd);
+      const last = Buffer.alloc(1);
+      if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) writeSync(fd, "\n");
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return new Ledger(file, operationId, fd, writeSync);
   }
 
   /** Writes events; durable only after `sync()` (fsync is batched per bulk operation). */

@@ -56,22 +56,25 @@ function homes(env: NodeJS.ProcessEnv): string[] {
  * Claude Code's per-user temp root, `<temp folder>/claude-<uid>` resolved to its real path, where it
  * keeps each session's temporary files (`<root>/<project folder>/<session id>/`: background task
  * output, scratchpad, images) — or undefined when it is not one we may move anything out of. Any
- * user can make a folder in a shared `/tmp`, and `$TMPDIR` may name anything, so it must be a real
- * folder of ours that no one else may write to (Claude makes it 0700 and refuses it otherwise), and
- * no place of the gate's own rules (`/`, a home folder or above, a system folder); and it must be
- * neither inside the Claude store `root` nor around it.
+ * user can make a folder (or a link) in a shared `/tmp`, and `$TMPDIR` may name anything, so it must
+ * be a folder of ours, not a link, that no one else may write to (Claude makes it 0700 and refuses a
+ * link), and no place of the gate's own rules (`/`, a home folder or above, a system folder); and it
+ * must be neither inside the Claude store `root` nor around it.
  */
 export function claudeTempRoot(env: NodeJS.ProcessEnv, root?: string): string | undefined {
   const base = claudeTempBase(env);
   if (base === undefined) return undefined;
+  // The folder itself, not through a link (Claude opens it O_NOFOLLOW and refuses a link); the
+  // temp folder it is in may be one (macOS's /var is /private/var).
+  const named = join(base, `claude-${uid()}`);
+  const stat = lstatSync(named, { throwIfNoEntry: false });
+  if (!stat?.isDirectory() || stat.uid !== uid() || (stat.mode & 0o022) !== 0) return undefined;
   let real: string;
   try {
-    real = realpathSync(join(base, `claude-${uid()}`));
+    real = realpathSync(named);
   } catch {
-    return undefined; // none yet (Claude made no temp file since the last boot), or unreadable
+    return undefined;
   }
-  const stat = lstatSync(real, { throwIfNoEntry: false });
-  if (!stat?.isDirectory() || stat.uid !== uid() || (stat.mode & 0o022) !== 0) return undefined;
   if (placeProblem(real, "session", { homes: homes(env) })) return undefined;
   if (root !== undefined && (isWithin(real, root) || isWithin(root, real))) return undefined;
   return real;

@@ -23,7 +23,6 @@ import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../../shared/config.js";
 import { SessionFilterSchema, sessionMatcher } from "../../../shared/session-filter.js";
-import type { SessionRecord } from "../../../shared/session-record.js";
 import { sessionTitle } from "../../../shared/session-title.js";
 import {
   CLAUDE_NOW,

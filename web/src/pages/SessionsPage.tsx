@@ -407,6 +407,16 @@ export function SessionsPage({
                       onFocus={() => setActiveId(row.id)}
                       onClick={() => onOpen(row.id)}
                     >
+                      {/* Before the title, so that a long one is cut and not this. */}
+                      {row.archived && (
+                        <span
+                          class="badge archived"
+                          data-testid="archived-badge"
+                          title="Archived in its agent: its session list hides it until you prompt in it again"
+                        >
+                          archived
+                        </span>
+                      )}
                       <SessionName session={row} namespace={row.namespace} />
                     </button>
                     {row.tags?.map((tag) => (
@@ -450,15 +460,6 @@ export function SessionsPage({
                     {row.kept && (
                       <span class={`badge kept-${row.kept}`} data-testid="kept-badge">
                         {KEPT_LABELS[row.kept] ?? row.kept}
-                      </span>
-                    )}
-                    {row.archived && (
-                      <span
-                        class="badge archived"
-                        data-testid="archived-badge"
-                        title="Archived in its agent: its session list hides it until you prompt in it again"
-                      >
-                        archived
                       </span>
                     )}
                     {row.warnings > 0 && (

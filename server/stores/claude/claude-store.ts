@@ -198,6 +198,8 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
       continue;
     }
     const entries = names(folder);
+    /** Names in the folder: whether a session has a folder of its own to read its title and archive from. */
+    const here = new Set(entries);
     for (const name of entries) {
       if (passedOver(name)) continue;
       const path = join(folder, name);
@@ -210,7 +212,7 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
         problems.push({ code: "symlink", path, message: "symlink in a claude store; not followed" });
       else if (transcript && entry.isFile()) {
         const id = transcript[1]!;
-        const record = transcriptRecord(store, path, project, id, problems, entry);
+        const record = transcriptRecord(store, path, project, id, problems, entry, here.has(id));
         if (record) {
           records.push(record);
           byId.set(id, record);
@@ -346,7 +348,9 @@ function remeasured(root: string, old: SessionRecord): SessionRecord | undefined
   if (!lstatSync(old.path, { throwIfNoEntry: false })?.isFile()) return undefined;
   const [project, name] = relative(join(root, "projects"), old.path).split(sep);
   const unread: ScanProblem[] = [];
-  const fresh = transcriptRecord(old.store, old.path, project!, name!.slice(0, -".jsonl".length), unread);
+  const id = name!.slice(0, -".jsonl".length);
+  const withFolder = lstatSync(join(dirname(old.path), id), { throwIfNoEntry: false }) !== undefined;
+  const fresh = transcriptRecord(old.store, old.path, project!, id, unread, undefined, withFolder);
   if (!fresh || unread.length > 0) return undefined;
   // Where it reads from, was copied from or continued as decides lineage and side files across the store.
   const was = origins.get(old);
@@ -429,6 +433,8 @@ function transcriptRecord(
   id: string,
   problems: ScanProblem[],
   stat?: BigIntStats,
+  /** Whether something is named after the session beside its transcript (its folder, usually). */
+  withFolder = true,
 ): SessionRecord | undefined {
   let read;
   try {
@@ -467,7 +473,7 @@ function transcriptRecord(
       code: "namespace-from-folder",
       message: `no line carries a cwd: the folder name "${project}" is all there is (Claude's folder names are lossy)`,
     });
-  const folder = sessionFolderFacts(join(dirname(path), id), facts);
+  const folder = withFolder ? sessionFolderFacts(join(dirname(path), id), facts) : {};
   // Titled as Claude's session list titles it: a rename, else Claude's own title, else the last
   // prompt (a record of its own, shown before the first message), else a summary.
   const name =

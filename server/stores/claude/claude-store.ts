@@ -153,19 +153,20 @@ function jobFolders(
   root: string,
   sessions: ReadonlyMap<string, SessionRecord>,
   problems: ScanProblem[],
-): Map<SessionRecord, string> {
+): Map<SessionRecord, string[]> {
   const jobs = join(root, CLAUDE_JOBS);
   const byJob = new Map<string, Set<SessionRecord>>();
   for (const [id, record] of sessions) {
     const owners = byJob.get(id.slice(0, 8)) ?? new Set();
     byJob.set(id.slice(0, 8), owners.add(record));
   }
-  const found = new Map<SessionRecord, string>();
+  const found = new Map<SessionRecord, string[]>();
   for (const name of names(jobs)) {
     const owners = byJob.get(name);
     const path = join(jobs, name);
     if (!JOB.test(name) || !owners || !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) continue;
-    if (owners.size === 1) found.set([...owners][0]!, path);
+    const [owner] = owners;
+    if (owners.size === 1) found.set(owner!, [...(found.get(owner!) ?? []), path]);
     else
       problems.push({
         code: "not-a-session",
@@ -265,9 +266,8 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
   }
   // Outside projects/ and the side folders, after them: its background job, its temp folder.
   for (const [id, record] of byId) {
-    const job = jobs.get(record);
     const tempFolder = temp(basename(dirname(record.path)), id);
-    addBundle(record, [...(job ? [job] : []), ...(tempFolder ? [tempFolder] : [])]);
+    addBundle(record, [...(jobs.get(record) ?? []), ...(tempFolder ? [tempFolder] : [])]);
   }
   for (const { path, folder } of setAside) {
     const item = setAsideRecord(store, path, folder);
@@ -313,11 +313,15 @@ export function rescanClaudeChanged(
   previous: StoreScan,
   changed: Iterable<string>,
 ): StoreScan | undefined {
-  /** The first 8 characters of every session's id: which `jobs/` folders may be a part. */
+  /** The first 8 characters of every session's ids: which `jobs/` folders may become a part. */
   const jobNames = new Set(
-    previous.records.flatMap((r) => (r.id.startsWith("claude:") ? [r.id.slice(7, 15)] : [])),
+    previous.records.flatMap((r) =>
+      r.id.startsWith("claude:")
+        ? [r.id.slice(7), ...(origins.get(r)?.otherSessionIds ?? [])].map((id) => id.slice(0, 8))
+        : [],
+    ),
   );
-  const place = (path: string): Placed => {
+  const place = (path: string, owned: (part: string) => boolean): Placed => {
     const steps = relative(root, path).split(sep);
     const top = steps[0]!;
     if (top === "" || top === "..") return undefined; // the root itself, or not in it
@@ -325,7 +329,9 @@ export function rescanClaudeChanged(
     if (top === CLAUDE_JOBS) {
       // A job's folder is a part only of a session its name begins; pins.json and the like are Claude's.
       if (steps.length < 2) return undefined;
-      return JOB.test(steps[1]!) && jobNames.has(steps[1]!) ? join(root, top, steps[1]!) : "unread";
+      const job = join(root, top, steps[1]!);
+      if (owned(job)) return job;
+      return JOB.test(steps[1]!) && jobNames.has(steps[1]!) ? undefined : "unread";
     }
     if (!inProjects && !CLAUDE_SIDE_FOLDERS.includes(top)) return "unread"; // history.jsonl, settings…
     // A session's part is projects/<project>/<name> or <side folder>/<name>; above it, entries came or went.

@@ -1,6 +1,7 @@
 // Where each kind of store keeps its sessions — the places a scan recognises them in, and the only
 // places the deletion engine will move anything from. The scan decides what is a session; this is
-// the engine's last look, at the moment of the move, that a path is still in such a place.
+// the engine's last look, at the moment of the move, that a path is still in such a place — and a
+// restore's, before a part outside its store goes back.
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
@@ -35,9 +36,9 @@ const CODEX_DAY = /^\/sessions\/\d{4}\/\d{2}\/\d{2}$/;
  * the root (a flat pi store, agentsh, workspaces) or in a pi `--<cwd>--` folder; for Claude Code in
  * a project folder of `projects/`, in one of its per-session side folders or `jobs/`, or a session's
  * folder in a project folder of its temp root outside the store (`claudeTempRoot`, judged now: it
- * must still be a folder of ours no one else may write to); for Codex in a day's
- * folder of `sessions/` or in `archived_sessions/`; for Gemini CLI in a project folder of `tmp/` (a
- * session's own folder) or in its `chats/`, `logs/` or `tool-outputs/`.
+ * must still be a folder of ours no one else may write to); for Codex in a day's folder of
+ * `sessions/` or in `archived_sessions/`; for Gemini CLI in a project folder of `tmp/` (a session's
+ * own folder) or in its `chats/`, `logs/` or `tool-outputs/`.
  */
 export function isSessionPlace(kind: StoreKind, root: string, path: string): boolean {
   const parent = dirname(path);

@@ -635,8 +635,8 @@ export class ClaudeStoreBuilder extends FixtureFiles {
     this.setAsides.push({
       id: `claude-set-aside:${folder}/${name}`,
       path,
-      namespace: cwd ?? `(unknown: ${folder})`,
-      name: "(set aside by a Claude Code relocation)",
+      namespace: "(set aside by Claude Code relocations)",
+      name: `Set aside by a Claude Code relocation into ${cwd ?? folder}`,
       sizeBytes: Buffer.byteLength(t.text()),
       modifiedAt: new Date(atMs).toISOString(),
     });

@@ -253,7 +253,7 @@ describe("what is never a session", () => {
         modifiedAt: r.modifiedAt,
       })),
     ).toEqual(store.setAside);
-    expect(sessionTitle(items[0]!).title).toBe("(set aside by a Claude Code relocation)");
+    expect(sessionTitle(items[0]!).title).toBe("Set aside by a Claude Code relocation into /home/dev/app");
     expect(problems.filter((p) => p.path.includes(".superseded-"))).toEqual([]);
     lenientConfig();
     await roundTrip(

@@ -286,15 +286,22 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
   return { records, problems };
 }
 
+/** Where set-aside transcripts are counted: apart from the projects' sessions, as orphans are. */
+export const SET_ASIDE_NAMESPACE = "(set aside by Claude Code relocations)";
+
 /**
- * What `/cd` set aside: one item, named for what it is, in the project its transcript names (a
- * folder's, or one we cannot read: its folder's). Claude never reads it again.
+ * What `/cd` set aside: one item, named for what it is and the project it was set aside in (its
+ * transcript's, or for a folder or one we cannot read, the folder's name). Claude never reads it
+ * again, and refreshes its time when it sets it aside: in a namespace of its own, it never stands
+ * for the latest session of its project.
  */
 function setAsideRecord(store: StoreRef, path: string, folder: string): SessionRecord | undefined {
   const facts = lstatSync(path).isFile() ? safeFacts(path) : undefined;
-  const namespace = facts?.relocatedCwd ?? facts?.cwd ?? `(unknown: ${folder})`;
-  const item = orphanedBundle(store, `claude-set-aside:${folder}/${basename(path)}`, namespace, [path]);
-  return item && { ...item, name: "(set aside by a Claude Code relocation)" };
+  const project = facts?.relocatedCwd ?? facts?.cwd ?? folder;
+  const item = orphanedBundle(store, `claude-set-aside:${folder}/${basename(path)}`, SET_ASIDE_NAMESPACE, [
+    path,
+  ]);
+  return item && { ...item, name: `Set aside by a Claude Code relocation into ${project}` };
 }
 
 /**

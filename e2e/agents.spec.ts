@@ -5,6 +5,8 @@
 // restored Claude session that Claude would delete again, kept from the trash page.
 import { statSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { join } from "node:path";
+import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
 import { agentDirWith, agentsHome, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 const DAY = 86_400_000;
@@ -71,6 +73,46 @@ test("sessions: an Agent column, sortable, and an Agent filter listing every age
   // The drawer names the agent too.
   await page.getByTestId("open-session").first().click();
   await expect(page.getByTestId("drawer")).toContainText("Agent");
+});
+
+test("sessions: an archived Claude Code session says so and 'archived only' finds it; a continued one is titled by its last prompt", async ({
+  page,
+  home,
+  serve,
+}) => {
+  agentsHome(home);
+  writeClaudeTranscript(join(home, ".claude"), {
+    id: "6f1c2a4e-0000-4000-8000-000000000003",
+    cwd: "/work/app",
+    turns: 3,
+    modified: new Date(Date.now() - 2 * DAY),
+    lastPrompt: "now shorten the release notes",
+    archivedAt: new Date(Date.now() - DAY),
+  });
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await expect(page.getByTestId("shown-count")).toHaveText("6 of 6");
+  const row = page.getByTestId("session-row").filter({ hasText: "now shorten the release notes" });
+  await expect(row.getByTestId("archived-badge")).toHaveText("archived");
+  await expect(page.getByTestId("archived-badge")).toHaveCount(1);
+
+  await page.getByTestId("filter-archived").check();
+  await expect(page.getByTestId("shown-count")).toHaveText("1 of 6");
+  await expect(page).toHaveURL(/archived=1/);
+  await page.screenshot({ path: "test-results/claude-archived-table.png" });
+
+  await row.getByTestId("open-session").click();
+  const drawer = page.getByTestId("drawer");
+  await expect(page.getByTestId("drawer-title")).toHaveText("now shorten the release notes");
+  await expect(drawer.getByTestId("drawer-archived")).toContainText("in Claude Code");
+  // The first message is still there, and still found by a search.
+  await expect(drawer.getByTestId("drawer-first-message")).toContainText("user turn 0:");
+  await page.screenshot({ path: "test-results/claude-archived-drawer.png" });
+  await drawer.getByRole("button", { name: "Close details" }).click();
+  await page.getByTestId("filter-archived").uncheck();
+  await page.getByTestId("filter-text").fill("user turn 0");
+  await expect(page.getByTestId("shown-count")).toHaveText("3 of 6");
 });
 
 test("overview: a line per agent with its share, and the treemap's agent level above namespaces", async ({

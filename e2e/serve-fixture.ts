@@ -75,6 +75,8 @@ async function startServer(
     PI_CODING_AGENT_SESSION_DIR: "",
     // Claude Code's store is `~/.claude` in the temporary home, never the machine's own; Codex's `~/.codex`.
     CLAUDE_CONFIG_DIR: "",
+    // …and its temp folder (a session's temp files) the home's too.
+    CLAUDE_CODE_TMPDIR: join(home, "tmp"),
     CODEX_HOME: "",
     CODEX_SQLITE_HOME: "",
     // Gemini CLI's too (`~/.gemini`), and its machine-wide settings and trust are the home's.

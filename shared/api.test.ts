@@ -25,6 +25,8 @@ const ROW: SessionRowTuple = [
   "pinned",
   "why is the build red?",
   "pinned",
+  "and the lint?",
+  1,
 ];
 const response = (rows: unknown[]) => ({
   total: rows.length,
@@ -39,8 +41,10 @@ describe("isSessionRowTuple agrees with the row schema", () => {
   const wrong: unknown[] = ["x", 1, null, [], {}, true, ["x", 1]];
   const variants: unknown[] = [
     ROW,
-    [...ROW.slice(0, 9), null, null, 0, null, null, null],
-    ROW.slice(0, 13),
+    [...ROW.slice(0, 9), null, null, 0, null, null, null, null, null],
+    ROW.slice(0, 15),
+    [...ROW.slice(0, 16), true],
+    [...ROW.slice(0, 16), 0],
     [...ROW, null],
     {},
     null,
@@ -93,6 +97,8 @@ describe("decodeSessionRows", () => {
       kept: "pinned",
       firstMessage: "why is the build red?",
       verdict: "pinned",
+      lastPrompt: "and the lint?",
+      archived: true,
     };
     expect(row).toMatchObject(expected);
     expect(JSON.parse(JSON.stringify(row))).toEqual(expected);
@@ -100,10 +106,12 @@ describe("decodeSessionRows", () => {
 
   it("leaves out what a row does not have", () => {
     const [row] = decodeSessionRows(
-      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null, null, null]]))!,
+      checkSessionsResponse(response([[...ROW.slice(0, 9), null, null, 0, null, null, null, null, null]]))!,
     );
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("name");
     expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("firstMessage");
+    expect(Object.keys(JSON.parse(JSON.stringify(row)))).not.toContain("lastPrompt");
+    expect(row!.archived).toBeUndefined();
     expect(row!.kept).toBeUndefined();
     expect(row!.tags).toBeUndefined();
   });

@@ -153,10 +153,14 @@ export interface SessionRow {
   warnings: number;
   /** Why it may not be removed, when it may not ("active", "pinned", …). */
   kept?: string;
-  /** The first user message, one short line: the title of a session without a name. */
+  /** The first user message, one short line: the title of a session without a name or last prompt. */
   firstMessage?: string;
   /** The policy's verdict (a `VerdictCode`: the rule that would clean it, or why it is kept). */
   verdict?: string;
+  /** The last prompt, one short line, where the agent titles a session by it (Claude Code). */
+  lastPrompt?: string;
+  /** Its agent's user archived it (Claude Code). */
+  archived?: true;
 }
 
 /**
@@ -164,7 +168,8 @@ export interface SessionRow {
  * once, and one array per session — [id, root index, path below the root (see `rowPath`), namespace
  * index, bytes, created and modified (epoch seconds), last used (seconds after modified), messages,
  * name, tags, warnings, kept, first message (one line of at most 80 characters: session-title.ts),
- * the policy's verdict (a `VerdictCode`, null without a valid policy)].
+ * the policy's verdict (a `VerdictCode`, null without a valid policy), last prompt (as the first
+ * message; null when there is none or it is the first message), archived (1, or null)].
  */
 export const SessionsResponseSchema = z.object({
   total: z.number(),
@@ -189,6 +194,8 @@ export const SessionsResponseSchema = z.object({
       z.string().nullable(),
       z.string().nullable(),
       z.string().nullable(),
+      z.string().nullable(),
+      z.literal(1).nullable(),
     ]),
   ),
   /** Each verdict code's words for the current policy ("would clean · older than 30 days"). */
@@ -213,7 +220,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 
 /** True when `row` has the shape of `SessionsResponseSchema`'s row tuple. */
 export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
-  if (!Array.isArray(row) || row.length !== 15) return false;
+  if (!Array.isArray(row) || row.length !== 17) return false;
   const tags: unknown = row[10];
   return (
     isString(row[0]) &&
@@ -230,7 +237,9 @@ export function isSessionRowTuple(row: unknown): row is SessionRowTuple {
     isNumber(row[11]) &&
     (row[12] === null || isString(row[12])) &&
     (row[13] === null || isString(row[13])) &&
-    (row[14] === null || isString(row[14]))
+    (row[14] === null || isString(row[14])) &&
+    (row[15] === null || isString(row[15])) &&
+    (row[16] === null || row[16] === 1)
   );
 }
 
@@ -278,6 +287,8 @@ class DecodedSessionRow implements SessionRow {
   kept?: string;
   firstMessage?: string;
   verdict?: string;
+  lastPrompt?: string;
+  archived?: true;
   constructor(
     readonly id: string,
     readonly path: string,
@@ -333,6 +344,8 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
       kept,
       firstMessage,
       verdict,
+      lastPrompt,
+      archived,
     ] = rows[i]!;
     const row = new DecodedSessionRow(
       id,
@@ -351,6 +364,8 @@ export function decodeSessionRows(response: SessionsResponse): SessionRow[] {
     if (kept !== null) row.kept = kept;
     if (firstMessage !== null) row.firstMessage = firstMessage;
     if (verdict !== null) row.verdict = verdict;
+    if (lastPrompt !== null) row.lastPrompt = lastPrompt;
+    if (archived !== null) row.archived = true;
     decoded[i] = row;
   }
   return decoded;

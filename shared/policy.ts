@@ -48,7 +48,7 @@ export type PolicySession = Pick<
   | "name"
   | "neededBy"
 > &
-  Partial<Pick<SessionRecord, "firstMessage">> &
+  Partial<Pick<SessionRecord, "firstMessage" | "lastPrompt">> &
   Partial<Pick<SessionRecord, "fingerprint" | "warnings">>;
 
 export interface PolicyInput {

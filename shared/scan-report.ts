@@ -44,6 +44,7 @@ export type AgentUsage = z.infer<typeof AgentUsageSchema>;
 const SessionBriefSchema = SessionRecordSchema.pick({
   id: true,
   name: true,
+  lastPrompt: true,
   firstMessage: true,
   path: true,
   namespace: true,

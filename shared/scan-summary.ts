@@ -8,6 +8,7 @@ import { compareSessions, firstN } from "./sort.js";
 const brief = (s: SessionRecord) => ({
   id: s.id,
   ...(s.name !== undefined ? { name: s.name } : {}),
+  ...(s.lastPrompt !== undefined ? { lastPrompt: s.lastPrompt } : {}),
   ...(s.firstMessage !== undefined ? { firstMessage: s.firstMessage } : {}),
   path: s.path,
   namespace: s.namespace,

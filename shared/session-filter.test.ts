@@ -41,6 +41,9 @@ describe("sessionMatcher", () => {
     ["policy: no verdict without a policy", { status: "policy" }, {}, false],
     ["warnings only: none", { warningsOnly: true }, {}, false],
     ["warnings only: some", { warningsOnly: true }, { warnings: 2 }, true],
+    ["text in the last prompt", { text: "TAX line" }, { lastPrompt: "and the tax line" }, true],
+    ["archived only: not archived", { archivedOnly: true }, {}, false],
+    ["archived only: archived", { archivedOnly: true }, { archived: true }, true],
     [
       "every field at once",
       { text: "app", store: "pi", status: "kept", warningsOnly: true },
@@ -61,6 +64,7 @@ describe("filterSessions", () => {
   it("an empty filter returns the same array (no copy at 100,000 rows)", () => {
     expect(filterSessions(rows, NO_FILTER)).toBe(rows);
     expect(isEmptyFilter(filter({ text: "   " }))).toBe(true);
+    expect(isEmptyFilter(filter({ archivedOnly: true }))).toBe(false);
   });
   it("keeps the order of what it lets through", () => {
     expect(filterSessions(rows, filter({ namespace: "/a" })).map((r) => r.path)).toEqual(["/a/1", "/a/3"]);

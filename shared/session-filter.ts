@@ -7,7 +7,7 @@ import { wouldClean } from "./verdict.js";
 
 /** The filter fields of the sessions page; every field is optional on the wire ("" = any). */
 export const SessionFilterSchema = z.strictObject({
-  /** Case-insensitive text in the path, the name, the first message or the namespace. */
+  /** Case-insensitive text in the path, the name, the last or the first message or the namespace. */
   text: z.string().max(256).default(""),
   /** Exactly this namespace. */
   namespace: z.string().max(4096).default(""),
@@ -19,6 +19,8 @@ export const SessionFilterSchema = z.strictObject({
   status: z.enum(["", "policy", "deletable", "kept"]).default(""),
   /** Only sessions with parse warnings. */
   warningsOnly: z.boolean().default(false),
+  /** Only sessions their agent's user archived (Claude Code). */
+  archivedOnly: z.boolean().default(false),
 });
 export type SessionFilter = z.output<typeof SessionFilterSchema>;
 
@@ -28,14 +30,19 @@ export const NO_FILTER: SessionFilter = {
   store: "",
   status: "",
   warningsOnly: false,
+  archivedOnly: false,
 };
 
 /** What the filter looks at, in the table's row and in the server's records alike. */
 export interface FilterableSession {
   path: string;
   name?: string | undefined;
-  /** The first user message (the title of a session without a name). */
+  /** The last prompt, where the agent titles a session without a name by it. */
+  lastPrompt?: string | undefined;
+  /** The first user message (the title of a session without a name or last prompt). */
   firstMessage?: string | undefined;
+  /** Whether its agent's user archived it. */
+  archived?: boolean | undefined;
   namespace: string;
   store: string;
   /** Why it may not be removed, when it may not. */
@@ -48,22 +55,31 @@ export interface FilterableSession {
 
 /** True when the filter lets every session through. */
 export function isEmptyFilter(filter: SessionFilter): boolean {
-  return !filter.text.trim() && !filter.namespace && !filter.store && !filter.status && !filter.warningsOnly;
+  return (
+    !filter.text.trim() &&
+    !filter.namespace &&
+    !filter.store &&
+    !filter.status &&
+    !filter.warningsOnly &&
+    !filter.archivedOnly
+  );
 }
 
 /** A predicate for the filter (the text lower-cased once, not once per session). */
 export function sessionMatcher(filter: SessionFilter): (session: FilterableSession) => boolean {
   const text = filter.text.trim().toLowerCase();
-  const { namespace, store, status, warningsOnly } = filter;
+  const { namespace, store, status, warningsOnly, archivedOnly } = filter;
   return (s) =>
     (!namespace || s.namespace === namespace) &&
     (!store || s.store === store) &&
     (!status ||
       (status === "policy" ? wouldClean(s.verdict) : (status === "kept") === (s.kept !== undefined))) &&
     (!warningsOnly || s.warnings > 0) &&
+    (!archivedOnly || s.archived === true) &&
     (!text ||
       s.path.toLowerCase().includes(text) ||
       (s.name?.toLowerCase().includes(text) ?? false) ||
+      (s.lastPrompt?.toLowerCase().includes(text) ?? false) ||
       (s.firstMessage?.toLowerCase().includes(text) ?? false) ||
       s.namespace.toLowerCase().includes(text));
 }

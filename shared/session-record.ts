@@ -103,6 +103,16 @@ export const SessionRecordSchema = z.object({
    * what pi's picker shows for a session without a name. Agents' meta and command lines are skipped.
    */
   firstMessage: z.string().optional(),
+  /**
+   * The last prompt, as one line of at most `FIRST_MESSAGE_CHARS`, where the agent shows a session
+   * without a name by it (Claude Code's session list, for a continued session): its title then.
+   */
+  lastPrompt: z.string().optional(),
+  /**
+   * When the agent's user archived it (Claude Code's `archived.json`), while it is archived: Claude
+   * hides it from its session list until the user prompts in it again.
+   */
+  archivedAt: isoDate.optional(),
   /** From pi's session index (`sessions-meta/<id>.meta.json`), when there is one. */
   description: z.string().optional(),
   summary: z.string().optional(),
@@ -135,7 +145,11 @@ export const SessionRecordSchema = z.object({
   folder: z.literal(true).optional(),
   /** Ids of forks that read their history from this session's file: it is kept while they exist. */
   neededBy: z.array(z.string()).optional(),
-  /** Header `parentSession` (else the index's `parentSessionFile`): the session this one was forked from. */
+  /**
+   * The file of the session this one was forked or copied from: pi's header `parentSession` (else
+   * the index's `parentSessionFile`), a Codex fork's parent, a Claude Code branch or
+   * `--fork-session` copy's parent. Lineage; a dependency only where `neededBy` says so.
+   */
   parentSession: z.string().optional(),
   /**
    * The id of the first session of its family, on every session of a family of more than one: a

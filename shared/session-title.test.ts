@@ -78,6 +78,17 @@ describe("sessionTitle", () => {
     expect(sessionTitle({})).toEqual({ title: "(unnamed)", source: "time" });
   });
 
+  it("is a name before the last prompt, and the last prompt (Claude Code's title of a continued session) before the first message", () => {
+    expect(
+      sessionTitle({ name: "Release", lastPrompt: "and the tax line", firstMessage: "fix the cart" }),
+    ).toEqual({ title: "Release", source: "name" });
+    expect(sessionTitle({ lastPrompt: "and the\ttax line", firstMessage: "fix the cart" })).toEqual({
+      title: "and the tax line",
+      source: "message",
+    });
+    expect(sessionTitle({ lastPrompt: " ", firstMessage: "fix the cart" }).title).toBe("fix the cart");
+  });
+
   it("gives a listing line with the namespace's folder name beside the title", () => {
     expect(titleLine({ firstMessage: "add tests", namespace: "/home/dev/app/" })).toBe("add tests · app");
     expect(namespaceBase("/")).toBe("/");

@@ -1,5 +1,6 @@
-// How a session is called wherever it is shown, as pi's own session picker calls it: its name, else
-// its first user message, else its time. The file name is only ever secondary: `<time>_<uuid>.jsonl`
+// How a session is called wherever it is shown, as its agent's own session picker calls it: its name,
+// else its last prompt where the agent shows that (Claude Code), else its first user message, else
+// its time. The file name is only ever secondary: `<time>_<uuid>.jsonl`
 // tells a person nothing. One helper, so the table, the treemap, the wizard, Trash, Activity and the
 // CLI cannot disagree.
 
@@ -42,6 +43,8 @@ export interface SessionTitle {
 /** The fields a title needs, on a record, a table row, a trash entry or an audit item alike. */
 export interface Titled {
   name?: string | undefined;
+  /** The last prompt, where the agent titles a session by it (see `SessionRecord.lastPrompt`). */
+  lastPrompt?: string | undefined;
   firstMessage?: string | undefined;
   /** ISO time, for a session with neither a name nor a message. */
   createdAt?: string | undefined;
@@ -56,11 +59,16 @@ export function titleTime(iso: string): string | undefined {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
-/** A session's title: its name, else its first user message, else its time (else its file name). */
+/**
+ * A session's title: its name, else its last prompt (where its agent shows that), else its first user
+ * message, else its time (else its file name).
+ */
 export function sessionTitle(session: Titled): SessionTitle {
   const name = session.name?.trim();
   if (name) return { title: oneLine(name, 120) ?? name, source: "name" };
-  const message = session.firstMessage && oneLine(session.firstMessage);
+  const message =
+    (session.lastPrompt && oneLine(session.lastPrompt)) ||
+    (session.firstMessage && oneLine(session.firstMessage));
   if (message) return { title: message, source: "message" };
   const time = session.createdAt === undefined ? undefined : titleTime(session.createdAt);
   return { title: time ?? (session.path ? fileName(session.path) : "(unnamed)"), source: "time" };

@@ -1,6 +1,6 @@
 // Realistic Claude Code stores for tests, written from the formats Claude Code writes (its
-// CHANGELOG and issue threads; docs/stores.md's "Claude Code" section) — never copied from a real
-// machine — together with what a scan must find in them. The expectations are worked out from
+// CHANGELOG and issue threads, and what 2.1.332's own code writes; docs/stores.md's "Claude Code"
+// section) — never copied from a real machine — together with what a scan must find in them. The expectations are worked out from
 // what was written (the lines, the bytes, the times), never by asking the adapter, so a test
 // compares two independent accounts.
 //
@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BASE62, BASE64_ALPHABET, Random } from "../server/demo/seeded-random.js";
+import { oneLine } from "../shared/session-title.js";
 import { FixtureFiles, newestTime } from "./fixture-files.js";
 
 /** The fixed clock: every time in a generated store is before it (and before any real test run). */
@@ -57,6 +58,10 @@ export class Transcript {
   forkOf?: string;
   /** The session this one was copied from by `/branch` (`forkedFrom`): lineage, no dependency. */
   branchOf?: string;
+  /** The session `--fork-session` copied this one from (its lines keep that id): lineage only. */
+  copyOf?: string;
+  /** The working directory `/cd` moved the session to last: its transcript is in that project's folder. */
+  movedTo?: string;
   /** Ids of the tool calls whose output went to the session's `tool-results/` folder. */
   readonly spilled: string[] = [];
   private last: string | null = null;
@@ -160,6 +165,42 @@ export class Transcript {
   /** The title Claude gave the session itself: metadata, no cwd and no time */
   aiTitle(title: string) {
     return this.add({ type: "ai-title", aiTitle: title, sessionId: this.session.id });
+  }
+
+  /**
+   * The prompt Claude's session list shows for the session (2.1.332 writes it after each turn, and
+   * again when a session is continued): metadata naming the last message, no cwd and no time.
+   */
+  lastPrompt(text: string) {
+    return this.add({
+      type: "last-prompt",
+      lastPrompt: text,
+      leafUuid: this.last,
+      sessionId: this.session.id,
+    });
+  }
+
+  /**
+   * `/cd`: the session goes on in another directory, and Claude moves its transcript (and its
+   * folder) into that directory's project folder, stamping where it went. Its lines from then on
+   * carry the new cwd.
+   */
+  relocated(cwd: string) {
+    this.movedTo = cwd;
+    this.from({ cwd });
+    return this.add({ type: "relocated", sessionId: this.session.id, relocatedCwd: cwd });
+  }
+
+  /**
+   * `claude --resume <parent> --fork-session`: a new session whose file opens with a copy of the
+   * parent's messages — still under the parent's id — and goes on under its own.
+   */
+  copiedFrom(parent: Transcript) {
+    this.copyOf = parent.session.id;
+    for (const line of parent.lines)
+      if (line.type === "user" || line.type === "assistant") this.lines.push({ ...line });
+    this.last = (this.lines.at(-1)?.uuid as string | undefined) ?? null;
+    return this;
   }
 
   user(text: string) {
@@ -307,6 +348,10 @@ export interface ExpectedSession {
   messageCount: number;
   messageCounts: { user: number; assistant: number; toolResult: 0; other: number };
   name?: string;
+  /** The last prompt, one line, when there is one and it is not the first prompt. */
+  lastPrompt?: string;
+  /** When it was archived, while it is. */
+  archivedAt?: string;
   /** Warning codes, sorted. */
   warnings: string[];
   /** Absolute paths of the other parts, sorted. */
@@ -331,6 +376,16 @@ export interface ExpectedOrphan {
   modifiedAt: string;
 }
 
+/** A transcript `/cd` set aside: an item of its own. */
+export interface ExpectedSetAside {
+  id: string;
+  path: string;
+  namespace: string;
+  name: string;
+  sizeBytes: number;
+  modifiedAt: string;
+}
+
 export interface ExpectedProblem {
   code: "not-a-session" | "symlink";
   path: string;
@@ -351,7 +406,13 @@ export interface ClaudeStoreFacts {
   root: string;
   sessions: ExpectedSession[];
   orphans: ExpectedOrphan[];
+  setAside: ExpectedSetAside[];
   problems: ExpectedProblem[];
+  /**
+   * The temp folder the store's sessions' temp folders are in (`<home>/tmp`): a scan finds them with
+   * `CLAUDE_CODE_TMPDIR` naming it.
+   */
+  tempDir: string;
   /** Claude's own files and folders: never part of a session, never reported, never moved. */
   neverMoved: string[];
 }
@@ -364,6 +425,7 @@ export interface ClaudeStore extends ClaudeStoreFacts {
 /** The parts of a bundle, in the order an orphan's parts are listed. */
 const PART_ORDER = [
   "project",
+  "sibling",
   "legacy-agent",
   "file-history",
   "session-env",
@@ -372,6 +434,8 @@ const PART_ORDER = [
   "image-cache",
   "debug",
   "todos",
+  "job",
+  "temp",
 ] as const;
 type PartKind = (typeof PART_ORDER)[number];
 const FOLDER_PARTS = new Set<PartKind>([
@@ -381,7 +445,18 @@ const FOLDER_PARTS = new Set<PartKind>([
   "tasks",
   "uploads",
   "image-cache",
+  "job",
+  "temp",
 ]);
+
+/** What a session's folder says of it: its title, its archive state (as `archived.json` has it). */
+interface SessionState {
+  title?: string;
+  archived?: { archived: boolean; at: number };
+}
+
+/** Our uid, as Claude Code names its temp root after it. */
+const UID = process.getuid?.() ?? 0;
 
 // ---------------------------------------------------------------------------------------------
 // The builder: writes files, remembers their bytes and times, and keys every side file by session
@@ -401,6 +476,10 @@ export class ClaudeStoreBuilder extends FixtureFiles {
   private readonly parts = new Map<string, Array<{ kind: PartKind; path: string }>>();
   private readonly kept: string[] = [];
   private readonly problems: ExpectedProblem[] = [];
+  private readonly states = new Map<string, SessionState>();
+  private readonly setAsides: ExpectedSetAside[] = [];
+  /** Where the sessions' temp folders go (Claude's temp root is `claude-<uid>` in it). */
+  readonly tempDir: string;
 
   constructor(
     readonly home: string,
@@ -408,14 +487,15 @@ export class ClaudeStoreBuilder extends FixtureFiles {
   ) {
     super();
     this.root = join(home, ".claude");
+    this.tempDir = join(home, "tmp");
     this.random = new Random(seed);
     mkdirSync(this.root, { recursive: true });
   }
 
   /** A new session in `cwd`, started `daysAgo` before the fixed clock. */
-  session(cwd: string, daysAgo: number, options: { version?: string } = {}) {
+  session(cwd: string, daysAgo: number, options: { version?: string; id?: string } = {}) {
     const context = {
-      id: uuidV4(this.random),
+      id: options.id ?? uuidV4(this.random),
       cwd,
       version: options.version ?? "2.1.140",
       gitBranch: this.random.pick(["main", "feature/checkout", ""]),
@@ -429,7 +509,7 @@ export class ClaudeStoreBuilder extends FixtureFiles {
    * was last used.
    */
   save(t: Transcript, options: { touchedAfterMs?: number } = {}) {
-    const folder = claudeFolderName(t.session.cwd);
+    const folder = claudeFolderName(t.movedTo ?? t.session.cwd);
     const path = join(this.root, "projects", folder, `${t.session.id}.jsonl`);
     const mtimeMs = t.lastMs + 3 * SECOND + (options.touchedAfterMs ?? 0);
     this.file(path, t.text(), mtimeMs);
@@ -438,7 +518,128 @@ export class ClaudeStoreBuilder extends FixtureFiles {
   }
 
   private part(uuid: string, kind: PartKind, path: string) {
-    this.parts.set(uuid, [...(this.parts.get(uuid) ?? []), { kind, path }]);
+    const parts = this.parts.get(uuid) ?? [];
+    if (!parts.some((p) => p.path === path)) this.parts.set(uuid, [...parts, { kind, path }]);
+    return path;
+  }
+
+  /**
+   * What 2.1.332 keeps in a session's folder besides its subagents: the prefix it last sent, the
+   * head of the transcript that speeds up a resume, the auto-mode classifier's last error, MCP
+   * tasks, remote agents, the copy kept before a rewrite (`CLAUDE_CODE_TRANSCRIPT_LOCAL_GC=keep`),
+   * a terminal recording; and, when given, its title (`/rename` from the desktop) and archive state.
+   */
+  sessionState(uuid: string, folder: string, atMs: number, state: SessionState = {}) {
+    const dir = join(this.root, "projects", folder, uuid);
+    const at = (ms: number) => new Date(ms).toISOString();
+    this.file(join(dir, "sent-prefix.json"), JSON.stringify({ hash: this.random.hex(16), rows: 12 }), atMs);
+    this.file(
+      join(dir, "resume-head.jsonl"),
+      `${JSON.stringify({ type: "resume-head", rows: 12, bytes: 48_213, at: at(atMs) })}\n`,
+      atMs,
+    );
+    this.file(
+      join(dir, "auto-mode-classifier-error.txt"),
+      "classifier unavailable: 503 Service Unavailable\n",
+      atMs + SECOND,
+    );
+    this.file(
+      join(dir, "mcp-tasks", `task_${this.random.hex(12)}.json`),
+      JSON.stringify({ server: "linear", status: "completed", result: sentence(this.random, 20) }),
+      atMs + 2 * SECOND,
+    );
+    this.file(
+      join(dir, "remote-agents", `agent_${this.random.hex(12)}.json`),
+      JSON.stringify({ status: "done", url: "https://claude.ai/code/session_01" }),
+      atMs + 3 * SECOND,
+    );
+    this.file(
+      join(dir, "before-cleanup", `${atMs}-${this.random.hex(8)}.jsonl.replaced`),
+      `${JSON.stringify({ type: "user", sessionId: uuid, message: { role: "user", content: "old" } })}\n`,
+      atMs + 4 * SECOND,
+    );
+    this.file(join(dir, `${atMs}.cast`), asciicast(this.random, atMs), atMs + 5 * SECOND);
+    if (state.title !== undefined)
+      this.file(
+        join(dir, "custom-title.json"),
+        JSON.stringify({ customTitle: state.title, by: "user", at: at(atMs) }),
+        atMs,
+      );
+    if (state.archived !== undefined)
+      this.file(
+        join(dir, "archived.json"),
+        JSON.stringify({ archived: state.archived.archived, at: at(state.archived.at), by: "user" }),
+        state.archived.at,
+      );
+    this.states.set(uuid, { ...this.states.get(uuid), ...state });
+    return this.part(uuid, "project", dir);
+  }
+
+  /**
+   * The files 2.1.332 keeps beside a transcript, named after its session: the remote session's tip
+   * (`.ccr-tip.json`), the pre-compaction marker, the desktop app's release marker, and a terminal
+   * recording as versions before it wrote it (`<id>-<stamp>.cast`).
+   */
+  siblings(uuid: string, folder: string, atMs: number) {
+    const dir = join(this.root, "projects", folder);
+    const put = (name: string, content: string, ms: number) =>
+      this.part(uuid, "sibling", this.file(join(dir, name), content, ms));
+    put(`${uuid}.ccr-tip.json`, JSON.stringify({ uuid: uuidV4(this.random), at: atMs }), atMs);
+    put(`${uuid}.precompact.json`, JSON.stringify({ tokens: 182_311, at: atMs }), atMs + SECOND);
+    put(`${uuid}.desktop-released.json`, JSON.stringify({ reason: "archive" }), atMs + 2 * SECOND);
+    put(`${uuid}-${atMs}.cast`, asciicast(this.random, atMs), atMs + 3 * SECOND);
+  }
+
+  /** `claude --bg`: the background job's folder, named by the first 8 characters of the session's id. */
+  job(uuid: string, atMs: number) {
+    const dir = join(this.root, "jobs", uuid.slice(0, 8));
+    this.file(
+      join(dir, "state.json"),
+      JSON.stringify({
+        short: uuid.slice(0, 8),
+        sessionId: uuid,
+        state: "done",
+        createdAt: atMs,
+        updatedAt: atMs,
+      }),
+      atMs,
+    );
+    this.file(
+      join(dir, "timeline.jsonl"),
+      ["started", "done"].map((kind, i) => `${JSON.stringify({ kind, at: atMs + i * SECOND })}\n`).join(""),
+      atMs + SECOND,
+    );
+    return this.part(uuid, "job", dir);
+  }
+
+  /**
+   * The session's temp folder outside `~/.claude`: `<temp>/claude-<uid>/<project folder>/<id>/`, with
+   * a background task's output and the scratchpad.
+   */
+  tempFolder(uuid: string, folder: string, atMs: number) {
+    const dir = join(this.tempDir, `claude-${UID}`, folder, uuid);
+    this.file(join(dir, "tasks", `b${this.random.hex(7)}.output`), `${sentence(this.random, 200)}\n`, atMs);
+    this.file(join(dir, "scratchpad", "notes.md"), "- try the retry\n", atMs + SECOND);
+    return this.part(uuid, "temp", dir);
+  }
+
+  /**
+   * A transcript of the session `/cd` found in the project folder it moved into, set aside as
+   * `<id>.jsonl.superseded-<ms>`: an item of its own.
+   */
+  setAside(t: Transcript, folder: string, atMs: number) {
+    const name = `${t.session.id}.jsonl.superseded-${atMs}`;
+    const path = this.file(join(this.root, "projects", folder, name), t.text(), atMs);
+    const cwd = (t.lines.findLast((l) => l.type === "relocated")?.relocatedCwd ??
+      t.lines.find((l) => typeof l.cwd === "string")?.cwd) as string | undefined;
+    this.setAsides.push({
+      id: `claude-set-aside:${folder}/${name}`,
+      path,
+      namespace: "(set aside by Claude Code relocations)",
+      name: `Set aside by a Claude Code relocation into ${cwd ?? folder}`,
+      sizeBytes: Buffer.byteLength(t.text()),
+      modifiedAt: new Date(atMs).toISOString(),
+    });
     return path;
   }
 
@@ -637,23 +838,28 @@ export class ClaudeStoreBuilder extends FixtureFiles {
     const sessions = [...this.transcripts.values()].map((saved) => this.expectSession(saved));
     const byUuid = new Map(sessions.map((s) => [s.uuid, s]));
     for (const session of sessions) {
-      const { forkOf, branchOf } = this.transcripts.get(session.uuid)!.transcript;
+      const { forkOf, branchOf, copyOf } = this.transcripts.get(session.uuid)!.transcript;
       const reads = forkOf === undefined ? undefined : byUuid.get(forkOf);
-      const parent = reads ?? (branchOf === undefined ? undefined : byUuid.get(branchOf));
+      const parent =
+        reads ?? byUuid.get(branchOf ?? "") ?? (copyOf === undefined ? undefined : byUuid.get(copyOf));
       if (!parent) continue;
       session.parentSession = parent.path;
       if (parent === reads) parent.neededBy = [...parent.neededBy, session.id].sort();
     }
-    const orphans = [...this.parts].flatMap(([uuid, parts]) =>
-      this.transcripts.has(uuid) ? [] : [this.expectOrphan(uuid, parts)],
-    );
+    // Jobs and temp folders join a session only: without one they are Claude's to tidy.
+    const orphans = [...this.parts].flatMap(([uuid, parts]) => {
+      const own = parts.filter((p) => p.kind !== "job" && p.kind !== "temp");
+      return this.transcripts.has(uuid) || own.length === 0 ? [] : [this.expectOrphan(uuid, own)];
+    });
     return {
       home: this.home,
       root: this.root,
       sessions,
       orphans,
+      setAside: this.setAsides,
       problems: this.problems,
       neverMoved: this.kept,
+      tempDir: this.tempDir,
     };
   }
 
@@ -666,10 +872,32 @@ export class ClaudeStoreBuilder extends FixtureFiles {
     const bundle = (this.parts.get(uuid) ?? []).map((p) => p.path).sort();
     // The session changed when any part of it did: a subagent writes only in the session's folder.
     const modifiedAt = new Date(Math.max(mtimeMs, ...bundle.map(newestTime))).toISOString();
-    const cwd = lines.find((l) => typeof l.cwd === "string")?.cwd as string | undefined;
+    // Where `/cd` last moved it, else where it began.
+    const cwd = (lines.findLast((l) => l.type === "relocated")?.relocatedCwd ??
+      lines.find((l) => typeof l.cwd === "string")?.cwd) as string | undefined;
     const count = (type: string) => lines.filter((l) => l.type === type).length;
-    const titled = lines.findLast((l) => l.type === "summary" || l.type === "custom-title");
-    const name = (titled?.summary ?? titled?.customTitle) as string | undefined;
+    // Titled as Claude's session list titles it: a rename, its folder's title, Claude's own title,
+    // the last prompt, a summary.
+    const last = (type: string, field: string) =>
+      lines.findLast((l) => l.type === type && typeof l[field] === "string")?.[field] as string | undefined;
+    const state = this.states.get(uuid) ?? {};
+    const lastPrompt = last("last-prompt", "lastPrompt");
+    const name =
+      last("custom-title", "customTitle") ??
+      state.title ??
+      last("ai-title", "aiTitle") ??
+      (lastPrompt === undefined ? last("summary", "summary") : undefined);
+    const firstPrompt = firstTyped(lines);
+    const shownPrompt = lastPrompt === undefined ? undefined : oneLine(lastPrompt);
+    // Archived while no prompt was typed after it.
+    const typed = lines
+      .filter((l) => l.type === "user" && promptOf(l) !== undefined)
+      .map((l) => Date.parse(l.timestamp as string));
+    const archive = state.archived;
+    const archivedAt =
+      archive?.archived && !typed.some((t) => t > archive.at)
+        ? new Date(archive.at).toISOString()
+        : undefined;
     const tooLong = lines.some((l) => Buffer.byteLength(JSON.stringify(l)) > PARSE_CAP);
     return {
       uuid,
@@ -687,6 +915,8 @@ export class ClaudeStoreBuilder extends FixtureFiles {
         other: lines.length - count("user") - count("assistant"),
       },
       ...(name !== undefined ? { name } : {}),
+      ...(shownPrompt !== undefined && shownPrompt !== firstPrompt ? { lastPrompt: shownPrompt } : {}),
+      ...(archivedAt !== undefined ? { archivedAt } : {}),
       warnings: [
         ...(cwd === undefined ? ["namespace-from-folder"] : []),
         ...(tooLong ? ["line-too-long"] : []),
@@ -712,6 +942,42 @@ export class ClaudeStoreBuilder extends FixtureFiles {
       modifiedAt: new Date(Math.max(...ordered.map((p) => newestTime(p.path)))).toISOString(),
     };
   }
+}
+
+/** A user line's prompt as the user typed it: its text, or the text blocks of its content (not a tool result). */
+function promptOf(line: Line): string | undefined {
+  if (line.isMeta === true || line.isCompactSummary === true || line.isSidechain === true) return undefined;
+  const content = (line.message as { content?: unknown } | undefined)?.content;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? (content as Line[])
+            .filter((block) => block.type === "text")
+            .map((block) => block.text as string)
+            .join(" ")
+        : undefined;
+  return text === undefined ? undefined : oneLine(text);
+}
+
+/** The first prompt typed in the transcript, one line. */
+const firstTyped = (lines: readonly Line[]) =>
+  lines.flatMap((l) => (l.type === "user" ? [promptOf(l)] : [])).find((p) => p !== undefined);
+
+/** A terminal recording as Claude writes one: asciicast v2, a header line and output events. */
+function asciicast(random: Random, atMs: number): string {
+  const header = {
+    version: 2,
+    width: 120,
+    height: 40,
+    timestamp: Math.floor(atMs / 1000),
+    env: { TERM: "xterm-256color" },
+  };
+  const events = Array.from(
+    { length: 30 },
+    (_, i) => [Number((i * 0.37).toFixed(3)), "o", `${sentence(random, 6)}\r\n`] as const,
+  );
+  return [header, ...events].map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
 /** A process's start time as Claude records it on Linux (field 22 of /proc/<pid>/stat); made up elsewhere. */
@@ -797,6 +1063,73 @@ export function writeClaudeStore(home: string, options: ClaudeStoreOptions = {})
   // Only summaries (a stub Claude left): no cwd and no time in it; the folder and the file's time
   // are all there is.
   b.save(b.session(api, 70).summary("Rate limiter design").summary("Rate limiter, second pass"));
+
+  // /home/dev/app, as 2.1.332 writes it: a session with everything it keeps per session (its
+  // folder's new files and a title there, its siblings, a background job), a continued session
+  // titled by its last prompt and archived, one archived and prompted in again, a `--fork-session`
+  // copy, one `/cd` moved here from the shop (and an earlier transcript of it that was in the way,
+  // set aside), and the project's reserved names and files Claude is writing.
+  const app = "/home/dev/app";
+  const appFolder = claudeFolderName(app);
+  const v332 = { version: "2.1.332" };
+  const full = b.session(app, 12, v332).user("write the release notes").conversation(1);
+  full.lastPrompt("write the release notes");
+  b.save(full);
+  const fullId = full.session.id;
+  b.sessionFolder(fullId, appFolder, app, at(12));
+  b.sessionState(fullId, appFolder, at(12), { title: "Release notes" });
+  b.siblings(fullId, appFolder, at(12));
+  b.fileHistory(fullId, at(12));
+  b.sessionEnv(fullId, at(12));
+  b.job(fullId, at(12));
+
+  const continued = b.session(app, 8, v332).user("draft the changelog").assistant(sentence(b.random, 30));
+  continued
+    .lastPrompt("draft the changelog")
+    .user("now shorten it to five lines")
+    .assistant(sentence(b.random, 20));
+  continued.lastPrompt("now shorten it to five lines");
+  b.save(continued);
+  const archivedAt = continued.lastMs + MINUTE;
+  b.sessionState(continued.session.id, appFolder, archivedAt, {
+    archived: { archived: true, at: archivedAt },
+  });
+
+  const revived = b.session(app, 6, v332).user("check the flaky test").assistant(sentence(b.random, 12));
+  const shelvedAt = revived.lastMs + SECOND; // the next prompt comes later
+  revived.lastPrompt("check the flaky test").user("it failed again").assistant(sentence(b.random, 12));
+  revived.lastPrompt("it failed again");
+  b.save(revived);
+  b.sessionState(revived.session.id, appFolder, shelvedAt, { archived: { archived: true, at: shelvedAt } });
+
+  const copy = b
+    .session(app, 4, v332)
+    .copiedFrom(continued)
+    .user("make it a table")
+    .assistant(sentence(b.random, 9));
+  b.save(copy.lastPrompt("make it a table"));
+
+  const moved = b.session(shop, 5, v332).user("look at the cart").assistant(sentence(b.random, 10));
+  moved.relocated(app).user("now the api").assistant(sentence(b.random, 10)).lastPrompt("now the api");
+  b.save(moved);
+  const earlier = b
+    .session(app, 9, { ...v332, id: moved.session.id })
+    .user("an earlier start")
+    .conversation(1);
+  b.setAside(earlier, appFolder, at(5));
+
+  for (const name of [".dir-sync.json", ".dir-sync-empty.json", ".cloud-worktrees.json"])
+    b.keep(join(root, "projects", appFolder, name), JSON.stringify({ version: 1, entries: [] }));
+  b.keep(
+    join(root, "projects", appFolder, "connector-downloads", fullId, "download-0a1b2c3d.pdf"),
+    "%PDF-1.7\n",
+  );
+  // Files Claude is writing under a temporary name, to rename over the real ones.
+  b.keep(join(root, "projects", appFolder, `${fullId}.jsonl.compact.tmp.${b.random.hex(8)}`), full.text());
+  b.keep(join(root, "projects", appFolder, `${fullId}.ccr-tip.json.tmp.4242.${b.random.hex(6)}`), "{}");
+  // Claude's own in jobs/: its pins, and a job of no session (starting, or a spare).
+  b.keep(join(root, "jobs", "pins.json"), JSON.stringify({ pinned: [] }));
+  b.keep(join(root, "jobs", "0badc0de", "state.json"), JSON.stringify({ state: "idle" }));
 
   // Orphaned side files: their transcript is gone (Claude's own sweep removes only the .jsonl).
   const withFolder = uuidV4(b.random);

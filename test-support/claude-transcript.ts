@@ -1,7 +1,8 @@
 // A small Claude Code transcript written by hand (`projects/<cwd folder>/<id>.jsonl`): a user and an
 // assistant line per turn, each with the fields the adapter reads (type, sessionId, cwd, timestamp),
-// a title when asked (as `/rename` writes it), and the file's time set, since Claude's own cleanup
-// judges a session by it alone.
+// a title when asked (as `/rename` writes it), the prompt Claude's session list shows when asked (a
+// `last-prompt` line), an archive state when asked (`<id>/archived.json`, as 2.1.332 writes it), and
+// the file's time set, since Claude's own cleanup judges a session by it alone.
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -14,7 +15,17 @@ export function writeClaudeTranscript(
     turns = 2,
     modified,
     title,
-  }: { id: string; cwd: string; turns?: number; modified: Date; title?: string },
+    lastPrompt,
+    archivedAt,
+  }: {
+    id: string;
+    cwd: string;
+    turns?: number;
+    modified: Date;
+    title?: string;
+    lastPrompt?: string;
+    archivedAt?: Date;
+  },
 ): string {
   const folder = join(root, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
   mkdirSync(folder, { recursive: true });
@@ -34,6 +45,15 @@ export function writeClaudeTranscript(
   }
   if (title !== undefined)
     lines.push(JSON.stringify({ type: "custom-title", customTitle: title, sessionId: id }));
+  if (lastPrompt !== undefined)
+    lines.push(JSON.stringify({ type: "last-prompt", lastPrompt, leafUuid: null, sessionId: id }));
+  if (archivedAt !== undefined) {
+    const archived = join(folder, id, "archived.json");
+    mkdirSync(join(folder, id), { recursive: true });
+    writeFileSync(archived, JSON.stringify({ archived: true, at: archivedAt.toISOString(), by: "user" }));
+    utimesSync(archived, archivedAt, archivedAt);
+    utimesSync(join(folder, id), archivedAt, archivedAt);
+  }
   const path = join(folder, `${id}.jsonl`);
   writeFileSync(path, `${lines.join("\n")}\n`);
   utimesSync(path, modified, modified);

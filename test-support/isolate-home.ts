@@ -13,6 +13,8 @@ process.env.XDG_DATA_HOME = join(home, ".local", "share");
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
 // Claude Code's folder is found from HOME, like pi's, never from the machine's own setting.
 delete process.env.CLAUDE_CONFIG_DIR;
+// And its temp folder from TMPDIR below (tests that give sessions temp folders name their own).
+delete process.env.CLAUDE_CODE_TMPDIR;
 // Codex too: its home and databases from HOME (tests that use a Codex store set CODEX_HOME themselves).
 delete process.env.CODEX_HOME;
 delete process.env.CODEX_SQLITE_HOME;

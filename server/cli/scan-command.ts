@@ -93,7 +93,7 @@ const rootsOf = (stores: readonly StoreRef[]) => stores.map((s) => s.root);
 /** How many things that are not sessions the table lists one by one. */
 const LISTED_NOT_SESSIONS = 10;
 
-/** The session's name, else its first message, quoted after its namespace; its time is in CREATED already. */
+/** The session's name, else its last or first message, quoted after its namespace; its time is in CREATED already. */
 function titleOf(session: SessionRecord): string {
   const { title, source } = sessionTitle(session);
   return source === "time" ? "" : `  “${title}”`;
@@ -106,7 +106,7 @@ function sessionRows(sessions: readonly SessionRecord[], now: Date, withAgent: b
     String(s.messageCount),
     s.createdAt.slice(0, 10),
     ...(withAgent ? [AGENT_LABELS[s.store.kind]] : []),
-    `${s.namespace}${titleOf(s)}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
+    `${s.namespace}${titleOf(s)}${s.tags?.length ? `  ${s.tags.map((t) => `#${t}`).join(" ")}` : ""}${s.archivedAt ? "  (archived)" : ""}${s.family ? `  family …${s.family.slice(-8)}` : ""}${s.warnings.length ? `  ⚠ ${s.warnings.map((w) => w.code).join(",")}` : ""}`,
   ]);
 }
 

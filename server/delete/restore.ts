@@ -10,6 +10,7 @@ import {
   type TrashEntry,
   trashRefResolver,
 } from "../../shared/trash.js";
+import { isReturnPlace } from "../stores/session-place.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 import { indexRestoreFor, putIndexBack } from "./codex-move.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
@@ -52,6 +53,11 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
         result.skipped.push({
           ref,
           reason: `${dirname(entry.originalPath)} is now reached through a symlink; not restored through it`,
+        });
+      else if (unsafePart(entry))
+        result.skipped.push({
+          ref,
+          reason: `${unsafePart(entry)} is outside its store, and its folder is no longer one of ours that no one else may write to; not restored there`,
         });
       else restoreOne(entry, ref, state, result);
     }
@@ -183,6 +189,14 @@ function putBack(entry: TrashEntry, ref: string, state: EngineState, result: Tra
 function takenPath(entry: TrashEntry): string | undefined {
   if (pathExists(entry.originalPath)) return entry.originalPath;
   return entry.sidecars.find((s) => pathExists(s.to) && pathExists(s.from))?.from;
+}
+
+/**
+ * A part of the entry outside its store (Claude Code's temp folder for the session) that may not go
+ * back now: in a shared temp folder, another user may have made the folder it goes into.
+ */
+function unsafePart(entry: TrashEntry): string | undefined {
+  return entry.sidecars.find((s) => !isReturnPlace(entry.storeKind, entry.storeRoot, s.from))?.from;
 }
 
 /**

@@ -76,6 +76,8 @@ export function rowEncoder(inputs: PlanInputs, now = new Date()): RowEncoder {
       kept.get(s.id) ?? null,
       s.firstMessage ?? null,
       verdicts.get(s.id) ?? null,
+      s.lastPrompt ?? null,
+      s.archivedAt !== undefined ? 1 : null,
     ];
   };
   return { rowOf, roots, namespaces, labels, verdicts, kept };
@@ -194,7 +196,7 @@ export function buildSessionsTable(
             (query.store === undefined || s.store.kind === query.store) &&
             (query.tag === undefined || (s.tags ?? []).includes(query.tag)) &&
             (text === undefined ||
-              [s.path, s.name, s.firstMessage, s.summary, s.namespace].some((field) =>
+              [s.path, s.name, s.lastPrompt, s.firstMessage, s.summary, s.namespace].some((field) =>
                 field?.toLowerCase().includes(text),
               ))
           );

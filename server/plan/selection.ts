@@ -27,7 +27,9 @@ export function idsMatchingFilter(
       matches({
         path: s.path,
         name: s.name,
+        lastPrompt: s.lastPrompt,
         firstMessage: s.firstMessage,
+        archived: s.archivedAt !== undefined,
         namespace: s.namespace,
         store: s.store.kind,
         kept: kept.get(s.id)?.reason,

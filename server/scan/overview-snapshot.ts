@@ -452,6 +452,8 @@ function isKeptRecord(v: unknown): v is SessionRecord {
     typeof r.messageCount === "number" &&
     (r.name === undefined || typeof r.name === "string") &&
     (r.firstMessage === undefined || typeof r.firstMessage === "string") &&
+    (r.lastPrompt === undefined || typeof r.lastPrompt === "string") &&
+    (r.archivedAt === undefined || typeof r.archivedAt === "string") &&
     (r.tags === undefined || (Array.isArray(r.tags) && r.tags.every(isString))) &&
     Array.isArray(r.warnings) &&
     r.warnings.every((w) => typeof (w as { code?: unknown } | null)?.code === "string") &&

@@ -31,6 +31,7 @@ import {
   writeClaudeStore,
 } from "../../../test-support/claude-store.js";
 import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
+import { engine, roundTrip, selection } from "../../../test-support/claude-round-trip.js";
 import {
   fileTimes,
   insideAny,
@@ -44,7 +45,6 @@ import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { scanStores } from "../../scan/scanner.js";
 import { MAX_LINES } from "../read-caps.js";
 
-const engine = { actor: "cli" as const };
 const DAY = 86_400_000;
 
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-")));
@@ -74,6 +74,8 @@ const asSession = (r: SessionRecord) => ({
   messageCount: r.messageCount,
   messageCounts: r.messageCounts,
   name: r.name,
+  lastPrompt: r.lastPrompt,
+  archivedAt: r.archivedAt,
   warnings: r.warnings.map((w) => w.code).sort(),
   bundle: [...(r.bundle ?? [])].sort(),
   sizeBytes: r.sizeBytes,
@@ -102,17 +104,6 @@ const expectedOrphan = ({ uuid: _uuid, ...orphan }: ExpectedOrphan) => orphan;
 const byId = <T extends { id: string }>(items: readonly T[]) =>
   [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
 
-/** A hand selection of `chosen`, each with the fingerprint a scan of the store gives now (its preview). */
-async function selection(root: string, chosen: ReadonlyArray<{ id: string }>) {
-  const { sessions } = await scan(root);
-  return {
-    items: chosen.map(({ id }) => ({ id, fingerprint: sessions.find((r) => r.id === id)!.fingerprint })),
-    roots: [],
-    adapterStores: storesOf(root),
-    via: "selection" as const,
-  };
-}
-
 /** The session with the most side folders (every kind), and one of its subagent transcripts. */
 function fullBundle(store: ClaudeStoreFacts) {
   const full = store.sessions.reduce((a, b) => (b.bundle.length > a.bundle.length ? b : a));
@@ -138,8 +129,14 @@ describe("scan of a Claude Code store", () => {
     expect(new Set(folders).size).toBeLessThan(folders.length); // two cwds share one folder
     expect(store.sessions.some((s) => s.warnings.includes("line-too-long"))).toBe(true);
     expect(store.sessions.some((s) => s.warnings.includes("namespace-from-folder"))).toBe(true);
-    expect(store.sessions.filter((s) => s.parentSession).length).toBe(2);
-    expect(Math.max(...store.sessions.map((s) => s.bundle.length))).toBe(7);
+    expect(store.sessions.filter((s) => s.parentSession).length).toBe(3);
+    expect(Math.max(...store.sessions.map((s) => s.bundle.length))).toBe(8);
+    // And what 2.1.332 writes: a relocated session, titles from a folder and a last prompt, an archive.
+    expect(
+      store.sessions.some((s) => s.namespace === "/home/dev/app" && s.path.includes("/-home-dev-shop/")),
+    ).toBe(false);
+    expect(store.sessions.filter((s) => s.lastPrompt !== undefined).length).toBeGreaterThanOrEqual(3);
+    expect(store.sessions.filter((s) => s.archivedAt !== undefined).length).toBe(1);
 
     const { sessions } = await scan(store.root);
     const found = sessions.filter((r) => r.id.startsWith("claude:"));
@@ -196,7 +193,12 @@ describe("scan of a Claude Code store", () => {
     expect(report.stores).toEqual([{ kind: "claude", root: store.root }]);
     const listed = report.sessions.map(({ id, sizeBytes }) => ({ id, sizeBytes }));
     expect(byId(listed)).toEqual(
-      byId([...store.sessions, ...store.orphans].map(({ id, sizeBytes }) => ({ id, sizeBytes }))),
+      byId(
+        [...store.sessions, ...store.orphans, ...store.setAside].map(({ id, sizeBytes }) => ({
+          id,
+          sizeBytes,
+        })),
+      ),
     );
   });
 
@@ -286,30 +288,6 @@ describe("soft delete and restore of Claude sessions", () => {
     expect(treeChanges(before, snapshotTree([store.home]))).toEqual([]);
   });
 
-  /**
-   * Moves `chosen` (by the ids a scan gives) with the real engine, checks that exactly their
-   * transcripts and bundles left, restores the operation and checks every byte and time is back.
-   */
-  async function roundTrip(store: ClaudeStoreFacts, chosen: ReadonlyArray<ExpectedSession | ExpectedOrphan>) {
-    const parts = chosen.flatMap((s) => [s.path, ...s.bundle]);
-    const moved = insideAny(parts);
-    const before = snapshotTree([store.home]);
-    const times = fileTimes(store.home);
-
-    const result = await softDelete(await selection(store.root, chosen), engine);
-    expect(result.skipped).toEqual([]);
-    expect(result.moved.map((m) => m.id).sort()).toEqual(chosen.map((s) => s.id).sort());
-    expect(result.bytesFreed).toBe(chosen.reduce((total, s) => total + s.sizeBytes, 0));
-    expect(parts.filter((part) => existsSync(part))).toEqual([]);
-    // Nothing else in the Claude folder (nor ~/.claude.json beside it) changed.
-    expect(treeChanges(without(before, moved), snapshotTree([store.home], moved))).toEqual([]);
-
-    const back = await restore([result.operationId!], engine);
-    expect(back.skipped).toEqual([]);
-    expect(treeChanges(before, snapshotTree([store.home]))).toEqual([]);
-    expect(fileTimes(store.home)).toEqual(times);
-  }
-
   // Guards a defect fixed in server/delete/soft-delete.ts, atSessionPlace: a session may only be
   // moved from directly in its store root (or, for pi, a `--<cwd>--` folder of it). A Claude
   // transcript lives in projects/<folder>/ and an orphan in projects/<folder>/ or a side folder, so
@@ -333,7 +311,7 @@ describe("soft delete and restore of Claude sessions", () => {
   // Guards the atSessionPlace fix, as above (the CLI's clean moved nothing and exited 1).
   it("cleaning every session of the store (clean --yes) leaves Claude's own files byte-identical", async () => {
     const store = claudeStore();
-    const all = [...store.sessions, ...store.orphans];
+    const all = [...store.sessions, ...store.orphans, ...store.setAside.map((s) => ({ ...s, bundle: [] }))];
     const moved = insideAny(all.flatMap((s) => [s.path, ...s.bundle]));
     const before = snapshotTree([store.home]);
     const config = join(newHome(), "config.json");
@@ -353,7 +331,7 @@ describe("soft delete and restore of Claude sessions", () => {
     expect(status, out.join("\n")).toBe(0);
     // What a fork reads from or a live Claude process uses may stay (see the tests below); not the rest.
     const mayStay = (s: (typeof all)[number]) =>
-      s.uuid === store.registry.live.sessionId || ("neededBy" in s && s.neededBy.length > 0);
+      ("uuid" in s && s.uuid === store.registry.live.sessionId) || ("neededBy" in s && s.neededBy.length > 0);
     const left = all.filter((s) => !mayStay(s) && existsSync(s.path));
     expect(left.map((s) => s.id)).toEqual([]);
     expect(treeChanges(without(before, moved), snapshotTree([store.home], moved))).toEqual([]);

@@ -2,11 +2,17 @@
 // (rescanClaudeChanged), and that must equal a fresh scan after any sequence of what Claude Code,
 // its user and other programs do — appends to transcripts, session folders and side files, new and
 // deleted sessions and parts, forks and continuations appearing in a transcript, truncations,
-// rewritten legacy subagent files, and Claude's own files that are no session's. Once with the
-// paths each step touched, once with the real tree watcher's events.
+// rewritten legacy subagent files, Claude's own files that are no session's, and what 2.1.332 does:
+// `/cd` moving a session to another project folder (setting aside what is in its way), a transcript
+// rewritten shorter through a temporary file renamed over it, a compaction's temporary file left
+// behind, a session archived. Once with the paths each step touched, once with the real tree
+// watcher's events.
 import {
   appendFileSync,
   copyFileSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -36,6 +42,8 @@ const work = mkdtempSync(join(tmpdir(), "sr-claude-watched-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A file beside a transcript, named after its session (2.1.332). */
+const SIBLING = /^[0-9a-f-]{36}(?:\.(?:ccr-tip|precompact|desktop-released)\.json|-\d+\.cast)$/;
 
 const KINDS = [
   "append-transcript",
@@ -56,6 +64,10 @@ const KINDS = [
   "duplicate",
   "symlink",
   "stray",
+  "relocate",
+  "rewrite",
+  "rewrite-left",
+  "archive",
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -85,7 +97,13 @@ function newStore(name: string) {
         .filter((n) => UUID.test(n))
         .flatMap((n) => filesUnder(join(projects, p, n))),
     ),
+    ...projectFolders().flatMap((p) =>
+      readdirSync(join(projects, p))
+        .filter((n) => SIBLING.test(n))
+        .map((n) => join(projects, p, n)),
+    ),
     ...CLAUDE_SIDE_FOLDERS.flatMap((folder) => filesUnder(join(root, folder))),
+    ...filesUnder(join(root, "jobs")),
   ];
   const idOf = (transcript: string) => transcript.split("/").at(-1)!.slice(0, -".jsonl".length);
   const userLine = (sessionId: string, text: string) =>
@@ -242,6 +260,63 @@ function newStore(name: string) {
         symlinkSync(t ? `${idOf(t)}.txt` : "none.txt", latest);
         return [latest];
       }
+      case "relocate": {
+        // `/cd`: the transcript and its folder move to another project's folder (what is in the
+        // way there is set aside), and the move is stamped in the transcript.
+        const t = pickOf(transcripts(), pick);
+        const to = pickOf([...projectFolders(), `-home-dev-moved-${other % 3}`], other);
+        if (!t || !to || dirname(t) === join(projects, to)) return [];
+        const id = idOf(t);
+        const into = join(projects, to);
+        mkdirSync(into, { recursive: true });
+        const touched = [t];
+        for (const [from, name] of [
+          [t, `${id}.jsonl`],
+          [join(dirname(t), id), id],
+        ] as const) {
+          if (!existsSync(from)) continue;
+          const target = join(into, name);
+          if (existsSync(target)) {
+            const aside = `${target}.superseded-${1_772_000_000_000 + pick}`;
+            renameSync(target, aside);
+            touched.push(aside);
+          }
+          renameSync(from, target);
+          touched.push(from, target);
+        }
+        const moved = join(into, `${id}.jsonl`);
+        appendFileSync(
+          moved,
+          `${JSON.stringify({ type: "relocated", sessionId: id, relocatedCwd: `/home/dev/moved-${other % 3}` })}\n`,
+        );
+        return touched;
+      }
+      case "rewrite":
+      case "rewrite-left": {
+        // Claude's local GC: the transcript's last lines written to a temporary file, renamed over
+        // it (shorter, another inode) — or, cut short, left beside it.
+        const t = pickOf(transcripts(), pick);
+        if (!t) return [];
+        const lines = readFileSync(t, "utf8").split("\n").filter(Boolean);
+        const tmp = `${t}.compact.tmp.${(other % 0xffff).toString(16)}`;
+        writeFileSync(tmp, `${lines.slice(Math.floor(lines.length / 2)).join("\n")}\n`);
+        if (kind === "rewrite-left") return [tmp];
+        renameSync(tmp, t);
+        return [tmp, t];
+      }
+      case "archive": {
+        // Archived from Claude's session list: `archived.json` in the session's folder.
+        const t = pickOf(transcripts(), pick);
+        if (!t) return [];
+        const path = join(dirname(t), idOf(t), "archived.json");
+        if (existsSync(dirname(path)) && !lstatSync(dirname(path)).isDirectory()) return [];
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(
+          path,
+          JSON.stringify({ archived: other % 2 === 0, at: new Date().toISOString(), by: "user" }),
+        );
+        return [path];
+      }
       case "legacy-rewrite": {
         const legacy = projectFolders()
           .flatMap((p) => readdirSync(join(projects, p)).map((n) => join(projects, p, n)))
@@ -289,6 +364,34 @@ describe("what a change costs", () => {
     const before = scanClaudeRoot(root);
     const touched = [0, 1, 2].flatMap((other) => apply({ kind: "claude-own", pick: 0, other }));
     expect(rescanClaudeChanged(root, before, touched)).toBe(before);
+  });
+
+  it("a compaction's temporary file (a rewrite under way, or one a crash left) changes nothing and measures nothing", () => {
+    const { root, apply } = newStore("rewrite-left");
+    const before = scanClaudeRoot(root);
+    const touched = apply({ kind: "rewrite-left", pick: 2, other: 7 });
+    expect(touched).toEqual([expect.stringMatching(/\.jsonl\.compact\.tmp\.[0-9a-f]+$/)]);
+    expect(rescanClaudeChanged(root, before, touched)).toBe(before);
+  });
+
+  it("a session archived in its folder is that session measured again, and archived", () => {
+    const { root, apply } = newStore("archive");
+    const before = scanClaudeRoot(root);
+    // The session with a folder of its own, so that the archive is a change inside a known part.
+    const pick = before.records
+      .filter((r) => r.id.startsWith("claude:"))
+      .map((r) => r.path)
+      .sort()
+      .findIndex((path) => before.records.some((r) => r.bundle?.includes(path.slice(0, -".jsonl".length))));
+    expect(pick).toBeGreaterThanOrEqual(0);
+    const touched = apply({ kind: "archive", pick, other: 0 });
+    const after = rescanClaudeChanged(root, before, touched)!;
+    expect(after).toBeDefined();
+    const archived = (scan: typeof before) =>
+      scan.records.filter((r) => r.archivedAt !== undefined).map((r) => r.path);
+    expect(archived(after).filter((path) => !archived(before).includes(path))).toEqual([
+      `${dirname(touched[0]!)}.jsonl`,
+    ]);
   });
 
   it("a new session, a new side file or a new fork pointer is not placed: the store is scanned whole", () => {

@@ -61,8 +61,11 @@ describe("readClaudeTranscript", () => {
       cwd: "/home/dev/ünïcode",
       firstAt: stamped[0]!.timestamp,
       lastAt: stamped.at(-1)!.timestamp,
-      title: "Renamed ✓",
+      customTitle: "Renamed ✓",
+      aiTitle: `Title ${parsed.findLastIndex((o) => o.type === "ai-title")}`,
       firstMessage: oneLine((parsed[0]!.message as { content: { text: string }[] }).content[0]!.text),
+      firstTurnSessionId: ID,
+      lastTypedAt: Date.parse(parsed.findLast((o) => o.type === "user")!.timestamp as string),
       otherSessionIds: [OTHER],
       lines: parsed.length,
       counts: {
@@ -117,7 +120,7 @@ describe("readClaudeTranscript", () => {
     expect(facts.firstMessage).toMatch(/^Why does the login test fail\? really really/);
     expect(Array.from(facts.firstMessage!).length).toBeLessThanOrEqual(FIRST_MESSAGE_CHARS);
     expect(facts.firstMessage!.endsWith("…")).toBe(true);
-    expect(facts.title).toBe("Earlier work");
+    expect(facts.summary).toBe("Earlier work");
 
     writeFileSync(path, JSON.stringify(lines[2]) + "\n");
     expect(readClaudeTranscript(path).facts.firstMessage).toBeUndefined();

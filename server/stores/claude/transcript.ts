@@ -1,8 +1,9 @@
 // Reads what the retention policy needs from a Claude Code transcript
 // (`projects/<folder>/<sessionId>.jsonl`), streaming: its session id and working directory (from the
 // first line that has them — metadata lines such as `last-prompt`, `custom-title`, `summary` or a
-// file-history snapshot often come first), its first and last timestamps, its messages by role, its
-// title, and the sessions it came from. Lines are parsed up to a cap; a longer line (a file-history
+// file-history snapshot often come first) and the one `/cd` moved it to, its first and last
+// timestamps, its messages by role, what its titles are made of, when the user last typed a prompt,
+// and the sessions it came from. Lines are parsed up to a cap; a longer line (a file-history
 // snapshot, a pasted image) is counted without being held whole. The format is internal to Claude
 // Code and changes between versions: every field is optional here.
 import type { FileIdentity } from "../../fs/file-identity.js";
@@ -21,12 +22,23 @@ export interface ClaudeFacts {
   firstAt?: string;
   lastAt?: string;
   /**
-   * Its title as Claude's session list shows it: the last `custom-title` (a rename), else the last
-   * `ai-title`, else the last `summary`. Claude re-appends titles as the file grows.
+   * The working directory `/cd` moved the session to: the last `relocated` line's `relocatedCwd`.
+   * Claude moved the transcript (and its folder) to that directory's project folder then.
    */
-  title?: string;
+  relocatedCwd?: string;
+  /**
+   * What Claude's session list makes a title of, each the last of its kind (Claude re-appends them
+   * as the file grows): a rename (`custom-title`), Claude's own title (`ai-title`), the last prompt
+   * (`last-prompt`, one short line), a summary (`summary`, older versions).
+   */
+  customTitle?: string;
+  aiTitle?: string;
+  lastPrompt?: string;
+  summary?: string;
   /** The first real prompt, one short line: meta lines, tool results and command wrappers skipped. */
   firstMessage?: string;
+  /** When the user last typed a prompt (ms): a session archived before it is no longer archived. */
+  lastTypedAt?: number;
   /**
    * A session this one reads its history from: a `fork-context-ref` line (a fork written as a
    * pointer, not a copy). When it names another session, that one must stay while this one exists.
@@ -34,6 +46,12 @@ export interface ClaudeFacts {
   readsFrom?: string;
   /** A session this one was copied from (`/branch`: lines carry `forkedFrom`): lineage only. */
   branchedFrom?: string;
+  /**
+   * The session id of its first message (a `user` or `assistant` line). `--fork-session` copies the
+   * parent's conversation into a new file whose copied lines keep the parent's id: then it is not
+   * the file's own.
+   */
+  firstTurnSessionId?: string;
   /**
    * Other session ids its lines carry: after `--continue` Claude appends to the old file under a
    * new id, and that id's side files belong to this transcript (the first few are kept).
@@ -57,8 +75,7 @@ function sessionRef(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The three kinds of title, each the last seen; `title` is the first that exists. */
-const titles = new WeakMap<ClaudeFacts, { custom?: string; ai?: string; summary?: string }>();
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   const { type, cwd, sessionId, timestamp } = line;
@@ -72,21 +89,30 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
     facts.firstAt ??= timestamp;
     facts.lastAt = timestamp;
   }
-  if (type === "user" || type === "assistant") facts.counts[type] += 1;
-  else facts.counts.other += 1;
-  if (type === "user" && facts.firstMessage === undefined) {
+  if (type === "user" || type === "assistant") {
+    facts.counts[type] += 1;
+    if (facts.firstTurnSessionId === undefined && typeof sessionId === "string")
+      facts.firstTurnSessionId = sessionId;
+  } else facts.counts.other += 1;
+  if (type === "user") {
     const prompt = promptText(line);
-    if (prompt !== undefined) facts.firstMessage = prompt;
+    if (prompt !== undefined) {
+      facts.firstMessage ??= prompt;
+      if (typedByUser(line)) typedAt(facts, timestamp);
+    }
+  } else if (type === "attachment") {
+    // A prompt typed while Claude was busy, queued and sent later.
+    const queued = line.attachment as { type?: unknown; prompt?: unknown } | undefined;
+    if (queued?.type === "queued_command" && queued.prompt && typedByUser(queued as Record<string, unknown>))
+      typedAt(facts, timestamp);
   }
-  if (type === "custom-title" || type === "ai-title" || type === "summary") {
-    const seen = titles.get(facts) ?? {};
-    if (type === "custom-title" && typeof line.customTitle === "string") seen.custom = line.customTitle;
-    if (type === "ai-title" && typeof line.aiTitle === "string") seen.ai = line.aiTitle;
-    if (type === "summary" && typeof line.summary === "string") seen.summary = line.summary;
-    titles.set(facts, seen);
-    const title = seen.custom ?? seen.ai ?? seen.summary;
-    if (title !== undefined) facts.title = title;
-  }
+  if (type === "custom-title") facts.customTitle = text(line.customTitle) ?? facts.customTitle;
+  else if (type === "ai-title") facts.aiTitle = text(line.aiTitle) ?? facts.aiTitle;
+  else if (type === "summary") facts.summary = text(line.summary) ?? facts.summary;
+  else if (type === "last-prompt") {
+    const prompt = text(line.lastPrompt);
+    if (prompt !== undefined) facts.lastPrompt = oneLine(prompt) ?? facts.lastPrompt;
+  } else if (type === "relocated") facts.relocatedCwd = text(line.relocatedCwd) ?? facts.relocatedCwd;
   // Parsers disagree on the pointer's field names: read both.
   if (type === "fork-context-ref") {
     const parent = sessionRef(line.parentSessionId) ?? sessionRef(line.forkedSessionId);
@@ -125,6 +151,20 @@ function promptText(line: Record<string, unknown>): string | undefined {
   return oneLine(text);
 }
 
+function typedAt(facts: ClaudeFacts, timestamp: unknown) {
+  const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
+  if (!Number.isNaN(at)) facts.lastTypedAt = at;
+}
+
+/**
+ * Whether a prompt came from the person at the keyboard: no `origin`, or a human one (a peer
+ * session's message or a task's notification is not) — what Claude's archive looks for.
+ */
+function typedByUser(line: Record<string, unknown>): boolean {
+  const origin = line.origin as { kind?: unknown } | undefined;
+  return origin === undefined || origin === null || origin.kind === "human";
+}
+
 /** The top-level type: right before `"uuid"` at a line's end (an assistant line), or before any nested object. */
 const TYPE_BEFORE_UUID = /"type":"([a-z_-]+)","uuid":"/;
 const TYPE_AT_TOP = /^\{[^{]*?"type":"([a-z_-]+)"/;
@@ -140,8 +180,11 @@ const SESSION_ID = /"sessionId":"([^"]+)"/;
 function takeLongLine(facts: ClaudeFacts, head: string, tail: string) {
   facts.longLines += 1;
   const type = TYPE_BEFORE_UUID.exec(tail)?.[1] ?? TYPE_AT_TOP.exec(head)?.[1];
-  if (type === "user" || type === "assistant") facts.counts[type] += 1;
-  else facts.counts.other += 1;
+  const sessionId = SESSION_ID.exec(head)?.[1];
+  if (type === "user" || type === "assistant") {
+    facts.counts[type] += 1;
+    facts.firstTurnSessionId ??= sessionId;
+  } else facts.counts.other += 1;
   const cwd = CWD.exec(head)?.[1];
   if (facts.cwd === undefined && cwd) {
     try {
@@ -150,7 +193,6 @@ function takeLongLine(facts: ClaudeFacts, head: string, tail: string) {
       // an escape cut by the window: the next line with a cwd will do
     }
   }
-  const sessionId = SESSION_ID.exec(head)?.[1];
   if (facts.sessionId === undefined && sessionId) facts.sessionId = sessionId;
   const timestamp = [...tail.matchAll(TIMESTAMP)].at(-1)?.[1] ?? [...head.matchAll(TIMESTAMP)][0]?.[1];
   if (timestamp && !Number.isNaN(Date.parse(timestamp))) {

@@ -118,6 +118,8 @@ const tuple = (id: string, ns: number): SessionsResponse["rows"][number] => [
   null,
   "hello",
   null,
+  null,
+  null,
 ];
 
 /** A client whose fetch answers /api/events with `response`, recording what was asked. */

@@ -78,6 +78,10 @@ export function SessionDrawer({
 
   const s = detail?.session;
   const pinned = detail?.kept?.reason === "pinned";
+  // The file's own first message where it was read; else the record's, when the title is another line.
+  const firstMessage =
+    detail?.detail?.firstUserMessage ??
+    (s?.firstMessage !== undefined && sessionTitle(s).title !== s.firstMessage ? s.firstMessage : undefined);
   return (
     <Dialog class="drawer" labelledBy="drawer-title" testId="drawer" overlay={false} onEscape={onClose}>
       {/* Not a second banner landmark: the drawer's own heading area. */}
@@ -160,6 +164,15 @@ export function SessionDrawer({
             <dd>
               <RelativeTime iso={s.lastUsedAt} now={now} />
             </dd>
+            {s.archivedAt && (
+              <>
+                <dt>Archived</dt>
+                <dd data-testid="drawer-archived">
+                  <RelativeTime iso={s.archivedAt} now={now} /> in {AGENT_LABELS[s.store.kind]}, whose session
+                  list hides it until you prompt in it again
+                </dd>
+              </>
+            )}
             <dt>Entries</dt>
             <dd data-testid="drawer-entries">
               {s.messageCount} ({s.messageCounts.user} user, {s.messageCounts.assistant} assistant,{" "}
@@ -193,11 +206,11 @@ export function SessionDrawer({
               </>
             )}
           </dl>
-          {detail.detail?.firstUserMessage && (
+          {firstMessage && (
             <>
               <h3>First message</h3>
               <blockquote class="first-message" data-testid="drawer-first-message">
-                {detail.detail.firstUserMessage}
+                {firstMessage}
               </blockquote>
             </>
           )}

@@ -95,6 +95,8 @@ export function SessionsPage({
   const shown = store.shown.value;
   const selected = store.selected.value;
   const verdicts = store.verdicts.value;
+  const rows = store.rows.value;
+  const anyArchived = useMemo(() => rows.some((r) => r.archived), [rows]);
 
   const table = useTable({
     features,
@@ -277,6 +279,19 @@ export function SessionsPage({
           />
           with warnings
         </label>
+        {/* Only where some session is archived (Claude Code's archive), or the address asks for it. */}
+        {(anyArchived || filters.archivedOnly) && (
+          <label class="check">
+            <input
+              type="checkbox"
+              data-testid="filter-archived"
+              checked={filters.archivedOnly}
+              disabled={partial}
+              onChange={(e) => setFilter({ archivedOnly: e.currentTarget.checked })}
+            />
+            archived only
+          </label>
+        )}
         {partial ? (
           <span class="count" role="status" data-testid="sessions-loading">
             Loading all {store.total.value.toLocaleString("en-US")} sessions… the first{" "}
@@ -393,6 +408,16 @@ export function SessionsPage({
                       onFocus={() => setActiveId(row.id)}
                       onClick={() => onOpen(row.id)}
                     >
+                      {/* Before the title, so that a long one is cut and not this. */}
+                      {row.archived && (
+                        <span
+                          class="badge archived"
+                          data-testid="archived-badge"
+                          title="Archived in its agent: its session list hides it until you prompt in it again"
+                        >
+                          archived
+                        </span>
+                      )}
                       <SessionName session={row} namespace={row.namespace} />
                     </button>
                     {row.tags?.map((tag) => (

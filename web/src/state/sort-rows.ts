@@ -18,7 +18,7 @@ const KEYS: Record<SortableColumn, (row: SessionRow) => string | number> = {
   // The Session column shows a title (session-title.ts): sorted by it — named and first-message
   // sessions by their text, then the untitled ones (shown by their time) by path, which starts with
   // pi's time-stamped file name within a folder.
-  path: (r) => (r.name?.trim() || r.firstMessage || `\uffff${r.path}`).toLowerCase(),
+  path: (r) => (r.name?.trim() || r.lastPrompt || r.firstMessage || `\uffff${r.path}`).toLowerCase(),
   store: (r) => AGENT_KEYS[r.store],
   namespace: (r) => r.namespace.toLowerCase(),
   sizeBytes: (r) => r.sizeBytes,

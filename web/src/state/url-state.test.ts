@@ -10,6 +10,7 @@ describe("the Sessions page's address", () => {
       store: "claude",
       status: "kept",
       warningsOnly: true,
+      archivedOnly: true,
     } as const;
     const sorting = [
       { id: "sizeBytes", desc: true },

@@ -26,6 +26,7 @@ export function toParams(filters: SessionFilter, sorting: SortingState): URLSear
   if (filters.store) params.set("agent", filters.store);
   if (filters.status) params.set("status", filters.status);
   if (filters.warningsOnly) params.set("warnings", "1");
+  if (filters.archivedOnly) params.set("archived", "1");
   const sort = sorting.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",");
   if (sort !== "lastUsedAt") params.set("sort", sort);
   return params;
@@ -43,6 +44,7 @@ export function fromParams(params: URLSearchParams): { filters: SessionFilter; s
     store: field("store", params.get("agent") ?? ""),
     status: field("status", params.get("status") ?? ""),
     warningsOnly: params.get("warnings") === "1",
+    archivedOnly: params.get("archived") === "1",
   };
   const sorting: SortingState = [];
   for (const part of (params.get("sort") ?? "").split(",")) {

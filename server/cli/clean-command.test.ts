@@ -109,7 +109,7 @@ describe("session-retention clean", () => {
     for (const p of s.paths) expect(existsSync(p)).toBe(true);
   });
 
-  it("--ids: a hand selection (acceptance 2); the active session is kept even when named (acceptance 6)", async () => {
+  it("--ids: a hand selection (acceptance 2); the active session is kept even when named (acceptance 6), and the exit status says one stayed", async () => {
     const s = await store();
     writeActiveMarker(statePaths().activeMarkers, {
       pid: process.pid,
@@ -118,7 +118,8 @@ describe("session-retention clean", () => {
     });
     try {
       const result = await run(["clean", "--yes", "--ids", s.idOf(s.paths[0]!), s.paths[1]!, ...s.args]);
-      expect(result.status).toBe(0);
+      // A session named by hand that stays is a skip: 1, as the help says, not "all moved".
+      expect(result.status).toBe(1);
       expect(result.stderr).toContain(`kept: ${s.paths[0]} — active: pi process ${process.pid} (marker)`);
       expect(existsSync(s.paths[0]!)).toBe(true);
       expect(existsSync(s.paths[1]!)).toBe(false);

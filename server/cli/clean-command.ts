@@ -43,9 +43,10 @@ Options:
 
 Active, pinned, protected and most-recent sessions are never moved, even when named with --ids;
 a session that changed since the preview is skipped; if the output's reader is gone before the
-move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped, cancelled, or the output
-closed before anything moved, 2 refused (invalid config, no confirmation, would empty a store),
-130 Ctrl-C or Ctrl-D at the prompt.`;
+move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped or lost
+(a session named with --ids that stays counts), cancelled, or the output closed before anything
+moved, 2 refused (invalid config, no confirmation, would empty a store), 130 Ctrl-C or Ctrl-D at
+the prompt.`;
 
 /** What `clean --json` prints: the sessions chosen, and what happened to them. */
 export interface CleanJson {
@@ -135,6 +136,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const byId = new Map(sessions.map((s) => [s.id, s]));
   /** Why a session that is not a target stays (its keep), for what its agent's delete would take. */
   let keptWhy: (id: string) => string | undefined;
+  /** Sessions named with --ids that will not move (kept, or unable to): the run then exits 1, as a skip does. */
+  let namedStaying = 0;
   if (refs.length > 0) {
     const named = withFamilies(
       refs.map((ref) => findSession(ref, sessions)),
@@ -163,6 +166,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       else if (why && why.reason !== "cannot-move")
         io.stderr(`kept: ${visible(record.path)} — ${why.reason}: ${visible(why.detail)}`);
     }
+    namedStaying = new Set(named.map((r) => r.id)).size - targets.length;
     if (plan.refusal) {
       io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
@@ -221,7 +225,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       );
       for (const line of saidLeftOut) io.stdout(line);
     }
-    return 0;
+    return namedStaying > 0 && !values["dry-run"] ? 1 : 0;
   }
   const bytes = targets.reduce((t, x) => t + x.record.sizeBytes, 0);
   const where = config.deletion.target === "trash" ? "the trash" : "the quarantine folder";
@@ -307,7 +311,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   }
   if (values.json) json(result);
   else report(result, io, short);
-  return result.skipped.length > 0 || (result.lost?.length ?? 0) > 0 ? 1 : 0;
+  return result.skipped.length > 0 || (result.lost?.length ?? 0) > 0 || namedStaying > 0 ? 1 : 0;
 }
 
 function report(result: SoftDeleteResult, io: CliIo, short: (path: string) => string) {

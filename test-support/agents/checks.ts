@@ -117,6 +117,7 @@ export async function expectRunningKept(session: SessionRecord): Promise<void> {
   const before = { files: hashOf(session), quarantine: quarantined() };
   const { run, result } = await cleanIds(session.id);
   expect(result?.moved ?? []).toEqual([]);
+  expect(run.status).toBe(1);
   expect(run.stderr).toMatch(/active/);
   expect({ files: hashOf(session), quarantine: quarantined() }).toEqual(before);
 }

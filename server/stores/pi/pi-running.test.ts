@@ -127,6 +127,7 @@ describe.runIf(existsSync("/proc/self/stat") && hasTmux)("a pi running without o
     const cleaned = await cli("clean", "--ids", id, "--yes");
     expect(treeChanges(before, snapshotTree([sandbox]))).toEqual([]);
     expect(cleaned.stdout).toBe("Nothing to clean: no session is a candidate.");
+    expect(cleaned.status).toBe(1);
     expect(cleaned.stderr).toContain(`kept: ${live} — active: ${kept!.detail}`);
     expect(existsSync(join(agentDir, "session-trash"))).toBe(false);
 

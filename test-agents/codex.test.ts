@@ -154,11 +154,12 @@ describe.sequential("Codex 0.171.0, the real CLI", () => {
     // `thread-writer-locks/<thread>.lock` is Codex's own, never a part: `codex delete` of any thread
     // removes every lock no process holds, of every thread (this binary, 0.171, in
     // server/stores/codex/codex-thread-files.test.ts), so a lock cannot go and come back with its
-    // session — in a delete of several, one session's lock is gone before its turn. The TUI wrote
-    // one for each of its threads: the exception is one the real Codex makes.
+    // session — in a delete of several, one session's lock is gone before its turn. The TUI always
+    // leaves one for its thread (an exec thread sometimes does too): the exception is one the real
+    // Codex makes.
     const locks = join(sandbox.env.CODEX_HOME!, "thread-writer-locks");
     expect(left.filter((l) => dirname(l.path) !== locks || !l.path.endsWith(".lock"))).toEqual([]);
-    expect(left.map((l) => l.session).sort()).toEqual([`codex:${made.tui}`, `codex:${made.running}`].sort());
+    expect(left.map((l) => l.session)).toContain(`codex:${made.tui}`);
   });
 
   it("the running TUI's session is kept: clean --ids of it moves nothing", async () => {

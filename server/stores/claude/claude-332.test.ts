@@ -18,6 +18,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -423,5 +424,19 @@ describe("a --fork-session copy", () => {
     });
     lenientConfig();
     await roundTrip(store, [store.sessions.find((s) => s.id === p!.id)!]);
+  });
+
+  it("of a transcript an older version continued under a newer id names that transcript", async () => {
+    const b = new ClaudeStoreBuilder(newHome());
+    // Before 2.1.332 `--continue` went on in the same file under a new id: the copied replies of
+    // its later turns name that id, which is no file's.
+    const newer = randomUUID();
+    const parent = b.session(SHOP, 30).conversation(1).from({ sessionId: newer }).conversation(1);
+    b.save(parent);
+    const fork = b.session(SHOP, 20, { version: "2.1.332" }).copiedFrom(parent).conversation(1);
+    b.save(fork);
+    const { sessions } = await scan(b.finish().root);
+    const [p, f] = [parent, fork].map((t) => sessions.find((r) => r.id === `claude:${t.session.id}`)!);
+    expect(f!.parentSession).toBe(p!.path);
   });
 });

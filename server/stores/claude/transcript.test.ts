@@ -159,6 +159,8 @@ describe("readClaudeTranscript", () => {
     expect(read(copy)).toMatchObject({ copiedFrom: PARENT, longLines: 1, sessionId: ID });
     expect(read([prompt, reply("a", GRAND), prompt, reply("b", PARENT)]).copiedFrom).toBe(PARENT);
     // A session's own replies, marked or not, name no other.
-    expect(read([prompt, reply(long), prompt, reply("mine", ID)]).copiedFrom).toBeUndefined();
+    expect(
+      read([prompt, reply(long), prompt, reply(long, ID), reply("mine", ID)]).copiedFrom,
+    ).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
 // never sessions, a session `/cd` moved is one session in its new project, a rewritten transcript is
 // read again whole, archived sessions say so, titles are Claude's, and a `--fork-session` copy
 // names its parent. Each was a failing test before the adapter followed it.
+import { randomUUID } from "node:crypto";
 import {
   appendFileSync,
   chmodSync,
@@ -18,7 +19,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";

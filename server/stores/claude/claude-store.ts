@@ -281,12 +281,12 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
     if (item) records.push(item);
   }
   // Lineage: a branch or a copy names where it came from; a fork pointer makes its parent needed.
+  // A copy names the session that wrote what it copied: a continued transcript's newer id is its own.
+  const copied = (from: string | undefined) =>
+    from === undefined ? undefined : (byId.get(from) ?? continued.get(from));
   for (const record of records) {
     const { readsFrom, branchedFrom, copiedFrom } = origins.get(record) ?? {};
     const reads = readsFrom ? byId.get(readsFrom) : undefined;
-    // A copy names the session that wrote what it copied: a continued transcript's newer id is its own.
-    const copied = (from: string | undefined) =>
-      from === undefined ? undefined : (byId.get(from) ?? continued.get(from));
     const parent = reads ?? copied(branchedFrom) ?? copied(copiedFrom);
     if (!parent || parent === record) continue;
     record.parentSession = parent.path;

@@ -4,7 +4,7 @@
 // that, a named one, and one left running — against the mock model on 127.0.0.1, in a sandboxed
 // home; then what Claude itself lists (its `--resume` picker, every project) is the measure.
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRecord } from "../shared/session-record.js";
@@ -181,8 +181,15 @@ describe.sequential("Claude Code 2.1.332, the real CLI", () => {
   it("each session's size is the bytes on disk of its files", async () => {
     const ours = await ourSessions("claude");
     expect(ours.map((s) => [s.id, s.sizeBytes])).toEqual(ours.map((s) => [s.id, bytesOnDisk(s)]));
-    // The subagent's transcript is part of its session, and the Write's backup of the file it wrote over.
-    expect(filesOf(await byToken("b1")).some((p) => p.includes("/subagents/agent-"))).toBe(true);
+    // The subagent's transcript is part of its session, and so is its task output in Claude's temp
+    // folder (`$TMPDIR/claude-<uid>/<project>/<id>/tasks/<agent>.output`, a link to that transcript,
+    // moved with it and not counted); and the Write's backup of the file it wrote over.
+    const b1 = filesOf(await byToken("b1"));
+    expect(b1.some((p) => p.includes("/subagents/agent-"))).toBe(true);
+    const output = b1.filter(
+      (p) => p.startsWith(join(sandbox.home, "tmp", "claude-")) && p.endsWith(".output"),
+    );
+    expect(output.map((p) => lstatSync(p).isSymbolicLink())).toEqual([true]);
     expect(filesOf(await byToken("a2")).some((p) => p.includes("/file-history/"))).toBe(true);
   });
 

@@ -58,7 +58,7 @@ export class Transcript {
   forkOf?: string;
   /** The session this one was copied from by `/branch` (`forkedFrom`): lineage, no dependency. */
   branchOf?: string;
-  /** The session `--fork-session` copied this one from (its lines keep that id): lineage only. */
+  /** The session `--fork-session` copied this one from (its copied replies name it): lineage only. */
   copyOf?: string;
   /** The working directory `/cd` moved the session to last: its transcript is in that project's folder. */
   movedTo?: string;
@@ -192,13 +192,22 @@ export class Transcript {
   }
 
   /**
-   * `claude --resume <parent> --fork-session`: a new session whose file opens with a copy of the
-   * parent's messages — still under the parent's id — and goes on under its own.
+   * `claude --resume <parent> --fork-session`, as 2.1.332 writes it: a new session whose file opens
+   * with a copy of the parent's messages under the new session's id, each copied reply marked with
+   * the session that asked for it (`requestSessionId`: a mark it already had, else where it was
+   * branched from, else its session), and goes on under its own.
    */
   copiedFrom(parent: Transcript) {
     this.copyOf = parent.session.id;
     for (const line of parent.lines)
-      if (line.type === "user" || line.type === "assistant") this.lines.push({ ...line });
+      if (line.type === "user") this.lines.push({ ...line, sessionId: this.session.id });
+      else if (line.type === "assistant")
+        this.lines.push({
+          ...line,
+          sessionId: this.session.id,
+          requestSessionId:
+            line.requestSessionId ?? (line.forkedFrom as Line | undefined)?.sessionId ?? line.sessionId,
+        });
     this.last = (this.lines.at(-1)?.uuid as string | undefined) ?? null;
     return this;
   }

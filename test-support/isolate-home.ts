@@ -1,6 +1,6 @@
 // Vitest setup file: every test file gets its own empty HOME, agent dir, XDG data dir and temp dir,
 // so no test can read or touch the real ones — even by accident through a default path — and
-// everything a test leaves behind is removed with the folder afterwards.
+// everything a test leaves behind is removed with the folder afterwards (SR_KEEP_HOME=1 keeps it).
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +29,8 @@ process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);
 
 afterAll(() => {
+  // SR_KEEP_HOME=1 keeps it, to look at what a failing test (a real agent) wrote.
+  if (process.env.SR_KEEP_HOME) return void process.stderr.write(`kept ${home}\n`);
   // Folders a test made unreadable (permission tests) must not stop the clean-up.
   rmSync(home, { recursive: true, force: true, maxRetries: 2 });
 });

@@ -3,7 +3,7 @@
 // inside that session's bundle, and clean / trash restore as the agent sees them (it stops listing
 // and fails cleanly on resume; it lists again and resumes with the model's reply).
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, sep } from "node:path";
 import { expect } from "vitest";
 import type { Plan } from "../../shared/plan.js";
@@ -49,15 +49,25 @@ function filesUnder(path: string): string[] {
 /** Every file of a session (its parts, and the files in those that are folders), each once. */
 export const filesOf = (session: SessionRecord) => [...new Set(partsOf(session).flatMap(filesUnder))].sort();
 
-/** The bytes on disk of a session's files (apparent sizes). */
+/**
+ * The bytes on disk of a session's files: their apparent sizes. A link among them (Claude links a
+ * subagent's task output to its transcript) is not followed and its own few bytes are not counted,
+ * as our scan measures every folder (docs/stores.md).
+ */
 export function bytesOnDisk(session: SessionRecord): number {
-  return filesOf(session).reduce((sum, file) => sum + lstatSync(file).size, 0);
+  return filesOf(session).reduce((sum, file) => {
+    const stat = lstatSync(file);
+    return stat.isFile() ? sum + stat.size : sum;
+  }, 0);
 }
 
-/** A hash of a session's files, names and bytes: equal before and after means untouched. */
+/** A hash of a session's files, names and bytes (a link's target): equal before and after means untouched. */
 export function hashOf(session: SessionRecord): string {
   const hash = createHash("sha256");
-  for (const file of filesOf(session)) hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
+  for (const file of filesOf(session)) {
+    const bytes = lstatSync(file).isSymbolicLink() ? readlinkSync(file) : readFileSync(file);
+    hash.update(`${file}\0`).update(bytes).update("\0");
+  }
   return hash.digest("hex");
 }
 

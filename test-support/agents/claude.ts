@@ -119,13 +119,19 @@ export function claudeDriver(sandbox: Sandbox, modelUrl: string, projects: reado
 }
 
 /**
- * The picker's rows on a screen: a title's line is the one above its "… ago · … · <size> ·
- * <folder>" line; a row is known by its title, size and folder (its age changes as it is read).
+ * A row's second line: "<age> · <branch> · <size> · <folder>". Its age is any words: "3 minutes
+ * ago", but "now" for a session written this second — the one just resumed, or still running.
+ */
+const ROW_FACTS = /^\s*[^·❯]+? · (.* · \/.*)$/;
+
+/**
+ * The picker's rows on a screen: a title's line is the one above its facts line; a row is known
+ * by its title and its facts but the age (which changes as it is read).
  */
 function pickerRows(screen: string): Array<{ key: string; title: string; selected: boolean }> {
   const lines = screen.split("\n");
   return lines.flatMap((line, i) => {
-    const facts = / ago · (.*)$/.exec(lines[i + 1] ?? "")?.[1]?.trim();
+    const facts = ROW_FACTS.exec(lines[i + 1] ?? "")?.[1]?.trim();
     if (facts === undefined) return [];
     const title = line.replace(/^\s*(?:❯\s*)?/, "").trimEnd();
     return [{ key: `${title}\n${facts}`, title, selected: /^\s*❯/.test(line) }];

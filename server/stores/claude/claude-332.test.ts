@@ -4,6 +4,7 @@
 // never sessions, a session `/cd` moved is one session in its new project, a rewritten transcript is
 // read again whole, archived sessions say so, titles are Claude's, and a `--fork-session` copy
 // names its parent. Each was a failing test before the adapter followed it.
+import { randomUUID } from "node:crypto";
 import {
   appendFileSync,
   chmodSync,
@@ -423,5 +424,19 @@ describe("a --fork-session copy", () => {
     });
     lenientConfig();
     await roundTrip(store, [store.sessions.find((s) => s.id === p!.id)!]);
+  });
+
+  it("of a transcript an older version continued under a newer id names that transcript", async () => {
+    const b = new ClaudeStoreBuilder(newHome());
+    // Before 2.1.332 `--continue` went on in the same file under a new id: the copied replies of
+    // its later turns name that id, which is no file's.
+    const newer = randomUUID();
+    const parent = b.session(SHOP, 30).conversation(1).from({ sessionId: newer }).conversation(1);
+    b.save(parent);
+    const fork = b.session(SHOP, 20, { version: "2.1.332" }).copiedFrom(parent).conversation(1);
+    b.save(fork);
+    const { sessions } = await scan(b.finish().root);
+    const [p, f] = [parent, fork].map((t) => sessions.find((r) => r.id === `claude:${t.session.id}`)!);
+    expect(f!.parentSession).toBe(p!.path);
   });
 });

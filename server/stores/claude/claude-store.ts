@@ -281,10 +281,13 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
     if (item) records.push(item);
   }
   // Lineage: a branch or a copy names where it came from; a fork pointer makes its parent needed.
+  // A copy names the session that wrote what it copied: a continued transcript's newer id is its own.
+  const copied = (from: string | undefined) =>
+    from === undefined ? undefined : (byId.get(from) ?? continued.get(from));
   for (const record of records) {
     const { readsFrom, branchedFrom, copiedFrom } = origins.get(record) ?? {};
     const reads = readsFrom ? byId.get(readsFrom) : undefined;
-    const parent = reads ?? byId.get(branchedFrom ?? "") ?? byId.get(copiedFrom ?? "");
+    const parent = reads ?? copied(branchedFrom) ?? copied(copiedFrom);
     if (!parent || parent === record) continue;
     record.parentSession = parent.path;
     if (parent === reads) (parent.neededBy ??= []).push(record.id);
@@ -405,7 +408,7 @@ function claudePartKind(root: string, part: string): "file" | "folder" | undefin
 /** The sessions each record came from or continued as, kept beside the records until they are linked. */
 const origins = new WeakMap<
   SessionRecord,
-  Pick<ClaudeFacts, "readsFrom" | "branchedFrom" | "otherSessionIds"> & { copiedFrom?: string }
+  Pick<ClaudeFacts, "readsFrom" | "branchedFrom" | "copiedFrom" | "otherSessionIds">
 >();
 
 function safeFacts(path: string): ClaudeFacts | undefined {
@@ -479,8 +482,8 @@ function transcriptRecord(
       count: facts.longLines,
     });
   if (facts.capped) warnings.push(readCapWarning(facts.capped));
-  // `--fork-session` copies the parent's lines with its id and goes on under the file's own: a copy
-  // that never did is one session's conversation in two files.
+  // Lines naming only another session (a transcript copied or renamed by hand; Claude's own copies
+  // are written under the new id) are one session's conversation in two files.
   if (facts.sessionId !== undefined && facts.sessionId !== id && !facts.otherSessionIds?.includes(id))
     warnings.push({
       code: "duplicate-id",
@@ -531,10 +534,8 @@ function transcriptRecord(
     warnings,
   };
   const copiedFrom =
-    facts.firstTurnSessionId !== undefined &&
-    facts.firstTurnSessionId !== id &&
-    UUID.test(facts.firstTurnSessionId)
-      ? facts.firstTurnSessionId
+    facts.copiedFrom !== undefined && facts.copiedFrom !== id && UUID.test(facts.copiedFrom)
+      ? facts.copiedFrom
       : undefined;
   if (facts.readsFrom || facts.branchedFrom || facts.otherSessionIds || copiedFrom)
     origins.set(record, {

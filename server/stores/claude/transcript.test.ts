@@ -64,7 +64,6 @@ describe("readClaudeTranscript", () => {
       customTitle: "Renamed ✓",
       aiTitle: `Title ${parsed.findLastIndex((o) => o.type === "ai-title")}`,
       firstMessage: oneLine((parsed[0]!.message as { content: { text: string }[] }).content[0]!.text),
-      firstTurnSessionId: ID,
       lastTypedAt: Date.parse(parsed.findLast((o) => o.type === "user")!.timestamp as string),
       otherSessionIds: [OTHER],
       lines: parsed.length,
@@ -124,5 +123,44 @@ describe("readClaudeTranscript", () => {
 
     writeFileSync(path, JSON.stringify(lines[2]) + "\n");
     expect(readClaudeTranscript(path).facts.firstMessage).toBeUndefined();
+  });
+
+  it("names the session a --fork-session copy was copied from: its copied replies' last mark, in a line too long to parse too", () => {
+    const [GRAND, PARENT] = ["1c9e3f4a-0b2d-4e5f-8a6b-7c8d9e0f1a2b", "2d0f4a5b-1c3e-4f60-9b7c-8d9e0f1a2b3c"];
+    // Keys in 2.1.332's order: an assistant line's own `sessionId` after its message, the mark last.
+    const reply = (text: string, mark?: string) => ({
+      parentUuid: null,
+      isSidechain: false,
+      message: { role: "assistant", content: [{ type: "text", text }] },
+      type: "assistant",
+      uuid: "u",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/home/dev/app",
+      sessionId: ID,
+      ...(mark === undefined ? {} : { requestSessionId: mark }),
+    });
+    const prompt = { type: "user", message: { role: "user", content: "go on" }, sessionId: ID };
+    const path = join(mkdtempSync(join(tmpdir(), "sr-transcript-")), `${ID}.jsonl`);
+    const read = (objects: object[]) => {
+      writeFileSync(path, objects.map((o) => JSON.stringify(o)).join("\n") + "\n");
+      return readClaudeTranscript(path).facts;
+    };
+    // A copy of a copy: the grandparent's replies first, then the parent's own, then this one's.
+    const long = "x".repeat(300 * 1024);
+    const copy = [
+      prompt,
+      reply("a", GRAND),
+      prompt,
+      reply(long, PARENT),
+      prompt,
+      reply("mine"),
+      reply("mine", ID),
+    ];
+    expect(read(copy)).toMatchObject({ copiedFrom: PARENT, longLines: 1, sessionId: ID });
+    expect(read([prompt, reply("a", GRAND), prompt, reply("b", PARENT)]).copiedFrom).toBe(PARENT);
+    // A session's own replies, marked or not, name no other.
+    expect(
+      read([prompt, reply(long), prompt, reply(long, ID), reply("mine", ID)]).copiedFrom,
+    ).toBeUndefined();
   });
 });

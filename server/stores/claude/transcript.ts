@@ -47,11 +47,12 @@ export interface ClaudeFacts {
   /** A session this one was copied from (`/branch`: lines carry `forkedFrom`): lineage only. */
   branchedFrom?: string;
   /**
-   * The session id of its first message (a `user` or `assistant` line). `--fork-session` copies the
-   * parent's conversation into a new file whose copied lines keep the parent's id: then it is not
-   * the file's own.
+   * A session this one's conversation was copied from (`--fork-session`): Claude writes the copied
+   * lines under the new session's id, and marks each copied reply with the session that asked for
+   * it (`requestSessionId`). The last such mark is the session copied last — its parent, where a
+   * copy of a copy carries its grandparent's marks first.
    */
-  firstTurnSessionId?: string;
+  copiedFrom?: string;
   /**
    * Other session ids its lines carry: after `--continue` Claude appends to the old file under a
    * new id, and that id's side files belong to this transcript (the first few are kept).
@@ -89,11 +90,9 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
     facts.firstAt ??= timestamp;
     facts.lastAt = timestamp;
   }
-  if (type === "user" || type === "assistant") {
-    facts.counts[type] += 1;
-    if (facts.firstTurnSessionId === undefined && typeof sessionId === "string")
-      facts.firstTurnSessionId = sessionId;
-  } else facts.counts.other += 1;
+  if (type === "user" || type === "assistant") facts.counts[type] += 1;
+  else facts.counts.other += 1;
+  if (type === "assistant") copiedReply(facts, line.requestSessionId, sessionId);
   if (type === "user") {
     const prompt = promptText(line);
     if (prompt !== undefined) {
@@ -120,6 +119,12 @@ function takeLine(facts: ClaudeFacts, line: Record<string, unknown>) {
   }
   const branched = sessionRef(line.forkedFrom);
   if (branched !== undefined) facts.branchedFrom ??= branched;
+}
+
+/** A reply written under `sessionId` that another session asked for: a copy of that session's. */
+function copiedReply(facts: ClaudeFacts, requestSessionId: unknown, sessionId: unknown) {
+  if (typeof requestSessionId === "string" && requestSessionId !== "" && requestSessionId !== sessionId)
+    facts.copiedFrom = requestSessionId;
 }
 
 /**
@@ -171,20 +176,22 @@ const TYPE_AT_TOP = /^\{[^{]*?"type":"([a-z_-]+)"/;
 const TIMESTAMP = /"timestamp":"([^"]{10,40})"/g;
 const CWD = /"cwd":"((?:[^"\\]|\\.)*)"/;
 const SESSION_ID = /"sessionId":"([^"]+)"/;
+const SESSION_ID_G = /"sessionId":"([^"]+)"/g;
+const REQUEST_SESSION_ID = /"requestSessionId":"([^"]+)"/;
 
 /**
  * A line too long to parse: what its ends say. Claude writes `cwd` and `sessionId` near a line's
- * start, and the top-level `type` (of an assistant line, after its message), `uuid` and
- * `timestamp` at its end.
+ * start — or, on an assistant line, after its message, with the top-level `type`, `uuid`,
+ * `timestamp` and a copied reply's `requestSessionId` — at its end.
  */
 function takeLongLine(facts: ClaudeFacts, head: string, tail: string) {
   facts.longLines += 1;
   const type = TYPE_BEFORE_UUID.exec(tail)?.[1] ?? TYPE_AT_TOP.exec(head)?.[1];
-  const sessionId = SESSION_ID.exec(head)?.[1];
-  if (type === "user" || type === "assistant") {
-    facts.counts[type] += 1;
-    facts.firstTurnSessionId ??= sessionId;
-  } else facts.counts.other += 1;
+  // 2.1.332 writes a line's own `sessionId` after its message: the last one in the tail is the line's.
+  const sessionId = [...tail.matchAll(SESSION_ID_G)].at(-1)?.[1] ?? SESSION_ID.exec(head)?.[1];
+  if (type === "user" || type === "assistant") facts.counts[type] += 1;
+  else facts.counts.other += 1;
+  if (type === "assistant") copiedReply(facts, REQUEST_SESSION_ID.exec(tail)?.[1], sessionId);
   const cwd = CWD.exec(head)?.[1];
   if (facts.cwd === undefined && cwd) {
     try {

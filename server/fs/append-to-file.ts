@@ -4,7 +4,8 @@
 // used only once fstat on the open file says it is a regular file. Everything else is a refusal in
 // words, never a hang and never a write somewhere else. Read and appended through the one open file,
 // so what was checked is what is read and written.
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { notRegular } from "./open-regular-file.js";
 
 /** An agent's file opened to append to: its text as it is, and the append. */
 export interface AppendableFile {
@@ -16,15 +17,6 @@ export interface AppendableFile {
 }
 
 const { O_RDWR, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_CREAT, O_EXCL } = constants;
-
-function kindOf(stat: Stats): string {
-  if (stat.isDirectory()) return "a folder";
-  if (stat.isFIFO()) return "a named pipe (FIFO)";
-  if (stat.isSocket()) return "a socket";
-  if (stat.isCharacterDevice()) return "a character device";
-  if (stat.isBlockDevice()) return "a block device";
-  return "a special file";
-}
 
 /** Opens with the safe flags (and `extra`); the fd of a regular file, "missing", or why not. */
 function openRegular(path: string, extra = 0): number | "missing" | string {
@@ -38,10 +30,10 @@ function openRegular(path: string, extra = 0): number | "missing" | string {
     if (code === "EISDIR") return `${path} is a folder, not a regular file`;
     return `${path} could not be opened to append to (${(error as Error).message})`;
   }
-  const stat = fstatSync(fd);
-  if (stat.isFile()) return fd;
+  const kind = notRegular(fstatSync(fd));
+  if (kind === undefined) return fd;
   closeSync(fd);
-  return `${path} is ${kindOf(stat)}, not a regular file: it is never appended to`;
+  return `${path} is ${kind}, not a regular file: it is never appended to`;
 }
 
 /**

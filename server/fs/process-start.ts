@@ -1,6 +1,6 @@
 // When a running process started, from Linux's /proc: what tells a live agent process from another
 // that reuses its pid, and which of its sessions it has written since it started.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux's clock ticks per second for /proc times (USER_HZ: 100 everywhere Node runs). */
 const TICKS_PER_SECOND = 100;
@@ -15,5 +15,16 @@ export function processStart(pid: number): { ms: number; ticks: string } | undef
     return { ms: (Number(boot) + Number(ticks) / TICKS_PER_SECOND) * 1000, ticks };
   } catch {
     return undefined;
+  }
+}
+
+/** The pids of the processes running now, from /proc (none where there is no /proc: not Linux). */
+export function runningPids(): number[] {
+  try {
+    return readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
+  } catch {
+    return [];
   }
 }

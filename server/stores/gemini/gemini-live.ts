@@ -7,10 +7,10 @@
 // by a version from before slugs writes to the folder named by the project's sha256, so that folder
 // counts too. The grace window covers the rest (a Gemini in a container whose processes are not
 // visible here).
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
-import { processStart } from "../../fs/process-start.js";
+import { processStart, runningPids } from "../../fs/process-start.js";
 import { GEMINI_PROJECTS, projectHash } from "./location.js";
 import { readGeminiProjects } from "./projects.js";
 
@@ -33,14 +33,7 @@ interface GeminiProcess {
 
 /** The Gemini CLI processes running now that we may look at (on Linux; none elsewhere). */
 function geminiProcesses(): GeminiProcess[] {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-  return pids.flatMap((name): GeminiProcess[] => {
-    const pid = Number(name);
+  return runningPids().flatMap((pid): GeminiProcess[] => {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
       if (!isGeminiCommand(argv)) return [];

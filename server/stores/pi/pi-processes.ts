@@ -6,9 +6,9 @@
 // Its working folder is the project whose sessions it writes; its environment (HOME,
 // PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR — the title leaves it alone) names the stores it
 // writes them to. Kept free of zod: `scan` loads it.
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { basename } from "node:path";
-import { processStart } from "../../fs/process-start.js";
+import { processStart, runningPids } from "../../fs/process-start.js";
 import { discoverPiRoots } from "./locations.js";
 
 /** A pi process, as /proc shows it. */
@@ -107,14 +107,7 @@ const isPiProcess = (pid: number) =>
  * whose pid was taken by another is passed over, not mixed with it.
  */
 export function runningPi(self: number = process.pid): RunningPi[] {
-  let names: string[];
-  try {
-    names = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-  return names.flatMap((name): RunningPi[] => {
-    const pid = Number(name);
+  return runningPids().flatMap((pid): RunningPi[] => {
     if (pid === self) return [];
     try {
       if (!isPiProcess(pid)) return [];

@@ -333,21 +333,23 @@ describe("the plan and the previews say what Codex takes with a session", () => 
         })
       ).json();
 
-    const alone = PlanSchema.parse(await post("/api/plan/selection", { ids: [s.id(s.spawner)] }));
-    expect(alone.candidates[0]!.refused).toMatch(/which is not selected: select it too/);
-    const both: Plan = PlanSchema.parse(
-      await post("/api/plan/selection", { ids: [s.id(s.spawner), s.id(s.lostOne)] }),
-    );
-    expect(both.candidates.find((c) => c.id === s.id(s.spawner))!.alsoDeletes).toEqual([
-      {
-        id: s.id(s.lostOne),
-        path: s.lostOne.path,
-        title: expect.any(String),
-        what: `its spawned thread ${s.lostOne.id}`,
-      },
-    ]);
+    // The server looks for `codex` as a user's would (SESSION_RETENTION_CODEX, else PATH): without it every
+    // Codex session is left out before any spawned thread is asked about.
     process.env.SESSION_RETENTION_CODEX = CODEX;
     try {
+      const alone = PlanSchema.parse(await post("/api/plan/selection", { ids: [s.id(s.spawner)] }));
+      expect(alone.candidates[0]!.refused).toMatch(/which is not selected: select it too/);
+      const both: Plan = PlanSchema.parse(
+        await post("/api/plan/selection", { ids: [s.id(s.spawner), s.id(s.lostOne)] }),
+      );
+      expect(both.candidates.find((c) => c.id === s.id(s.spawner))!.alsoDeletes).toEqual([
+        {
+          id: s.id(s.lostOne),
+          path: s.lostOne.path,
+          title: expect.any(String),
+          what: `its spawned thread ${s.lostOne.id}`,
+        },
+      ]);
       const result = SoftDeleteResultSchema.parse(await post("/api/delete", { previewId: both.previewId }));
       expect(result.moved.map((m) => m.id).sort()).toEqual([s.id(s.spawner), s.id(s.lostOne)].sort());
     } finally {

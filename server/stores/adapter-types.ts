@@ -50,15 +50,16 @@ export interface StoreAdapter {
   /**
    * For an agent whose own command deletes a session (we take our copy first): what that command
    * would also take with each of `ids` (sessions of `scan`, this store's), asked of the agent's own
-   * records just before a delete and for its preview — never of our scan, which can miss what the
-   * agent knows. A string: the agent could not be asked (then none of them is deleted), said why.
+   * records for every plan and just before a delete — never of our scan, which can miss what the
+   * agent knows. Only sessions that take something are in the answer. A string: the agent could not
+   * be asked (then none of them is deleted), said why.
    */
   alsoDeletes?(
     root: string,
     scan: StoreScan,
     ids: readonly string[],
     env: NodeJS.ProcessEnv,
-  ): Map<string, AlsoDeleted[]> | string;
+  ): Promise<Map<string, AlsoDeleted[]> | string>;
   /** The agent's own retention: what it will delete for good in this store next, if anything. */
   externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
   /**

@@ -35,7 +35,7 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
   if (kind === "codex") {
     const [
       { scanCodexRoot, rescanCodexChanged },
-      { codexAlsoDeletes },
+      { codexAlsoDeletes, spawnEdges },
       { codexDoctor },
       { codexBinary, codexTools, threadsOfPaths },
     ] = await Promise.all([
@@ -48,7 +48,7 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       kind,
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
-      alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
+      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
       checkAfterChange: (root, env) => {
         const codex = codexBinary(env);
         return codex === undefined

@@ -2,7 +2,7 @@
 // threads a thread spawned, by its own database — each moved with its candidate, in one trash entry:
 // the server asked the agent when it made the plan (server/plan/agent-takes.ts), and left out a
 // candidate whose delete would take what does not go. One whose taken session is left unticked
-// stays too: said here.
+// stays too: said here, and not counted (`notGoing`).
 import type { Candidate } from "../../../shared/plan.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
 import { SessionName } from "./SessionName.js";
@@ -45,3 +45,24 @@ export function AgentTakes({
   );
 }
 
+/**
+ * The ticked candidates that will not move after all: each whose agent's own delete takes a
+ * session left unticked (the server refuses it), and so on up. Not counted, not sent.
+ */
+export function notGoing(candidates: readonly Candidate[], ticked: ReadonlySet<string>): Set<string> {
+  const stays = new Set<string>();
+  const takers = candidates.filter((c) => c.alsoDeletes?.length);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of takers)
+      if (
+        ticked.has(c.id) &&
+        !stays.has(c.id) &&
+        (c.alsoDeletes ?? []).some((t) => !ticked.has(t.id) || stays.has(t.id))
+      ) {
+        stays.add(c.id);
+        changed = true;
+      }
+  }
+  return stays;
+}

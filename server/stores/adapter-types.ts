@@ -69,11 +69,13 @@ export interface StoreAdapter {
   sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
   /**
    * The agent's own check of its store at `root`, run after a delete from it or a restore into it
-   * (Codex: `codex doctor`): its verdict in a sentence.
+   * (Codex: `codex doctor`): its verdict in a sentence. `restored`: after a restore, the paths it
+   * put back — what the agent's records may not know again until it next starts.
    */
   checkAfterChange?(
     root: string,
     env: NodeJS.ProcessEnv,
+    restored?: readonly string[],
   ): { status: "ok" | "warning" | "fail" | "unavailable"; message: string };
   /**
    * How the deletion engine takes this store's sessions: "rename" (the default: each part is

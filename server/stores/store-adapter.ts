@@ -49,11 +49,16 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
       alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
-      checkAfterChange: (root, env) => {
+      checkAfterChange: (root, env, restored = []) => {
         const codex = codexBinary(env);
         return codex === undefined
           ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
-          : codexDoctor(codex, root, env);
+          : codexDoctor(
+              codex,
+              root,
+              env,
+              restored.filter((path) => threadsOfPaths([path]).length > 0),
+            );
       },
       // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
       // of a thread's rollout; a thread's orphaned per-thread files move as files do.

@@ -3,8 +3,9 @@
 // real-agent suite's pinned @openai/codex, test-support/test-agents.ts): a family — a thread, the
 // fork made from it and a fork of that fork — is shown in the detail drawer, selected as one, cleaned
 // through the wizard (forks first), and is gone from disk, with `codex doctor`'s verdict on the store
-// in the result; a subagent Codex deletes with its spawner is named in the wizard and moves with it,
-// and a session lost outside the selection is a red banner on the result.
+// in the result; a subagent Codex deletes with its spawner is named in the wizard and moves with it
+// (the spawner alone is left out, said why; with the subagent unticked it is not counted), and a
+// session lost outside the selection is a red banner on the result.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -109,14 +110,25 @@ test("a subagent Codex deletes with its spawner: named in the wizard, moved with
   await page.goto(server.url);
   await page.getByTestId("nav-sessions").click();
   await page.getByTestId("filter-agent").selectOption("codex");
-  for (const t of [spawner, subagent])
-    await page
-      .locator(`[data-testid="session-row"][data-id="codex:${t.id}"]`)
-      .getByTestId("row-select")
-      .check();
+  const rowOf = (t: typeof spawner) => page.locator(`[data-testid="session-row"][data-id="codex:${t.id}"]`);
+  // The spawner alone: its plan leaves it out, with why — no candidate, nothing counted.
+  await rowOf(spawner).getByTestId("row-select").check();
   await page.getByTestId("clean-selected").click();
   const wizard = page.getByTestId("wizard");
   await wizard.getByTestId("wizard-next").click();
+  const left = wizard.locator(`[data-testid="left-out-session"][data-id="codex:${spawner.id}"]`);
+  await expect(left.getByTestId("left-out-detail")).toContainText(
+    `Codex's own delete of it would also delete its spawned thread ${subagent.id}`,
+  );
+  await expect(left.getByTestId("left-out-detail")).toContainText("which is not selected: select it too");
+  await expect(wizard.getByTestId("wizard-candidate")).toHaveCount(0);
+  await expect(wizard.getByTestId("wizard-next")).toBeDisabled();
+  await wizard.getByTestId("wizard-cancel").click();
+
+  await rowOf(subagent).getByTestId("row-select").check();
+  await page.getByTestId("clean-selected").click();
+  await wizard.getByTestId("wizard-next").click();
+  await expect(wizard.getByTestId("ticked-total")).toContainText("2 of 2 ticked");
   const said = wizard.getByTestId("agent-also-deletes");
   await expect(said).toContainText(`Codex will also delete its spawned thread ${subagent.id}`);
   await expect(said).toContainText("goes with “checkout”, in its trash entry.");
@@ -124,9 +136,14 @@ test("a subagent Codex deletes with its spawner: named in the wizard, moved with
   const subagentRow = wizard.locator(`[data-testid="wizard-candidate"][data-id="codex:${subagent.id}"]`);
   await subagentRow.getByTestId("candidate-tick").uncheck();
   await expect(wizard.getByTestId("agent-untick-refused")).toContainText("“checkout” will not be moved");
+  // …and it is not counted: nothing ticked can move.
+  await expect(wizard.getByTestId("ticked-total")).toContainText("1 of 2 ticked · 0 will move");
+  await expect(wizard.getByTestId("wizard-next")).toBeDisabled();
   await page.screenshot({ path: "test-results/codex-agent-takes.png" });
   await subagentRow.getByTestId("candidate-tick").check();
   await expect(wizard.getByTestId("agent-untick-refused")).toHaveCount(0);
+  await expect(wizard.getByTestId("ticked-total")).toContainText("2 of 2 ticked");
+  await expect(wizard.getByTestId("ticked-total")).not.toContainText("will move");
   await wizard.getByTestId("wizard-next").click();
   await expect(wizard.getByTestId("agent-also-deletes")).toBeVisible();
   await wizard.getByTestId("wizard-next").click();

@@ -84,8 +84,6 @@ export const CandidateSchema = PlanSessionSchema.extend({
   alsoDeletes: z
     .array(z.object({ id: z.string(), path: z.string(), title: z.string(), what: z.string() }))
     .optional(),
-  /** Why executing it will be refused: its agent's own delete would also take what does not go. */
-  refused: z.string().optional(),
 });
 export type Candidate = z.infer<typeof CandidateSchema>;
 
@@ -151,8 +149,9 @@ export const ExternalSweepSchema = z.object({
 export type ExternalSweep = z.infer<typeof ExternalSweepSchema>;
 
 /**
- * Sessions a plan would have chosen but leaves out because they cannot be moved whole now, under
- * one reason: a preview counts only what will move, and says once why the rest stays.
+ * Sessions a plan would have chosen but leaves out because they cannot be moved whole now — or
+ * because their agent's own delete would take a session that is not going — under one reason: a
+ * preview counts only what will move, and says once why the rest stays.
  */
 export const LeftOutSchema = z.object({
   /** Why, and how to put it right: "no `codex` binary was found: put it on PATH…". */
@@ -163,6 +162,8 @@ export const LeftOutSchema = z.object({
       path: z.string(),
       sizeBytes: z.number().int().nonnegative(),
       title: z.string().optional(),
+      /** What holds this one back, where the reason is shared: "Codex's own delete of it would also delete …". */
+      detail: z.string().optional(),
     }),
   ),
 });

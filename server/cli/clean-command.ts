@@ -10,7 +10,7 @@ import { STILL_ON_DISK, type SoftDeleteResult } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, planFor, scannedStores, selectionPlanFor } from "../plan/plan-inputs.js";
 import { groupLeftOut, moveChecker } from "../plan/movable.js";
-import { agentTakesOf, staysBecause, withAnswer } from "../plan/agent-takes.js";
+import { withAgentTakes } from "../plan/agent-takes.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
@@ -52,7 +52,7 @@ the prompt.`;
 export interface CleanJson {
   dryRun: boolean;
   sessions: Array<
-    { id: string; path: string; sizeBytes: number; why: string } & Pick<Candidate, "alsoDeletes" | "refused">
+    { id: string; path: string; sizeBytes: number; why: string } & Pick<Candidate, "alsoDeletes">
   >;
   orphanedMeta: string[];
   /** What was chosen but cannot be moved now, one group per reason (not in `sessions`). */
@@ -66,15 +66,6 @@ interface Target {
   fingerprint: Fingerprint;
   /** Why the policy chose it, or "selected". */
   why: string;
-}
-
-/** Why a session `plan` keeps stays, in words — undefined when no rule keeps it (or it goes). */
-function keptWhyIn(plan: Plan): (id: string) => string | undefined {
-  const kept = new Map(plan.kept.map((k) => [k.id, k]));
-  return (id) => {
-    const k = kept.get(id);
-    return k && k.reason !== "within-policy" ? `${k.reason}: ${k.detail}` : undefined;
-  };
 }
 
 /**
@@ -129,13 +120,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const now = new Date();
   const sessions = inputs.report.sessions;
 
-  // Either way the plan counts only what can be moved now: the rest is its leftOut, said once per reason.
+  // Either way the plan counts only what can be moved now — not what an agent's own delete would
+  // take more with: the rest is its leftOut, said once per reason.
+  let plan: Plan;
   let targets: Target[];
   let orphans: string[] = [];
   let leftOut: Plan["leftOut"];
   const byId = new Map(sessions.map((s) => [s.id, s]));
-  /** Why a session that is not a target stays (its keep), for what its agent's delete would take. */
-  let keptWhy: (id: string) => string | undefined;
   /** Sessions named with --ids that will not move (kept, or unable to): the run then exits 1, as a skip does. */
   let namedStaying = 0;
   if (refs.length > 0) {
@@ -144,14 +135,13 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       values.family ? sessions : [],
     );
     const selected = new Set(named.map((r) => r.id));
-    const plan = selectionPlanFor({ ...inputs, config: inputs.config }, selected, now);
+    plan = selectionPlanFor({ ...inputs, config: inputs.config }, selected, now);
     const kept = new Map(plan.kept.map((k) => [k.id, k]));
     const chosen = new Set(plan.candidates.map((c) => c.id));
-    keptWhy = keptWhyIn(plan);
     targets = [];
     const check = inputs.moveContext && moveChecker(inputs.moveContext, config.deletion);
-    const left = (plan.leftOut ?? []).flatMap((g) =>
-      g.sessions.map((session) => ({ session, reason: g.reason })),
+    const left: Array<Parameters<typeof groupLeftOut>[0][number]> = (plan.leftOut ?? []).flatMap((g) =>
+      g.sessions.map((session) => ({ session, reason: g.reason, detail: session.detail })),
     );
     for (const record of [...new Set(named)]) {
       const why = kept.get(record.id);
@@ -173,13 +163,12 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     }
     leftOut = left.length > 0 ? groupLeftOut(left) : undefined;
   } else {
-    const plan = planFor({ ...inputs, config: inputs.config }, now);
+    plan = planFor({ ...inputs, config: inputs.config }, now);
     if (plan.refusal) {
       io.stderr(`session-retention: ${visible(plan.refusal.message)}`);
       return 2;
     }
     orphans = (plan.orphanedMeta ?? []).map((o) => o.path);
-    keptWhy = keptWhyIn(plan);
     targets = plan.candidates.map((c) => ({
       record: byId.get(c.id)!,
       fingerprint: c.fingerprint ?? byId.get(c.id)!.fingerprint,
@@ -188,23 +177,26 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     leftOut = plan.leftOut;
   }
 
-  // What each target's agent will also delete with it, or why it will be refused (plan/agent-takes.ts).
-  const targetIds = new Set(targets.map((t) => t.record.id));
-  const takes = await agentTakesOf(
-    inputs.report,
-    [...targetIds],
-    (id) => (targetIds.has(id) ? undefined : staysBecause(keptWhy(id), refs.length > 0)),
-    process.env,
+  // What each target's agent will also delete with it, as the agent said (plan/agent-takes.ts).
+  const takes = new Map(
+    withAgentTakes(plan, inputs.report, inputs.agentAnswers ?? new Map()).candidates.flatMap((c) =>
+      c.alsoDeletes ? [[c.id, c.alsoDeletes] as const] : [],
+    ),
   );
+  const alsoDeletes = (id: string) => {
+    const taken = takes.get(id);
+    return taken ? { alsoDeletes: taken } : {};
+  };
   const json = (result: SoftDeleteResult | null) => {
     const document: CleanJson = {
       dryRun: values["dry-run"],
-      sessions: targets.map((t) =>
-        withAnswer(
-          { id: t.record.id, path: t.record.path, sizeBytes: t.record.sizeBytes, why: t.why },
-          takes.get(t.record.id),
-        ),
-      ),
+      sessions: targets.map((t) => ({
+        id: t.record.id,
+        path: t.record.path,
+        sizeBytes: t.record.sizeBytes,
+        why: t.why,
+        ...alsoDeletes(t.record.id),
+      })),
       orphanedMeta: orphans,
       ...(leftOut ? { leftOut } : {}),
       result,
@@ -246,12 +238,12 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     ),
   );
   for (const line of agentTakesLines(
-    targets.map((t) =>
-      withAnswer(
-        { path: t.record.path, store: t.record.store, title: sessionTitle(t.record).title },
-        takes.get(t.record.id),
-      ),
-    ),
+    targets.map((t) => ({
+      path: t.record.path,
+      store: t.record.store,
+      title: sessionTitle(t.record).title,
+      ...alsoDeletes(t.record.id),
+    })),
     short,
   ))
     say(line);

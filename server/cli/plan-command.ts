@@ -49,7 +49,8 @@ const LEFT_OUT_LISTED = 10;
 
 /**
  * What a plan leaves out because it cannot be moved now: each reason once, with its sessions
- * under it — never the same paragraph for every session. Empty when nothing is left out.
+ * under it (each with what holds it back, where that is its own) — never the same paragraph for
+ * every session. Empty when nothing is left out.
  */
 export function renderLeftOut(groups: Plan["leftOut"], short: (path: string) => string): string[] {
   if (!groups?.length) return [];
@@ -57,7 +58,8 @@ export function renderLeftOut(groups: Plan["leftOut"], short: (path: string) => 
   const out = [`Left out: ${plural(count, "session")} that cannot be moved now, not counted above:`];
   for (const group of groups) {
     out.push(`  ${plural(group.sessions.length, "session")}: ${visible(group.reason)}`);
-    for (const session of group.sessions.slice(0, LEFT_OUT_LISTED)) out.push(`    ${short(session.path)}`);
+    for (const session of group.sessions.slice(0, LEFT_OUT_LISTED))
+      out.push(`    ${short(session.path)}${session.detail ? ` — ${visible(session.detail)}` : ""}`);
     if (group.sessions.length > LEFT_OUT_LISTED)
       out.push(`    …and ${group.sessions.length - LEFT_OUT_LISTED} more`);
   }
@@ -65,13 +67,12 @@ export function renderLeftOut(groups: Plan["leftOut"], short: (path: string) => 
 }
 
 /**
- * What each chosen session's agent will also delete with it (moved with it, in its trash entry), or
- * why it will be refused: for `plan` and `clean`, said before anything moves.
+ * What each chosen session's agent will also delete with it (moved with it, in its trash entry):
+ * for `plan` and `clean`, said before anything moves. (One whose delete would take what does not
+ * go is no candidate: the plan left it out.)
  */
 export function agentTakesLines(
-  chosen: ReadonlyArray<
-    Pick<Plan["candidates"][number], "path" | "store" | "title" | "alsoDeletes" | "refused">
-  >,
+  chosen: ReadonlyArray<Pick<Plan["candidates"][number], "path" | "store" | "title" | "alsoDeletes">>,
   short: (path: string) => string,
 ): string[] {
   const lines: string[] = [];
@@ -81,7 +82,6 @@ export function agentTakesLines(
       lines.push(
         `${AGENT_LABELS[c.store.kind]} will also delete ${visible(t.what)}: “${visible(t.title)}” (${short(t.path)}) goes with ${name}, in its trash entry`,
       );
-    if (c.refused) lines.push(`REFUSED ${name} (${short(c.path)}): ${visible(c.refused)}`);
   }
   return lines;
 }
@@ -229,8 +229,12 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     io.stderr(invalidConfigText(config));
     return 2;
   }
-  // What each candidate's agent will also delete with it, asked of the agent (plan/agent-takes.ts).
-  const plan = await withAgentTakes(planFor({ ...inputs, config }), inputs.report, process.env);
+  // What each candidate's agent will also delete with it, as the agent said (plan/agent-takes.ts).
+  const plan = withAgentTakes(
+    planFor({ ...inputs, config }),
+    inputs.report,
+    inputs.agentAnswers ?? new Map(),
+  );
   if (values.json) io.stdout(JSON.stringify(PlanSchema.parse(plan)));
   else
     io.stdout(

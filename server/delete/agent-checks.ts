@@ -5,18 +5,25 @@ import type { StoreKind } from "../../shared/session-record.js";
 import type { AgentCheck } from "../../shared/trash.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 
-/** The checks of every store among `changed` whose agent has one, each store once. */
+/**
+ * The checks of every store among `changed` whose agent has one, each store once; `restored`: the
+ * paths a restore put back into it (the check may expect its agent not to know them yet).
+ */
 export async function agentChecks(
-  changed: ReadonlyArray<{ kind: StoreKind; root: string }>,
+  changed: ReadonlyArray<{ kind: StoreKind; root: string; restored?: readonly string[] }>,
   env: NodeJS.ProcessEnv,
 ): Promise<AgentCheck[]> {
+  const stores = new Map<string, { kind: Exclude<StoreKind, "pi">; root: string; restored: string[] }>();
+  for (const { kind, root, restored = [] } of changed) {
+    if (kind === "pi") continue;
+    const store = stores.get(`${kind}\0${root}`) ?? { kind, root, restored: [] };
+    store.restored.push(...restored);
+    stores.set(`${kind}\0${root}`, store);
+  }
   const checks: AgentCheck[] = [];
-  const seen = new Set<string>();
-  for (const { kind, root } of changed) {
-    if (kind === "pi" || seen.has(`${kind}\0${root}`)) continue;
-    seen.add(`${kind}\0${root}`);
+  for (const { kind, root, restored } of stores.values()) {
     const check = (await storeAdapter(kind)).checkAfterChange;
-    if (check) checks.push({ agent: kind, storeRoot: root, ...check(root, env) });
+    if (check) checks.push({ agent: kind, storeRoot: root, ...check(root, env, restored) });
   }
   return checks;
 }

@@ -66,7 +66,11 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     const checks = await agentChecks(
       named
         .filter(({ entry }) => restored.has(entry.entryId))
-        .map(({ entry }) => ({ kind: entry.storeKind, root: entry.storeRoot })),
+        .map(({ entry }) => ({
+          kind: entry.storeKind,
+          root: entry.storeRoot,
+          restored: [entry.originalPath, ...entry.sidecars.map((s) => s.from)],
+        })),
       state.env,
     );
     if (checks.length > 0) result.checks = checks;

@@ -16,6 +16,7 @@ import { type SoftDeleteResult, STOPPED_REASON, type TrashItem } from "../../sha
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { moveChecker } from "../plan/movable.js";
+import { askAgents } from "../plan/agent-takes.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
@@ -186,14 +187,16 @@ export async function softDelete(
       now,
       request.via === "selection" ? new Set(items.map((i) => i.id)) : undefined,
     );
-    const stillChosen =
+    const planNow =
       request.via === "policy" || request.via === "auto-clean"
-        ? new Set(
-            planFor({ ...inputs, config: { ...inputs.config, ok: true, config } }, now).candidates.map(
-              (c) => c.id,
-            ),
-          )
+        ? planFor({ ...inputs, config: { ...inputs.config, ok: true, config } }, now)
         : undefined;
+    const stillChosen = planNow && new Set(planNow.candidates.map((c) => c.id));
+    // What the plan made now leaves out, and why (an agent's own delete that would take more): said
+    // as it is, not as a change of the policy's mind.
+    const leftOutNow = new Map(
+      (planNow?.leftOut ?? []).flatMap((g) => g.sessions.map((x) => [x.id, x.detail ?? g.reason])),
+    );
     const chosen: Array<{ record: MoveTarget; fingerprint: Fingerprint }> = [];
     // Whole or not at all: every part must be movable before the item gets an intent (plan/movable.ts,
     // the check the preview made).
@@ -213,7 +216,9 @@ export async function softDelete(
         result.skipped.push({
           id,
           path: record.path,
-          reason: "no longer chosen by the policy (the config or the sessions changed since the preview)",
+          reason:
+            leftOutNow.get(id) ??
+            "no longer chosen by the policy (the config or the sessions changed since the preview)",
         });
       else if (record.warnings.some((w) => w.code === "non-utf8-name"))
         result.skipped.push({
@@ -258,7 +263,14 @@ export async function softDelete(
       else chosen.push({ record, fingerprint });
     }
     // What an agent's own delete takes with a session: into its item, or the session is refused.
-    const taken = await takeAgentsAlong(chosen, inputs.report, exempt, request.via, result, state.env);
+    const taken = takeAgentsAlong(
+      chosen,
+      inputs.report,
+      inputs.agentAnswers ?? (await askAgents(inputs.report, state.env)),
+      exempt,
+      request.via,
+      result,
+    );
     for (const record of taken.merged) byId.set(record.id, record);
     // A Codex session whose forks read from it goes after them (see forksChosenToo).
     chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));

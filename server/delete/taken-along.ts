@@ -5,28 +5,29 @@
 import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
-import { staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
+import { type AgentAnswers, staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
 
 /**
- * What an agent's own delete takes with each chosen session (plan/agent-takes.ts), asked now: a
- * session it takes that goes too joins that item (out of `chosen`: its files are in the item's); a
- * session whose delete would take anything that does not go is refused, said why, in `result`.
+ * What an agent's own delete takes with each chosen session (plan/agent-takes.ts), by `answers`
+ * the agents gave for the engine's own fresh scan, under its lock: a session it takes that goes too
+ * joins that item (out of `chosen`: its files are in the item's); a session whose delete would take
+ * anything that does not go is refused, said why, in `result` — whatever the plan said.
  */
-export async function takeAgentsAlong<
+export function takeAgentsAlong<
   T extends { record: Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">; fingerprint: Fingerprint },
 >(
   chosen: T[],
   report: ScanReport,
+  answers: AgentAnswers,
   exempt: ReadonlyMap<string, { reason: string; detail: string }>,
   via: string,
   result: SoftDeleteResult,
-  env: NodeJS.ProcessEnv,
 ) {
   const going = new Set(chosen.map((c) => c.record.id));
   const skipped = new Map(result.skipped.map((s) => [s.id, s.reason]));
   const why = (id: string) =>
     skipped.get(id) ?? (exempt.has(id) ? `${exempt.get(id)!.reason}: ${exempt.get(id)!.detail}` : undefined);
-  const along = await takeAlong(chosen, report, env, (id) =>
+  const along = takeAlong(chosen, answers, report, (id) =>
     going.has(id) ? undefined : staysBecause(why(id), via === "selection"),
   );
   for (const { item, reason } of along.refused)

@@ -505,8 +505,12 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     async plan(options = {}) {
       const { plan, inputs } = await policyPlan();
       if (!options.preview) return plan;
-      // A preview says what each candidate's agent will also delete with it, or why it is refused.
-      return previews.remember(await withAgentTakes(plan, inputs.report, process.env), "policy");
+      // A preview says what each candidate's agent will also delete with it (its plan left out
+      // those whose delete would take more).
+      return previews.remember(
+        withAgentTakes(plan, inputs.report, inputs.agentAnswers ?? new Map()),
+        "policy",
+      );
     },
 
     planSummary: async () => summarizePlan((await policyPlan()).plan),
@@ -534,7 +538,10 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
         const record = ids.has(kept.id) ? records.get(kept.id) : undefined;
         if (record) kept.title = sessionTitle(record).title;
       }
-      return previews.remember(await withAgentTakes(plan, inputs.report, process.env), "selection");
+      return previews.remember(
+        withAgentTakes(plan, inputs.report, inputs.agentAnswers ?? new Map()),
+        "selection",
+      );
     },
 
     async previewPlan(raw) {

@@ -2,11 +2,12 @@
 // `codex delete`, after we took our copy), that command may take more than the session as our scan
 // sees it — the agent's own records decide, and our scan can miss what they say (a Codex subagent
 // whose rollout lost its header is a session of its own to us, and Codex deletes it with its
-// spawner). So the agent is asked (its adapter's `alsoDeletes`) before a delete and for its preview,
+// spawner). So the agent is asked (its adapter's `alsoDeletes`) as every plan's inputs are gathered,
 // and each thing it names is either a session that goes in the same delete — then it is taken into
 // the chosen session's item: moved, journaled and restored with it, as one — or the chosen session
-// is refused, with one plain reason. The engine asks under its lock on its fresh scan; `plan`,
-// `clean` and the dashboard's wizard ask the same way and show the answer.
+// stays, with one plain reason: a plan leaves it out (plan/movable.ts) as it leaves out what cannot
+// move, so the count a user confirms is the count that moves. The engine asks again under its lock,
+// on its fresh scan, and refuses by the same judgment: it never trusts the plan.
 import type { Candidate, Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { AGENT_LABELS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
@@ -22,36 +23,58 @@ export type TakenWith = NonNullable<Candidate["alsoDeletes"]>[number] & {
   agent: string;
 };
 
-/** What becomes of a chosen session whose agent's delete takes more: what goes with it, or why it stays. */
-export type AgentTake = { takes: TakenWith[] } | { refused: string };
+/**
+ * What becomes of a chosen session whose agent's delete takes more: what goes with it, or why it
+ * stays (`refused`, about it alone) under one reason shared by every such session (`group`).
+ */
+export type AgentTake = { takes: TakenWith[] } | { refused: string; group: string };
 
-/** Each agent's answer for the chosen sessions of its stores (only agents that delete by their own command). */
+/**
+ * What each session's agent's own delete would also take, by session id: only sessions that take
+ * something, or whose agent could not be asked (a string: why).
+ */
+export type AgentAnswers = ReadonlyMap<string, readonly AlsoDeleted[] | string>;
+
+/**
+ * Each agent that deletes by its own command asked, once per store, about every session of it: one
+ * read of its records per store (Codex: its state database, read-only), without blocking.
+ */
 export async function askAgents(
   report: Pick<ScanReport, "stores" | "sessions" | "problems">,
-  ids: Iterable<string>,
   env: NodeJS.ProcessEnv,
-): Promise<Map<string, readonly AlsoDeleted[] | string>> {
-  const wanted = new Set(ids);
+): Promise<AgentAnswers> {
   const answers = new Map<string, readonly AlsoDeleted[] | string>();
   for (const store of report.stores) {
     if (store.kind === "pi") continue;
-    const records = report.sessions.filter((s) => s.store.kind === store.kind && s.store.root === store.root);
-    const chosen = records.filter((r) => wanted.has(r.id)).map((r) => r.id);
-    if (chosen.length === 0) continue;
     const adapter = await storeAdapter(store.kind);
     if (!adapter.alsoDeletes) continue;
+    const records = report.sessions.filter((s) => s.store.kind === store.kind && s.store.root === store.root);
+    if (records.length === 0) continue;
     const problems = report.problems.filter((p) => p.path.startsWith(`${store.root}/`));
-    const answer = adapter.alsoDeletes(store.root, { records, problems }, chosen, env);
-    for (const id of chosen) answers.set(id, typeof answer === "string" ? answer : (answer.get(id) ?? []));
+    const ids = records.map((r) => r.id);
+    const answer = await adapter.alsoDeletes(store.root, { records, problems }, ids, env);
+    if (typeof answer === "string") for (const id of ids) answers.set(id, answer);
+    else for (const [id, takes] of answer) if (takes.length > 0) answers.set(id, takes);
   }
   return answers;
 }
 
+/** The answers about `ids` alone. */
+function answersFor(answers: AgentAnswers, ids: Iterable<string>): AgentAnswers {
+  const only = new Map<string, readonly AlsoDeleted[] | string>();
+  for (const id of ids) {
+    const answer = answers.get(id);
+    if (answer !== undefined) only.set(id, answer);
+  }
+  return only;
+}
+
 /**
  * The answers judged (pure): a session whose agent's delete takes only sessions that go too keeps
- * them as `takes`; one that would take anything else is refused, said plainly. `stays` words why a
- * session is not going ("is not selected…", "stays (pinned: pinned by you)"); undefined: it goes.
- * Only sessions that take something, or are refused, are in the answer.
+ * them as `takes`; one that would take anything else is refused, said plainly, under one reason for
+ * all such sessions of its agent (`group`). `stays` words why a session is not going ("is not
+ * selected…", "stays (pinned: pinned by you)"); undefined: it goes. Only sessions that take
+ * something, or are refused, are in the answer.
  */
 export function judgeTakes(
   answers: ReadonlyMap<string, readonly AlsoDeleted[] | string>,
@@ -65,6 +88,8 @@ export function judgeTakes(
     return session ? `${take.what} (session ${session.id}, “${sessionTitle(session).title}”)` : take.what;
   };
   const alsoDeletes = (id: string) => `${agentOf(id)}'s own delete of it would also delete`;
+  const group = (id: string) =>
+    `${agentOf(id)}'s own delete would also delete something that is not going with it`;
   // First what stays for its own sake (a file that is no session, a session not going): the plain
   // reason. A session taken along takes what it takes too, so this finds the cause of any refusal.
   for (const [id, answer] of answers) {
@@ -101,7 +126,8 @@ export function judgeTakes(
   const judged = new Map<string, AgentTake>();
   for (const [id, answer] of answers) {
     const why = refused.get(id);
-    if (why !== undefined) judged.set(id, { refused: why });
+    if (why !== undefined)
+      judged.set(id, { refused: why, group: typeof answer === "string" ? why : group(id) });
     else if (typeof answer !== "string" && answer.length > 0)
       judged.set(id, {
         takes: answer.flatMap((take) => {
@@ -151,27 +177,28 @@ export function takenInto(
 type Movable = Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">;
 
 /**
- * The engine's step (soft-delete.ts): the chosen sessions, judged. A refused one leaves the list
- * (`refused`: its reason); a taken one leaves it for the item of the session that takes it, whose
- * record and fingerprint then cover its files too (`merged`, also with the forks that read from any
- * of them: it moves after them). `stays` as for `judgeTakes`.
+ * The engine's step (soft-delete.ts): the chosen sessions, judged on `answers` (asked on its own
+ * fresh scan). A refused one leaves the list (`refused`: its reason); a taken one leaves it for the
+ * item of the session that takes it, whose record and fingerprint then cover its files too
+ * (`merged`, also with the forks that read from any of them: it moves after them). `stays` as for
+ * `judgeTakes`.
  */
-export async function takeAlong<T extends { record: Movable; fingerprint: Fingerprint }>(
+export function takeAlong<T extends { record: Movable; fingerprint: Fingerprint }>(
   chosen: readonly T[],
-  report: Pick<ScanReport, "stores" | "sessions" | "problems">,
-  env: NodeJS.ProcessEnv,
+  answers: AgentAnswers,
+  report: Pick<ScanReport, "sessions">,
   stays: (id: string) => string | undefined,
-): Promise<{
+): {
   chosen: T[];
   refused: Array<{ item: T; reason: string }>;
   /** Each taking session's taken sessions, as they go in its item. */
   taken: Map<string, TakenWith[]>;
   /** The scan's record of each taking session, with what it takes in its bundle, size and forks. */
   merged: SessionRecord[];
-}> {
+} {
   const byId = new Map(report.sessions.map((s) => [s.id, s]));
   const ids = chosen.map((c) => c.record.id);
-  const judged = judgeTakes(await askAgents(report, ids, env), byId, stays);
+  const judged = judgeTakes(answersFor(answers, ids), byId, stays);
   const into = takenInto(ids, judged);
   const refused: Array<{ item: T; reason: string }> = [];
   const kept: T[] = [];
@@ -228,59 +255,77 @@ const takenOf = (judged: ReadonlyMap<string, AgentTake>, taker: string, taken: s
   return (take && "takes" in take ? take.takes : []).find((t) => t.id === taken)!;
 };
 
-/** Each chosen session's answer, asked of its agent and judged (`stays` as for `judgeTakes`). */
-export async function agentTakesOf(
-  report: Pick<ScanReport, "stores" | "sessions" | "problems">,
-  ids: readonly string[],
-  stays: (id: string) => string | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<Map<string, AgentTake>> {
-  const byId = new Map(report.sessions.map((s) => [s.id, s]));
-  return judgeTakes(await askAgents(report, ids, env), byId, stays);
-}
-
-/** A chosen session as a preview shows it: with what goes with it, or why it is refused. */
-export function withAnswer<T extends object>(
-  chosen: T,
-  take: AgentTake | undefined,
-): T & Pick<Candidate, "alsoDeletes" | "refused"> {
-  if (!take) return chosen;
-  if ("refused" in take) return { ...chosen, refused: take.refused };
-  return { ...chosen, alsoDeletes: take.takes.map(({ sizeBytes: _bytes, agent: _agent, ...t }) => t) };
+/**
+ * The candidates of `plan` that must stay because their agent's own delete would take what does
+ * not go (judged against the plan itself — a session goes when it is a candidate too; a kept one
+ * stays for its reason): each with the one reason it is left out under (`reason`, shared by every
+ * such candidate of its agent) and its own (`detail`). For `movablePlanSteps`, which leaves them out
+ * and evaluates the plan again; `byHand`: the plan is a hand selection's.
+ */
+export function agentRefusals(
+  plan: Plan,
+  answers: AgentAnswers,
+  byId: ReadonlyMap<string, SessionRecord>,
+  byHand: boolean,
+): Map<string, { reason: string; detail?: string }> {
+  const asked = answersFor(
+    answers,
+    plan.candidates.map((c) => c.id),
+  );
+  const refusals = new Map<string, { reason: string; detail?: string }>();
+  if (asked.size === 0) return refusals;
+  for (const [id, take] of judgeTakes(asked, byId, staysIn(plan, byHand)))
+    if ("refused" in take)
+      // An agent that could not be asked: the reason is the whole store's, with no detail of its own.
+      refusals.set(
+        id,
+        take.refused === take.group ? { reason: take.group } : { reason: take.group, detail: take.refused },
+      );
+  return refusals;
 }
 
 /**
- * A plan with each candidate's answer: what its agent's own delete takes with it (`alsoDeletes`) or
- * why executing it will be refused (`refused`), judged against the plan itself — a session goes
- * when it is a candidate too; a kept one stays for its reason. For `plan`, `clean` and the wizard.
+ * A plan with what each candidate's agent's own delete takes with it (`alsoDeletes`): sessions
+ * that are candidates too, which move in its item. For `plan`, `clean` and the dashboard's previews.
+ * The plan left out every candidate whose delete would take more (`agentRefusals`).
  */
-export async function withAgentTakes(plan: Plan, report: ScanReport, env: NodeJS.ProcessEnv): Promise<Plan> {
-  if (plan.candidates.length === 0) return plan;
-  const candidates = new Set(plan.candidates.map((c) => c.id));
-  const kept = new Map(plan.kept.map((k) => [k.id, k]));
-  const byHand = plan.candidates.some((c) => c.rule === "selected");
-  const judged = await agentTakesOf(
-    report,
-    [...candidates],
-    (id) => staysInPlan(id, candidates, kept.get(id), byHand),
-    env,
+export function withAgentTakes(
+  plan: Plan,
+  report: Pick<ScanReport, "sessions">,
+  answers: AgentAnswers,
+): Plan {
+  const asked = answersFor(
+    answers,
+    plan.candidates.map((c) => c.id),
   );
-  if (judged.size === 0) return plan;
-  return { ...plan, candidates: plan.candidates.map((c) => withAnswer(c, judged.get(c.id))) };
+  if (asked.size === 0) return plan;
+  const byId = new Map(report.sessions.map((s) => [s.id, s]));
+  // Only what is taken is read here: how a refusal would be worded does not matter.
+  const judged = judgeTakes(asked, byId, staysIn(plan, false));
+  return {
+    ...plan,
+    candidates: plan.candidates.map((c) => {
+      const take = judged.get(c.id);
+      if (!take || !("takes" in take) || take.takes.length === 0) return c;
+      return {
+        ...c,
+        alsoDeletes: take.takes.map(({ sizeBytes: _bytes, agent: _agent, ...t }) => t),
+      };
+    }),
+  };
 }
 
-/** Why a session is not going in a plan's delete, worded for `judgeTakes`. */
-function staysInPlan(
-  id: string,
-  candidates: ReadonlySet<string>,
-  kept: Pick<Plan["kept"][number], "reason" | "detail"> | undefined,
-  byHand: boolean,
-): string | undefined {
-  if (candidates.has(id)) return undefined;
-  return staysBecause(
-    kept && kept.reason !== "within-policy" ? `${kept.reason}: ${kept.detail}` : undefined,
-    byHand,
-  );
+/** Why a session is not going in `plan`'s delete, worded for `judgeTakes`. */
+function staysIn(plan: Plan, byHand: boolean): (id: string) => string | undefined {
+  const candidates = new Set(plan.candidates.map((c) => c.id));
+  let kept: Map<string, Plan["kept"][number]> | undefined;
+  return (id) => {
+    if (candidates.has(id)) return undefined;
+    // Made on the first question: most plans take nothing, and the kept list is the whole store.
+    kept ??= new Map(plan.kept.map((k) => [k.id, k]));
+    const k = kept.get(id);
+    return staysBecause(k && k.reason !== "within-policy" ? `${k.reason}: ${k.detail}` : undefined, byHand);
+  };
 }
 
 /**

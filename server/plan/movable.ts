@@ -136,42 +136,57 @@ export function moveChecker(
 export type MoveChecker = ReturnType<typeof moveChecker>;
 
 /**
- * A plan that counts only what can move, as steps (shared/steps.ts). It is evaluated, its candidates are checked, and it is
- * evaluated again with those that cannot move kept (`cannot-move`) — and every session of a store
- * none of whose sessions can move — until every candidate can: where a quota needs the bytes, the
- * policy picks others in their place, and the plan's totals are what will really be left. What it
- * chose and cannot move is in `leftOut`, once per reason.
+ * A plan that counts only what can move, as steps (shared/steps.ts). It is evaluated, its candidates
+ * are checked, and it is evaluated again with those that cannot move kept (`cannot-move`) — and
+ * every session of a store none of whose sessions can move — until every candidate can: where a
+ * quota needs the bytes, the policy picks others in their place, and the plan's totals are what
+ * will really be left. Once every candidate of a plan can move, `refusals` judges that plan as a
+ * whole (an agent's own delete that would take a session that is not going): what it refuses is
+ * kept the same way, and the plan evaluated again. What it chose and cannot move is in `leftOut`,
+ * once per reason. Without `mover` only `refusals` leaves anything out.
  */
 export function* movablePlanSteps(
   evaluate: (cannotMove: ReadonlyMap<string, string>) => Steps<Plan>,
   /** The sessions by id. */
   records: ReadonlyMap<string, MoveParts>,
-  check: MoveChecker,
-  context: MoveContext,
+  mover: { check: MoveChecker; context: MoveContext } | undefined,
+  /** A plan's candidates that must stay anyway: each with its group's reason and its own detail. */
+  refusals?: (plan: Plan) => ReadonlyMap<string, { reason: string; detail?: string }>,
 ): Steps<Plan> {
   let plan = yield* evaluate(new Map());
-  const leftOut = new Map<string, { candidate: Candidate; reason: string }>();
+  const leftOut = new Map<string, { candidate: Candidate; reason: string; detail?: string }>();
   const checked = new Set<string>();
   const pause = pacer();
   for (;;) {
     let found = false;
-    for (const candidate of plan.candidates) {
-      if (checked.has(candidate.id)) continue;
-      checked.add(candidate.id);
-      const record = records.get(candidate.id);
-      const reason = record && check.whyNot(record);
-      if (reason) {
-        leftOut.set(candidate.id, { candidate, reason });
+    if (mover)
+      for (const candidate of plan.candidates) {
+        if (checked.has(candidate.id)) continue;
+        checked.add(candidate.id);
+        const record = records.get(candidate.id);
+        const reason = record && mover.check.whyNot(record);
+        if (reason) {
+          leftOut.set(candidate.id, { candidate, reason });
+          found = true;
+        }
+        if (pause()) yield;
+      }
+    const refused = !found && refusals ? refusals(plan) : undefined;
+    for (const candidate of refused?.size ? plan.candidates : []) {
+      const why = refused!.get(candidate.id);
+      if (why && !leftOut.has(candidate.id)) {
+        leftOut.set(candidate.id, { candidate, ...why });
         found = true;
       }
-      if (pause()) yield;
     }
     if (!found) break;
-    const cannotMove = new Map([...leftOut].map(([id, { reason }]) => [id, reason]));
-    for (const [id, record] of records) {
-      const { blocked } = ruleOf(context, record);
-      if (blocked && !cannotMove.has(id)) cannotMove.set(id, blocked);
-    }
+    // A refused session is kept with its own detail: the table says why it stays.
+    const cannotMove = new Map([...leftOut].map(([id, l]) => [id, l.detail ?? l.reason]));
+    if (mover)
+      for (const [id, record] of records) {
+        const { blocked } = ruleOf(mover.context, record);
+        if (blocked && !cannotMove.has(id)) cannotMove.set(id, blocked);
+      }
     plan = yield* evaluate(cannotMove);
   }
   return leftOut.size === 0
@@ -179,21 +194,23 @@ export function* movablePlanSteps(
     : { ...plan, leftOut: groupLeftOut([...leftOut.values()].map((l) => ({ ...l, session: l.candidate }))) };
 }
 
-/** Sessions left out, one group per reason, in the order the reasons came. */
+/** Sessions left out, one group per reason, in the order the reasons came; each with its own detail, if any. */
 export function groupLeftOut(
   items: ReadonlyArray<{
     session: Pick<Candidate, "id" | "path" | "sizeBytes"> & { title?: string | undefined };
     reason: string;
+    detail?: string | undefined;
   }>,
 ): LeftOut[] {
   const groups = new Map<string, LeftOut>();
-  for (const { session: s, reason } of items) {
+  for (const { session: s, reason, detail } of items) {
     const group = groups.get(reason) ?? { reason, sessions: [] };
     group.sessions.push({
       id: s.id,
       path: s.path,
       sizeBytes: s.sizeBytes,
       ...(s.title !== undefined ? { title: s.title } : {}),
+      ...(detail !== undefined ? { detail } : {}),
     });
     groups.set(reason, group);
   }

@@ -34,6 +34,7 @@ import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { readLedgers } from "../state/journal.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
+import { type AgentAnswers, agentRefusals, askAgents } from "./agent-takes.js";
 import { type MoveContext, moveChecker, moveContextOf, movablePlanSteps } from "./movable.js";
 
 export interface GatherOptions {
@@ -84,6 +85,12 @@ export interface PlanInputs {
    * tool, the places): a plan counts only what can move. Absent: every candidate is counted.
    */
   moveContext?: MoveContext;
+  /**
+   * What each session's agent's own delete would also take (Codex: the threads its database lists
+   * as spawned), asked of the agents: a plan leaves out a candidate that would take a session that
+   * is not going. Absent: no agent was asked.
+   */
+  agentAnswers?: AgentAnswers;
 }
 
 /** Scans and reads the state; throws `ProtectionListError` when the pins cannot be read. */
@@ -153,6 +160,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
   const moveContext = await moveContextOf(report.stores, env);
+  const agentAnswers = await askAgents(report, env);
   return {
     config,
     report,
@@ -167,6 +175,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     piWithoutExtension,
     sweeps,
     moveContext,
+    agentAnswers,
   };
 }
 
@@ -190,7 +199,8 @@ export function verdictsFor(inputs: PlanInputs & { config: { ok: true } }, now =
 
 /**
  * The plan of `input`, as steps, counting only what can move now (`movablePlanSteps`): what cannot
- * is kept, and said in `leftOut`.
+ * is kept, and said in `leftOut` — so is a candidate whose agent's own delete would take a session
+ * that is not going (`agentRefusals`).
  */
 function movableOnly(
   inputs: PlanInputs & { config: { ok: true } },
@@ -198,12 +208,15 @@ function movableOnly(
   sort: Sorter,
 ): Steps<Plan> {
   const context = inputs.moveContext;
-  if (!context) return evaluatePolicySteps(input, sort);
+  const answers = inputs.agentAnswers;
+  if (!context && !answers?.size) return evaluatePolicySteps(input, sort);
+  const records = new Map(inputs.report.sessions.map((s) => [s.id, s]));
+  const byHand = input.selection !== undefined;
   return movablePlanSteps(
     (cannotMove) => evaluatePolicySteps({ ...input, cannotMove }, sort),
-    new Map(inputs.report.sessions.map((s) => [s.id, s])),
-    moveChecker(context, inputs.config.config.deletion),
-    context,
+    records,
+    context && { check: moveChecker(context, inputs.config.config.deletion), context },
+    answers?.size ? (plan) => agentRefusals(plan, answers, records, byHand) : undefined,
   );
 }
 

@@ -50,15 +50,16 @@ export interface StoreAdapter {
   /**
    * For an agent whose own command deletes a session (we take our copy first): what that command
    * would also take with each of `ids` (sessions of `scan`, this store's), asked of the agent's own
-   * records just before a delete and for its preview — never of our scan, which can miss what the
-   * agent knows. A string: the agent could not be asked (then none of them is deleted), said why.
+   * records for every plan and just before a delete — never of our scan, which can miss what the
+   * agent knows. Only sessions that take something are in the answer. A string: the agent could not
+   * be asked (then none of them is deleted), said why.
    */
   alsoDeletes?(
     root: string,
     scan: StoreScan,
     ids: readonly string[],
     env: NodeJS.ProcessEnv,
-  ): Map<string, AlsoDeleted[]> | string;
+  ): Promise<Map<string, AlsoDeleted[]> | string>;
   /** The agent's own retention: what it will delete for good in this store next, if anything. */
   externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
   /**
@@ -68,11 +69,13 @@ export interface StoreAdapter {
   sweptAgain?(entry: TrashEntry, now: Date): SweptAgain | undefined;
   /**
    * The agent's own check of its store at `root`, run after a delete from it or a restore into it
-   * (Codex: `codex doctor`): its verdict in a sentence.
+   * (Codex: `codex doctor`): its verdict in a sentence. `restored`: after a restore, the paths it
+   * put back — what the agent's records may not know again until it next starts.
    */
   checkAfterChange?(
     root: string,
     env: NodeJS.ProcessEnv,
+    restored?: readonly string[],
   ): { status: "ok" | "warning" | "fail" | "unavailable"; message: string };
   /**
    * How the deletion engine takes this store's sessions: "rename" (the default: each part is

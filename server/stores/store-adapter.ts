@@ -35,7 +35,7 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
   if (kind === "codex") {
     const [
       { scanCodexRoot, rescanCodexChanged },
-      { codexAlsoDeletes },
+      { codexAlsoDeletes, spawnEdges },
       { codexDoctor },
       { codexBinary, codexTools, threadsOfPaths },
     ] = await Promise.all([
@@ -48,12 +48,17 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       kind,
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
-      alsoDeletes: (root, scan, ids, env) => codexAlsoDeletes(root, scan, ids, env),
-      checkAfterChange: (root, env) => {
+      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
+      checkAfterChange: (root, env, restored = []) => {
         const codex = codexBinary(env);
         return codex === undefined
           ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
-          : codexDoctor(codex, root, env);
+          : codexDoctor(
+              codex,
+              root,
+              env,
+              restored.filter((path) => threadsOfPaths([path]).length > 0),
+            );
       },
       // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
       // of a thread's rollout; a thread's orphaned per-thread files move as files do.

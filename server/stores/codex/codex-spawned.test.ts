@@ -24,13 +24,14 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PlanSchema, type Plan } from "../../../shared/plan.js";
+import { PlanSchema, PlanSummarySchema, type Plan } from "../../../shared/plan.js";
 import { SoftDeleteResultSchema } from "../../../shared/trash.js";
 import { CodexStoreBuilder, type Thread } from "../../../test-support/codex-store.js";
 import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
 import { mkfifo, neverWaitsOn } from "../../../test-support/fifo.js";
 import { agentBin } from "../../../test-support/test-agents.js";
 import { insideAny, snapshotTree, treeChanges, without } from "../../../test-support/tree-snapshot.js";
+import type { CleanJson } from "../../cli/clean-command.js";
 import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { createApp } from "../../http/app.js";
@@ -40,6 +41,7 @@ import { readAudit } from "../../state/audit-log.js";
 import { addPins } from "../../state/protection-list.js";
 import { statePaths } from "../../state/state-dir.js";
 import { judgeTakes, takenInto } from "../../plan/agent-takes.js";
+import { headline } from "../../../web/src/components/overview-headline.js";
 import { codexAlsoDeletes, descendants } from "./codex-spawned.js";
 
 const CODEX = agentBin("codex");
@@ -241,7 +243,7 @@ async function cli(args: string[], codex = CODEX) {
 }
 
 describe("the plan and the previews say what Codex takes with a session", () => {
-  it("plan: the spawned thread goes with its spawner, or the spawner is refused while it is pinned", async () => {
+  it("plan: the spawned thread goes with its spawner, or the spawner is left out while it is pinned", async () => {
     const s = store("session_meta");
     // Every session is older than a day: the policy chooses them all.
     writeConfigFile({
@@ -271,10 +273,15 @@ describe("the plan and the previews say what Codex takes with a session", () => 
     const pinned = await cli(["plan", "--store", `codex:${s.root}`]);
     expect(pinned.out).toMatch(
       new RegExp(
-        `^REFUSED “checkout” \\(.+\\): Codex's own delete of it would also delete its spawned thread ${s.lostOne.id} .*which stays \\(pinned: pinned by you\\)$`,
+        `^  1 session: Codex's own delete would also delete something that is not going with it\n    .*${s.spawner.id}\\.jsonl — Codex's own delete of it would also delete its spawned thread ${s.lostOne.id} .*which stays \\(pinned: pinned by you\\)$`,
         "m",
       ),
     );
+    const left = PlanSchema.parse(
+      JSON.parse((await cli(["plan", "--json", "--store", `codex:${s.root}`])).out),
+    );
+    expect(left.candidates.map((c) => c.id)).not.toContain(s.id(s.spawner));
+    expect(left.kept.find((k) => k.id === s.id(s.spawner))).toMatchObject({ reason: "cannot-move" });
   }, 60_000);
 
   it("clean: the preview names it before DELETE, and the dry run moves nothing", async () => {
@@ -282,14 +289,12 @@ describe("the plan and the previews say what Codex takes with a session", () => 
     lenientConfig();
     const before = snapshotTree([s.root]);
     const alone = await cli(["clean", "--dry-run", "--store", `codex:${s.root}`, "--ids", s.spawner.id]);
+    expect(alone.out).toMatch(/^Nothing to clean: no session that can be moved now is a candidate\.$/m);
     expect(alone.out).toMatch(
       new RegExp(
-        `^REFUSED “checkout” .*its spawned thread ${s.lostOne.id} .*which is not selected: select it too`,
+        `^    .*${s.spawner.id}\\.jsonl — Codex's own delete of it would also delete its spawned thread ${s.lostOne.id} .*which is not selected: select it too`,
         "m",
       ),
-    );
-    expect(alone.out).toMatch(
-      new RegExp(`^skipped: .*${s.spawner.id}.* — Codex's own delete of it would also delete`, "m"),
     );
     const both = await cli([
       "clean",
@@ -338,7 +343,8 @@ describe("the plan and the previews say what Codex takes with a session", () => 
     process.env.SESSION_RETENTION_CODEX = CODEX;
     try {
       const alone = PlanSchema.parse(await post("/api/plan/selection", { ids: [s.id(s.spawner)] }));
-      expect(alone.candidates[0]!.refused).toMatch(/which is not selected: select it too/);
+      expect(alone.candidates).toEqual([]);
+      expect(alone.leftOut![0]!.sessions[0]!.detail).toMatch(/which is not selected: select it too/);
       const both: Plan = PlanSchema.parse(
         await post("/api/plan/selection", { ids: [s.id(s.spawner), s.id(s.lostOne)] }),
       );
@@ -356,6 +362,185 @@ describe("the plan and the previews say what Codex takes with a session", () => 
       delete process.env.SESSION_RETENTION_CODEX;
     }
     expect(entryOf(s, s.spawner)!.sidecars.map((x) => x.from)).toEqual([s.lostOne.path]);
+  }, 60_000);
+});
+
+describe("a candidate whose Codex delete would take a pinned thread is left out, as one that cannot move", () => {
+  /** The store with the lost subagent pinned: Codex's delete of its spawner would take it for good. */
+  function pinnedStore() {
+    const s = store("session_meta");
+    addPins(statePaths().protectedList, [{ id: s.id(s.lostOne), path: s.lostOne.path }]);
+    return s;
+  }
+
+  /**
+   * The dashboard's service on the store, and a request to its API — made with the pinned `codex`
+   * found as a user's would be (SESSION_RETENTION_CODEX): without it every Codex session is left out.
+   */
+  function dashboard(s: Store) {
+    const port = 4997;
+    const headers = { Host: `127.0.0.1:${port}`, Authorization: "Bearer t" };
+    const app = createApp({
+      api: createDashboardService({
+        roots: [],
+        adapterStores: adapterStores(s),
+        source: { kind: "pi" },
+        config: {},
+      }),
+      port: () => port,
+      token: "t",
+    });
+    return async (path: string) => {
+      process.env.SESSION_RETENTION_CODEX = CODEX;
+      try {
+        return await (await app.request(`http://127.0.0.1:${port}${path}`, { headers })).json();
+      } finally {
+        delete process.env.SESSION_RETENTION_CODEX;
+      }
+    };
+  }
+
+  it("the DELETE prompt's count is the count moved, and the dashboard's headline count", async () => {
+    const s = pinnedStore();
+    // Every session is older than a day: the policy chooses all but the pinned one.
+    writeConfigFile({
+      retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+      deletion: { target: "quarantine" },
+    });
+    const before = snapshotTree([s.root], codexOwn);
+
+    // The dashboard's headline, as the overview makes it from the plan's summary.
+    const api = dashboard(s);
+    const summary = PlanSummarySchema.parse(await api("/api/plan/summary"));
+    const said = headline({
+      totalBytes: summary.before.totalBytes,
+      sessionCount: summary.before.sessionCount,
+      quota: summary.quotaBefore,
+      growth: undefined,
+      plan: { count: summary.candidateCount, bytes: summary.bytesToFree, leftOut: summary.leftOutCount ?? 0 },
+    }).policy;
+    expect(said).toMatch(
+      /^The policy would move 2 sessions \(.+\) to the trash now\. 1 more it chose cannot be moved now\.$/,
+    );
+    const plan = PlanSchema.parse(await api("/api/plan"));
+    expect(plan.candidates.map((c) => c.id).sort()).toEqual([s.id(s.other), s.id(s.bystander)].sort());
+    expect(plan.leftOut).toEqual([
+      {
+        reason: "Codex's own delete would also delete something that is not going with it",
+        sessions: [
+          expect.objectContaining({
+            id: s.id(s.spawner),
+            detail: expect.stringMatching(
+              new RegExp(
+                `^Codex's own delete of it would also delete its spawned thread ${s.lostOne.id} .*which stays \\(pinned: pinned by you\\)$`,
+              ),
+            ),
+          }),
+        ],
+      },
+    ]);
+
+    // The CLI asks for DELETE for what moves, and moves exactly that.
+    const questions: string[] = [];
+    const out: string[] = [];
+    process.env.SESSION_RETENTION_CODEX = CODEX;
+    let status: number;
+    try {
+      status = await runCli(["clean", "--json", "--store", `codex:${s.root}`], {
+        stdout: (t) => out.push(t),
+        stderr: () => {},
+        ask: async (question) => (questions.push(question), "DELETE"),
+      });
+    } finally {
+      delete process.env.SESSION_RETENTION_CODEX;
+    }
+    expect(status).toBe(0);
+    expect(questions).toEqual([expect.stringMatching(/^Type DELETE to move 2 sessions /)]);
+    const document = JSON.parse(out.join("\n")) as CleanJson;
+    const result = SoftDeleteResultSchema.parse(document.result);
+    expect(result.moved.map((m) => m.id).sort()).toEqual([s.id(s.other), s.id(s.bystander)].sort());
+    expect(result.skipped).toEqual([]);
+    expect(document.leftOut).toEqual(plan.leftOut);
+    // The spawner and its pinned thread as they were; nothing but what moved changed.
+    const moved = insideAny(
+      result.moved.flatMap((m) => [m.path, ...(entryOf(s, s.other)?.sidecars ?? []).map((x) => x.from)]),
+    );
+    expect(treeChanges(without(before, moved), without(snapshotTree([s.root], codexOwn), moved))).toEqual([]);
+    expect(existsSync(s.spawner.path) && existsSync(s.lostOne.path)).toBe(true);
+  }, 60_000);
+
+  it("a quota plan picks another session in its place, and that one is what moves", async () => {
+    const s = pinnedStore();
+    // Four sessions, and the count must stay below four: the least recently used goes — the
+    // spawner, which cannot (its pinned thread is the next least recently used).
+    writeConfigFile({
+      quota: { maxSessionCount: 4 },
+      retention: { maxAgeDays: null, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+      deletion: { target: "quarantine" },
+    });
+    const { sessions } = await scanStores({ roots: [], adapterStores: adapterStores(s) });
+    const byAge = [...sessions].sort((a, b) => a.lastUsedAt.localeCompare(b.lastUsedAt)).map((r) => r.id);
+    expect(byAge.slice(0, 2)).toEqual([s.id(s.spawner), s.id(s.lostOne)]);
+    const before = snapshotTree([s.root], codexOwn);
+
+    const plan = PlanSchema.parse(
+      JSON.parse((await cli(["plan", "--json", "--store", `codex:${s.root}`])).out),
+    );
+    expect(plan.candidates.map((c) => c.id)).toEqual([byAge[2]]);
+    // The quota is met all the same: three sessions left, under its count.
+    expect([plan.after.sessionCount, plan.quotaAfter.level]).toEqual([3, "info"]);
+    expect(plan.leftOut?.flatMap((g) => g.sessions.map((x) => x.id))).toEqual([s.id(s.spawner)]);
+    const summary = PlanSummarySchema.parse(await dashboard(s)("/api/plan/summary"));
+    expect([summary.candidateCount, summary.leftOutCount]).toEqual([1, 1]);
+
+    const run = await cli(["clean", "--yes", "--json", "--store", `codex:${s.root}`]);
+    expect(run.status, run.err).toBe(0);
+    const result = SoftDeleteResultSchema.parse((JSON.parse(run.out) as CleanJson).result);
+    expect(result.moved.map((m) => m.id)).toEqual([byAge[2]]);
+    expect(result.skipped).toEqual([]);
+    const entry = listTrash(engine).entries.find((e) => e.id === byAge[2])!;
+    const moved = insideAny([entry.originalPath, ...entry.sidecars.map((x) => x.from)]);
+    expect(treeChanges(without(before, moved), without(snapshotTree([s.root], codexOwn), moved))).toEqual([]);
+  }, 60_000);
+
+  it("the engine asks again under its lock: a thread pinned after the preview keeps its spawner, said in Codex's terms", async () => {
+    const s = store("session_meta");
+    writeConfigFile({
+      retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+      deletion: { target: "quarantine" },
+    });
+    // The preview: the policy chooses the spawner and its subagent, which go together.
+    const preview = PlanSchema.parse(
+      JSON.parse((await cli(["plan", "--json", "--store", `codex:${s.root}`])).out),
+    );
+    const pair = [s.id(s.spawner), s.id(s.lostOne)];
+    expect(preview.candidates.map((c) => c.id)).toEqual(expect.arrayContaining(pair));
+    expect(preview.leftOut).toBeUndefined();
+    // Then the subagent is pinned, and the preview's pair is executed as the policy's.
+    addPins(statePaths().protectedList, [{ id: s.id(s.lostOne), path: s.lostOne.path }]);
+    const before = snapshotTree([s.root]);
+    const result = await softDelete(
+      {
+        items: preview.candidates
+          .filter((c) => pair.includes(c.id))
+          .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
+        roots: [],
+        adapterStores: adapterStores(s),
+        via: "policy",
+      },
+      engine,
+    );
+    expect(result.moved).toEqual([]);
+    expect(Object.fromEntries(result.skipped.map((x) => [x.id, x.reason]))).toEqual({
+      [s.id(s.lostOne)]: "pinned: pinned by you",
+      [s.id(s.spawner)]: expect.stringMatching(
+        new RegExp(
+          `^Codex's own delete of it would also delete its spawned thread ${s.lostOne.id} .*which stays \\(pinned: pinned by you\\)$`,
+        ),
+      ),
+    });
+    // Codex was never run: every file of its home as it was.
+    expect(treeChanges(before, snapshotTree([s.root]))).toEqual([]);
   }, 60_000);
 });
 
@@ -498,7 +683,7 @@ describe("Codex's answer, and the judgment of it", () => {
     const ask = (edges: Array<[string, string]>, ids: string[]) => {
       const map = new Map<string, string[]>();
       for (const [p, c] of edges) map.set(p, [...(map.get(p) ?? []), c]);
-      return codexAlsoDeletes(root, scan, ids, {}, map) as Map<string, unknown>;
+      return codexAlsoDeletes(scan, ids, map) as Map<string, unknown>;
     };
     expect(facts.threads).toHaveLength(5);
 
@@ -517,7 +702,7 @@ describe("Codex's answer, and the judgment of it", () => {
       { what: `its spawned thread ${strayThread}`, path: stray },
     ]);
     // A thread the database names with no rollout here takes nothing of ours.
-    expect(ask([[other.id, "019c0000-0000-7000-8000-0000000000ff"]], [id(other)]).get(id(other))).toEqual([]);
+    expect(ask([[other.id, "019c0000-0000-7000-8000-0000000000ff"]], [id(other)]).has(id(other))).toBe(false);
 
     // Judged: a session taken along is refused when a part of another session would go with it.
     const byId = new Map(report.sessions.map((r) => [r.id, r]));
@@ -531,6 +716,7 @@ describe("Codex's answer, and the judgment of it", () => {
     );
     expect(judged.get(id(lostOne))).toEqual({
       refused: `Codex's own delete of it would also delete its spawned thread y, which is not a session that can go with it (${othersSubagent.path})`,
+      group: "Codex's own delete would also delete something that is not going with it",
     });
     expect((judged.get(id(spawner)) as { refused: string }).refused).toMatch(
       new RegExp(`which stays: Codex's own delete of it would also delete its spawned thread y`),
@@ -587,5 +773,20 @@ describe("Codex's answer, and the judgment of it", () => {
       expect.stringMatching(/^could not ask Codex/),
     ]);
     expect(treeChanges(before, snapshotTree([s.root]))).toEqual([]);
+    // A policy that chooses every session: its plan leaves each out, under that one reason (no
+    // session has a detail of its own), and counts none.
+    writeConfigFile({
+      retention: { maxAgeDays: 1, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
+      deletion: { target: "quarantine" },
+    });
+    const plan = PlanSchema.parse(
+      JSON.parse((await cli(["plan", "--json", "--store", `codex:${s.root}`])).out),
+    );
+    expect(plan.candidates).toEqual([]);
+    expect(plan.leftOut).toHaveLength(1);
+    expect(plan.leftOut![0]!.reason).toMatch(/^could not ask Codex .*state_5\.sqlite could not be read/);
+    expect(plan.leftOut![0]!.sessions.map((x) => [x.id, x.detail]).sort()).toEqual(
+      [s.spawner, s.lostOne, s.other, s.bystander].map((t) => [s.id(t), undefined]).sort(),
+    );
   });
 });

@@ -9,8 +9,9 @@
 //
 // Read with the `sqlite3` CLI (`-readonly`), as the check after a delete already is: `node:sqlite`
 // is not in every Node this package supports (22.12 needs a flag for it) and warns that it is
-// experimental on every run. We never write Codex's databases.
-import { spawnSync } from "node:child_process";
+// experimental on every run. We never write Codex's databases. Read without blocking: the plan of
+// every look asks (plan/agent-takes.ts), and the dashboard's server answers others meanwhile.
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { AlsoDeleted, StoreScan } from "../adapter-types.js";
@@ -30,31 +31,38 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
  * none when there is no database yet (Codex then makes its edges from the rollouts' headers, which
  * the scan reads too). A string when it cannot be read.
  */
-export function spawnEdges(root: string, env: NodeJS.ProcessEnv): SpawnEdges | string {
+export async function spawnEdges(root: string, env: NodeJS.ProcessEnv): Promise<SpawnEdges | string> {
   const [database] = stateDatabases(root, env);
   if (database === undefined) return new Map();
   const sqlite3 = sqlite3Of(env);
   if (typeof sqlite3 !== "string") return sqlite3.missing;
-  const run = spawnSync(
-    sqlite3,
-    [
-      "-readonly",
-      "-batch",
-      "-noheader",
-      "-separator",
-      " ",
-      "-cmd",
-      ".timeout 5000",
-      readOnlyName(database),
-      "select lower(parent_thread_id), lower(child_thread_id) from thread_spawn_edges;",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", timeout: 60_000, maxBuffer: MAX_OUTPUT },
+  const run = await new Promise<{ status: number | null; stdout: string; said: string }>((resolve) =>
+    execFile(
+      sqlite3,
+      [
+        "-readonly",
+        "-batch",
+        "-noheader",
+        "-separator",
+        " ",
+        "-cmd",
+        ".timeout 5000",
+        readOnlyName(database),
+        "select lower(parent_thread_id), lower(child_thread_id) from thread_spawn_edges;",
+      ],
+      { encoding: "utf8", timeout: 60_000, maxBuffer: MAX_OUTPUT },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error ? (typeof error.code === "number" ? error.code : null) : 0,
+          stdout,
+          said: (stderr || (error && typeof error.code !== "number" ? error.message : "")).trim(),
+        }),
+    ),
   );
-  const said = (run.stderr || run.error?.message || "").trim();
   // A Codex old enough to keep no spawn edges deletes no subtree either.
-  if (run.status !== 0 && /no such table: thread_spawn_edges/.test(said)) return new Map();
-  if (run.status !== 0 || run.error)
-    return `Codex's state database ${database} could not be read (${said || `sqlite3 exited ${run.status}`})`;
+  if (run.status !== 0 && /no such table: thread_spawn_edges/.test(run.said)) return new Map();
+  if (run.status !== 0)
+    return `Codex's state database ${database} could not be read (${run.said || `sqlite3 exited ${run.status}`})`;
   const edges = new Map<string, string[]>();
   for (const line of run.stdout.split("\n")) {
     const [parent, child] = line.split(" ");
@@ -98,19 +106,21 @@ export function descendants(edges: SpawnEdges, thread: string): string[] {
 }
 
 /**
- * What `codex delete` of each of `ids` would also take (the adapter's `alsoDeletes`): each spawned
- * thread outside the session, as the session of the scan it heads, or as the file it is when it
- * heads none (a subagent's rollout of another session, a rollout the scan could not read). Threads
- * the database names without a rollout here take nothing of ours and are left out.
+ * What `codex delete` of each of `ids` would also take (the adapter's `alsoDeletes`, with `edges`
+ * as `spawnEdges` read them): each spawned thread outside the session, as the session of the scan
+ * it heads, or as the file it is when it heads none (a subagent's rollout of another session, a
+ * rollout the scan could not read). Threads the database names without a rollout here take nothing
+ * of ours and are left out; so is a session that takes nothing.
  */
 export function codexAlsoDeletes(
-  root: string,
   scan: StoreScan,
   ids: readonly string[],
-  env: NodeJS.ProcessEnv,
-  edges: SpawnEdges | string = spawnEdges(root, env),
+  edges: SpawnEdges | string,
 ): Map<string, AlsoDeleted[]> | string {
   if (typeof edges === "string") return edges;
+  const answer = new Map<string, AlsoDeleted[]>();
+  // Most stores have no edge at all, and most threads spawn nothing: nothing to look up for them.
+  if (edges.size === 0) return answer;
   // Each thread's rollout: the session it heads, or the session it is a part of.
   const rollouts = new Map<string, { session: string; heads: boolean; path: string }>();
   for (const record of scan.records) {
@@ -127,11 +137,10 @@ export function codexAlsoDeletes(
     if (thread !== undefined && !strays.has(thread)) strays.set(thread, problem.path);
   }
   const byId = new Map(scan.records.map((r) => [r.id, r]));
-  const answer = new Map<string, AlsoDeleted[]>();
   for (const id of ids) {
     const record = byId.get(id);
     const thread = record && threadOf(record.path);
-    if (!record || thread === undefined) continue;
+    if (!record || thread === undefined || !edges.has(thread)) continue;
     const own = new Set(threadsOfPaths([record.path, ...(record.bundle ?? [])]));
     const below = descendants(edges, thread).filter((t) => !own.has(t));
     // Sessions taken whole first: their own subagents' rollouts go with them, not on their own.
@@ -150,7 +159,7 @@ export function codexAlsoDeletes(
         takes.push({ what: `${what}, a subagent's rollout of session ${at.session}`, path: at.path });
       else if (!at && strays.has(t)) takes.push({ what, path: strays.get(t)! });
     }
-    answer.set(id, takes);
+    if (takes.length > 0) answer.set(id, takes);
   }
   return answer;
 }

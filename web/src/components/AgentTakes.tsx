@@ -1,7 +1,8 @@
 // What the clean wizard's ticked candidates' agents will also delete with them — Codex deletes the
-// threads a thread spawned, by its own database — each moved with its candidate, in one trash entry;
-// or why the delete will refuse a candidate: the server asked the agent when it made the plan
-// (server/plan/agent-takes.ts). A candidate whose taken session is left unticked is refused too.
+// threads a thread spawned, by its own database — each moved with its candidate, in one trash entry:
+// the server asked the agent when it made the plan (server/plan/agent-takes.ts), and left out a
+// candidate whose delete would take what does not go. One whose taken session is left unticked
+// stays too: said here, and not counted (`notGoing`).
 import type { Candidate } from "../../../shared/plan.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
 import { SessionName } from "./SessionName.js";
@@ -13,7 +14,7 @@ export function AgentTakes({
   candidates: readonly Candidate[];
   ticked: ReadonlySet<string>;
 }) {
-  const shown = candidates.filter((c) => ticked.has(c.id) && (c.refused || c.alsoDeletes?.length));
+  const shown = candidates.filter((c) => ticked.has(c.id) && c.alsoDeletes?.length);
   if (shown.length === 0) return null;
   return (
     <div class="banner warn" role="status" data-testid="agent-takes">
@@ -25,12 +26,6 @@ export function AgentTakes({
               “<SessionName session={c} title={c.title} file={false} />”
             </>
           );
-          if (c.refused)
-            return (
-              <li key={c.id} data-testid="agent-refused" data-id={c.id}>
-                {name} will not be moved: {c.refused}
-              </li>
-            );
           const left = (c.alsoDeletes ?? []).find((t) => !ticked.has(t.id));
           return (c.alsoDeletes ?? []).map((t) => (
             <li key={`${c.id} ${t.id}`} data-testid="agent-also-deletes" data-id={c.id}>
@@ -48,4 +43,26 @@ export function AgentTakes({
       </ul>
     </div>
   );
+}
+
+/**
+ * The ticked candidates that will not move after all: each whose agent's own delete takes a
+ * session left unticked (the server refuses it), and so on up. Not counted, not sent.
+ */
+export function notGoing(candidates: readonly Candidate[], ticked: ReadonlySet<string>): Set<string> {
+  const stays = new Set<string>();
+  const takers = candidates.filter((c) => c.alsoDeletes?.length);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of takers)
+      if (
+        ticked.has(c.id) &&
+        !stays.has(c.id) &&
+        (c.alsoDeletes ?? []).some((t) => !ticked.has(t.id) || stays.has(t.id))
+      ) {
+        stays.add(c.id);
+        changed = true;
+      }
+  }
+  return stays;
 }

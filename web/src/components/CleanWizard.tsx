@@ -16,7 +16,7 @@ import { followOperation } from "../state/operation.js";
 import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
 import { type Tile, Treemap } from "../charts/Treemap.js";
 import { Bytes } from "./Bytes.js";
-import { AgentTakes } from "./AgentTakes.js";
+import { AgentTakes, notGoing } from "./AgentTakes.js";
 import { CandidatesTable } from "./CandidatesTable.js";
 import { Dialog } from "./Dialog.js";
 import { LeftOut } from "./LeftOut.js";
@@ -55,8 +55,8 @@ const STEP_TITLES: Record<Step, string> = {
   result: "Result",
 };
 
-/** Per namespace, what goes (highlighted: the ticked candidates) and what stays, as treemap tiles. */
-function whatGoes(plan: Plan, ticked: ReadonlySet<string>): Tile[] {
+/** Per namespace, what goes (highlighted: the candidates that go) and what stays, as treemap tiles. */
+function whatGoes(plan: Plan, moving: ReadonlySet<string>): Tile[] {
   const tiles = new Map<string, Tile>();
   const add = (namespace: string, bytes: number, going: boolean) => {
     const key = `${going ? "go" : "keep"}:${namespace}`;
@@ -73,7 +73,7 @@ function whatGoes(plan: Plan, ticked: ReadonlySet<string>): Tile[] {
     tile.count += 1;
     tiles.set(key, tile);
   };
-  for (const c of plan.candidates) add(c.namespace, c.sizeBytes, ticked.has(c.id));
+  for (const c of plan.candidates) add(c.namespace, c.sizeBytes, moving.has(c.id));
   for (const k of plan.kept) add(k.namespace, k.sizeBytes, false);
   return [...tiles.values()];
 }
@@ -130,7 +130,7 @@ export function CleanWizard({
   /** The trash operations this run made (one per batch): what undo restores. */
   const [operations, setOperations] = useState<string[]>([]);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
-  /** The candidates left ticked: exactly what a delete sends. */
+  /** The candidates left ticked: a delete sends those of them that can go (`candidates`). */
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   /** The server's operation while it runs: its progress, and the id Stop names. */
   const [running, setRunning] = useState<Extract<OperationStatus, { state: "running" }> | undefined>();
@@ -156,10 +156,18 @@ export function CleanWizard({
   }, [api, source]);
 
   const allCandidates = plan?.candidates ?? [];
-  /** The candidates that go: the ticked ones, in the plan's order. */
-  const candidates = useMemo(() => allCandidates.filter((c) => ticked.has(c.id)), [allCandidates, ticked]);
+  /**
+   * The candidates that go: the ticked ones, in the plan's order — but for one whose agent's own
+   * delete takes a session left unticked (the server would refuse it): the count is what moves.
+   */
+  const stays = useMemo(() => notGoing(allCandidates, ticked), [allCandidates, ticked]);
+  const candidates = useMemo(
+    () => allCandidates.filter((c) => ticked.has(c.id) && !stays.has(c.id)),
+    [allCandidates, ticked, stays],
+  );
+  const going = useMemo(() => new Set(candidates.map((c) => c.id)), [candidates]);
   const tickedBytes = useMemo(() => candidates.reduce((sum, c) => sum + c.sizeBytes, 0), [candidates]);
-  const goes = useMemo(() => plan && whatGoes(plan, ticked), [plan, ticked]);
+  const goes = useMemo(() => plan && whatGoes(plan, going), [plan, going]);
   const selectedIds = source.kind === "policy" ? undefined : new Set(source.ids);
   const keptOfSelection = plan && selectedIds ? plan.kept.filter((k) => selectedIds.has(k.id)) : [];
   const confirmation = confirmationFor({
@@ -177,9 +185,10 @@ export function CleanWizard({
       const made: string[] = [];
       // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
       // go in batches only for a plan without a preview id.)
-      // Only the ticked candidates go: when some were unticked, the shorter list is named — the
-      // ticked ones, or the unticked (a few of thousands fit the 64 KiB body; all the rest would not).
-      const unticked = allCandidates.filter((c) => !ticked.has(c.id)).map((c) => c.id);
+      // Only the candidates that go are sent: when some stay (unticked, or held back by an unticked
+      // one), the shorter list is named — those that go, or the rest (a few of thousands fit the 64 KiB
+      // body; all the rest would not).
+      const unticked = allCandidates.filter((c) => !going.has(c.id)).map((c) => c.id);
       const ticks =
         unticked.length === 0
           ? {}
@@ -326,8 +335,10 @@ export function CleanWizard({
           ) : (
             <>
               <p data-testid="ticked-total">
-                {candidates.length.toLocaleString("en-US")} of {allCandidates.length.toLocaleString("en-US")}{" "}
-                ticked · <Bytes value={tickedBytes} />
+                {(candidates.length + stays.size).toLocaleString("en-US")} of{" "}
+                {allCandidates.length.toLocaleString("en-US")} ticked
+                {stays.size > 0 && <> · {candidates.length.toLocaleString("en-US")} will move</>} ·{" "}
+                <Bytes value={tickedBytes} />
               </p>
               <CandidatesTable
                 candidates={allCandidates}
@@ -399,12 +410,12 @@ export function CleanWizard({
           )}
           <LeftOut groups={plan.leftOut} />
           <AgentTakes candidates={allCandidates} ticked={ticked} />
-          {plan.riskiest.some((c) => ticked.has(c.id)) && (
+          {plan.riskiest.some((c) => going.has(c.id)) && (
             <>
               <h3>The riskiest (largest or most recently used)</h3>
               <ul data-testid="wizard-riskiest">
                 {plan.riskiest
-                  .filter((c) => ticked.has(c.id))
+                  .filter((c) => going.has(c.id))
                   .map((c) => (
                     <li key={c.id}>
                       <SessionName path={c.path} namespace={c.namespace} title={c.title} /> ·{" "}
@@ -515,7 +526,9 @@ export function CleanWizard({
                 disabled={!plan || (step !== "usage" && candidates.length === 0)}
                 title={
                   plan && step !== "usage" && allCandidates.length > 0 && candidates.length === 0
-                    ? "Tick at least one session"
+                    ? stays.size > 0
+                      ? "Nothing ticked can move: tick what its agent's delete takes with it too"
+                      : "Tick at least one session"
                     : undefined
                 }
                 onClick={next}

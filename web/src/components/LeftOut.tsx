@@ -1,5 +1,7 @@
-// What a plan leaves out because it cannot be moved now (a part's rights, an agent's missing tool):
-// each reason once, with its sessions under it, so that the count shown beside it is what will move.
+// What a plan leaves out because it cannot be moved now (a part's rights, an agent's missing tool,
+// an agent's own delete that would take a session that is not going): each reason once, with its
+// sessions under it (and what holds each back, where that is its own), so that the count shown
+// beside it is what will move.
 import type { Plan } from "../../../shared/plan.js";
 import { fileName } from "../../../shared/session-title.js";
 
@@ -27,9 +29,10 @@ export function LeftOut({ groups }: { groups: Plan["leftOut"] }) {
               </summary>
               <ul>
                 {g.sessions.slice(0, LISTED).map((s) => (
-                  <li key={s.id} title={s.path}>
+                  <li key={s.id} title={s.path} data-testid="left-out-session" data-id={s.id}>
                     {s.title !== undefined && <>{s.title} · </>}
                     <code>{fileName(s.path)}</code>
+                    {s.detail !== undefined && <span data-testid="left-out-detail"> — {s.detail}</span>}
                   </li>
                 ))}
                 {g.sessions.length > LISTED && (

@@ -170,7 +170,14 @@ test("select all matching a filter sends the filter, not ids; the plan is exactl
   const request = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
   await page.getByTestId("clean-selected").click();
   expect((await request).postDataJSON()).toEqual({
-    filter: { text: "", namespace: "/work/a", store: "", status: "", warningsOnly: false },
+    filter: {
+      text: "",
+      namespace: "/work/a",
+      store: "",
+      status: "",
+      warningsOnly: false,
+      archivedOnly: false,
+    },
   });
   const wizard = page.getByTestId("wizard");
   await expect(wizard).toContainText("Clean every session matching the filter");

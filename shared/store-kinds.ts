@@ -10,6 +10,12 @@
 export const STORE_KINDS = ["pi", "claude", "codex", "gemini", "agentsh", "workspace"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
+/**
+ * The kind of store `--root DIR` and the config's `sessionDir` name: pi's (the tool began as pi's
+ * alone, and those two kept their meaning when other agents came).
+ */
+export const SESSION_DIR_KIND: StoreKind = "pi";
+
 /** A store kind as the dashboard names it: the agent whose sessions these are. */
 export const AGENT_LABELS: Record<StoreKind, string> = {
   pi: "pi",

@@ -73,8 +73,7 @@ export function itFollowsEveryChange<S>(
     batches: S[][],
     changedBy: (batch: S[]) => Promise<Set<string>>,
   ) {
-    const scanOf = (more = {}) =>
-      scanStores({ roots: [], adapterStores: [{ kind, root: store.root }], ...more });
+    const scanOf = (more = {}) => scanStores({ stores: [{ kind, root: store.root }], ...more });
     let look = await scanOf();
     for (const batch of batches) {
       look = await scanOf({ previous: look, changed: await changedBy(batch) });

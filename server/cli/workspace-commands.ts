@@ -77,10 +77,10 @@ function workspaceRoots(flagStores: string[], file: string | undefined): string[
   // All of them through the place gate together: one root inside another would let a prune of
   // the outer one move folders out of a workspace of the inner one.
   return resolveStores(
-    { roots: [], stores: roots.map((root) => ({ kind: "workspace" as const, root })) },
+    { stores: roots.map((root) => ({ kind: "workspace" as const, root })) },
     process.env,
     configured,
-  ).adapterStores.map((s) => s.root);
+  ).stores.map((s) => s.root);
 }
 
 export async function runPrune(args: string[], io: CliIo): Promise<number> {

@@ -55,7 +55,6 @@ import {
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
-import type { AdapterStore } from "../scan/resolve-roots.js";
 import { readAudit } from "../state/audit-log.js";
 import {
   checkConfig,
@@ -90,8 +89,8 @@ import type { StoreRef } from "../../shared/session-record.js";
 const FRESH_MS = 5000;
 
 export interface DashboardStores {
-  roots: readonly string[];
-  adapterStores: readonly AdapterStore[];
+  /** The stores the dashboard looks at, each with its kind. */
+  stores: readonly StoreRef[];
   source: DataSource;
   config: LoadConfigOptions;
   /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
@@ -213,7 +212,6 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const flagStores = stores.adapterStores;
   // Every read shares one look at the stores; when it moves on is looks.ts's to say.
   const freshMs = stores.freshMs ?? FRESH_MS;
   const previews = createPreviews();
@@ -235,8 +233,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return await softDelete(
         {
           ...chosen,
-          roots: stores.roots,
-          adapterStores: stores.adapterStores,
+          stores: stores.stores,
           dryRun,
           ...(looks.current() ? { previous: looks.current()!.inputs.report } : {}),
         },
@@ -252,15 +249,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     for (const listener of listeners) listener(event);
   };
   const looks = createLooks({
-    gather: (more) =>
-      gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores, ...more }),
+    gather: (more) => gatherPlanInputs({ config: stores.config, flagStores: stores.stores, ...more }),
     ...(stores.watch
       ? {
           watch: {
-            stores: [
-              ...stores.roots.map((root): StoreRef => ({ kind: "pi", root })),
-              ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
-            ],
+            stores: stores.stores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
             metaDir: paths.sessionsMeta,
           },
         }

@@ -182,10 +182,10 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
   const log = options.log ?? defaultLog;
   const now = options.now ?? new Date();
   const root = checkRoot(options.workspaceRoot);
-  const adapterStores = [{ kind: "workspace" as const, root }];
+  const stores = [{ kind: "workspace" as const, root }];
   const inputs = await gatherPlanInputs({
     ...(options.config ? { config: options.config } : {}),
-    flagStores: [{ kind: "workspace", root }],
+    flagStores: stores,
   });
   if (!inputs.config.ok) throw new UserError(describeInvalidConfig(inputs.config));
   // Pruning is by age alone: the retention policy's "keep the N most recent" does not apply, but
@@ -251,8 +251,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
     const moved = await softDelete(
       {
         items: chosen.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-        roots: [],
-        adapterStores,
+        stores,
         via: "prune",
         previous: inputs.report,
       },

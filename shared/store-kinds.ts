@@ -26,5 +26,13 @@ export const AGENT_LABELS: Record<StoreKind, string> = {
   workspace: "workspace",
 };
 
+/**
+ * Whether a session and the forks that read from it may move as one family: a hand selection that
+ * takes them all no longer keeps the session for its forks, and the deletion engine moves the forks
+ * first and the session once they all moved (Codex, whose forks read their parent's rollout). For
+ * other kinds a session stays while a fork needs it (a system-trash batch has no order).
+ */
+export const familyMovesTogether = (kind: StoreKind) => kind === "codex";
+
 /** Whether a store's sessions are folders (moved as one unit) rather than files. */
 export const isFolderStore = (kind: StoreKind) => kind === "agentsh" || kind === "workspace";

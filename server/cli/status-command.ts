@@ -22,6 +22,7 @@ import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { storeFlagsOf } from "./store-flags.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
+import { piAdapter } from "../stores/pi/adapter.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -93,7 +94,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
   // Beside the one line (which shell prompts show), not in it: what protects a running pi's session.
   const pis = await piWithoutExtension({
     roots: stores.map((s) => s.root),
-    namespaces: sessions.flatMap((s) => (s.store.kind === "pi" ? [s.namespace] : [])),
+    namespaces: sessions.flatMap((s) => (s.store.kind === piAdapter.kind ? [s.namespace] : [])),
   });
   notePiWithoutExtension(pis, io.stderr);
   if (values.json)

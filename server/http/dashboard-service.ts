@@ -70,7 +70,8 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
-import { readSessionDetail, SessionFileChangedError } from "../stores/pi/session-detail.js";
+import { SessionFileChangedError } from "../stores/session-detail.js";
+import { storeAdapter } from "../stores/store-adapter.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
 import { runPaced } from "./paced.js";
@@ -450,14 +451,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
-      // Only a pi session's file is read in detail (not one whose name is not UTF-8: the record's
-      // path cannot name it), and only while it is the file the look found: a file changed since
-      // (gone, a FIFO, a link, another file) is refused with a 409 that says so, never waited on.
+      // A session is read in detail where its adapter can read one (pi's), never one whose name is
+      // not UTF-8 (the record's path cannot name it), and only while it is the file the look found:
+      // a file changed since (gone, a FIFO, a link, another file) is refused with a 409 that says
+      // so, never waited on.
       let detail;
       try {
+        const read = (await storeAdapter(session.store.kind)).sessionDetail;
         detail =
-          session.store.kind === "pi" && !session.warnings.some((w) => w.code === "non-utf8-name")
-            ? await readSessionDetail(session.path, session.fingerprint)
+          read && !session.warnings.some((w) => w.code === "non-utf8-name")
+            ? await read(session.path, session.fingerprint)
             : undefined;
       } catch (error) {
         if (error instanceof SessionFileChangedError) throw error;

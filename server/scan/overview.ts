@@ -32,6 +32,7 @@ import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
 // Last uses are compared as milliseconds: ISO strings sort as those do up to this (years 1970–9999).
 import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
+import { adapterOf } from "../stores/store-adapter.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
 import { type CacheEntry, cacheFileFor, ScanCacheReader } from "./scan-cache.js";
 import { gatedStores } from "./resolve-roots.js";
@@ -177,7 +178,7 @@ export async function scanOverview(
   stores: readonly StoreRef[],
   request: OverviewRequest,
 ): Promise<ScanOverview> {
-  const roots = stores.filter((s) => s.kind === "pi").map((s) => s.root);
+  const roots = stores.filter((s) => adapterOf(s.kind).readByFileScanner).map((s) => s.root);
   const othersToo = roots.length < stores.length;
   const { top, order, mostChanged = MOST_CHANGED, ...options } = request;
   const started = performance.now();

@@ -10,6 +10,8 @@ import type { ConfiguredRoot } from "../config/configured-root.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
+import { piAdapter } from "../stores/pi/adapter.js";
+import { SESSION_DIR_KIND } from "../../shared/store-kinds.js";
 
 export interface ResolvedStores {
   /** Real, readable store roots, each with its kind. */
@@ -73,7 +75,11 @@ export function resolveStores(
     );
   if (configured?.sessionDir === "unknown") throw untrusted("store root", "--root DIR");
   if (configured?.sessionDir !== undefined)
-    return gated([{ kind: "pi", root: configured.sessionDir, label: "sessionDir" }], env, quarantine);
+    return gated(
+      [{ kind: SESSION_DIR_KIND, root: configured.sessionDir, label: "sessionDir" }],
+      env,
+      quarantine,
+    );
 
   // Nothing named: what pi and the other agents use, where it exists and passes the gate.
   const discovered = discoverPiRoots(env);
@@ -81,7 +87,7 @@ export function resolveStores(
   const found: StorePlace[] = [];
   const candidates: Array<StorePlace & { quiet: boolean }> = [
     ...discovered.roots.map((r) => ({
-      kind: "pi" as const,
+      kind: piAdapter.kind,
       root: r.path,
       label: `pi's ${r.origin} session dir`,
       quiet: r.origin === "default",
@@ -110,7 +116,7 @@ export function resolveStores(
       "does not exist (no pi sessions here; use --root DIR or set PI_CODING_AGENT_DIR)",
     );
   }
-  if (!found.some((s) => s.kind === "pi"))
+  if (!found.some((s) => s.kind === piAdapter.kind))
     notes.push(`no pi store at ${discovered.roots[0]!.path}; looking at agentsh's store only`);
   return { ...gated(found, env, quarantine), notes };
 }

@@ -3,13 +3,13 @@
 // the scan yields to the event loop between batches so a server stays responsive and can stream progress.
 import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
 import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";
-import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
+import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { buildPiRecord, isPiSession, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
 import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import type { StoreScan } from "../stores/adapter-types.js";
-import { storeAdapter } from "../stores/store-adapter.js";
+import { adapterOf, storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "../fs/file-identity.js";
 import {
   type CacheEntry,
@@ -300,13 +300,12 @@ function linkForks(records: SessionRecord[], own: Own) {
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const gated = gatedStores(options.stores);
-  // pi's stores first, read by the walk and the cache below; then each other store by its adapter.
-  const piStores = gated.filter((s) => s.kind === "pi");
-  const adapterStores = gated.filter(
-    (s): s is StoreRef & { kind: Exclude<StoreKind, "pi"> } => s.kind !== "pi",
-  );
-  const roots = piStores.map((s) => s.root);
-  const storeRefs = [...piStores, ...adapterStores];
+  // The stores of file sessions first (pi's), read by the walk and the cache below; then each other
+  // store by its adapter's own scan.
+  const fileStores = gated.filter((s) => adapterOf(s.kind).readByFileScanner);
+  const adapterStores = gated.filter((s) => !adapterOf(s.kind).readByFileScanner);
+  const roots = fileStores.map((s) => s.root);
+  const storeRefs = [...fileStores, ...adapterStores];
   const cacheFile =
     options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
   const now = options.now ?? (() => new Date());
@@ -428,7 +427,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     // With no file needing its entry, every name is UTF-8 and its key is its path.
     const gone = () =>
       options.previous!.sessions.some(
-        (s) => s.store.kind === "pi" && roots.includes(s.store.root) && !foundKeys.has(s.path),
+        (s) =>
+          adapterOf(s.store.kind).readByFileScanner && roots.includes(s.store.root) && !foundKeys.has(s.path),
       );
     if (cacheFile && (neededKeys.size > 0 || gone())) {
       oldCache = loadScanCache(cacheFile, (key) => {
@@ -559,7 +559,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         // Nothing changed under it: its records and problems stay as they were.
         scanned = mine.length === 0 ? last : adapter.rescanChanged?.(store.root, last, mine);
       }
-      scanned ??= adapter.scan(store.root);
+      if (!scanned) {
+        if (!adapter.scan) throw new Error(`the ${store.kind} adapter has no scan of its own`);
+        scanned = adapter.scan(store.root);
+      }
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);

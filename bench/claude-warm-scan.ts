@@ -24,8 +24,7 @@ let previous: ScanReport | undefined;
 for (let i = 0; i <= Number(runsText); i++) {
   const started = performance.now();
   previous = await scanStores({
-    roots: [],
-    adapterStores: [{ kind: "claude", root }],
+    stores: [{ kind: "claude", root }],
     ...(previous ? { previous } : {}),
   });
   times.push(performance.now() - started);
@@ -40,8 +39,7 @@ for (let i = 0; i < Number(runsText); i++) {
   try {
     const started = performance.now();
     const next = await scanStores({
-      roots: [],
-      adapterStores: [{ kind: "claude", root }],
+      stores: [{ kind: "claude", root }],
       previous: previous!,
       changed: new Set([session.path]),
     });

@@ -68,13 +68,12 @@ async function main() {
         Array.from({ length: RUNS }, () => seconds(scanCli)),
       ],
     ];
-    const adapterStores = [{ kind: "codex" as const, root }];
+    const stores = [{ kind: "codex" as const, root }];
     // In one process: a new module cache would be needed for a second cold run, so the cold scan is one.
-    const cold = await secondsAsync(() => scanStores({ roots: [], adapterStores }));
+    const cold = await secondsAsync(() => scanStores({ stores }));
     const warm: number[] = [];
-    for (let i = 0; i < RUNS; i++)
-      warm.push(await secondsAsync(() => scanStores({ roots: [], adapterStores })));
-    const report = await scanStores({ roots: [], adapterStores });
+    for (let i = 0; i < RUNS; i++) warm.push(await secondsAsync(() => scanStores({ stores })));
+    const report = await scanStores({ stores });
     const sessions = report.sessions.length;
     measured.push(
       ["in-process scan, cold (first)", [cold]],

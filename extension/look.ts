@@ -9,12 +9,14 @@ import { gatherPlanInputs, type PlanInputs, planFor } from "../server/plan/plan-
 import { invalidConfigText } from "../server/cli/config-command.js";
 import { growthFile, readGrowth } from "../server/state/growth-store.js";
 import { statePaths } from "../server/state/state-dir.js";
+import { piAdapter } from "../server/stores/pi/adapter.js";
+import { agentshAdapter } from "../server/stores/agentsh/adapter.js";
 
 /**
  * What pi's quota is about, unless the config names its stores: pi's own (and agentsh's, beside it
  * since the start) — never another agent's, whose sessions pi's user did not ask to count.
  */
-export const PI_STORES = ["pi", "agentsh"] as const;
+export const PI_STORES = [piAdapter.kind, agentshAdapter.kind];
 
 /** What a look found, small and plain (it crosses from the worker thread by structured clone). */
 export interface Look {

@@ -4,6 +4,7 @@
 // entry point and again just before it moves anything; the dashboard's policy editor applies them
 // to what is typed, for instant feedback. Pure: no node:path (this module also runs in the browser).
 import { visible } from "./visible-text.js";
+import { SESSION_DIR_KIND } from "./store-kinds.js";
 
 /** What a refusal is about, named in every message so a user can look the rule up. */
 export type PlaceRule =
@@ -319,7 +320,7 @@ export function configPlaceProblems(
     }
     return { raw, label, path: resolve(expanded) };
   };
-  const named = [{ kind: "pi", ...place(config.sessionDir, "sessionDir") }];
+  const named = [{ kind: SESSION_DIR_KIND as string, ...place(config.sessionDir, "sessionDir") }];
   if (Array.isArray(config.stores))
     config.stores.forEach((store: unknown, i) => {
       const { kind, root } = (store ?? {}) as { kind?: unknown; root?: unknown };

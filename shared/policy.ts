@@ -29,6 +29,7 @@ import { sessionTitle } from "./session-title.js";
 import { compareSessions, firstN, type SortOrder } from "./sort.js";
 import { pacer, runSteps, sortAtOnce, type Sorter, sortSteps, type Steps } from "./steps.js";
 import type { VerdictCode } from "./verdict.js";
+import { familyMovesTogether } from "./store-kinds.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -211,14 +212,14 @@ function* exemptionSteps(
 }
 
 /**
- * Whether a hand selection takes every fork that reads from a Codex session too — its family chosen
- * as one: then the session is no longer kept for them. The deletion engine moves the forks first
- * and the session only once they all moved (server/delete/soft-delete.ts). Other kinds keep the
- * rule as it is (a system-trash batch has no order).
+ * Whether a hand selection takes every fork that reads from a session whose family moves together
+ * (`familyMovesTogether`: Codex's) — its family chosen as one: then the session is no longer kept
+ * for them. The deletion engine moves the forks first and the session only once they all moved
+ * (server/delete/soft-delete.ts). Other kinds keep the rule as it is (a system-trash batch has no order).
  */
 export const forksChosenToo = (session: PolicySession, selection: ReadonlySet<string> | undefined) =>
   selection !== undefined &&
-  session.store.kind === "codex" &&
+  familyMovesTogether(session.store.kind) &&
   (session.neededBy ?? []).every((id) => selection.has(id));
 
 /**

@@ -10,6 +10,12 @@
 export const STORE_KINDS = ["pi", "claude", "codex", "gemini", "agentsh", "workspace"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
+/**
+ * The kind of store `--root DIR` and the config's `sessionDir` name: pi's (the tool began as pi's
+ * alone, and those two kept their meaning when other agents came).
+ */
+export const SESSION_DIR_KIND: StoreKind = "pi";
+
 /** A store kind as the dashboard names it: the agent whose sessions these are. */
 export const AGENT_LABELS: Record<StoreKind, string> = {
   pi: "pi",
@@ -19,6 +25,14 @@ export const AGENT_LABELS: Record<StoreKind, string> = {
   agentsh: "agentsh",
   workspace: "workspace",
 };
+
+/**
+ * Whether a session and the forks that read from it may move as one family: a hand selection that
+ * takes them all no longer keeps the session for its forks, and the deletion engine moves the forks
+ * first and the session once they all moved (Codex, whose forks read their parent's rollout). For
+ * other kinds a session stays while a fork needs it (a system-trash batch has no order).
+ */
+export const familyMovesTogether = (kind: StoreKind) => kind === "codex";
 
 /** Whether a store's sessions are folders (moved as one unit) rather than files. */
 export const isFolderStore = (kind: StoreKind) => kind === "agentsh" || kind === "workspace";

@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import type { StoreKind } from "../shared/session-record.js";
 import type { StoreScan } from "../server/stores/adapter-types.js";
 import { watchTree } from "../server/fs/tree-watcher.js";
-import { WATCH_DEPTH } from "../server/http/store-watch.js";
+import { adapterOf } from "../server/stores/store-adapter.js";
 import { scanStores } from "../server/scan/scanner.js";
 import { normalized, settled } from "./report-compare.js";
 
@@ -73,8 +73,7 @@ export function itFollowsEveryChange<S>(
     batches: S[][],
     changedBy: (batch: S[]) => Promise<Set<string>>,
   ) {
-    const scanOf = (more = {}) =>
-      scanStores({ roots: [], adapterStores: [{ kind, root: store.root }], ...more });
+    const scanOf = (more = {}) => scanStores({ stores: [{ kind, root: store.root }], ...more });
     let look = await scanOf();
     for (const batch of batches) {
       look = await scanOf({ previous: look, changed: await changedBy(batch) });
@@ -109,7 +108,7 @@ export function itFollowsEveryChange<S>(
         const seen = new Set<string>();
         const failures: unknown[] = [];
         const watch = watchTree(store.root, {
-          depth: WATCH_DEPTH[kind],
+          depth: adapterOf(kind).watchDepth,
           onChange: (p) => seen.add(p),
           onFailure: (e) => failures.push(e),
         });

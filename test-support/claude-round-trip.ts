@@ -13,11 +13,10 @@ export const claudeStores = (root: string) => [{ kind: "claude" as const, root }
 
 /** A hand selection of `chosen`, each with the fingerprint a scan of the store gives now (its preview). */
 export async function selection(root: string, chosen: ReadonlyArray<{ id: string }>) {
-  const { sessions } = await scanStores({ roots: [], adapterStores: claudeStores(root) });
+  const { sessions } = await scanStores({ stores: claudeStores(root) });
   return {
     items: chosen.map(({ id }) => ({ id, fingerprint: sessions.find((r) => r.id === id)!.fingerprint })),
-    roots: [],
-    adapterStores: claudeStores(root),
+    stores: claudeStores(root),
     via: "selection" as const,
   };
 }

@@ -7,7 +7,7 @@
 //   restore <kind>:<root> <crashAt>           restores everything in the trash
 // It prints how many crash points it passed (when it lives to the end).
 import { listTrash, recover, restore, softDelete } from "../server/delete/deletion-engine.js";
-import type { AdapterStore } from "../server/scan/resolve-roots.js";
+import type { StoreKind } from "../shared/session-record.js";
 import { scanStores } from "../server/scan/scanner.js";
 import { writeConfigFile } from "./config-file.js";
 
@@ -36,10 +36,7 @@ if (action === "delete") {
     activity: { graceMinutes: 0 },
     deletion: { target },
   });
-  const where =
-    kind === "pi"
-      ? { roots: [root] }
-      : { roots: [], adapterStores: [{ kind: kind as AdapterStore["kind"], root }] };
+  const where = { stores: [{ kind: kind as StoreKind, root }] };
   const { sessions } = await scanStores(where);
   const result = await softDelete(
     { items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })), ...where, via: "selection" },

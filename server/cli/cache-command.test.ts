@@ -10,6 +10,7 @@ import { scanStores } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import type { CacheJson } from "./cache-command.js";
 import { runCli } from "./main.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -36,7 +37,7 @@ describe("the scan cache", () => {
     expect(readFileSync(smallFile, "utf8")).not.toContain(big);
     expect(readFileSync(bigFile, "utf8")).toContain(big);
     // Warm: every file of the small store is a cache hit, and only its own cache file was read.
-    const warm = await scanStores({ roots: [small], cacheDir: dir });
+    const warm = await scanStores({ stores: piStores(small), cacheDir: dir });
     expect(warm.stats).toMatchObject({ filesRead: 0, cacheHits: 3 });
 
     const info = JSON.parse((await run("cache", "info", "--json")).stdout) as CacheJson;
@@ -51,7 +52,7 @@ describe("the scan cache", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "sr-cache-lru-")), "cache");
     const files = ["a", "b", "c"].map((name) => cacheFileFor(dir, [`/stores/${name}`]));
     for (const [i, file] of files.entries()) {
-      await scanStores({ roots: [store(1)], cacheFile: file });
+      await scanStores({ stores: piStores(store(1)), cacheFile: file });
       const at = new Date(Date.now() - (3 - i) * 60_000); // a used longest ago, c last
       utimesSync(file, at, at);
     }
@@ -69,7 +70,7 @@ describe("the scan cache", () => {
     expect((JSON.parse(cleared.stdout) as CacheJson).files.length).toBeGreaterThan(0);
     expect(JSON.parse((await run("cache", "info", "--json")).stdout).files).toEqual([]);
     expect((await run("cache", "info")).stdout).toMatch(/^The scan cache is empty/);
-    const cold = await scanStores({ roots: [root], cacheDir: statePaths().scanCache });
+    const cold = await scanStores({ stores: piStores(root), cacheDir: statePaths().scanCache });
     expect(cold.stats).toMatchObject({ filesRead: 2, cacheHits: 0 });
     expect(await run("cache", "frobnicate")).toMatchObject({ status: 2 });
   });

@@ -24,6 +24,7 @@ import { statePaths } from "../state/state-dir.js";
 import type { CleanJson } from "./clean-command.js";
 import type { CliIo, CliJsonError } from "./io.js";
 import { runCli } from "./main.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 async function run(argv: string[], ask?: (question: string) => string) {
   const out: string[] = [];
@@ -54,7 +55,7 @@ async function store(n = 4) {
     },
     join(mkdtempSync(join(tmpdir(), "sr-cfg-")), "session-retention.json"),
   );
-  const { sessions } = await scanStores({ roots: [root] });
+  const { sessions } = await scanStores({ stores: piStores(root) });
   const idOf = (path: string) => sessions.find((s) => s.path === path)!.id;
   return { root, paths, config, idOf, args: ["--root", root, "--config", config] };
 }

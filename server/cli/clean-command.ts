@@ -21,7 +21,7 @@ import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const CLEAN_HELP = `Usage: session-retention clean [options]
 
@@ -107,8 +107,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   const progress = scanProgressLine({ quiet: values.json });
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
-    flagRoots: values.root,
-    flagStores: parseStoreFlags(values.store),
+    flagStores: storeFlagsOf(values),
     onProgress: progress.onProgress,
   }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);

@@ -12,7 +12,7 @@ import { describeInvalidConfig } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const KEEP_HELP = `Usage: session-retention keep <id|path>… [options]
        session-retention keep --swept [options]
@@ -52,8 +52,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
   const config = configOptions(values);
   const inputs = await gatherPlanInputs({
     config,
-    flagRoots: values.root,
-    flagStores: parseStoreFlags(values.store),
+    flagStores: storeFlagsOf(values),
   });
   // Said here with every problem; the keep itself refuses too, on the file as it is then.
   if (!inputs.config.ok) {

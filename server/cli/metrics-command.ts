@@ -7,7 +7,7 @@ import { writeOutputFile } from "../report/output-file.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] [--config FILE] [--root DIR]… [--store KIND:DIR]…
 
@@ -32,19 +32,12 @@ export async function runMetrics(args: string[], io: CliIo): Promise<number> {
   }
   const config = configOptions(values);
   const configured = rootOf(loadConfig(config));
-  const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: parseStoreFlags(values.store) },
-    process.env,
-    configured,
-  );
-  const text = await collectMetrics({ roots, adapterStores, config });
+  const { stores } = resolveStores({ stores: storeFlagsOf(values) }, process.env, configured);
+  const text = await collectMetrics({ stores, config });
   if (values.textfile)
     writeOutputFile(values.textfile, text, {
       what: "--textfile",
-      stores: [
-        ...roots.map((root) => ({ path: root, label: "pi store" })),
-        ...adapterStores.map((s) => ({ path: s.root, label: `${s.kind} store` })),
-      ],
+      stores: stores.map((s) => ({ path: s.root, label: `${s.kind} store` })),
       ...(configured.quarantineDir !== undefined ? { quarantine: configured.quarantineDir } : {}),
     });
   else io.stdout(text.trimEnd());

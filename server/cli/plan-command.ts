@@ -13,7 +13,7 @@ import type { CliIo } from "./io.js";
 import { renderTable } from "./table.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../shared/session-record.js";
 import { scanProgressLine } from "./progress.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const PLAN_HELP = `Usage: session-retention plan [options]
 
@@ -218,8 +218,7 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
   const progress = scanProgressLine({ quiet: values.json });
   const inputs = await gatherPlanInputs({
     config: configOptions(values),
-    flagRoots: values.root,
-    flagStores: parseStoreFlags(values.store),
+    flagStores: storeFlagsOf(values),
     onProgress: progress.onProgress,
   }).finally(progress.done);
   for (const note of inputs.notes) io.stderr(`note: ${visible(note)}`);

@@ -12,7 +12,7 @@ import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const PROTECT_HELP = `Usage: session-retention protect <id|path>… [options]
        session-retention unprotect <id|path>… [options]
@@ -68,15 +68,17 @@ export async function runProtect(
   if (positionals.length === 0) throw new UsageError(`${action} wants at least one session id or path`);
 
   // Pinning only needs the store root, so it works while the rest of the config is invalid.
-  const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: parseStoreFlags(values.store) },
+  const { stores } = resolveStores(
+    { stores: storeFlagsOf(values) },
     process.env,
     configuredRoot(configOptions(values)),
   );
-  const { sessions } = await scan(
-    { roots, adapterStores },
-    { growth: "read-only", cacheDir: paths.scanCache, metaDir: paths.sessionsMeta, topN: 0 },
-  );
+  const { sessions } = await scan(stores, {
+    growth: "read-only",
+    cacheDir: paths.scanCache,
+    metaDir: paths.sessionsMeta,
+    topN: 0,
+  });
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
   const targets = positionals.map((arg) =>

@@ -11,7 +11,7 @@ import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./c
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 
 export const REPORT_HELP = `Usage: session-retention report [--format md|json] [--plan | --since 7d|2026-11-01] [--out FILE]
 
@@ -60,8 +60,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
   } else {
     const inputs = await gatherPlanInputs({
       config: configOptions(values),
-      flagRoots: values.root,
-      flagStores: parseStoreFlags(values.store),
+      flagStores: storeFlagsOf(values),
     });
     if (!inputs.config.ok) {
       io.stderr(invalidConfigText(inputs.config));

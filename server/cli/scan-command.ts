@@ -16,7 +16,8 @@ import { resolveStores } from "../scan/resolve-roots.js";
 import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
-import { parseStoreFlags, STORE_FLAGS } from "./store-flags.js";
+import { STORE_FLAGS, storeFlagsOf } from "./store-flags.js";
+import { piAdapter } from "../stores/pi/adapter.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
@@ -227,8 +228,8 @@ export async function runScan(
     return 0;
   }
   const configured = configuredRoot(flags.config !== undefined ? { file: flags.config } : {});
-  const { roots, adapterStores, notes } = resolveStores(
-    { roots: flags.roots, stores: parseStoreFlags(flags.stores) },
+  const { stores, notes } = resolveStores(
+    { stores: storeFlagsOf({ root: flags.roots, store: flags.stores }) },
     process.env,
     configured,
   );
@@ -243,10 +244,9 @@ export async function runScan(
   };
   if (!flags.json) {
     // The table needs sums and a few sessions: the overview's warm way (see scan/overview.ts).
-    const overview = await scanOverview(
-      { roots, adapterStores },
-      { ...options, top: flags.top, order: flags.sort },
-    ).finally(progress.done);
+    const overview = await scanOverview(stores, { ...options, top: flags.top, order: flags.sort }).finally(
+      progress.done,
+    );
     notePiWithoutExtension(
       await piWithoutExtension({
         roots: rootsOf(overview.stores),
@@ -258,11 +258,11 @@ export async function runScan(
     return 0;
   }
   const { scan } = await import("../scan/scanner.js");
-  const report = await scan({ roots, adapterStores }, { ...options, topN: flags.top }).finally(progress.done);
+  const report = await scan(stores, { ...options, topN: flags.top }).finally(progress.done);
   report.sessions.sort(compareSessions(flags.sort));
   const pis = await piWithoutExtension({
     roots: rootsOf(report.stores),
-    namespaces: report.sessions.flatMap((s) => (s.store.kind === "pi" ? [s.namespace] : [])),
+    namespaces: report.sessions.flatMap((s) => (s.store.kind === piAdapter.kind ? [s.namespace] : [])),
   });
   notePiWithoutExtension(pis, io.stderr);
   if (pis.length > 0) report.piWithoutExtension = pis;

@@ -27,9 +27,10 @@ import { LockedError } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
-import { parseStoreFlags } from "./store-flags.js";
-import { STORE_KINDS } from "../../shared/session-record.js";
+import { type NamedStore, resolveStores } from "../scan/resolve-roots.js";
+import { storeFlagsOf } from "./store-flags.js";
+import { STORE_KINDS, type StoreRef } from "../../shared/session-record.js";
+import { SESSION_DIR_KIND } from "../../shared/store-kinds.js";
 
 export const SERVE_HELP = `Usage: session-retention serve [options]
 
@@ -56,17 +57,12 @@ generated in <agentDir>/session-retention/demo and shown, marked as such.`;
 const DEFAULT_PORT = 4178;
 
 async function chooseSource(
-  flags: { roots: string[]; stores: NamedStore[] },
+  flags: { stores: NamedStore[] },
   config: ConfigStatus,
-): Promise<{ roots: string[]; adapterStores: AdapterStore[]; source: DataSource; notes: string[] }> {
+): Promise<{ stores: StoreRef[]; source: DataSource; notes: string[] }> {
   const configured = rootOf(config);
   // A store the user named — by flag or in the config — must be used or refused, never swapped for a demo.
-  if (
-    flags.roots.length > 0 ||
-    flags.stores.length > 0 ||
-    configured.sessionDir !== undefined ||
-    configured.stores
-  )
+  if (flags.stores.length > 0 || configured.sessionDir !== undefined || configured.stores)
     return {
       ...withConfigProblems(config, () => resolveStores(flags, process.env, configured)),
       source: { kind: "pi" },
@@ -78,8 +74,7 @@ async function chooseSource(
     const demo = statePaths().demoStore;
     await ensureDemoStore(demo);
     return {
-      roots: [checkRoot(demo)],
-      adapterStores: [],
+      stores: [{ kind: SESSION_DIR_KIND, root: checkRoot(demo) }],
       notes: [],
       source: {
         kind: "demo",
@@ -116,11 +111,8 @@ export async function runServe(
   const stateDir = statePaths().dir;
   const configOptionsInUse = configOptions(values);
   const config = loadConfig(configOptionsInUse);
-  const { roots, adapterStores, source, notes } = await chooseSource(
-    { roots: values.root, stores: parseStoreFlags(values.store) },
-    config,
-  );
-  const shows = shownStores(roots, adapterStores, { path: config.path, sets: configOptionsInUse.sets });
+  const { stores, source, notes } = await chooseSource({ stores: storeFlagsOf(values) }, config);
+  const shows = shownStores(stores, { path: config.path, sets: configOptionsInUse.sets });
   const other = runningInstance(stateDir);
   if (other && showsSame(other, shows)) {
     io.stdout(
@@ -155,8 +147,7 @@ export async function runServe(
   if (source.note) io.stdout(visible(source.note));
   // Watched: the dashboard follows the stores as agents write, and rescans only to reconcile.
   const service = createDashboardService({
-    roots,
-    adapterStores,
+    stores,
     source,
     config: configOptionsInUse,
     watch: !values["no-watch"],

@@ -20,8 +20,9 @@ import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
-import { parseStoreFlags } from "./store-flags.js";
+import { storeFlagsOf } from "./store-flags.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
+import { piAdapter } from "../stores/pi/adapter.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -80,15 +81,12 @@ async function status(args: string[], io: CliIo): Promise<number> {
     return UNKNOWN;
   }
   const { quota, mode } = config.config;
-  const { roots, adapterStores } = resolveStores(
-    { roots: values.root, stores: parseStoreFlags(values.store) },
-    process.env,
-    rootOf(config),
-  );
-  const { summary, sessions, stores } = await scan(
-    { roots, adapterStores },
-    { growth: "read-only", cacheDir: statePaths().scanCache, topN: 0 },
-  );
+  const resolved = resolveStores({ stores: storeFlagsOf(values) }, process.env, rootOf(config));
+  const { summary, sessions, stores } = await scan(resolved.stores, {
+    growth: "read-only",
+    cacheDir: statePaths().scanCache,
+    topN: 0,
+  });
   const state = quotaState(summary.totalBytes, summary.sessionCount, quota);
   // What agents' own retention (Claude Code's, Gemini CLI's) will delete next, whatever the level says.
   const sweeps = await externalSweepsOf(stores, sessions);
@@ -96,7 +94,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
   // Beside the one line (which shell prompts show), not in it: what protects a running pi's session.
   const pis = await piWithoutExtension({
     roots: stores.map((s) => s.root),
-    namespaces: sessions.flatMap((s) => (s.store.kind === "pi" ? [s.namespace] : [])),
+    namespaces: sessions.flatMap((s) => (s.store.kind === piAdapter.kind ? [s.namespace] : [])),
   });
   notePiWithoutExtension(pis, io.stderr);
   if (values.json)

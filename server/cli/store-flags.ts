@@ -1,6 +1,7 @@
 // `--store KIND:DIR`, the one place the string form of a store is read: the CLI turns each flag into
 // a `{ kind, root }` here, and everything below (resolveStores, the plan, the engine) takes those.
-import { STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
+import { SESSION_DIR_KIND, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
+import type { NamedStore } from "../scan/resolve-roots.js";
 import { UsageError } from "./errors.js";
 
 /** `--root DIR` (a pi store) and `--store KIND:DIR`, each repeatable: the stores to use instead. */
@@ -21,3 +22,12 @@ export function parseStoreFlag(value: string): { kind: StoreKind; root: string }
 
 /** Every `--store` given (none: an empty list). */
 export const parseStoreFlags = (values: readonly string[] = []) => values.map(parseStoreFlag);
+
+/** The stores `--root DIR` (each a pi store) and then `--store KIND:DIR` name, in that order. */
+export const storeFlagsOf = (values: {
+  root?: readonly string[];
+  store?: readonly string[];
+}): NamedStore[] => [
+  ...(values.root ?? []).map((root) => ({ kind: SESSION_DIR_KIND, root, flag: "--root" })),
+  ...parseStoreFlags(values.store),
+];

@@ -17,6 +17,7 @@ import { confirmMove } from "./confirm-move.js";
 import { parseDuration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
+import { workspaceAdapter } from "../stores/workspace/adapter.js";
 
 export const PRUNE_HELP = `Usage: session-retention prune --older-than 24h [--store workspace:DIR]… [--dry-run] [--yes]
 
@@ -61,14 +62,14 @@ export interface PruneJson {
 
 function workspaceRoots(flagStores: string[], file: string | undefined): string[] {
   const fromFlags = flagStores.map(parseStoreFlag);
-  const wrong = fromFlags.find((s) => s.kind !== "workspace");
+  const wrong = fromFlags.find((s) => s.kind !== workspaceAdapter.kind);
   if (wrong) throw new UsageError(`prune works on workspace stores, got --store ${wrong.kind}:${wrong.root}`);
   const configured = configuredRoot(file !== undefined ? { file } : {});
   const roots =
     fromFlags.length > 0
       ? fromFlags.map((s) => s.root)
       : Array.isArray(configured.stores)
-        ? configured.stores.filter((s) => s.kind === "workspace").map((s) => s.root)
+        ? configured.stores.filter((s) => s.kind === workspaceAdapter.kind).map((s) => s.root)
         : [];
   if (roots.length === 0)
     throw new UsageError(
@@ -77,10 +78,10 @@ function workspaceRoots(flagStores: string[], file: string | undefined): string[
   // All of them through the place gate together: one root inside another would let a prune of
   // the outer one move folders out of a workspace of the inner one.
   return resolveStores(
-    { roots: [], stores: roots.map((root) => ({ kind: "workspace" as const, root })) },
+    { stores: roots.map((root) => ({ kind: workspaceAdapter.kind, root })) },
     process.env,
     configured,
-  ).adapterStores.map((s) => s.root);
+  ).stores.map((s) => s.root);
 }
 
 export async function runPrune(args: string[], io: CliIo): Promise<number> {

@@ -3,6 +3,7 @@
 // read-only — and each session written into must pass the place gate (safety/place-gate.ts),
 // judged beside every other store in use. Nothing is written unless every target passes.
 import type { Config } from "../../shared/config.js";
+import { SESSION_DIR_KIND } from "../../shared/store-kinds.js";
 import { checkSessionWrite, defaultStorePlaces, type SessionWrite } from "../safety/place-gate.js";
 import { type LoadConfigOptions, writableConfig } from "./config-file.js";
 
@@ -11,7 +12,7 @@ function storesInUse(config: Config, env: NodeJS.ProcessEnv) {
   if (config.stores)
     return config.stores.map((s, i) => ({ kind: s.kind, path: s.root, label: `stores[${i}].root` }));
   if (config.sessionDir !== undefined)
-    return [{ kind: "pi" as const, path: config.sessionDir, label: "sessionDir" }];
+    return [{ kind: SESSION_DIR_KIND, path: config.sessionDir, label: "sessionDir" }];
   return defaultStorePlaces(env);
 }
 

@@ -241,7 +241,7 @@ for (const agent of AGENTS)
       templateUnits = agent.writeStore(template);
       // The scan finds exactly the sessions written, each with its whole bundle.
       const root = join(template, agent.folder);
-      const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: agent.kind, root }] });
+      const { sessions } = await scanStores({ stores: [{ kind: agent.kind, root }] });
       const asUnit = (u: { id: string; path: string; bundle?: readonly string[] }) => ({
         id: u.id,
         path: u.path,

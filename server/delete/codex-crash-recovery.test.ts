@@ -159,7 +159,7 @@ async function makeTemplate(write: (root: string) => CodexStoreFacts, units: num
   );
   // The scan finds exactly the sessions written, each with its subagents' rollouts (and a sibling)
   // — but a subagent that does not say who spawned it is a session of its own to it.
-  const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+  const { sessions } = await scanStores({ stores: [{ kind: "codex", root }] });
   const asUnit = (u: { id: string; path: string; bundle?: readonly string[] }): Unit => ({
     id: u.id,
     path: u.path,

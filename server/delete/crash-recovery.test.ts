@@ -23,6 +23,7 @@ import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
 import { listTrash, restore } from "./deletion-engine.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const SESSIONS = 200;
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 36);
@@ -40,7 +41,7 @@ beforeAll(async () => {
       writeSession(template, `/work/p${i % 7}`, 1 + (i % 3)).getSessionFile()!,
       new Date("2025-01-01T00:00:00Z"),
     );
-  const { sessions } = await scanStores({ roots: [template] });
+  const { sessions } = await scanStores({ stores: piStores(template) });
   originals = new Map(sessions.map((s) => [s.path.slice(template.length), sha(s.path)]));
   expect(originals.size).toBe(SESSIONS);
 });

@@ -28,6 +28,7 @@ import { statePaths } from "../state/state-dir.js";
 import { homeTrashDir } from "./movers.js";
 import { listTrash, purge, purgeSelection, recover, restore, softDelete } from "./deletion-engine.js";
 import { Ledger } from "../state/journal.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };
@@ -51,7 +52,7 @@ async function store(n = 3) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-del-")));
   for (let i = 0; i < n; i++)
     setModified(writeSession(root, `/work/p${i % 2}`, 1 + i).getSessionFile()!, OLD);
-  const { sessions } = await scanStores({ roots: [root] });
+  const { sessions } = await scanStores({ stores: piStores(root) });
   return { root, sessions };
 }
 
@@ -64,7 +65,7 @@ const request = (
   config(overrides);
   return {
     items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint as never })),
-    roots: [root],
+    stores: piStores(root),
     via: "selection" as const,
   };
 };
@@ -201,7 +202,7 @@ describe("refused at execution, even when the id is passed explicitly", () => {
   it("a session written within the grace window", async () => {
     const { root, sessions } = await store(2);
     setModified(sessions[0]!.path, new Date(Date.now() - 60_000));
-    const fresh = await scanStores({ roots: [root] });
+    const fresh = await scanStores({ stores: piStores(root) });
     const result = await softDelete(request(fresh.sessions, root), engine);
     expect(result.skipped.map((s) => s.reason)).toEqual([
       expect.stringMatching(/^active: modified 1 min ago/),
@@ -213,7 +214,7 @@ describe("refused at execution, even when the id is passed explicitly", () => {
     const [a, b, c] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
     addPins(statePaths().protectedList, [a]);
     setModified(c.path, new Date("2025-06-01T00:00:00Z"));
-    const fresh = (await scanStores({ roots: [root] })).sessions;
+    const fresh = (await scanStores({ stores: piStores(root) })).sessions;
     const result = await softDelete(
       request(fresh, root, {
         protection: { protectedPatterns: [`*${b.id.slice(-12)}*`] },
@@ -275,7 +276,7 @@ describe("refused at execution, even when the id is passed explicitly", () => {
     writeFileSync(target, '{"type":"session"}\n');
     const link = join(root, readdirSync(root)[0]!, "2025-01-01T00-00-00-000Z_link.jsonl");
     symlinkSync(target, link);
-    const scanned = await scanStores({ roots: [root] });
+    const scanned = await scanStores({ stores: piStores(root) });
     expect(scanned.problems).toContainEqual(expect.objectContaining({ code: "symlink", path: link }));
     const result = await softDelete(request(scanned.sessions, root), engine);
     expect(result.moved).toHaveLength(2);

@@ -19,6 +19,7 @@ import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
 import { softDelete } from "./deletion-engine.js";
 import { homeTrashDir, moveFile, moveToSystemTrash } from "./movers.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const dir = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-move-")));
 
@@ -89,7 +90,7 @@ describe("when the system trash is unusable", () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-store-")));
     for (const cwd of ["/a", "/b"])
       setModified(writeSession(root, cwd, 1).getSessionFile()!, new Date("2025-01-01T00:00:00Z"));
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     // A file where the trash folder should be: the package cannot create Trash/files.
     const trash = homeTrashDir();
     rmSync(trash, { recursive: true, force: true });
@@ -103,7 +104,7 @@ describe("when the system trash is unusable", () => {
       const result = await softDelete(
         {
           items: [{ id: sessions[0]!.id, fingerprint: sessions[0]!.fingerprint }],
-          roots: [root],
+          stores: piStores(root),
           via: "selection",
         },
         { actor: "cli" },

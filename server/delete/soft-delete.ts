@@ -10,14 +10,18 @@ import type { AuditEntry, AuditItem } from "../../shared/audit.js";
 import type { Config } from "../../shared/config.js";
 import { emptiesStore } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { type Fingerprint, isFolderSession, type SessionRecord } from "../../shared/session-record.js";
+import {
+  type Fingerprint,
+  isFolderSession,
+  type SessionRecord,
+  type StoreRef,
+} from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
 import { type SoftDeleteResult, STOPPED_REASON, type TrashItem } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { exemptionsOf, gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { moveChecker } from "../plan/movable.js";
 import { askAgents } from "../plan/agent-takes.js";
-import type { AdapterStore } from "../scan/resolve-roots.js";
 import { checkPlaces } from "../safety/place-gate.js";
 import { appendAudit } from "../state/audit-log.js";
 import { withBundle } from "../stores/bundle.js";
@@ -106,9 +110,8 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 export interface SoftDeleteRequest {
   /** The sessions to move, each with the fingerprint its preview showed (when there was a preview). */
   items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
-  /** The stores the ids were found in: pi roots, and stores whose sessions are folders. */
-  roots: readonly string[];
-  adapterStores?: readonly AdapterStore[];
+  /** The stores the ids were found in, each with its kind. */
+  stores: readonly StoreRef[];
   dryRun?: boolean;
   /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
   orphanedMeta?: readonly string[];
@@ -153,11 +156,9 @@ export async function softDelete(
 ): Promise<SoftDeleteResult> {
   return exclusive(options, recoverLocked, async (state) => {
     const now = state.now();
-    if (request.roots.length === 0 && (request.adapterStores ?? []).length === 0)
-      throw new UserError("no store to delete from");
+    if (request.stores.length === 0) throw new UserError("no store to delete from");
     const inputs = await gatherPlanInputs({
-      flagRoots: [...request.roots],
-      flagStores: request.adapterStores ?? [],
+      flagStores: request.stores,
       env: state.env,
       ...(options.config ? { config: options.config } : {}),
       ...(request.previous ? { previous: request.previous } : {}),

@@ -11,6 +11,7 @@ import { scanStores } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { statePaths } from "../state/state-dir.js";
 import { listTrash, recover, restore, softDelete, STOPPED_REASON } from "./deletion-engine.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "ui" as const };
@@ -22,10 +23,10 @@ async function store(n: number, target: "quarantine" | "trash" = "quarantine") {
   });
   const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-stop-")));
   for (let i = 0; i < n; i++) setModified(writeSession(root, `/work/p${i % 3}`, 1).getSessionFile()!, OLD);
-  const { sessions } = await scanStores({ roots: [root] });
+  const { sessions } = await scanStores({ stores: piStores(root) });
   const request = {
     items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-    roots: [root],
+    stores: piStores(root),
     via: "selection" as const,
   };
   return { sessions, request };

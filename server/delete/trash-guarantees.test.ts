@@ -30,6 +30,7 @@ import { statePaths } from "../state/state-dir.js";
 import { listTrash, purge, purgeSelection, recover, restore, softDelete } from "./deletion-engine.js";
 import { homeTrashDir } from "./movers.js";
 import { Ledger, readLedgers } from "../state/journal.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 const engine = { actor: "cli" as const };
@@ -44,12 +45,12 @@ const lenient = (overrides: ConfigInput = {}) =>
 async function trashed(n: number, target: "quarantine" | "trash" = "quarantine") {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-guard-")));
   for (let i = 0; i < n; i++) setModified(writeSession(root, `/work/g${i}`, 2).getSessionFile()!, OLD);
-  const { sessions } = await scanStores({ roots: [root] });
+  const { sessions } = await scanStores({ stores: piStores(root) });
   lenient({ deletion: { target } });
   const result = await softDelete(
     {
       items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-      roots: [root],
+      stores: piStores(root),
       via: "selection",
     },
     engine,
@@ -179,7 +180,7 @@ describe("nothing wedges", () => {
   it("recovery of an intent with neither copy anywhere marks it gone, not a permanent conflict", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-gone-")));
     const path = writeSession(root, "/work/x", 1).getSessionFile()!;
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     const s = sessions[0]!;
     openIntent("20990102T000000Z-cccccc", s, {
       target: "quarantine",
@@ -193,7 +194,7 @@ describe("nothing wedges", () => {
   it("a batch of intents a kill tore: recovery's outcome is a line of its own, and the entry is settled", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-torn-")));
     const path = writeSession(root, "/work/t", 1).getSessionFile()!;
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     const operation = "20990104T000000Z-eeeeee";
     openIntent(operation, sessions[0]!, { target: "quarantine", location: join(root, "..", "t.jsonl") });
     // A SIGKILL in the middle of one large write (64 intents) leaves the next intent half written.
@@ -207,7 +208,7 @@ describe("nothing wedges", () => {
   it("recovery removes the empty .trashinfo a killed move of ours left, and never another program's", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-orphan-")));
     const path = writeSession(root, "/work/o", 1).getSessionFile()!;
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     const s = sessions[0]!;
     const name = "0b0e8f52-6a36-4d7c-9a38-3e5c1e0e8c11";
     openIntent("20990103T000000Z-dddddd", s, { target: "system-trash", trashName: name });
@@ -243,13 +244,13 @@ describe("fresh config, read under the lock", () => {
   it("a soft delete is refused when the config became invalid after the preview", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-stale-")));
     for (let i = 0; i < 2; i++) setModified(writeSession(root, `/work/s${i}`, 1).getSessionFile()!, OLD);
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     writeFileSync(statePaths().configFile, "{ not json");
     await expect(
       softDelete(
         {
           items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-          roots: [root],
+          stores: piStores(root),
           via: "selection",
         },
         engine,
@@ -261,7 +262,7 @@ describe("fresh config, read under the lock", () => {
   it("a session protected by a hand edit after the preview is kept", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-stale-")));
     for (let i = 0; i < 3; i++) setModified(writeSession(root, `/work/s${i}`, 1).getSessionFile()!, OLD);
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     lenient();
     const keep = sessions[0]!;
     writeConfigFile({
@@ -272,7 +273,7 @@ describe("fresh config, read under the lock", () => {
     const result = await softDelete(
       {
         items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-        roots: [root],
+        stores: piStores(root),
         via: "selection",
       },
       engine,
@@ -289,7 +290,7 @@ describe("fresh config, read under the lock", () => {
     const older = writeSession(root, "/work/b", 1).getSessionFile()!;
     setModified(old, new Date(Date.now() - 40 * 86_400_000));
     setModified(older, new Date(Date.now() - 400 * 86_400_000));
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     // The preview was made with maxAgeDays 30 (both go); the file now says 365 (only the older).
     writeConfigFile({
       retention: { maxAgeDays: 365, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
@@ -298,7 +299,7 @@ describe("fresh config, read under the lock", () => {
     const result = await softDelete(
       {
         items: sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-        roots: [root],
+        stores: piStores(root),
         via: "policy",
       },
       engine,
@@ -316,10 +317,10 @@ describe("fresh config, read under the lock", () => {
   it("auto-clean turned off after its decision moves nothing", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-auto-")));
     for (let i = 0; i < 2; i++) setModified(writeSession(root, `/work/s${i}`, 1).getSessionFile()!, OLD);
-    const { sessions } = await scanStores({ roots: [root] });
+    const { sessions } = await scanStores({ stores: piStores(root) });
     writeConfigFile({ retention: { autoClean: false, maxAgeDays: 30, minKeepRecentCount: 0 } });
     const result = await softDelete(
-      { items: sessions.map((s) => ({ id: s.id })), roots: [root], via: "auto-clean" },
+      { items: sessions.map((s) => ({ id: s.id })), stores: piStores(root), via: "auto-clean" },
       { actor: "auto" },
     );
     expect(result.refused).toContain("auto-clean is off");
@@ -373,7 +374,7 @@ describe("a session its agent re-created at a trashed path", () => {
     writeFileSync(entry.originalPath, '{"type":"message","id":"late","parentId":null}\n');
     const { gatherPlanInputs, planFor } = await import("../plan/plan-inputs.js");
     lenient({ retention: { maxAgeDays: 1 } });
-    const inputs = await gatherPlanInputs({ flagRoots: [entry.storeRoot] });
+    const inputs = await gatherPlanInputs({ flagStores: piStores(entry.storeRoot) });
     const reborn = inputs.report.sessions.find((s) => s.path === entry.originalPath)!;
     expect(inputs.activeIds.get(reborn.id)).toContain("its agent re-created it");
     if (!inputs.config.ok) throw new Error("config");

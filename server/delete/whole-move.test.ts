@@ -92,15 +92,14 @@ describe("a part that fails mid-move", () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-midmove-")));
     const s = claudeSession(home);
     lenientConfig("trash");
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root: s.root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "claude", root: s.root }] });
     const record = sessions.find((r) => r.path === s.transcript)!;
     const before = snapshotTree([s.root]);
     let blocked: string | undefined;
     const result = await softDelete(
       {
         items: [{ id: record.id, fingerprint: record.fingerprint }],
-        roots: [],
-        adapterStores: [{ kind: "claude", root: s.root }],
+        stores: [{ kind: "claude", root: s.root }],
         via: "selection",
       },
       {

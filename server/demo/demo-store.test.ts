@@ -28,6 +28,7 @@ import {
   generateDemoStore,
   piFolderName,
 } from "./demo-store.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const NOW = new Date("2026-03-15T12:00:00.000Z");
 const SEED = 7;
@@ -59,7 +60,7 @@ beforeAll(async () => {
   workDir = realpathSync(mkdtempSync(join(tmpdir(), "demo-store-")));
   store = join(workDir, "sessions");
   summary = generateDemoStore(store, { now: NOW, seed: SEED });
-  report = await scanStores({ roots: [store], now: () => NOW });
+  report = await scanStores({ stores: piStores(store), now: () => NOW });
 });
 
 afterAll(() => {
@@ -298,7 +299,7 @@ describe("generateDemoStore output", () => {
   });
 
   it("agrees with the scanner's --precise last-used time", async () => {
-    const precise = await scanStores({ roots: [store], precise: true, now: () => NOW });
+    const precise = await scanStores({ stores: piStores(store), precise: true, now: () => NOW });
     for (const record of precise.sessions) expect(record.lastUsedAt).toBe(record.modifiedAt);
   });
 });
@@ -422,7 +423,7 @@ describe("ensureDemoStore", () => {
     expect(sessionFiles(root)).toEqual([...sessionFiles(fresh), ...foreign].sort());
     for (const file of oldFiles) expect(existsSync(join(root, file))).toBe(false);
 
-    const scanned = await scanStores({ roots: [root], now: () => later });
+    const scanned = await scanStores({ stores: piStores(root), now: () => later });
     const generated = scanned.sessions.filter(
       (record: SessionRecord) => !record.path.includes("mine") && !record.path.includes("elsewhere"),
     );

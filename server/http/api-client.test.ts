@@ -10,6 +10,7 @@ import { filterSessions, NO_FILTER, type SessionFilter } from "../../shared/sess
 import { ApiError, type ApiClient, createApiClient } from "../../web/src/api/client.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4997;
 const TOKEN = "client-token";
@@ -50,8 +51,7 @@ beforeEach(() => {
     }),
   );
   const api = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: configFile },
   });
@@ -216,8 +216,7 @@ describe("the web app's API client", () => {
       modified: new Date(Date.now() - day),
     });
     const api = createDashboardService({
-      roots: [root],
-      adapterStores: [{ kind: "claude", root: claudeRoot }],
+      stores: [...piStores(root), { kind: "claude", root: claudeRoot }],
       source: { kind: "pi" },
       config: { file: configFile },
     });

@@ -26,6 +26,7 @@ import { growthFile } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4998;
 const TOKEN = "tok";
@@ -54,8 +55,7 @@ beforeEach(() => {
     }),
   );
   const service = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: configFile },
   });
@@ -452,8 +452,7 @@ describe("reports", () => {
 describe("freshness of what reads see", () => {
   it("a stale look answers at once while a new one is taken; a change makes reads wait for a new look", async () => {
     const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
+      stores: piStores(root),
       source: { kind: "pi" },
       config: { file: configFile },
       freshMs: 0,

@@ -55,7 +55,6 @@ import {
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { idsMatchingFilter } from "../plan/selection.js";
 import { SessionFilterSchema } from "../../shared/session-filter.js";
-import type { AdapterStore } from "../scan/resolve-roots.js";
 import { readAudit } from "../state/audit-log.js";
 import {
   checkConfig,
@@ -71,7 +70,8 @@ import { sessionTitle } from "../../shared/session-title.js";
 import { collectMetrics } from "../report/metrics.js";
 import { growthFile, readGrowth } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
-import { readSessionDetail, SessionFileChangedError } from "../stores/pi/session-detail.js";
+import { SessionFileChangedError } from "../stores/session-detail.js";
+import { storeAdapter } from "../stores/store-adapter.js";
 import { ReadOnlyError, UnknownIdsError } from "./api-errors.js";
 import { createOperations } from "./operations.js";
 import { runPaced } from "./paced.js";
@@ -90,8 +90,8 @@ import type { StoreRef } from "../../shared/session-record.js";
 const FRESH_MS = 5000;
 
 export interface DashboardStores {
-  roots: readonly string[];
-  adapterStores: readonly AdapterStore[];
+  /** The stores the dashboard looks at, each with its kind. */
+  stores: readonly StoreRef[];
   source: DataSource;
   config: LoadConfigOptions;
   /** How long a look at the stores answers reads before a new one is taken. Default 5 s. */
@@ -213,7 +213,6 @@ export function policyResponse(options: LoadConfigOptions): PolicyResponse {
 
 export function createDashboardService(stores: DashboardStores): Required<DashboardApi> {
   const paths = statePaths();
-  const flagStores = stores.adapterStores;
   // Every read shares one look at the stores; when it moves on is looks.ts's to say.
   const freshMs = stores.freshMs ?? FRESH_MS;
   const previews = createPreviews();
@@ -235,8 +234,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       return await softDelete(
         {
           ...chosen,
-          roots: stores.roots,
-          adapterStores: stores.adapterStores,
+          stores: stores.stores,
           dryRun,
           ...(looks.current() ? { previous: looks.current()!.inputs.report } : {}),
         },
@@ -252,15 +250,11 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
     for (const listener of listeners) listener(event);
   };
   const looks = createLooks({
-    gather: (more) =>
-      gatherPlanInputs({ config: stores.config, flagRoots: stores.roots, flagStores, ...more }),
+    gather: (more) => gatherPlanInputs({ config: stores.config, flagStores: stores.stores, ...more }),
     ...(stores.watch
       ? {
           watch: {
-            stores: [
-              ...stores.roots.map((root): StoreRef => ({ kind: "pi", root })),
-              ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
-            ],
+            stores: stores.stores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
             metaDir: paths.sessionsMeta,
           },
         }
@@ -457,14 +451,16 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
       const byPath = new Map(all.map((s) => [s.path, s]));
       const byId = new Map(all.map((s) => [s.id, s]));
       const parent = session.parentSession ? byPath.get(session.parentSession) : undefined;
-      // Only a pi session's file is read in detail (not one whose name is not UTF-8: the record's
-      // path cannot name it), and only while it is the file the look found: a file changed since
-      // (gone, a FIFO, a link, another file) is refused with a 409 that says so, never waited on.
+      // A session is read in detail where its adapter can read one (pi's), never one whose name is
+      // not UTF-8 (the record's path cannot name it), and only while it is the file the look found:
+      // a file changed since (gone, a FIFO, a link, another file) is refused with a 409 that says
+      // so, never waited on.
       let detail;
       try {
+        const read = (await storeAdapter(session.store.kind)).sessionDetail;
         detail =
-          session.store.kind === "pi" && !session.warnings.some((w) => w.code === "non-utf8-name")
-            ? await readSessionDetail(session.path, session.fingerprint)
+          read && !session.warnings.some((w) => w.code === "non-utf8-name")
+            ? await read(session.path, session.fingerprint)
             : undefined;
       } catch (error) {
         if (error instanceof SessionFileChangedError) throw error;

@@ -22,6 +22,7 @@ import { acquireLock } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { createApp } from "./app.js";
 import { createDashboardService, type DashboardApi } from "./dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4997;
 const TOKEN = "tok";
@@ -51,8 +52,7 @@ function appFor(api: DashboardApi) {
 
 const realService = () =>
   createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: configFile },
   });

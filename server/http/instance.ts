@@ -20,7 +20,7 @@ export interface RunningInstance {
 
 /** The stores and config a dashboard shows, comparable between two `serve`s. */
 export interface ShownStores {
-  /** pi store roots and `kind:root` of the other stores, sorted. */
+  /** `kind:root` of each store, sorted. */
   stores: string[];
   /** The config file read, and its `--set` overrides. */
   config: string;
@@ -28,12 +28,11 @@ export interface ShownStores {
 }
 
 export function shownStores(
-  roots: readonly string[],
-  adapterStores: ReadonlyArray<{ kind: string; root: string }>,
+  stores: ReadonlyArray<{ kind: string; root: string }>,
   config: { path: string; sets: readonly string[] },
 ): ShownStores {
   return {
-    stores: [...roots.map((root) => `pi:${root}`), ...adapterStores.map((s) => `${s.kind}:${s.root}`)].sort(),
+    stores: stores.map((s) => `${s.kind}:${s.root}`).sort(),
     config: config.path,
     sets: [...config.sets],
   };

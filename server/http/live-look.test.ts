@@ -31,6 +31,7 @@ import { BIN } from "../../test-support/serve-child.js";
 import { createApp } from "./app.js";
 import { createDashboardService, type DashboardEvent } from "./dashboard-service.js";
 import { networkFileSystemOf } from "./store-watch.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const HOUR = 3_600_000;
 const services: Array<{ close: () => void }> = [];
@@ -46,8 +47,7 @@ function watchedStore(options: { reconcileMs?: number } = {}) {
   );
   const logged: string[] = [];
   const service = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: join(root, "..", `${root.split("/").at(-1)}-config.json`) },
     freshMs: HOUR,
@@ -85,8 +85,7 @@ function oldSessionsWatched(count: number, keepRecent: number) {
     }),
   );
   const service = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: config },
     freshMs: HOUR,
@@ -220,8 +219,7 @@ describe("other stores, and our own moves", () => {
   it("follows a Claude Code transcript as Claude writes it", async () => {
     const store = writeClaudeStore(realpathSync(mkdtempSync(join(tmpdir(), "sr-live-claude-"))));
     const service = createDashboardService({
-      roots: [],
-      adapterStores: [{ kind: "claude", root: store.root }],
+      stores: [{ kind: "claude", root: store.root }],
       source: { kind: "pi" },
       config: { file: join(store.home, "none.json") },
       freshMs: HOUR,
@@ -261,7 +259,7 @@ describe("other stores, and our own moves", () => {
     appendFileSync(files[3]!, messageLine("written while we deleted"));
     const same = async () => {
       const rows = decodeSessionRows(await service.sessions(SessionsQuerySchema.parse({})));
-      const fresh = await scanStores({ roots: [root] });
+      const fresh = await scanStores({ stores: piStores(root) });
       return (
         JSON.stringify(rows.map((r) => [r.path, r.sizeBytes, r.messageCount]).sort()) ===
         JSON.stringify(fresh.sessions.map((r) => [r.path, r.sizeBytes, r.messageCount]).sort())
@@ -368,8 +366,7 @@ describe("without watching", () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-live-off-")));
     writeSession(root, "/work/a", 1);
     const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
+      stores: piStores(root),
       source: { kind: "pi" },
       config: { file: join(root, "..", "none.json") },
       freshMs: 1000,

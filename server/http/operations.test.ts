@@ -12,6 +12,7 @@ import { runCli } from "../cli/main.js";
 import { STOPPED_REASON } from "../delete/deletion-engine.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4996;
 const TOKEN = "operations-token";
@@ -39,8 +40,7 @@ beforeEach(() => {
     }),
   );
   const api = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: configFile },
   });

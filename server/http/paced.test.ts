@@ -10,6 +10,7 @@ import { type Plan, PlanSchema, PlanSummarySchema } from "../../shared/plan.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
 import { jsonPieces } from "./paced.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4995;
 const TOKEN = "paced-token";
@@ -36,8 +37,7 @@ beforeAll(async () => {
   const configFile = join(mkdtempSync(join(tmpdir(), "sr-paced-cfg-")), "session-retention.json");
   writeFileSync(configFile, JSON.stringify({ retention: { maxAgeDays: 30, minKeepRecentCount: 500 } }));
   const api = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: { file: configFile },
     freshMs: 600_000, // one look for the whole test: no rescan in the background

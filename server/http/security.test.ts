@@ -10,6 +10,7 @@ import { readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { createApp } from "./app.js";
 import { createDashboardService } from "./dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const PORT = 4999;
 const TOKEN = "k3Yq_per-launch-token";
@@ -23,8 +24,7 @@ beforeAll(async () => {
   sessionId = writeSession(root, "/work/app", 1).getSessionId();
   writeSession(root, "/work/app", 1);
   const service = createDashboardService({
-    roots: [root],
-    adapterStores: [],
+    stores: piStores(root),
     source: { kind: "pi" },
     config: {},
   });

@@ -6,6 +6,7 @@ import { statfsSync } from "node:fs";
 import type { WatchStatus } from "../../shared/api.js";
 import type { StoreRef } from "../../shared/session-record.js";
 import { type TreeWatch, WatchFailure, watchTree } from "../fs/tree-watcher.js";
+import { adapterOf } from "../stores/store-adapter.js";
 
 export interface StoreWatch {
   readonly status: WatchStatus;
@@ -21,22 +22,6 @@ export interface StoreWatch {
   putBack(paths: Iterable<string>): void;
   close(): void;
 }
-
-/**
- * How deep below its root each kind of store is watched: pi reads its root and the `--<cwd>--`
- * folders in it; the other agents keep sessions and their parts further down (Claude Code's
- * `projects/<p>/<id>/subagents/`, Codex's `sessions/YYYY/MM/DD/`, Gemini's
- * `tmp/<project>/chats/<id>/`). A write deeper than that inside a session's folder raises no event
- * on Linux: the 10-minute reconciliation finds it (and the session's next watched change).
- */
-export const WATCH_DEPTH: Record<StoreRef["kind"], number> = {
-  pi: 1,
-  claude: 4,
-  codex: 4,
-  gemini: 4,
-  agentsh: 2,
-  workspace: 1,
-};
 
 /**
  * File systems whose changes made on another machine (or the other side of a VM share) raise no
@@ -106,7 +91,10 @@ export function watchStores(
       );
       break;
     }
-    trees.push(watchTree(store.root, options(WATCH_DEPTH[store.kind])));
+    // As deep as its adapter says its sessions and their parts are kept. A write deeper than that
+    // inside a session's folder raises no event on Linux: the 10-minute reconciliation finds it
+    // (and the session's next watched change).
+    trees.push(watchTree(store.root, options(adapterOf(store.kind).watchDepth)));
   }
   if (metaDir !== undefined && status.mode === "watching") trees.push(watchTree(metaDir, options(0)));
   return {

@@ -45,7 +45,6 @@ export async function askAgents(
 ): Promise<AgentAnswers> {
   const answers = new Map<string, readonly AlsoDeleted[] | string>();
   for (const store of report.stores) {
-    if (store.kind === "pi") continue;
     const adapter = await storeAdapter(store.kind);
     if (!adapter.alsoDeletes) continue;
     const records = report.sessions.filter((s) => s.store.kind === store.kind && s.store.root === store.root);
@@ -82,7 +81,10 @@ export function judgeTakes(
   stays: (id: string) => string | undefined,
 ): Map<string, AgentTake> {
   const refused = new Map<string, string>();
-  const agentOf = (id: string) => AGENT_LABELS[byId.get(id)?.store.kind ?? "pi"];
+  const agentOf = (id: string) => {
+    const kind = byId.get(id)?.store.kind;
+    return kind ? AGENT_LABELS[kind] : "its agent";
+  };
   const named = (take: AlsoDeleted) => {
     const session = take.session === undefined ? undefined : byId.get(take.session);
     return session ? `${take.what} (session ${session.id}, “${sessionTitle(session).title}”)` : take.what;

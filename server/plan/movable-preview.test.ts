@@ -16,6 +16,7 @@ import type { CliIo } from "../cli/io.js";
 import { runCli } from "../cli/main.js";
 import { createApp } from "../http/app.js";
 import { createDashboardService } from "../http/dashboard-service.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 /** Codex's own reason, as codexTools gives it when no binary is found. */
 const NO_CODEX = /no `codex` binary was found: put it on PATH or set SESSION_RETENTION_CODEX$/;
@@ -102,8 +103,7 @@ describe("a preview with Codex sessions and no `codex` binary", () => {
   it("dashboard: the plan's and the selection's counts are what the delete moves", async () => {
     const s = stores();
     const service = createDashboardService({
-      roots: [s.pi],
-      adapterStores: [{ kind: "codex", root: s.codex }],
+      stores: [...piStores(s.pi), { kind: "codex", root: s.codex }],
       source: { kind: "pi" },
       config: { file: s.config },
     });

@@ -14,13 +14,13 @@ import {
 } from "../../shared/policy.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { runSteps, sortAtOnce, type Sorter, sortSteps, type Steps } from "../../shared/steps.js";
-import { isFolderSession, type StoreKind } from "../../shared/session-record.js";
+import { isFolderSession, type StoreKind, type StoreRef } from "../../shared/session-record.js";
 import {
   describePiWithoutExtension,
   type PiWithoutExtension,
   piWithoutExtensionOf,
 } from "../../shared/unmarked-pi.js";
-import { type AdapterStore, type NamedStore, resolveStores } from "../scan/resolve-roots.js";
+import { type NamedStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scan } from "../scan/scanner.js";
 import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import {
@@ -41,9 +41,8 @@ export interface GatherOptions {
   config?: LoadConfigOptions;
   /**
    * `--root DIR`… and `--store KIND:DIR`… as the CLI read them, or the stores a caller names itself
-   * (together they replace the configured and default stores).
+   * (they replace the configured and default stores).
    */
-  flagRoots?: readonly string[];
   flagStores?: readonly NamedStore[];
   /** The kinds of store found on our own when neither flags nor the config name any (default: all). */
   discover?: readonly StoreKind[];
@@ -98,10 +97,9 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const env = options.env ?? process.env;
   const paths = statePaths(env);
   const config = loadConfig({ ...options.config, env });
-  const { roots, adapterStores, notes } = withConfigProblems(config, () =>
+  const { stores, notes } = withConfigProblems(config, () =>
     resolveStores(
       {
-        roots: options.flagRoots ?? [],
         stores: options.flagStores ?? [],
         ...(options.discover ? { discover: options.discover } : {}),
       },
@@ -110,21 +108,18 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     ),
   );
   const pins = readPins(paths.protectedList);
-  const report = await scan(
-    { roots, adapterStores },
-    {
-      growth: options.growth ?? { recordIn: paths.dir },
-      ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
-      metaDir: paths.sessionsMeta,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.previous ? { previous: options.previous } : {}),
-      ...(options.changed ? { changed: options.changed } : {}),
-      ...(options.memoryCache ? { memoryCache: options.memoryCache } : {}),
-    },
-  );
+  const report = await scan(stores, {
+    growth: options.growth ?? { recordIn: paths.dir },
+    ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
+    metaDir: paths.sessionsMeta,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.previous ? { previous: options.previous } : {}),
+    ...(options.changed ? { changed: options.changed } : {}),
+    ...(options.memoryCache ? { memoryCache: options.memoryCache } : {}),
+  });
   const detection = detectActiveSessions({
     markersDir: paths.activeMarkers,
-    roots: [...roots, ...adapterStores.map((s) => s.root)],
+    roots: stores.map((s) => s.root),
     sessions: report.sessions,
   });
   const piWithoutExtension = detection.piWithoutMarker.map(piWithoutExtensionOf);
@@ -271,12 +266,9 @@ export function externalSweeps(inputs: PlanInputs, keptByUs: ReadonlySet<string>
   return inputs.sweeps.map((sweep) => withKeptByYou(sweep, keptByUs));
 }
 
-/** The stores a scan looked at, as a deletion request names them (pi roots, folder stores). */
-export function scannedStores(report: ScanReport): { roots: string[]; adapterStores: AdapterStore[] } {
-  return {
-    roots: report.stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    adapterStores: report.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
-  };
+/** The stores a scan looked at, as a deletion request names them. */
+export function scannedStores(report: ScanReport): { stores: StoreRef[] } {
+  return { stores: report.stores.map((s) => ({ kind: s.kind, root: s.root })) };
 }
 
 /** What no plan and no selection may remove, for gathered inputs and a policy (docs/safety.md G3). */

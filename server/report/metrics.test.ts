@@ -27,6 +27,7 @@ import { scanStores } from "../scan/scanner.js";
 import { growthFile } from "../state/growth-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { collectMetrics, renderMetrics } from "./metrics.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const OLD = new Date("2025-01-01T00:00:00Z");
 
@@ -163,10 +164,10 @@ describe("collectMetrics", () => {
     for (let i = 0; i < 3; i++) setModified(writeSession(root, `/work/p${i}`, 2).getSessionFile()!, OLD);
     writeFileSync(join(root, "--work-p0--", "broken.jsonl"), "not json\n");
     lenientConfig("quarantine", { quota: { maxTotalSizeBytes: 1_000_000 } });
-    const { sessions, stores, summary } = await scanStores({ roots: [root] });
+    const { sessions, stores, summary } = await scanStores({ stores: piStores(root) });
     const gone = sessions[0]!;
     const moved = await softDelete(
-      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], roots: [root], via: "selection" },
+      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], stores: piStores(root), via: "selection" },
       { actor: "cli" },
     );
     expect(moved.moved).toHaveLength(1);
@@ -182,7 +183,7 @@ describe("collectMetrics", () => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify({ version: 1, points: [point(7, bytesNow - 49_000)] }));
 
-    const text = await collectMetrics({ roots: [root], adapterStores: [], config: {} });
+    const text = await collectMetrics({ stores: piStores(root), config: {} });
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
     expect(value("session_retention_trash_sessions")).toBe(1);
     expect(value("session_retention_trash_bytes")).toBe(gone.sizeBytes);
@@ -202,8 +203,7 @@ describe("metrics endpoints", () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-metrics-")));
     writeSession(root, "/work/app", 2);
     const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
+      stores: piStores(root),
       source: { kind: "pi" },
       config: {},
     });

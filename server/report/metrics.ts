@@ -6,11 +6,10 @@ import { agentQuotaStates, QUOTA_LEVELS, type QuotaState, quotaState } from "../
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { NamespaceUsage, ScanProblem, ScanReport } from "../../shared/scan-report.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
-import type { StoreKind } from "../../shared/session-record.js";
+import type { StoreKind, StoreRef } from "../../shared/session-record.js";
 import { trashTotals } from "../../shared/trash.js";
 import { visibleLines } from "../../shared/visible-text.js";
 import { listTrash } from "../delete/list-trash.js";
-import type { AdapterStore } from "../scan/resolve-roots.js";
 import { scan } from "../scan/scanner.js";
 import { readAudit } from "../state/audit-log.js";
 import { type LoadConfigOptions, loadConfig } from "../config/config-file.js";
@@ -201,13 +200,16 @@ export function renderMetrics(input: MetricsInput): string {
 
 /** Scans the stores and renders their metrics (the same for the server and the CLI). */
 export async function collectMetrics(stores: {
-  roots: readonly string[];
-  adapterStores: readonly AdapterStore[];
+  stores: readonly StoreRef[];
   config: LoadConfigOptions;
 }): Promise<string> {
   const paths = statePaths();
   // A machine that only writes the textfile from a timer builds the history the forecast needs.
-  const report = await scan(stores, { growth: { recordIn: paths.dir }, cacheDir: paths.scanCache, topN: 0 });
+  const report = await scan(stores.stores, {
+    growth: { recordIn: paths.dir },
+    cacheDir: paths.scanCache,
+    topN: 0,
+  });
   const config = loadConfig(stores.config);
   const ahead = forecast(
     readGrowth(growthFile(paths.dir, report.stores)),

@@ -18,6 +18,7 @@ import { type TrashList, trashTotals } from "../../shared/trash.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { scanStores } from "../scan/scanner.js";
 import { runCli } from "../cli/main.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const available =
   toolsAvailable(["promtool", "prometheus"], "prometheus") &&
@@ -127,10 +128,10 @@ describe.skipIf(!available)("Prometheus", () => {
     // (Last touched long ago: a session modified within the grace period is active, never moved.)
     const old = writeSession(piRoot, "/work/old", 1).getSessionFile()!;
     setModified(old, new Date("2025-01-01T00:00:00Z"));
-    const { sessions } = await scanStores({ roots: [piRoot] });
+    const { sessions } = await scanStores({ stores: piStores(piRoot) });
     const gone = sessions.find((s) => s.path === old)!;
     const moved = await softDelete(
-      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], roots: [piRoot], via: "selection" },
+      { items: [{ id: gone.id, fingerprint: gone.fingerprint }], stores: piStores(piRoot), via: "selection" },
       { actor: "cli", env },
     );
     expect(moved.skipped).toEqual([]);

@@ -41,6 +41,7 @@ import {
   touchSession,
 } from "../workspace/workspace-api.js";
 import { RefusedPlaceError } from "./place-gate.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const box = hostileSandbox();
 
@@ -58,8 +59,7 @@ describe("the dashboard: PUT /api/policy and POST /api/plan/preview", () => {
   let app: ReturnType<typeof createApp>;
   beforeAll(async () => {
     const service = createDashboardService({
-      roots: [box.piStore],
-      adapterStores: [],
+      stores: piStores(box.piStore),
       source: { kind: "pi" },
       config: {},
     });
@@ -119,13 +119,13 @@ describe("the library API", () => {
 
   it.each(attempts)("scanStores({ roots: [%s] }) rejects", async (_, { attempt }) => {
     const tried = attempt("pi");
-    expectRefused(await refusal(() => scanStores({ roots: tried.roots })), tried);
+    expectRefused(await refusal(() => scanStores({ stores: piStores(...tried.roots) })), tried);
   });
 
   it.each(attempts)("scanStores({ adapterStores: [agentsh at %s] }) rejects", async (_, { attempt }) => {
     const tried = attempt("agentsh");
-    const adapterStores = tried.roots.map((root) => ({ kind: "agentsh" as const, root }));
-    expectRefused(await refusal(() => scanStores({ roots: [], adapterStores })), tried);
+    const stores = tried.roots.map((root) => ({ kind: "agentsh" as const, root }));
+    expectRefused(await refusal(() => scanStores({ stores })), tried);
   });
 
   // The engine resolves ids against its own scan of the roots it is given: with the bait's ids, a
@@ -134,7 +134,10 @@ describe("the library API", () => {
     const tried = attempt("pi");
     const items = BAIT_IDS.map((id) => ({ id }));
     const remove = () =>
-      softDelete({ items, roots: tried.roots, via: "selection", dryRun: tried.system }, { actor: "cli" });
+      softDelete(
+        { items, stores: piStores(...tried.roots), via: "selection", dryRun: tried.system },
+        { actor: "cli" },
+      );
     expectRefused(await refusal(remove), tried);
   });
 
@@ -232,8 +235,7 @@ describe("keeping Claude Code sessions, and read-only", () => {
   beforeAll(() => {
     transcript = writeClaudeTranscript(claude, { id, cwd: "/work/app", modified: LONG_AGO });
     const service = createDashboardService({
-      roots: [],
-      adapterStores: [{ kind: "claude", root: claude }],
+      stores: [{ kind: "claude", root: claude }],
       source: { kind: "pi" },
       config: {},
       // The look the keep resolves its ids in stays the one taken before a folder is swapped.

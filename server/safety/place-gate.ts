@@ -23,6 +23,7 @@ import { statePaths } from "../state/state-dir.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { isSessionPlace } from "../stores/session-place.js";
+import { piAdapter } from "../stores/pi/adapter.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
 export class RefusedPlaceError extends UserError {
@@ -112,7 +113,7 @@ export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): Pl
 /** The stores used when a config names none: pi's own locations and every other agent's home. */
 export const defaultStorePlaces = (env: NodeJS.ProcessEnv = process.env) => [
   ...discoverPiRoots(env).roots.map((r) => ({
-    kind: "pi" as StoreKind,
+    kind: piAdapter.kind,
     path: r.path,
     label: `pi's ${r.origin} session dir`,
   })),

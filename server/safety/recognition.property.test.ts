@@ -30,6 +30,7 @@ import { snapshotTree } from "../../test-support/tree-snapshot.js";
 import { softDelete } from "../delete/deletion-engine.js";
 import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { pathDerivedId } from "../stores/pi/pi-record.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const RUNS = { numRuns: 30 };
 const DAY = 86_400_000;
@@ -363,8 +364,8 @@ describe("recognition", () => {
         expect(ConfigSchema.safeParse(policy).success).toBe(true);
         writeConfigFile({ ...policy, deletion: { target: "quarantine" } });
         const stores = {
-          flagRoots: [roots.pi],
           flagStores: [
+            { kind: "pi" as const, root: roots.pi },
             { kind: "agentsh" as const, root: roots.agentsh },
             { kind: "workspace" as const, root: roots.workspace },
           ],
@@ -403,8 +404,8 @@ describe("recognition", () => {
         const result = await softDelete(
           {
             items: [...records.map((r) => ({ id: r.id })), ...bogus.map((id) => ({ id }))],
-            roots: [roots.pi],
-            adapterStores: [
+            stores: [
+              ...piStores(roots.pi),
               { kind: "agentsh", root: roots.agentsh },
               { kind: "workspace", root: roots.workspace },
             ],

@@ -22,6 +22,7 @@ import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
 import { journalFileOf, snapshotFileOf } from "./overview-snapshot.js";
 import { cacheFileFor, clearCache } from "./scan-cache.js";
 import { scan } from "./scanner.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-overview-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -42,7 +43,7 @@ describe("the overview's warm way", () => {
         async (batches, top, order) => {
           const store = newStore(work, `steps-${run++}`);
           const state = mkdtempSync(join(work, "state-"));
-          const stores = { roots: [store.root], adapterStores: [] };
+          const stores = piStores(store.root);
           const options = { growth: { recordIn: state }, cacheDir: join(state, "cache"), top, order };
           // pi's index stays empty here: with files in it, the full scan is the way (tested below).
           // However much changed, the warm way: it is what is tested.
@@ -68,7 +69,7 @@ describe("the overview's warm way", () => {
     const store = newStore(work, "warm");
     for (let i = 0; i < 12; i++) store.apply({ kind: "new-session", cwd: i % 3 });
     const state = mkdtempSync(join(work, "state-"));
-    const stores = { roots: [store.root], adapterStores: [] };
+    const stores = piStores(store.root);
     const request = {
       growth: { recordIn: state },
       cacheDir: join(state, "cache"),
@@ -85,7 +86,12 @@ describe("the overview's warm way", () => {
     expect(appended.stats.filesRead).toBe(1);
     expect(appended.stats.cacheHits).toBe(appended.sessionCount - 1);
     // Read once: the journal has it as it is now, and the snapshot is not written again for it.
-    const snapshot = snapshotFileOf(cacheFileFor(request.cacheDir, stores.roots));
+    const snapshot = snapshotFileOf(
+      cacheFileFor(
+        request.cacheDir,
+        stores.map((s) => s.root),
+      ),
+    );
     const written = lstatSync(snapshot).mtimeMs;
     const after = await scanOverview(stores, request);
     expect(after.warm).toBe(true);
@@ -96,7 +102,7 @@ describe("the overview's warm way", () => {
   it("tells a file that grew from the one it knew by its size alone (an mtime can stay within a clock tick)", async () => {
     const store = newStore(work, "same-mtime");
     const state = mkdtempSync(join(work, "state-"));
-    const stores = { roots: [store.root], adapterStores: [] };
+    const stores = piStores(store.root);
     const request = {
       growth: { recordIn: state },
       cacheDir: join(state, "cache"),
@@ -127,10 +133,13 @@ describe("the overview's warm way", () => {
     const store = newStore(work, "journal-of-another");
     for (let i = 0; i < 6; i++) store.apply({ kind: "new-session", cwd: i % 2 });
     const state = mkdtempSync(join(work, "state-"));
-    const stores = { roots: [store.root], adapterStores: [] };
+    const stores = piStores(store.root);
     const cacheDir = join(state, "cache");
     const request = { growth: { recordIn: state }, cacheDir, top: 5, order: "lru" as const, mostChanged: 1 };
-    const cacheFile = cacheFileFor(cacheDir, stores.roots);
+    const cacheFile = cacheFileFor(
+      cacheDir,
+      stores.map((s) => s.root),
+    );
     await scanOverview(stores, request); // snapshot 1
     store.apply({ kind: "new-session", cwd: 0 }); // a file snapshot 1 does not have
     expect((await scanOverview(stores, request)).stats.filesRead).toBe(1); // in the journal of snapshot 1
@@ -150,7 +159,7 @@ describe("the overview's warm way", () => {
   it("takes the full way for --precise, for pi's index and for a damaged snapshot (and writes a good one)", async () => {
     const store = newStore(work, "ways");
     const state = mkdtempSync(join(work, "state-"));
-    const stores = { roots: [store.root], adapterStores: [] };
+    const stores = piStores(store.root);
     const cacheDir = join(state, "cache");
     const request = { growth: { recordIn: state }, cacheDir, top: 5, order: "size" as const };
     await scanOverview(stores, request);
@@ -160,7 +169,12 @@ describe("the overview's warm way", () => {
     writeFileSync(join(store.metaDir, "x.meta.json"), "{}");
     expect((await scanOverview(stores, { ...request, metaDir: store.metaDir })).warm).toBe(false);
 
-    const snapshot = snapshotFileOf(cacheFileFor(cacheDir, stores.roots));
+    const snapshot = snapshotFileOf(
+      cacheFileFor(
+        cacheDir,
+        stores.map((s) => s.root),
+      ),
+    );
     writeFileSync(snapshot, '{"version":1,"roots":["elsewhere"]');
     const damaged = await scanOverview(stores, request);
     expect(damaged.warm).toBe(false);

@@ -32,9 +32,10 @@ import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
 import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
 // Last uses are compared as milliseconds: ISO strings sort as those do up to this (years 1970–9999).
 import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
+import { adapterOf } from "../stores/store-adapter.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
 import { type CacheEntry, cacheFileFor, ScanCacheReader } from "./scan-cache.js";
-import { type AdapterStore, gatedStores } from "./resolve-roots.js";
+import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders } from "./duplicate-ids.js";
 import type { ScanRequest } from "./scanner.js";
 import {
@@ -174,40 +175,41 @@ const JOURNAL_SHARE = 1 / 16;
  * scan. Records growth as `scan` does.
  */
 export async function scanOverview(
-  stores: { readonly roots: readonly string[]; readonly adapterStores: readonly AdapterStore[] },
+  stores: readonly StoreRef[],
   request: OverviewRequest,
 ): Promise<ScanOverview> {
+  const roots = stores.filter((s) => adapterOf(s.kind).readByFileScanner).map((s) => s.root);
+  const othersToo = roots.length < stores.length;
   const { top, order, mostChanged = MOST_CHANGED, ...options } = request;
   const started = performance.now();
   const now = options.now ?? (() => new Date());
   const cacheFile =
-    options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, stores.roots) : options.cacheFile;
+    options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
   const snapshotFile = cacheFile && snapshotFileOf(cacheFile);
   const full = async () => {
     const { scan, basePiRecords } = await scanner();
     const report = await scan(stores, { ...options, topN: top });
-    if (snapshotFile && !options.precise && stores.adapterStores.length === 0) {
-      writeSnapshot(snapshotFile, stores.roots, snapshotRowsOf(report, basePiRecords));
+    if (snapshotFile && !options.precise && !othersToo) {
+      writeSnapshot(snapshotFile, roots, snapshotRowsOf(report, basePiRecords));
       writeJournal(journalFileOf(cacheFile), undefined, []); // the snapshot has what it held
     }
     return overviewOf(report, top, order);
   };
-  const refs = stores.roots.map((root): StoreRef => ({ kind: "pi", root }));
-  const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
+  const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, stores);
   const growthBefore = history === undefined ? undefined : readGrowth(history);
   if (
     !snapshotFile ||
     options.precise ||
-    stores.adapterStores.length > 0 ||
+    othersToo ||
     hasSessionIndex(options.metaDir) ||
     growthBefore?.length === 0 // a first point is backfilled from every session
   )
     return full();
   // Through the place gate as every scan: a root that now leads somewhere it may not is the full
   // scan's to refuse.
-  const gated = gatedStores({ roots: stores.roots });
-  if (gated.roots.join("\n") !== stores.roots.join("\n")) return full();
-  const snapshot = Snapshot.read(snapshotFile, stores.roots);
+  const gated = gatedStores(stores).map((s) => s.root);
+  if (gated.join("\n") !== roots.join("\n")) return full();
+  const snapshot = Snapshot.read(snapshotFile, roots);
   if (!snapshot) return full();
 
   const problems: ScanProblem[] = [];
@@ -248,8 +250,8 @@ export async function scanOverview(
   // The files the snapshot does not have as they are now: read after the walk.
   const toRead: Array<[root: number, file: FoundFile]> = [];
   let filesTotal = 0;
-  for (; root < stores.roots.length; root++) {
-    const walked = await walkPiRoot(stores.roots[root]!, { compare });
+  for (; root < roots.length; root++) {
+    const walked = await walkPiRoot(roots[root]!, { compare });
     problems.push(...walked.problems);
     for (let i = 0; i < walked.files.length; i++) toRead.push([root, walked.files.at(i)]);
     filesTotal += walked.files.length;
@@ -286,7 +288,7 @@ export async function scanOverview(
    */
   const recordOf = (r: number, file: FoundFile, into: ScanProblem[], known?: CacheEntry, counted = true) => {
     const { inputOf, factsFor, cacheKey, readFailure, pieceOf } = sc!;
-    const input = inputOf(stores.roots[r]!, file, false);
+    const input = inputOf(roots[r]!, file, false);
     let entry: CacheEntry | undefined;
     try {
       // The walk's lstat was without nanoseconds: a record's identity is exact.
@@ -428,7 +430,7 @@ export async function scanOverview(
 
     // Sums, as summarizeSessions and summarizeNamespaces make them.
     const tally = new NamespaceTally<number>();
-    const perRoot = refs.map(() => 0);
+    const perRoot = stores.map(() => 0);
     let totalBytes = 0;
     let sessionsWithWarnings = 0;
     for (let s = 0; s < sessionCount; s++) {
@@ -548,7 +550,7 @@ export async function scanOverview(
           duplicate: duplicate[s] === 1,
         });
       }
-      writeSnapshot(snapshotFile, stores.roots, rows);
+      writeSnapshot(snapshotFile, roots, rows);
       writeJournal(journalFile, undefined, []);
     } else if (journalChanged) writeJournal(journalFile, snapshot, nextJournal);
 
@@ -562,14 +564,14 @@ export async function scanOverview(
     const stats = { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits };
     options.onProgress?.({ phase: "done", filesDone: filesTotal, filesTotal, bytesDone: 0, bytesTotal: 0 });
     return {
-      stores: refs,
+      stores: [...stores],
       sessionCount,
       totalBytes,
       namespaceCount: namespaces.length,
       sessionsWithWarnings,
       namespaces,
       agents: [],
-      findings: findingsOf(refs, perRoot, problems),
+      findings: findingsOf(stores, perRoot, problems),
       problems,
       orphanedMeta: [],
       shown,

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RefusedPlaceError } from "../safety/place-gate.js";
 import { statePaths } from "../state/state-dir.js";
 import { resolveStores } from "./resolve-roots.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const piStore = () => join(process.env.PI_CODING_AGENT_DIR!, "sessions");
 beforeAll(() => mkdirSync(piStore(), { recursive: true }));
@@ -17,7 +18,7 @@ describe("resolveStores with the stores pi uses (none named)", () => {
   });
 
   it("finds pi's default store", () => {
-    expect(resolveStores({ roots: [] }, process.env, configured()).roots).toEqual([piStore()]);
+    expect(resolveStores({ stores: [] }, process.env, configured()).stores).toEqual(piStores(piStore()));
   });
 
   // The stores were skipped one by one for the quarantine's sake, and the command then said that
@@ -28,7 +29,7 @@ describe("resolveStores with the stores pi uses (none named)", () => {
     ["~/Documents", () => join(process.env.HOME!, "Documents"), "quarantine-in-home"],
     ["inside pi's store", () => join(piStore(), "q"), "quarantine-in-store"],
   ])("stops at a configured quarantine the gate refuses (%s), with its rule", (_, quarantine, rule) => {
-    const attempt = () => resolveStores({ roots: [] }, process.env, configured(quarantine()));
+    const attempt = () => resolveStores({ stores: [] }, process.env, configured(quarantine()));
     expect(attempt).toThrow(RefusedPlaceError);
     expect(attempt).toThrow(`(rule ${rule})`);
   });

@@ -3,43 +3,37 @@
 // broader root than the one configured, and every root through the place gate, all together: none
 // may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
-import type { StoreKind } from "../../shared/session-record.js";
+import type { StoreKind, StoreRef } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../config/configured-root.js";
 import { AGENT_HOMES } from "../stores/agent-homes.js";
 import { discoverPiRoots } from "../stores/pi/locations.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
-
-/** A store of any kind but pi's, scanned by its adapter (server/stores/store-adapter.ts). */
-export interface AdapterStore {
-  kind: Exclude<StoreKind, "pi">;
-  root: string;
-}
+import { piAdapter } from "../stores/pi/adapter.js";
+import { SESSION_DIR_KIND } from "../../shared/store-kinds.js";
 
 export interface ResolvedStores {
-  /** Real, readable pi store roots. */
-  roots: string[];
-  adapterStores: AdapterStore[];
+  /** Real, readable store roots, each with its kind. */
+  stores: StoreRef[];
   /** Configured locations we skipped, said plainly. */
   notes: string[];
 }
 
-/** A store named by kind and folder (`--store KIND:DIR` once the CLI has read it, or a caller's own). */
-export interface NamedStore {
-  kind: StoreKind;
-  root: string;
+/**
+ * A store named by kind and folder (`--root DIR` or `--store KIND:DIR` once the CLI has read it, or
+ * a caller's own).
+ */
+export interface NamedStore extends StoreRef {
+  /** The flag that named it, for a refusal's message. Default `--store`. */
+  flag?: string;
 }
 
 /** The named stores, each usable (an existing, readable folder) and all of them through the gate together. */
 function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine?: string): ResolvedStores {
   const usable = stores.map((store) => ({ ...store, root: checkRoot(store.root) }));
   const checked = checkPlaces(usable, { env, ...(quarantine !== undefined ? { quarantine } : {}) });
-  return {
-    roots: checked.stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    adapterStores: checked.stores.flatMap((s) => (s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }])),
-    notes: [],
-  };
+  return { stores: checked.stores.map((s) => ({ kind: s.kind, root: s.root })), notes: [] };
 }
 
 /**
@@ -52,8 +46,7 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
  */
 export function resolveStores(
   flags: {
-    roots: readonly string[];
-    /** Stores named by kind (the CLI reads `--store KIND:DIR` into these: cli/store-flags.ts). */
+    /** Stores named by kind (the CLI reads `--root DIR` and `--store KIND:DIR` into these: cli/store-flags.ts). */
     stores?: readonly NamedStore[];
     /** The kinds found on our own when nothing names the stores (default: every kind). */
     discover?: readonly StoreKind[];
@@ -62,10 +55,11 @@ export function resolveStores(
   configured?: ConfiguredRoot,
 ): ResolvedStores {
   const quarantine = configured?.quarantineDir;
-  const named: StorePlace[] = [
-    ...flags.roots.map((root) => ({ kind: "pi" as const, root, label: "--root" })),
-    ...(flags.stores ?? []).map(({ kind, root }) => ({ kind, root, label: "--store" })),
-  ];
+  const named: StorePlace[] = (flags.stores ?? []).map(({ kind, root, flag }) => ({
+    kind,
+    root,
+    label: flag ?? "--store",
+  }));
   if (named.length > 0) return gated(named, env, quarantine);
 
   const untrusted = (what: string, flag: string) =>
@@ -81,7 +75,11 @@ export function resolveStores(
     );
   if (configured?.sessionDir === "unknown") throw untrusted("store root", "--root DIR");
   if (configured?.sessionDir !== undefined)
-    return gated([{ kind: "pi", root: configured.sessionDir, label: "sessionDir" }], env, quarantine);
+    return gated(
+      [{ kind: SESSION_DIR_KIND, root: configured.sessionDir, label: "sessionDir" }],
+      env,
+      quarantine,
+    );
 
   // Nothing named: what pi and the other agents use, where it exists and passes the gate.
   const discovered = discoverPiRoots(env);
@@ -89,7 +87,7 @@ export function resolveStores(
   const found: StorePlace[] = [];
   const candidates: Array<StorePlace & { quiet: boolean }> = [
     ...discovered.roots.map((r) => ({
-      kind: "pi" as const,
+      kind: piAdapter.kind,
       root: r.path,
       label: `pi's ${r.origin} session dir`,
       quiet: r.origin === "default",
@@ -118,7 +116,7 @@ export function resolveStores(
       "does not exist (no pi sessions here; use --root DIR or set PI_CODING_AGENT_DIR)",
     );
   }
-  if (!found.some((s) => s.kind === "pi"))
+  if (!found.some((s) => s.kind === piAdapter.kind))
     notes.push(`no pi store at ${discovered.roots[0]!.path}; looking at agentsh's store only`);
   return { ...gated(found, env, quarantine), notes };
 }
@@ -128,15 +126,8 @@ export function resolveStores(
  * them already, a library user may not have — no root is `/`, home, a system folder, inside
  * another or inside the trash, and each is its real path.
  */
-export function gatedStores(options: { roots: readonly string[]; adapterStores?: readonly AdapterStore[] }) {
-  const { stores } = checkPlaces([
-    ...options.roots.map((root) => ({ kind: "pi" as const, root, label: "pi store" })),
-    ...(options.adapterStores ?? []).map((s) => ({ ...s, label: `${s.kind} store` })),
-  ]);
-  return {
-    roots: stores.filter((s) => s.kind === "pi").map((s) => s.root),
-    adapterStores: stores.flatMap((s): AdapterStore[] =>
-      s.kind === "pi" ? [] : [{ kind: s.kind, root: s.root }],
-    ),
-  };
+export function gatedStores(stores: readonly StoreRef[]): StoreRef[] {
+  return checkPlaces(
+    stores.map((s) => ({ kind: s.kind, root: s.root, label: `${s.kind} store` })),
+  ).stores.map((s) => ({ kind: s.kind, root: s.root }));
 }

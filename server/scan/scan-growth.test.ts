@@ -12,6 +12,7 @@ import { runCli } from "../cli/main.js";
 import { gatherPlanInputs } from "../plan/plan-inputs.js";
 import { collectMetrics } from "../report/metrics.js";
 import { scan } from "./scanner.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 /** A pi store of its own (so each test has its own growth history) with two sessions. */
 function store() {
@@ -34,7 +35,7 @@ describe("the entry point: scan(stores, { growth })", () => {
   it("records a point for exactly the scanned stores when asked to, with what the scan found", async () => {
     const { root } = store();
     const stateDir = mkdtempSync(join(tmpdir(), "sr-growth-state-"));
-    const report = await scan({ roots: [root], adapterStores: [] }, { growth: { recordIn: stateDir } });
+    const report = await scan(piStores(root), { growth: { recordIn: stateDir } });
     const points = readGrowth(growthFile(stateDir, [{ kind: "pi", root }]));
     expect(points.at(-1)).toEqual(
       expect.objectContaining({ bytes: report.summary.totalBytes, count: report.summary.sessionCount }),
@@ -43,7 +44,7 @@ describe("the entry point: scan(stores, { growth })", () => {
 
   it("read-only: the same scan, and no history written", async () => {
     const { root } = store();
-    const report = await scan({ roots: [root], adapterStores: [] }, { growth: "read-only" });
+    const report = await scan(piStores(root), { growth: "read-only" });
     expect(report.summary.sessionCount).toBe(2);
     expect(existsSync(historyOf(root))).toBe(false);
   });
@@ -53,7 +54,7 @@ describe("the entry point: scan(stores, { growth })", () => {
     // A file where the state folder should be: nothing can be written under it.
     const notADir = join(mkdtempSync(join(tmpdir(), "sr-growth-state-")), "file");
     writeFileSync(notADir, "");
-    const report = await scan({ roots: [root], adapterStores: [] }, { growth: { recordIn: notADir } });
+    const report = await scan(piStores(root), { growth: { recordIn: notADir } });
     expect(report.summary.sessionCount).toBe(2);
   });
 });
@@ -67,7 +68,7 @@ describe("each kind of caller records as the rule says", () => {
 
   it("a plan's look (plan, clean, the dashboard, pi, the engine: gatherPlanInputs) records", async () => {
     const { root } = store();
-    await gatherPlanInputs({ flagRoots: [root] });
+    await gatherPlanInputs({ flagStores: piStores(root) });
     expect(readGrowth(historyOf(root)).at(-1)?.count).toBe(2);
   });
 
@@ -86,9 +87,7 @@ describe("each kind of caller records as the rule says", () => {
 
   it("the Prometheus metrics record: a machine that only writes the textfile needs the forecast's history", async () => {
     const { root } = store();
-    expect(await collectMetrics({ roots: [root], adapterStores: [], config: {} })).toContain(
-      "session_retention_bytes",
-    );
+    expect(await collectMetrics({ stores: piStores(root), config: {} })).toContain("session_retention_bytes");
     expect(readGrowth(historyOf(root)).at(-1)?.count).toBe(2);
   });
 });

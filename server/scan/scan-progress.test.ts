@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import { scanStores } from "./scanner.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 function storeWith(files: number): { root: string; bytes: number } {
   const root = mkdtempSync(join(tmpdir(), "sr-progress-"));
@@ -24,7 +25,7 @@ describe("scan progress", () => {
   it("counts files and bytes up to the totals and ends with one 'done' report", async () => {
     const { root, bytes } = storeWith(40);
     const reports: ScanProgress[] = [];
-    await scanStores({ roots: [root], onProgress: (p) => reports.push(p), progressIntervalMs: 0 });
+    await scanStores({ stores: piStores(root), onProgress: (p) => reports.push(p), progressIntervalMs: 0 });
 
     const reading = reports.filter((r) => r.phase === "reading");
     expect(reading).toHaveLength(40);
@@ -48,7 +49,11 @@ describe("scan progress", () => {
   it("throttles reports to the interval but always sends the final one", async () => {
     const { root } = storeWith(30);
     const reports: ScanProgress[] = [];
-    await scanStores({ roots: [root], onProgress: (p) => reports.push(p), progressIntervalMs: 60_000 });
+    await scanStores({
+      stores: piStores(root),
+      onProgress: (p) => reports.push(p),
+      progressIntervalMs: 60_000,
+    });
     // One walking report may pass the throttle first; everything else waits for the interval.
     expect(reports.length).toBeLessThanOrEqual(2);
     expect(reports.at(-1)?.phase).toBe("done");

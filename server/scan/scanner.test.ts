@@ -34,6 +34,7 @@ import { sameIdentity } from "../fs/file-identity.js";
 import { MAX_LINES } from "../stores/read-caps.js";
 import { loadScanCache } from "./scan-cache.js";
 import { scanStores } from "./scanner.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const newRoot = () => mkdtempSync(join(tmpdir(), "sr-scan-"));
 const byPath = (sessions: SessionRecord[]) => new Map(sessions.map((s) => [s.path, s]));
@@ -75,7 +76,7 @@ function realisticStore() {
 describe("agreement with pi's own reading of its files", () => {
   it("has the same ids, cwds, names, created times, forks and message counts as SessionManager", async () => {
     const { root } = realisticStore();
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     const folders = [...new Set(report.sessions.map((s) => s.path.slice(0, s.path.lastIndexOf("/"))))];
     const infos = (await Promise.all(folders.map((f) => SessionManager.list("/unused", f)))).flat();
     expect(infos).toHaveLength(report.sessions.length);
@@ -105,10 +106,12 @@ describe("agreement with pi's own reading of its files", () => {
 
   it("counts the ~1 MB image session by role and takes the namespace from the header, not the lossy folder", async () => {
     const { root, big } = realisticStore();
-    const record = byPath((await scanStores({ roots: [root] })).sessions).get(big.getSessionFile()!)!;
+    const record = byPath((await scanStores({ stores: piStores(root) })).sessions).get(
+      big.getSessionFile()!,
+    )!;
     expect(record.sizeBytes).toBeGreaterThan(900_000);
     expect(record.messageCounts).toEqual({ user: 1, assistant: 2, toolResult: 1, other: 0 });
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     expect(report.namespaces.map((n) => n.namespace).sort()).toEqual(
       ["/home/dev/fork-target", "/home/dev/my project", "/opt/data-pipe-line", "/srv/api.v2.example"].sort(),
     );
@@ -175,7 +178,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     writeSession(root, "/intact", 2);
     const bad = join(folder, "2026-01-01T00-00-00-000Z_0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl");
     writeFileSync(bad, text);
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     expect(report.sessions).toHaveLength(2);
     const record = byPath(report.sessions).get(bad);
     expect(codes(record).sort()).toEqual([...expected].sort());
@@ -199,7 +202,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     });
     writeFileSync(path, `${header("big")}\n${huge}\n${line("user")}\n`);
     const before = process.memoryUsage().rss;
-    const [record] = (await scanStores({ roots: [root] })).sessions;
+    const [record] = (await scanStores({ stores: piStores(root) })).sessions;
     expect(record!.messageCounts).toEqual({ user: 1, assistant: 0, toolResult: 1, other: 0 });
     expect(record!.warnings).toEqual([]);
     // A whole-file string would be 100 MB of UTF-16 at least; the reader holds 256 KiB at a time.
@@ -230,12 +233,12 @@ describe("bad input: a warning on the right session, the rest intact", () => {
       // Its last entry is not known: its mtime stands in, never the last entry read.
       expect(record!.lastUsedAt).toBe(record!.modifiedAt);
     };
-    capped((await scanStores({ roots: [root], cacheFile, precise: true })).sessions[0]);
-    const warm = await scanStores({ roots: [root], cacheFile, precise: true });
+    capped((await scanStores({ stores: piStores(root), cacheFile, precise: true })).sessions[0]);
+    const warm = await scanStores({ stores: piStores(root), cacheFile, precise: true });
     expect(warm.stats.cacheHits).toBe(1);
     capped(warm.sessions[0]);
     appendFileSync(path, `${line("toolResult")}\n`);
-    const grown = await scanStores({ roots: [root], cacheFile, precise: true });
+    const grown = await scanStores({ stores: piStores(root), cacheFile, precise: true });
     expect(grown.sessions[0]!.messageCounts).toEqual({ user: 1, assistant: 0, toolResult: 0, other: 0 });
     expect(grown.stats.bytesRead).toBeLessThan(1024 * 1024);
   });
@@ -252,7 +255,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
       name: "n".repeat(2 * 1024 * 1024),
     });
     writeFileSync(path, `${header("i")}\n${info}\n`);
-    const [record] = (await scanStores({ roots: [root] })).sessions;
+    const [record] = (await scanStores({ stores: piStores(root) })).sessions;
     expect(codes(record)).toEqual(["line-too-long"]);
     expect(record!.messageCount).toBe(1);
   });
@@ -266,7 +269,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
       Buffer.from(".jsonl"),
     ]);
     writeFileSync(name, `${header("utf")}\n${line("user")}\n`);
-    const [record] = (await scanStores({ roots: [root] })).sessions;
+    const [record] = (await scanStores({ stores: piStores(root) })).sessions;
     expect(codes(record)).toEqual(["non-utf8-name"]);
     expect(record!.path).toContain("\uFFFD");
     expect(record!.messageCounts.user).toBe(1);
@@ -282,7 +285,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     symlinkSync(outside, join(root, "linked-folder"));
     symlinkSync(join(root, "loop-b"), join(root, "loop-a"));
     symlinkSync(join(root, "loop-a"), join(root, "loop-b"));
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     expect(report.sessions.map((s) => s.namespace)).toEqual(["/inside"]);
     expect(report.problems.map((p) => p.code)).toEqual(["symlink", "symlink", "symlink", "symlink"]);
     expect(report.problems.find((p) => p.path.endsWith("loop-a"))?.message).toMatch(/loop/);
@@ -294,7 +297,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
     mkdirSync(join(root, "--w--"));
     writeFileSync(join(root, "--w--", "a.jsonl"), `${header("same")}\n${line("user")}\n`);
     writeFileSync(join(root, "--w--", "b.jsonl"), `${header("same")}\n${line("user")}\n`);
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     const [a, b] = [...report.sessions].sort((x, y) => (x.path < y.path ? -1 : 1));
     expect(a!.id).toBe("same");
     expect(b!.id).toMatch(/^path-[0-9a-f]{16}$/);
@@ -309,7 +312,7 @@ describe("bad input: a warning on the right session, the rest intact", () => {
       const denied = join(root, "--denied--");
       mkdirSync(denied);
       chmodSync(denied, 0);
-      const report = await scanStores({ roots: [root] });
+      const report = await scanStores({ stores: piStores(root) });
       chmodSync(denied, 0o755);
       expect(report.problems.map((p) => p.code)).toEqual(["permission-denied"]);
       expect(report.sessions).toHaveLength(1);
@@ -367,7 +370,7 @@ describe("only pi sessions are sessions of a pi store", () => {
     mkdirSync(join(root, "code", "app"), { recursive: true }); // not a --cwd-- folder
     writeFileSync(join(root, "code", "app", "events.jsonl"), `${header}\n`);
     writeFileSync(join(root, "README.md"), "hello");
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     expect(report.sessions.map((s) => s.path).sort()).toEqual(
       [damaged, join(folder, "notes.jsonl"), real].sort(),
     );
@@ -383,7 +386,7 @@ describe("only pi sessions are sessions of a pi store", () => {
     mkdirSync(join(root, "app"));
     writeFileSync(join(root, "app", "events.jsonl"), "{}\n");
     writeFileSync(join(root, "log.jsonl"), '{"level":"info"}\n');
-    const report = await scanStores({ roots: [root] });
+    const report = await scanStores({ stores: piStores(root) });
     expect(report.sessions).toEqual([]);
     const [finding] = storeFindings(report);
     expect(finding).toMatchObject({ sessions: 0, notSessions: 2, notSessionBytes: 17 });
@@ -429,7 +432,7 @@ describe("the first user message (the title of an unnamed session)", () => {
     const named = writeSession(root, "/home/dev/app", 1, { name: "release notes" });
 
     const cacheFile = join(newRoot(), "cache.json");
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     const records = byPath(report.sessions);
     const first = records.get(imageOnly.getSessionFile()!)!;
     expect(first.firstMessage).toMatch(/^why is the build red\? log line log line/);
@@ -444,13 +447,13 @@ describe("the first user message (the title of an unnamed session)", () => {
     expect(sessionTitle(withName)).toEqual({ title: "release notes", source: "name" });
 
     // A warm scan reads nothing and still knows it, from the cache file.
-    const warm = await scanStores({ roots: [root], cacheFile });
+    const warm = await scanStores({ stores: piStores(root), cacheFile });
     expect(warm.stats.filesRead).toBe(0);
     expect(warm.sessions).toEqual(report.sessions);
     // An append does not replace it: it stays the first.
     empty.appendMessage(userMessage("now a real question"));
     imageOnly.appendMessage(userMessage("not the first"));
-    const appended = byPath((await scanStores({ roots: [root], cacheFile })).sessions);
+    const appended = byPath((await scanStores({ stores: piStores(root), cacheFile })).sessions);
     expect(appended.get(imageOnly.getSessionFile()!)!.firstMessage).toBe(first.firstMessage);
     expect(appended.get(empty.getSessionFile()!)!.firstMessage).toBe("now a real question");
   });
@@ -462,13 +465,13 @@ describe("incremental cache", () => {
     const cacheFile = join(newRoot(), "cache.json");
     const a = writeSession(root, "/p", 2).getSessionFile()!;
     const b = writeSession(root, "/p", 1).getSessionFile()!;
-    await scanStores({ roots: [root], cacheFile });
+    await scanStores({ stores: piStores(root), cacheFile });
     return { root, cacheFile, a, b };
   };
 
   it("reads nothing when nothing changed", async () => {
     const { root, cacheFile } = await setup();
-    const again = await scanStores({ roots: [root], cacheFile });
+    const again = await scanStores({ stores: piStores(root), cacheFile });
     expect(again.stats).toMatchObject({ filesRead: 0, bytesRead: 0, cacheHits: 2 });
   });
 
@@ -479,10 +482,10 @@ describe("incremental cache", () => {
     manager.appendMessage(userMessage("more"));
     manager.appendMessage(assistantMessage("and more"));
     const appended = readFileSync(a).length - sizeBefore;
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.stats.filesRead).toBe(1);
     expect(report.stats.bytesRead).toBe(appended + 64);
-    const fresh = await scanStores({ roots: [root] });
+    const fresh = await scanStores({ stores: piStores(root) });
     expect(report.sessions).toEqual(fresh.sessions);
     expect(byPath(report.sessions).get(a)!.messageCounts).toEqual({
       user: 3,
@@ -497,7 +500,7 @@ describe("incremental cache", () => {
     const text = readFileSync(b, "utf8");
     const rewritten = text.replaceAll('"role":"user"', '"role":"bashExecution"');
     writeFileSync(b, `${rewritten}${rewritten.slice(rewritten.indexOf("\n") + 1)}`);
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     // Same inode and larger, so the 64 bytes before the old end are checked first; they differ,
     // so the whole file is read again.
     expect(report.stats.bytesRead).toBe(64 + readFileSync(b).length);
@@ -512,7 +515,7 @@ describe("incremental cache", () => {
   it("forgets a deleted file, in the report and in the cache file", async () => {
     const { root, cacheFile, a } = await setup();
     rmSync(a);
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.sessions.map((s) => s.path)).not.toContain(a);
     expect(readFileSync(cacheFile, "utf8")).not.toContain(a);
   });
@@ -521,9 +524,9 @@ describe("incremental cache", () => {
     const { root, cacheFile } = await setup();
     const other = newRoot();
     writeSession(other, "/elsewhere", 1);
-    expect((await scanStores({ roots: [other], cacheFile })).stats.filesRead).toBe(1);
+    expect((await scanStores({ stores: piStores(other), cacheFile })).stats.filesRead).toBe(1);
     // The first store's files were not read again: its entries survived the other store's scan.
-    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats).toMatchObject({
       filesRead: 0,
       cacheHits: 2,
     });
@@ -532,9 +535,9 @@ describe("incremental cache", () => {
   it("ignores a corrupt cache file and rebuilds it", async () => {
     const { root, cacheFile } = await setup();
     writeFileSync(cacheFile, "{ this is not json");
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.stats.filesRead).toBe(2);
-    expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats.filesRead).toBe(0);
   });
 
   it("a scan that fails midway leaves the old cache file and no temp file behind", async () => {
@@ -553,7 +556,7 @@ describe("incremental cache", () => {
     });
     const cacheDir = newRoot();
     const cacheFile = join(cacheDir, "cache.json");
-    expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(600);
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats.filesRead).toBe(600);
     const before = readFileSync(cacheFile, "utf8");
     for (const file of files)
       appendFileSync(
@@ -561,7 +564,7 @@ describe("incremental cache", () => {
         '{"type":"label","id":"1","parentId":null,"timestamp":"2025-01-02T00:00:00.000Z"}\n',
       );
     const failing = scanStores({
-      roots: [root],
+      stores: piStores(root),
       cacheFile,
       progressIntervalMs: 0,
       onProgress: (p) => {
@@ -573,10 +576,10 @@ describe("incremental cache", () => {
     expect(readFileSync(cacheFile, "utf8")).toBe(before);
     // With an old cache, entries read are held to go where the old ones were; with none usable (here
     // one of another version), they go to the temp file as they come: it is removed all the same.
-    const otherVersion = `${JSON.stringify({ version: 5, roots: [root] })}\n`;
+    const otherVersion = `${JSON.stringify({ version: 5, stores: piStores(root) })}\n`;
     writeFileSync(cacheFile, otherVersion);
     const failingCold = scanStores({
-      roots: [root],
+      stores: piStores(root),
       cacheFile,
       progressIntervalMs: 0,
       onProgress: (p) => {
@@ -589,11 +592,11 @@ describe("incremental cache", () => {
     await expect(failingCold).rejects.toThrow("stop here");
     expect(readdirSync(cacheDir)).toEqual(["cache.json"]);
     expect(readFileSync(cacheFile, "utf8")).toBe(otherVersion);
-    const after = await scanStores({ roots: [root], cacheFile });
+    const after = await scanStores({ stores: piStores(root), cacheFile });
     expect(after.stats.filesRead).toBe(600);
     expect(after.sessions.every((s) => s.messageCount === 1)).toBe(true);
     // The rewritten cache holds every file: nothing is read again.
-    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats).toMatchObject({
       filesRead: 0,
       cacheHits: 600,
     });
@@ -602,7 +605,7 @@ describe("incremental cache", () => {
   it("keeps the good lines of a cache file with one damaged line", async () => {
     const { root, cacheFile } = await setup();
     appendFileSync(cacheFile, '[["truncated by a crash", 1, 2\n');
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 2 });
   });
 
@@ -612,30 +615,30 @@ describe("incremental cache", () => {
       writeSession(root, `/work/j${i % 3}`, 1).getSessionFile()!,
     );
     const cacheFile = join(newRoot(), "cache");
-    await scanStores({ roots: [root], cacheFile });
+    await scanStores({ stores: piStores(root), cacheFile });
     const inode = statSync(cacheFile).ino;
     for (const round of [1, 2]) {
       for (const file of files.slice(round, round + 2)) {
         const manager = SessionManager.open(file);
         manager.appendMessage(userMessage(`more ${round}`));
       }
-      const report = await scanStores({ roots: [root], cacheFile });
+      const report = await scanStores({ stores: piStores(root), cacheFile });
       expect(report.stats).toMatchObject({ filesRead: 2, cacheHits: 10 });
       expect(statSync(cacheFile).ino).toBe(inode); // appended to, not written anew
-      expect(report.sessions).toEqual((await scanStores({ roots: [root] })).sessions);
-      expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+      expect(report.sessions).toEqual((await scanStores({ stores: piStores(root) })).sessions);
+      expect((await scanStores({ stores: piStores(root), cacheFile })).stats).toMatchObject({
         filesRead: 0,
         cacheHits: 12,
       });
     }
     expect(readFileSync(cacheFile, "latin1")).toContain('"journal"');
     rmSync(files[0]!);
-    const report = await scanStores({ roots: [root], cacheFile });
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.stats).toMatchObject({ filesRead: 0, cacheHits: 11 });
     expect(statSync(cacheFile).ino).not.toBe(inode); // written anew, without the deleted file
     expect(readFileSync(cacheFile, "latin1")).not.toContain('"journal"');
     expect(readFileSync(cacheFile, "latin1")).not.toContain(files[0]!.slice(files[0]!.lastIndexOf("/") + 1));
-    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats).toMatchObject({
       filesRead: 0,
       cacheHits: 11,
     });
@@ -643,7 +646,7 @@ describe("incremental cache", () => {
 
   it("does not misread a cache file of version 5: every file is read again, as a fresh scan reads it", async () => {
     const { root, cacheFile, a, b } = await setup();
-    const fresh = await scanStores({ roots: [root] });
+    const fresh = await scanStores({ stores: piStores(root) });
     // Version 5's lines of entries, with each file's true identity but facts that are not its own.
     const v5 = [a, b].map((path) => {
       const { dev, ino, size } = statSync(path);
@@ -659,12 +662,15 @@ describe("incremental cache", () => {
         null,
       ];
     });
-    writeFileSync(cacheFile, `${JSON.stringify({ version: 5, roots: [root] })}\n${JSON.stringify(v5)}\n`);
-    const report = await scanStores({ roots: [root], cacheFile });
+    writeFileSync(
+      cacheFile,
+      `${JSON.stringify({ version: 5, stores: piStores(root) })}\n${JSON.stringify(v5)}\n`,
+    );
+    const report = await scanStores({ stores: piStores(root), cacheFile });
     expect(report.stats).toMatchObject({ filesRead: 2, cacheHits: 0 });
     expect(report.sessions).toEqual(fresh.sessions);
     // The file is this version's again: the next scan reads nothing.
-    expect((await scanStores({ roots: [root], cacheFile })).stats).toMatchObject({
+    expect((await scanStores({ stores: piStores(root), cacheFile })).stats).toMatchObject({
       filesRead: 0,
       cacheHits: 2,
     });
@@ -687,19 +693,19 @@ describe("incremental cache", () => {
       writeFileSync(join(many, `2025-01-01T00-00-00-000Z_${id}.jsonl`), `${JSON.stringify(header)}\n`);
     }
     const cacheFile = join(newRoot(), "cache");
-    const fresh = await scanStores({ roots: [root], cacheFile });
+    const fresh = await scanStores({ stores: piStores(root), cacheFile });
     const whole = readFileSync(cacheFile);
     const sorted = (r: ScanReport) => [...r.sessions].sort((x, y) => (x.path < y.path ? -1 : 1));
     for (const cut of [whole.length - 2, (whole.length * 2) >> 2, whole.length >> 2, 40, 0]) {
       writeFileSync(cacheFile, whole.subarray(0, cut));
-      const report = await scanStores({ roots: [root], cacheFile });
+      const report = await scanStores({ stores: piStores(root), cacheFile });
       expect(sorted(report)).toEqual(sorted(fresh));
       expect(report.summary).toEqual(fresh.summary);
       expect(report.stats.filesRead + report.stats.cacheHits).toBe(612);
       expect(report.stats.filesRead).toBeGreaterThan(0);
       if (cut > whole.length >> 1) expect(report.stats.cacheHits).toBeGreaterThan(0);
       // Mended: the next scan reads nothing.
-      expect((await scanStores({ roots: [root], cacheFile })).stats.filesRead).toBe(0);
+      expect((await scanStores({ stores: piStores(root), cacheFile })).stats.filesRead).toBe(0);
     }
   });
 });
@@ -714,7 +720,7 @@ describe("a rescan given the previous report", () => {
     meta(branched.getSessionId(), { description: "from the index", tags: ["t"] });
     meta(fork.getSessionId(), { description: "gone by the next scan" });
     const cacheFile = join(newRoot(), "cache.json");
-    const first = await scanStores({ roots: [root], cacheFile, metaDir });
+    const first = await scanStores({ stores: piStores(root), cacheFile, metaDir });
     const before = structuredClone(first.sessions);
 
     // Changes the last steps make to records, on sessions that did not change on disk: a new fork of
@@ -731,8 +737,8 @@ describe("a rescan given the previous report", () => {
     writeFileSync(copy, readFileSync(plain.getSessionFile()!));
     appendFileSync(branched.getSessionFile()!, "\n"); // and one file that did change
 
-    const second = await scanStores({ roots: [root], cacheFile, metaDir, previous: first });
-    const fresh = await scanStores({ roots: [root], cacheFile, metaDir });
+    const second = await scanStores({ stores: piStores(root), cacheFile, metaDir, previous: first });
+    const fresh = await scanStores({ stores: piStores(root), cacheFile, metaDir });
     const sorted = (r: typeof first) => [...r.sessions].sort((a, b) => (a.path < b.path ? -1 : 1));
     expect(sorted(second)).toEqual(sorted(fresh));
     expect(first.sessions).toEqual(before);
@@ -766,16 +772,20 @@ describe("a server's rescans, one after another", () => {
     // Another store's entries share the cache file: a rescan of this root must keep them.
     const other = newRoot();
     const otherFile = writeSession(other, "/other", 2).getSessionFile()!;
-    await scanStores({ roots: [other], cacheFile });
+    await scanStores({ stores: piStores(other), cacheFile });
 
     const sorted = (r: ScanReport) => [...r.sessions].sort((a, b) => (a.path < b.path ? -1 : 1));
-    let look = await scanStores({ roots: [root], cacheFile, metaDir });
+    let look = await scanStores({ stores: piStores(root), cacheFile, metaDir });
     const rescan = async () => {
       const before = structuredClone(look.sessions);
-      const next = await scanStores({ roots: [root], cacheFile, metaDir, previous: look });
+      const next = await scanStores({ stores: piStores(root), cacheFile, metaDir, previous: look });
       expect(look.sessions).toEqual(before); // the last look's records, shared or not, never change
       // A fresh scan with a cache of its own reads every file.
-      const fresh = await scanStores({ roots: [root], cacheFile: join(newRoot(), "c.json"), metaDir });
+      const fresh = await scanStores({
+        stores: piStores(root),
+        cacheFile: join(newRoot(), "c.json"),
+        metaDir,
+      });
       expect(sorted(next)).toEqual(sorted(fresh));
       expect(next.summary).toEqual(fresh.summary);
       expect(next.namespaces).toEqual(fresh.namespaces);
@@ -849,10 +859,10 @@ describe("a server's rescans, one after another", () => {
     const root = newRoot();
     const path = writeSession(root, "/p", 1).getSessionFile()!;
     const cacheFile = join(newRoot(), "cache.json");
-    const first = await scanStores({ roots: [root], cacheFile });
+    const first = await scanStores({ stores: piStores(root), cacheFile });
     // As if the last look could not read it (a permission since restored).
     first.sessions[0]!.warnings = [{ code: "unreadable", message: "could not read: EACCES" }];
-    const next = await scanStores({ roots: [root], cacheFile, previous: first });
+    const next = await scanStores({ stores: piStores(root), cacheFile, previous: first });
     expect(next.sessions.find((s) => s.path === path)!.warnings).toEqual([]);
   });
 });
@@ -862,9 +872,9 @@ describe("last used", () => {
     const root = newRoot();
     const path = writeSession(root, "/p", 1).getSessionFile()!;
     setModified(path, new Date("2030-01-01T00:00:00.000Z"));
-    const [plain] = (await scanStores({ roots: [root] })).sessions;
+    const [plain] = (await scanStores({ stores: piStores(root) })).sessions;
     expect(plain!.lastUsedAt).toBe("2030-01-01T00:00:00.000Z");
-    const [precise] = (await scanStores({ roots: [root], precise: true })).sessions;
+    const [precise] = (await scanStores({ stores: piStores(root), precise: true })).sessions;
     const lastEntry = SessionManager.open(path).getEntries().at(-1)!;
     expect(precise!.lastUsedAt).toBe(lastEntry.timestamp);
   });

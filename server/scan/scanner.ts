@@ -9,7 +9,7 @@ import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-fil
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import type { StoreScan } from "../stores/adapter-types.js";
-import { storeAdapter } from "../stores/store-adapter.js";
+import { adapterOf, storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "../fs/file-identity.js";
 import {
   type CacheEntry,
@@ -20,7 +20,7 @@ import {
   ScanCacheWriter,
   settleCacheDir,
 } from "./scan-cache.js";
-import { type AdapterStore, gatedStores } from "./resolve-roots.js";
+import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders } from "./duplicate-ids.js";
 import {
   type ChangesWalk,
@@ -32,10 +32,8 @@ import {
 } from "./walker.js";
 
 export interface ScanOptions {
-  /** Absolute paths of pi store roots (`resolveStores` finds them; they go through the place gate here too). */
-  roots: readonly string[];
-  /** Stores whose sessions are folders (agentsh, sandbox workspaces), checked the same way. */
-  adapterStores?: readonly AdapterStore[];
+  /** The stores, each with its kind (`resolveStores` finds them; they go through the place gate here too). */
+  stores: readonly StoreRef[];
   /** Where the incremental cache lives; without it (and `cacheDir`) every file is read. */
   cacheFile?: string;
   /**
@@ -95,11 +93,6 @@ const keyPath = (key: string) =>
 
 const isUnderAny = (path: string, roots: readonly string[]) =>
   roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
-
-const storeRefsOf = (roots: readonly string[], adapterStores: readonly AdapterStore[]): StoreRef[] => [
-  ...roots.map((root): StoreRef => ({ kind: "pi", root })),
-  ...adapterStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
-];
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -306,7 +299,13 @@ function linkForks(records: SessionRecord[], own: Own) {
 }
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
-  const { roots, adapterStores } = gatedStores(options);
+  const gated = gatedStores(options.stores);
+  // The stores of file sessions first (pi's), read by the walk and the cache below; then each other
+  // store by its adapter's own scan.
+  const fileStores = gated.filter((s) => adapterOf(s.kind).readByFileScanner);
+  const adapterStores = gated.filter((s) => !adapterOf(s.kind).readByFileScanner);
+  const roots = fileStores.map((s) => s.root);
+  const storeRefs = [...fileStores, ...adapterStores];
   const cacheFile =
     options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
   const now = options.now ?? (() => new Date());
@@ -344,7 +343,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const sameStores = (a: readonly StoreRef[], b: readonly StoreRef[]) =>
     a.length === b.length && a.every((s, i) => s.kind === b[i]!.kind && s.root === b[i]!.root);
   const previousBase =
-    options.previous && sameStores(options.previous.stores, storeRefsOf(roots, adapterStores))
+    options.previous && sameStores(options.previous.stores, storeRefs)
       ? baseOf.get(options.previous)
       : undefined;
   const changed = previousBase && options.changed;
@@ -428,7 +427,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     // With no file needing its entry, every name is UTF-8 and its key is its path.
     const gone = () =>
       options.previous!.sessions.some(
-        (s) => s.store.kind === "pi" && roots.includes(s.store.root) && !foundKeys.has(s.path),
+        (s) =>
+          adapterOf(s.store.kind).readByFileScanner && roots.includes(s.store.root) && !foundKeys.has(s.path),
       );
     if (cacheFile && (neededKeys.size > 0 || gone())) {
       oldCache = loadScanCache(cacheFile, (key) => {
@@ -542,7 +542,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     found.length = 0; // every file is read
 
     const others: SessionRecord[] = [];
-    for (const store of options.adapterStores ?? []) {
+    for (const store of adapterStores) {
       const inStore = (path: string) => isAtOrUnder(path, store.root);
       const adapter = await storeAdapter(store.kind);
       let scanned: StoreScan | undefined;
@@ -559,7 +559,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         // Nothing changed under it: its records and problems stay as they were.
         scanned = mine.length === 0 ? last : adapter.rescanChanged?.(store.root, last, mine);
       }
-      scanned ??= adapter.scan(store.root);
+      if (!scanned) {
+        if (!adapter.scan) throw new Error(`the ${store.kind} adapter has no scan of its own`);
+        scanned = adapter.scan(store.root);
+      }
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);
@@ -612,7 +615,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
 
   const result: ScanReport = {
     scannedAt: now().toISOString(),
-    stores: storeRefsOf(roots, adapterStores),
+    stores: storeRefs,
     summary,
     namespaces,
     sessions: records,
@@ -640,7 +643,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
  */
 export type GrowthRecording = "read-only" | { recordIn: string };
 
-export interface ScanRequest extends Omit<ScanOptions, "roots" | "adapterStores"> {
+export interface ScanRequest extends Omit<ScanOptions, "stores"> {
   /** Required, so every caller says which kind of scan it is (see GrowthRecording). */
   growth: GrowthRecording;
 }
@@ -649,12 +652,9 @@ export interface ScanRequest extends Omit<ScanOptions, "roots" | "adapterStores"
  * The one way to scan: the stores as `resolveStores` resolved them (structured; gated again here),
  * and the one place a scan is recorded as growth, by the rule of `GrowthRecording`.
  */
-export async function scan(
-  stores: { readonly roots: readonly string[]; readonly adapterStores: readonly AdapterStore[] },
-  request: ScanRequest,
-): Promise<ScanReport> {
+export async function scan(stores: readonly StoreRef[], request: ScanRequest): Promise<ScanReport> {
   const { growth, ...options } = request;
-  const report = await scanStores({ ...options, roots: stores.roots, adapterStores: stores.adapterStores });
+  const report = await scanStores({ ...options, stores });
   if (growth !== "read-only") {
     try {
       recordGrowth(growthFile(growth.recordIn, report.stores), report, (options.now ?? (() => new Date()))());

@@ -5,7 +5,7 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ScanProblem } from "../../shared/scan-report.js";
-import { PI_CWD_FOLDER } from "../stores/session-place.js";
+import { PI_CWD_FOLDER } from "../stores/pi/locations.js";
 import { type FileIdentity, identityOf } from "../fs/file-identity.js";
 
 export interface FoundFile {

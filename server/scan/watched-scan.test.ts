@@ -14,6 +14,7 @@ import { line, newStore, stepArb, type Step } from "../../test-support/store-ste
 import { watchTree } from "../fs/tree-watcher.js";
 import type { CacheEntry } from "./scan-cache.js";
 import { type ScanOptions, scanStores } from "./scanner.js";
+import { piStores } from "../../test-support/pi-stores.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-watched-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -29,7 +30,7 @@ async function followBatches(
 ) {
   const memoryCache = new Map<string, CacheEntry>();
   const scanOf = (more: Partial<ScanOptions> = {}) =>
-    scanStores({ roots: [store.root], metaDir: store.metaDir, ...more });
+    scanStores({ stores: piStores(store.root), metaDir: store.metaDir, ...more });
   let look = await scanOf();
   for (const batch of batches) {
     look = await scanOf({ previous: look, changed: await changedBy(batch), memoryCache });
@@ -102,19 +103,19 @@ describe("a name that is not valid UTF-8", () => {
       `${JSON.stringify({ type: "session", version: 3, id: "0badcafe-0000-4000-8000-000000000001", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/caf" })}\n`,
     );
     const memoryCache = new Map<string, CacheEntry>();
-    const before = await scanStores({ roots: [store.root], metaDir: store.metaDir });
+    const before = await scanStores({ stores: piStores(store.root), metaDir: store.metaDir });
     appendFileSync(file, line("in a folder named in Latin-1", 1) + "\n");
     // What a watcher says: the path as a (lossy) string.
     const changed = new Set([file.toString("utf8")]);
     const after = await scanStores({
-      roots: [store.root],
+      stores: piStores(store.root),
       metaDir: store.metaDir,
       previous: before,
       changed,
       memoryCache,
     });
     expect(normalized(after)).toEqual(
-      normalized(await scanStores({ roots: [store.root], metaDir: store.metaDir })),
+      normalized(await scanStores({ stores: piStores(store.root), metaDir: store.metaDir })),
     );
     expect(after.sessions.find((s) => s.id === "0badcafe-0000-4000-8000-000000000001")!.messageCount).toBe(1);
   });

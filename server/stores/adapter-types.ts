@@ -1,11 +1,47 @@
-// The one interface every store kind's adapter implements: given a root, find the session units and
-// describe each as a SessionRecord (size, times, message count, namespace, warnings, bundle) — and,
-// where the agent has them, its own signs of a live session and its own retention. The registry
-// that loads the adapters is store-adapter.ts.
+// The one interface every agent's adapter implements (each agent one folder of server/stores/, its
+// `adapter.ts` exporting one `StoreAdapter`; the registry that lists them is store-adapter.ts). What
+// the adapter knows without reading anything — where sessions are, how deep to watch — is on the
+// object itself; what reads the agent's files (finding and measuring sessions, live sessions, its own
+// sweep, a session's detail, its delete) is its `StoreReader`, loaded the first time it is needed.
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { ScanProblem } from "../../shared/scan-report.js";
-import type { SessionRecord, StoreKind } from "../../shared/session-record.js";
+import type { Fingerprint, SessionRecord, StoreKind } from "../../shared/session-record.js";
+import type { SessionDetail } from "./session-detail.js";
 import type { TrashEntry } from "../../shared/trash.js";
+
+/**
+ * An agent's store, as the engine, the scan and the watcher need it. One object per agent, in its
+ * own folder (`server/stores/<kind>/adapter.ts`), listed once in `STORE_ADAPTERS`.
+ */
+export interface StoreAdapter {
+  kind: StoreKind;
+  /**
+   * How many folder levels below its root the store is watched (fs/tree-watcher.ts): as deep as its
+   * sessions and their parts are kept. A write deeper than that raises no event on Linux; the
+   * dashboard's reconciliation finds it.
+   */
+  watchDepth: number;
+  /**
+   * Whether `path` is where this store at `root` keeps a session or a part of one: the places its
+   * scan recognises sessions in, and the only places the deletion engine will move anything from —
+   * judged again at the moment of the move.
+   */
+  isSessionPlace(root: string, path: string): boolean;
+  /**
+   * Whether a part of a session may go back to `path` now (a restore). Default: yes — inside the
+   * root the session goes back as it came; an adapter whose sessions have parts outside their
+   * store (Claude Code's temp folder) says when such a part may.
+   */
+  isReturnPlace?(root: string, path: string): boolean;
+  /**
+   * Its sessions are single files read by the incremental file scanner (server/scan/scanner.ts: the
+   * walk, the parse cache, reads resumed where a file only grew), built for stores of 100,000
+   * files — pi's. Its reader then has no `scan` of its own.
+   */
+  readByFileScanner?: true;
+  /** Its reader: loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
+  load(): Promise<StoreReader>;
+}
 
 export interface StoreScan {
   records: SessionRecord[];
@@ -31,10 +67,10 @@ export interface SweptAgain {
   keepable: boolean;
 }
 
-export interface StoreAdapter {
-  kind: Exclude<StoreKind, "pi">;
-  /** How a session unit is found and measured under `root`. */
-  scan(root: string): StoreScan;
+/** What an agent's adapter reads its files with (`StoreAdapter.load`). */
+export interface StoreReader {
+  /** How a session unit is found and measured under `root` (absent only where `readByFileScanner`). */
+  scan?(root: string): StoreScan;
   /**
    * The scan of `root` after a watcher saw `changed` (paths under it) since `previous`, its last
    * scan, made from `previous` by measuring again only what those paths touch — or undefined when
@@ -87,6 +123,12 @@ export interface StoreAdapter {
   moveBlocked?(env: NodeJS.ProcessEnv): string | undefined;
   /** Which sessions `moveWay` and `moveBlocked` are for, by path (default: all; the rest move by renames). */
   moveApplies?(path: string): boolean;
+  /**
+   * One session in detail for the dashboard's drawer (entry counts, branches, a preview), read from
+   * the file its record was made from (`recorded`: else a `SessionFileChangedError`, a 409). Absent:
+   * the agent's format has none we read.
+   */
+  sessionDetail?(path: string, recorded: Pick<Fingerprint, "dev" | "ino" | "size">): Promise<SessionDetail>;
 }
 
 /** How a store's sessions are moved, and why they cannot be now, if so. */

@@ -98,7 +98,7 @@ const hashes = (dir: string): Record<string, string> =>
 describe("agentsh store", () => {
   it("measures a session by what is inside: size of regular files, newest mtime, log lines; links not followed", async () => {
     const s = agentshStore();
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "agentsh", root: s.root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "agentsh", root: s.root }] });
     const old = sessions.find((r) => r.path === s.old)!;
     expect(old).toMatchObject({
       id: "agentsh:sess-old",
@@ -117,7 +117,7 @@ describe("agentsh store", () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-agentsh-")));
     mkdirSync(join(root, "sess-long"));
     writeFileSync(join(root, "sess-long", "llm-requests.jsonl"), '{"req":1}\n'.repeat(MAX_LINES + 5));
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "agentsh", root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "agentsh", root }] });
     expect(sessions[0]!.messageCount).toBe(MAX_LINES);
     expect(sessions[0]!.sizeBytes).toBe(10 * (MAX_LINES + 5));
     expect(sessions[0]!.warnings).toEqual([
@@ -135,8 +135,7 @@ describe("agentsh store", () => {
     writeFileSync(join(s.root, "stray.txt"), "12345");
     symlinkSync(s.old, join(s.root, "link-to-old"));
     const { sessions, problems } = await scanStores({
-      roots: [],
-      adapterStores: [{ kind: "agentsh", root: s.root }],
+      stores: [{ kind: "agentsh", root: s.root }],
     });
     expect(sessions.map((r) => r.path).sort()).toEqual([s.live, s.old].sort());
     expect(problems).toEqual(
@@ -165,8 +164,8 @@ describe("agentsh store", () => {
 describe("workspace store", () => {
   it("takes age from .metadata.json; without valid metadata a folder is not a session and never a candidate", async () => {
     const w = workspaceStore();
-    const adapterStores = [{ kind: "workspace" as const, root: w.root }];
-    const { sessions, problems } = await scanStores({ roots: [], adapterStores });
+    const stores = [{ kind: "workspace" as const, root: w.root }];
+    const { sessions, problems } = await scanStores({ stores });
     const byPath = new Map(sessions.map((r) => [r.path, r]));
     expect(Date.parse(byPath.get(w.stale)!.lastUsedAt)).toBeCloseTo(at(40).getTime(), -4);
     expect([...byPath.keys()].sort()).toEqual([w.fresh, w.stale].sort());
@@ -193,15 +192,14 @@ describe("folder sessions: soft delete and restore as one unit", () => {
   it.each(["quarantine", "trash"] as const)("byte-identical for every file inside (%s)", async (target) => {
     const s = agentshStore();
     const before = hashes(s.old);
-    const adapterStores = [{ kind: "agentsh" as const, root: s.root }];
-    const { sessions } = await scanStores({ roots: [], adapterStores });
+    const stores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ stores });
     const old = sessions.find((r) => r.path === s.old)!;
     writeConfigFile({ retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 }, deletion: { target } });
     const result = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
-        roots: [],
-        adapterStores,
+        stores,
         via: "selection",
       },
       { actor: "cli" },
@@ -216,8 +214,8 @@ describe("folder sessions: soft delete and restore as one unit", () => {
 
   it("a folder written to after the preview is skipped: changed since preview", async () => {
     const s = agentshStore();
-    const adapterStores = [{ kind: "agentsh" as const, root: s.root }];
-    const { sessions } = await scanStores({ roots: [], adapterStores });
+    const stores = [{ kind: "agentsh" as const, root: s.root }];
+    const { sessions } = await scanStores({ stores });
     const old = sessions.find((r) => r.path === s.old)!;
     appendFileSync(join(s.old, "llm-requests.jsonl"), '\n{"req":4}');
     touchTree(join(s.old, "llm-requests.jsonl"), at(100));
@@ -225,8 +223,7 @@ describe("folder sessions: soft delete and restore as one unit", () => {
     const result = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
-        roots: [],
-        adapterStores,
+        stores,
         via: "selection",
       },
       { actor: "cli" },

@@ -1,96 +1,26 @@
-// The registry of store adapters (the interface is in adapter-types.ts, apart, because each adapter
-// needs its types and this file loads each adapter): the adapter for a kind, loaded on demand, and
-// what the stores' agents say about live sessions and their own retention.
-// pi's adapter is the incremental file scanner (server/scan/scanner.ts), built for stores of
-// 100,000 files; every other kind plugs in here.
+// The registry of store adapters (the list is adapters.ts; the interface adapter-types.ts): the adapter
+// of a kind, its reader (loaded once, on demand), and what the stores' agents say about live
+// sessions, their own retention and how their sessions move.
 import type { ExternalSweep } from "../../shared/plan.js";
-import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import type { StoreAdapter, StoreMoveRule } from "./adapter-types.js";
+import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
+import type { StoreAdapter, StoreMoveRule, StoreReader } from "./adapter-types.js";
+import { STORE_ADAPTERS } from "./adapters.js";
 
-/** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
-export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAdapter> {
-  if (kind === "agentsh") {
-    const { scanAgentshRoot } = await import("./agentsh/agentsh-store.js");
-    return { kind, scan: scanAgentshRoot };
+/** The adapter of a kind of store. */
+export const adapterOf = (kind: StoreKind): StoreAdapter => STORE_ADAPTERS[kind];
+
+const readers = new Map<StoreKind, Promise<StoreReader>>();
+
+/** The reader of a kind's adapter, with its kind: loaded the first time it is asked for. */
+export async function storeAdapter(kind: StoreKind): Promise<StoreReader & { kind: StoreKind }> {
+  let reader = readers.get(kind);
+  if (!reader) {
+    reader = adapterOf(kind).load();
+    readers.set(kind, reader);
+    // A failed load (a missing file) is tried again next time, not remembered.
+    reader.catch(() => readers.delete(kind));
   }
-  if (kind === "claude") {
-    const [
-      { scanClaudeRoot, rescanClaudeChanged },
-      { claudeLiveSessions },
-      { claudeSweep, claudeSweptAgain },
-    ] = await Promise.all([
-      import("./claude/claude-store.js"),
-      import("./claude/claude-live.js"),
-      import("./claude/claude-sweep.js"),
-    ]);
-    return {
-      kind,
-      scan: scanClaudeRoot,
-      rescanChanged: rescanClaudeChanged,
-      liveSessions: (root, sessions) => claudeLiveSessions(root, sessions),
-      externalSweep: claudeSweep,
-      sweptAgain: claudeSweptAgain,
-    };
-  }
-  if (kind === "codex") {
-    const [
-      { scanCodexRoot, rescanCodexChanged },
-      { codexAlsoDeletes, spawnEdges },
-      { codexDoctor },
-      { codexBinary, codexTools, threadsOfPaths },
-    ] = await Promise.all([
-      import("./codex/codex-store.js"),
-      import("./codex/codex-spawned.js"),
-      import("./codex/codex-doctor.js"),
-      import("./codex/codex-delete.js"),
-    ]);
-    return {
-      kind,
-      scan: scanCodexRoot,
-      rescanChanged: rescanCodexChanged,
-      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
-      checkAfterChange: (root, env, restored = []) => {
-        const codex = codexBinary(env);
-        return codex === undefined
-          ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
-          : codexDoctor(
-              codex,
-              root,
-              env,
-              restored.filter((path) => threadsOfPaths([path]).length > 0),
-            );
-      },
-      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
-      // of a thread's rollout; a thread's orphaned per-thread files move as files do.
-      moveWay: "link",
-      moveBlocked: (env) => {
-        const tools = codexTools(env);
-        return typeof tools === "string" ? tools : undefined;
-      },
-      moveApplies: (path) => threadsOfPaths([path]).length > 0,
-    };
-  }
-  if (kind === "gemini") {
-    const [
-      { scanGeminiRoot, rescanGeminiChanged },
-      { geminiLiveSessions },
-      { geminiSweep, geminiSweptAgain },
-    ] = await Promise.all([
-      import("./gemini/gemini-store.js"),
-      import("./gemini/gemini-live.js"),
-      import("./gemini/gemini-sweep.js"),
-    ]);
-    return {
-      kind,
-      scan: scanGeminiRoot,
-      rescanChanged: rescanGeminiChanged,
-      liveSessions: geminiLiveSessions,
-      externalSweep: geminiSweep,
-      sweptAgain: geminiSweptAgain,
-    };
-  }
-  const { scanWorkspaceRoot } = await import("./workspace/workspace-store.js");
-  return { kind, scan: scanWorkspaceRoot };
+  return { kind, ...(await reader) };
 }
 
 /** What each store's agent will delete on its own next (agents without a retention of their own have none). */
@@ -101,7 +31,6 @@ export async function externalSweepsOf(
 ): Promise<ExternalSweep[]> {
   const sweeps: ExternalSweep[] = [];
   for (const store of stores) {
-    if (store.kind === "pi") continue;
     const sweep = (await storeAdapter(store.kind)).externalSweep?.(store.root, sessions, now);
     if (sweep) sweeps.push(sweep);
   }
@@ -115,7 +44,6 @@ export async function liveSessionsOf(
 ): Promise<Map<string, string>> {
   const live = new Map<string, string>();
   for (const store of stores) {
-    if (store.kind === "pi") continue;
     for (const [id, how] of (await storeAdapter(store.kind)).liveSessions?.(store.root, sessions) ?? [])
       live.set(id, how);
   }
@@ -129,7 +57,6 @@ export async function moveRulesOf(
 ): Promise<Map<string, StoreMoveRule>> {
   const rules = new Map<string, StoreMoveRule>();
   for (const store of stores) {
-    if (store.kind === "pi") continue;
     const adapter = await storeAdapter(store.kind);
     const blocked = adapter.moveBlocked?.(env);
     rules.set(store.root, {

@@ -18,6 +18,7 @@ import {
   readWorkspaceMetadata,
   type WorkspaceMetadata,
 } from "../stores/workspace/workspace-store.js";
+import { workspaceAdapter } from "../stores/workspace/adapter.js";
 
 /** Where a metadata writer reads its config (read-only mode) from; default: the default config file. */
 export interface MetadataWriteOptions {
@@ -34,7 +35,7 @@ export interface MetadataWriteOptions {
 function gatedWorkspace(dir: string, options: MetadataWriteOptions): string {
   const label = "workspace metadata";
   const [target] = gateStoreWrites(
-    [{ kind: "workspace", root: dirname(resolve(dir)), path: dir, label }],
+    [{ kind: workspaceAdapter.kind, root: dirname(resolve(dir)), path: dir, label }],
     options,
   ).targets;
   return target!.path;
@@ -182,10 +183,10 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
   const log = options.log ?? defaultLog;
   const now = options.now ?? new Date();
   const root = checkRoot(options.workspaceRoot);
-  const adapterStores = [{ kind: "workspace" as const, root }];
+  const stores = [{ kind: workspaceAdapter.kind, root }];
   const inputs = await gatherPlanInputs({
     ...(options.config ? { config: options.config } : {}),
-    flagStores: [{ kind: "workspace", root }],
+    flagStores: stores,
   });
   if (!inputs.config.ok) throw new UserError(describeInvalidConfig(inputs.config));
   // Pruning is by age alone: the retention policy's "keep the N most recent" does not apply, but
@@ -251,8 +252,7 @@ export async function pruneSessions(options: PruneOptions): Promise<PruneResult>
     const moved = await softDelete(
       {
         items: chosen.map((s) => ({ id: s.id, fingerprint: s.fingerprint })),
-        roots: [],
-        adapterStores,
+        stores,
         via: "prune",
         previous: inputs.report,
       },

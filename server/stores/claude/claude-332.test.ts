@@ -46,7 +46,7 @@ const DAY = 86_400_000;
 const SHOP = "/home/dev/shop";
 const APP = "/home/dev/app";
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-332-")));
-const scan = (root: string) => scanStores({ roots: [], adapterStores: claudeStores(root) });
+const scan = (root: string) => scanStores({ stores: claudeStores(root) });
 
 // A test that gives sessions temp folders names the temp folder they are in, as Claude's own
 // `CLAUDE_CODE_TMPDIR` does; the scan and the engine read it from the environment.
@@ -300,17 +300,16 @@ describe("a session /cd moved is one session, in its new project", () => {
   it("between two looks of a watched store it is the same session, moved", async () => {
     const { store, id, to, relocate } = relocatable();
     const stores = claudeStores(store.root);
-    const before = await scanStores({ roots: [], adapterStores: stores });
+    const before = await scanStores({ stores: stores });
     const was = before.sessions.find((r) => r.id === id)!;
     expect(was.namespace).toBe(SHOP);
     const after = await scanStores({
-      roots: [],
-      adapterStores: stores,
+      stores: stores,
       previous: before,
       changed: new Set(relocate()),
     });
     expect(after.sessions.filter((r) => r.id === id).map((r) => [r.path, r.namespace])).toEqual([[to, APP]]);
-    expect(normalized(after)).toEqual(normalized(await scanStores({ roots: [], adapterStores: stores })));
+    expect(normalized(after)).toEqual(normalized(await scanStores({ stores: stores })));
   });
 });
 

@@ -50,7 +50,7 @@ const DAY = 86_400_000;
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-")));
 const claudeStore = () => writeClaudeStore(newHome());
 const storesOf = (root: string) => [{ kind: "claude" as const, root }];
-const scan = (root: string) => scanStores({ roots: [], adapterStores: storesOf(root) });
+const scan = (root: string) => scanStores({ stores: storesOf(root) });
 
 /** A store of one session, built by `build` from its first line on, and what a scan must find in it. */
 function oneSession(build: (t: Transcript) => void): ClaudeStoreFacts {

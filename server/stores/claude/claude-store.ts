@@ -17,7 +17,6 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
 import { addBundle, orphanedBundle } from "../bundle.js";
-import { CLAUDE_JOBS, CLAUDE_SIDE_FOLDERS } from "../session-place.js";
 import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
@@ -25,7 +24,7 @@ import { FactsCache } from "../facts-cache.js";
 import { laterOf, readCapWarning } from "../read-caps.js";
 import { type Placed, rebundle, rescanPlaced } from "../watched-rescan.js";
 import { readSmallTextFile } from "../../fs/read-small-file.js";
-import { claudeTempRoot } from "./location.js";
+import { CLAUDE_JOBS, CLAUDE_SIDE_FOLDERS, claudeTempRoot } from "./location.js";
 
 const ID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const UUID = new RegExp(`^${ID}$`);

@@ -66,7 +66,7 @@ describe("claudeCleanupPeriod", () => {
 describe("claudeSweep", () => {
   it("lists the transcripts older than the period, oldest first, and how many of them we keep", async () => {
     const { root, paths } = claudeStore([5, 45, 90]);
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "claude", root }] });
     const byPath = new Map(sessions.map((s) => [s.path, s]));
     const sweep = withKeptByYou(
       claudeSweep(root, sessions, new Date())!,
@@ -91,7 +91,7 @@ describe("claudeSweep", () => {
     const subagents = join(paths[0]!.slice(0, -".jsonl".length), "subagents");
     mkdirSync(subagents, { recursive: true });
     writeFileSync(join(subagents, "agent-a1.jsonl"), "{}\n"); // written now
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "claude", root }] });
     const [session] = sessions;
     expect(Date.now() - Date.parse(session!.modifiedAt)).toBeLessThan(DAY); // the session changed today
     expect(claudeSweep(root, sessions, new Date())?.ids).toEqual([session!.id]);
@@ -127,7 +127,7 @@ describe("keep, plan and status", () => {
     await runCli(["plan", "--json", ...store], o.io);
     expect(PlanSchema.parse(JSON.parse(o.lines.at(-1)!)).externalSweeps).toBeUndefined();
     // Our own view of when they were used comes from inside: not changed by the refreshed time.
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "claude", root }] });
     expect(Date.now() - Date.parse(sessions.find((s) => s.path === paths[2])!.lastUsedAt)).toBeGreaterThan(
       59 * DAY,
     );
@@ -157,13 +157,12 @@ describe("keep, plan and status", () => {
       retention: { minKeepRecentCount: 0, keepLastPerNamespace: 0 },
       deletion: { target: "quarantine" },
     });
-    const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "claude", root }] });
+    const { sessions } = await scanStores({ stores: [{ kind: "claude", root }] });
     const old = sessions.find((s) => s.path === paths[0])!;
     const moved = await softDelete(
       {
         items: [{ id: old.id, fingerprint: old.fingerprint }],
-        roots: [],
-        adapterStores: [{ kind: "claude", root }],
+        stores: [{ kind: "claude", root }],
         via: "selection",
       },
       { actor: "cli" },

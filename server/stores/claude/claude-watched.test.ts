@@ -35,7 +35,7 @@ import {
   type Step,
   stepArbOf,
 } from "../../../test-support/adapter-steps.js";
-import { CLAUDE_SIDE_FOLDERS } from "../session-place.js";
+import { CLAUDE_SIDE_FOLDERS } from "./location.js";
 import { rescanClaudeChanged, scanClaudeRoot } from "./claude-store.js";
 
 const work = mkdtempSync(join(tmpdir(), "sr-claude-watched-"));

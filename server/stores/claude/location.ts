@@ -17,6 +17,20 @@ export const claudeDefaultRoot = (env: NodeJS.ProcessEnv) =>
  */
 export const claudeProjectFolder = (cwd: string) => cwd.replace(/[^a-zA-Z0-9]/g, "-");
 
+/** Claude Code's folders of per-session side files, each named after the session. */
+export const CLAUDE_SIDE_FOLDERS = [
+  "file-history",
+  "session-env",
+  "tasks",
+  "uploads",
+  "image-cache",
+  "debug",
+  "todos",
+];
+
+/** Claude Code's folder of background jobs, one folder each named by the first 8 characters of its session's id. */
+export const CLAUDE_JOBS = "jobs";
+
 /** Our uid as Claude Code puts it in its temp folder's name (0 where there are no uids). */
 const uid = () => process.getuid?.() ?? 0;
 

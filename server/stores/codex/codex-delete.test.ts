@@ -84,11 +84,10 @@ function bigFamily(store: CodexStoreFacts) {
 }
 
 async function selection(root: string, ids: readonly string[]) {
-  const { sessions } = await scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+  const { sessions } = await scanStores({ stores: [{ kind: "codex", root }] });
   return {
     items: ids.map((id) => ({ id, fingerprint: sessions.find((s) => s.id === id)!.fingerprint })),
-    roots: [],
-    adapterStores: [{ kind: "codex" as const, root }],
+    stores: [{ kind: "codex" as const, root }],
     via: "selection" as const,
   };
 }

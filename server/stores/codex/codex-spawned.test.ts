@@ -92,17 +92,16 @@ function store(lost: Lost) {
 }
 type Store = ReturnType<typeof store>;
 
-const adapterStores = (s: Store) => [{ kind: "codex" as const, root: s.root }];
+const codexStores = (s: Store) => [{ kind: "codex" as const, root: s.root }];
 
 async function selection(s: Store, threads: readonly Thread[]) {
-  const { sessions } = await scanStores({ roots: [], adapterStores: adapterStores(s) });
+  const { sessions } = await scanStores({ stores: codexStores(s) });
   return {
     items: threads.map((t) => ({
       id: s.id(t),
       fingerprint: sessions.find((r) => r.id === s.id(t))!.fingerprint,
     })),
-    roots: [],
-    adapterStores: adapterStores(s),
+    stores: codexStores(s),
     via: "selection" as const,
   };
 }
@@ -129,7 +128,7 @@ const entryOf = (s: Store, t: Thread) =>
 describe.each(["session_meta", "parent_thread_id"] as const)("a subagent that lost its %s", (lost) => {
   it("is a session of its own to the scan, and Codex's database lists it as spawned", async () => {
     const s = store(lost);
-    const { sessions } = await scanStores({ roots: [], adapterStores: adapterStores(s) });
+    const { sessions } = await scanStores({ stores: codexStores(s) });
     expect(sessions.map((r) => r.id)).toContain(s.id(s.lostOne));
     expect(sessions.find((r) => r.id === s.id(s.spawner))!.bundle ?? []).toEqual([]);
     expect(
@@ -321,8 +320,7 @@ describe("the plan and the previews say what Codex takes with a session", () => 
     };
     const app = createApp({
       api: createDashboardService({
-        roots: [],
-        adapterStores: adapterStores(s),
+        stores: codexStores(s),
         source: { kind: "pi" },
         config: {},
       }),
@@ -382,8 +380,7 @@ describe("a candidate whose Codex delete would take a pinned thread is left out,
     const headers = { Host: `127.0.0.1:${port}`, Authorization: "Bearer t" };
     const app = createApp({
       api: createDashboardService({
-        roots: [],
-        adapterStores: adapterStores(s),
+        stores: codexStores(s),
         source: { kind: "pi" },
         config: {},
       }),
@@ -478,7 +475,7 @@ describe("a candidate whose Codex delete would take a pinned thread is left out,
       retention: { maxAgeDays: null, minKeepRecentCount: 0, keepLastPerNamespace: 0, allowEmptyStore: true },
       deletion: { target: "quarantine" },
     });
-    const { sessions } = await scanStores({ roots: [], adapterStores: adapterStores(s) });
+    const { sessions } = await scanStores({ stores: codexStores(s) });
     const byAge = [...sessions].sort((a, b) => a.lastUsedAt.localeCompare(b.lastUsedAt)).map((r) => r.id);
     expect(byAge.slice(0, 2)).toEqual([s.id(s.spawner), s.id(s.lostOne)]);
     const before = snapshotTree([s.root], codexOwn);
@@ -524,8 +521,7 @@ describe("a candidate whose Codex delete would take a pinned thread is left out,
         items: preview.candidates
           .filter((c) => pair.includes(c.id))
           .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
-        roots: [],
-        adapterStores: adapterStores(s),
+        stores: codexStores(s),
         via: "policy",
       },
       engine,
@@ -677,7 +673,7 @@ describe("Codex's answer, and the judgment of it", () => {
     const strayThread = "019c0000-0000-7000-8000-00000000abcd";
     const stray = join(root, "sessions", "2026", `rollout-2026-01-01T00-00-00-${strayThread}.jsonl`);
     writeFileSync(stray, "{}\n");
-    const report = await scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+    const report = await scanStores({ stores: [{ kind: "codex", root }] });
     const scan = { records: report.sessions, problems: report.problems };
     const id = (t: Thread) => `codex:${t.id}`;
     const ask = (edges: Array<[string, string]>, ids: string[]) => {

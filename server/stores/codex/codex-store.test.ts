@@ -19,7 +19,7 @@ import { SESSION_INDEX } from "./location.js";
 import { readRollout } from "./rollout.js";
 
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-")));
-const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+const scan = (root: string) => scanStores({ stores: [{ kind: "codex", root }] });
 
 /** A record in the generator's terms. */
 const asSession = (r: SessionRecord): ExpectedSession => ({
@@ -162,13 +162,10 @@ describe("scan of a Codex store", () => {
     writeCodexStore(root);
     const env = { ...process.env, HOME: home };
     for (const bad of ["/", home, "/etc"])
-      expect(() => resolveStores({ roots: [], stores: [{ kind: "codex", root: bad }] }, env)).toThrow(
-        /refused|not/,
-      );
+      expect(() => resolveStores({ stores: [{ kind: "codex", root: bad }] }, env)).toThrow(/refused|not/);
     expect(() =>
       resolveStores(
         {
-          roots: [],
           stores: [
             { kind: "codex", root },
             { kind: "codex", root: join(root, "sessions") },
@@ -184,9 +181,7 @@ describe("scan of a Codex store", () => {
     const root = join(home, "codex-home");
     writeCodexStore(root);
     const env = { ...process.env, HOME: home, CODEX_HOME: root };
-    expect(resolveStores({ roots: [], discover: ["codex"] }, env).adapterStores).toEqual([
-      { kind: "codex", root },
-    ]);
+    expect(resolveStores({ stores: [], discover: ["codex"] }, env).stores).toEqual([{ kind: "codex", root }]);
   });
 });
 

@@ -25,7 +25,7 @@ const CODEX = agentBin("codex");
 const env = { ...process.env, SESSION_RETENTION_CODEX: CODEX };
 const engine = { actor: "cli" as const, env };
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-codex-threads-")));
-const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "codex", root }] });
+const scan = (root: string) => scanStores({ stores: [{ kind: "codex", root }] });
 const size = (paths: readonly string[]) => paths.reduce((n, p) => n + statSync(p).size, 0);
 
 const isLock = (path: string) => path.includes("/thread-writer-locks/");
@@ -115,8 +115,7 @@ describe("Codex's per-thread files", () => {
     const result = await softDelete(
       {
         items: [{ id: tui.id, fingerprint: tui.fingerprint }],
-        roots: [],
-        adapterStores: [{ kind: "codex", root: s.root }],
+        stores: [{ kind: "codex", root: s.root }],
         via: "selection",
       },
       engine,
@@ -174,8 +173,7 @@ describe("Codex's per-thread files", () => {
     const result = await softDelete(
       {
         items: chosen.map((r) => ({ id: r.id, fingerprint: r.fingerprint })),
-        roots: [],
-        adapterStores: [{ kind: "codex", root: s.root }],
+        stores: [{ kind: "codex", root: s.root }],
         via: "selection",
       },
       engine,
@@ -200,8 +198,7 @@ describe("Codex's per-thread files", () => {
     const result = await softDelete(
       {
         items: [{ id: orphan.id, fingerprint: orphan.fingerprint }],
-        roots: [],
-        adapterStores: [{ kind: "codex", root: s.root }],
+        stores: [{ kind: "codex", root: s.root }],
         via: "selection",
       },
       engine,

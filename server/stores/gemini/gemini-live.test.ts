@@ -129,8 +129,7 @@ describe.runIf(existsSync("/proc/self/stat"))("Gemini CLI's live sessions", () =
     const record = inputs.report.sessions.find((s) => s.path === chat)!;
     const request = {
       items: [{ id: record.id, fingerprint: record.fingerprint }],
-      roots: [],
-      adapterStores: [{ kind: "gemini" as const, root }],
+      stores: [{ kind: "gemini" as const, root }],
       via: "selection" as const,
     };
     const refused = await softDelete(request, { actor: "cli" });

@@ -52,7 +52,7 @@ const engine = { actor: "cli" as const };
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-gemini-")));
 const geminiStore = () => writeGeminiStore(newHome());
 const storesOf = (root: string) => [{ kind: "gemini" as const, root }];
-const scan = (root: string) => scanStores({ roots: [], adapterStores: storesOf(root) });
+const scan = (root: string) => scanStores({ stores: storesOf(root) });
 
 /** A record in the generator's terms. */
 const asSession = (r: SessionRecord) => ({
@@ -101,8 +101,7 @@ async function selection(root: string, chosen: ReadonlyArray<{ path: string }>) 
       const record = sessions.find((r) => r.path === path)!;
       return { id: record.id, fingerprint: record.fingerprint };
     }),
-    roots: [],
-    adapterStores: storesOf(root),
+    stores: storesOf(root),
     via: "selection" as const,
   };
 }
@@ -234,7 +233,7 @@ describe("scan of a Gemini CLI store", () => {
     const geminiHome = newHome();
     const env = { ...process.env, HOME: home };
     const found = (e: NodeJS.ProcessEnv) =>
-      resolveStores({ roots: [], discover: ["gemini"] }, e).adapterStores.filter((s) => s.kind === "gemini");
+      resolveStores({ stores: [], discover: ["gemini"] }, e).stores.filter((s) => s.kind === "gemini");
     writeGeminiStore(home);
     expect(found(env)).toEqual([{ kind: "gemini", root: join(home, ".gemini") }]);
     writeGeminiStore(geminiHome);

@@ -23,7 +23,7 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 const retentionOf = (value: string) => JSON.stringify({ general: { sessionRetention: JSON.parse(value) } });
-const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "gemini", root }] });
+const scan = (root: string) => scanStores({ stores: [{ kind: "gemini", root }] });
 const out = () => {
   const lines: string[] = [];
   return { lines, io: { stdout: (t: string) => lines.push(t), stderr: (t: string) => lines.push(t) } };
@@ -211,8 +211,7 @@ describe("plan, status, the dashboard and /metrics show Gemini's sweep; a restor
     );
 
     const api = createDashboardService({
-      roots: [],
-      adapterStores: [{ kind: "gemini", root }],
+      stores: [{ kind: "gemini", root }],
       source: { kind: "pi" },
       config: {},
     });
@@ -223,8 +222,7 @@ describe("plan, status, the dashboard and /metrics show Gemini's sweep; a restor
     await expect(api.keep({ ids: [old.id] })).rejects.toThrow(/not a Claude Code session/);
 
     const metrics = await collectMetrics({
-      roots: [],
-      adapterStores: [{ kind: "gemini", root }],
+      stores: [{ kind: "gemini", root }],
       config: {},
     });
     expect(metrics).toContain(`session_retention_agent_sessions{agent="gemini"} 2`);
@@ -242,7 +240,7 @@ describe("plan, status, the dashboard and /metrics show Gemini's sweep; a restor
     const { sessions } = await scan(root);
     const items = sessions.map((s) => ({ id: s.id, fingerprint: s.fingerprint }));
     const moved = await softDelete(
-      { items, roots: [], adapterStores: [{ kind: "gemini", root }], via: "selection" },
+      { items, stores: [{ kind: "gemini", root }], via: "selection" },
       { actor: "cli" },
     );
     expect(moved.moved).toHaveLength(2);

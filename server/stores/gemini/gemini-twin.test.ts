@@ -29,7 +29,7 @@ import { geminiSweep } from "./gemini-sweep.js";
 
 const HOUR = 3_600_000;
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-gemini-twin-")));
-const scan = (root: string) => scanStores({ roots: [], adapterStores: [{ kind: "gemini", root }] });
+const scan = (root: string) => scanStores({ stores: [{ kind: "gemini", root }] });
 const out = () => {
   const lines: string[] = [];
   return { lines, io: { stdout: (t: string) => lines.push(t), stderr: (t: string) => lines.push(t) } };
@@ -164,8 +164,7 @@ describe("Gemini CLI's resume twin", () => {
     const store = twinStore();
     lenientConfig();
     const api = createDashboardService({
-      roots: [],
-      adapterStores: [{ kind: "gemini", root: store.root }],
+      stores: [{ kind: "gemini", root: store.root }],
       source: { kind: "pi" },
       config: {},
     });
@@ -193,8 +192,7 @@ describe("Gemini CLI's resume twin", () => {
     const result = await softDelete(
       {
         items: [{ id: part.id, fingerprint: wrong }],
-        roots: [],
-        adapterStores: [{ kind: "gemini", root: store.root }],
+        stores: [{ kind: "gemini", root: store.root }],
         via: "selection",
       },
       { actor: "cli" },
@@ -223,8 +221,7 @@ describe("Gemini CLI's resume twin", () => {
       const part = sessions.find((s) => s.path === store.expected.path)!.detachable![0]!;
       const request = {
         items: [{ id: part.id, fingerprint: part.fingerprint }],
-        roots: [],
-        adapterStores: [{ kind: "gemini" as const, root: store.root }],
+        stores: [{ kind: "gemini" as const, root: store.root }],
         via: "selection" as const,
       };
       const refused = await softDelete(request, { actor: "cli" });

@@ -3,6 +3,9 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { CONFIG_MAX_BYTES, readSmallTextFile, UnreadableFileError } from "../../fs/read-small-file.js";
 
+/** pi's per-cwd folder: `--<cwd with / replaced>--`. */
+export const PI_CWD_FOLDER = /^--.*--$/s;
+
 /** Expands a leading `~` the way pi does (`~` and `~/…` only). */
 export function expandTilde(path: string, home = homedir()): string {
   if (path === "~") return home;

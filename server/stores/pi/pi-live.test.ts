@@ -24,6 +24,7 @@ import { createDashboardService } from "../../http/dashboard-service.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { writeActiveMarker } from "../../state/active-sessions.js";
 import { statePaths } from "../../state/state-dir.js";
+import { piStores } from "../../../test-support/pi-stores.js";
 
 const fresh = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 const children: ChildProcess[] = [];
@@ -75,7 +76,7 @@ function sessionOf(root: string, cwd: string, ago = 0) {
 
 /** Session path → how it is in use, for the plan's inputs of `roots`. */
 async function liveOf(roots: string[]) {
-  const inputs = await gatherPlanInputs({ flagRoots: roots, cache: false });
+  const inputs = await gatherPlanInputs({ flagStores: piStores(...roots), cache: false });
   const live = new Map(
     inputs.report.sessions.flatMap((s) => {
       const how = inputs.activeIds.get(s.id);
@@ -200,20 +201,19 @@ describe.runIf(existsSync("/proc/self/stat"))("a pi running without the extensio
     const project = fresh("sr-project-");
     const pi = await startPi(project);
     const written = sessionOf(root, project);
-    const record = (await gatherPlanInputs({ flagRoots: [root], cache: false })).report.sessions.find(
-      (s) => s.path === written,
-    )!;
+    const record = (
+      await gatherPlanInputs({ flagStores: piStores(root), cache: false })
+    ).report.sessions.find((s) => s.path === written)!;
     const item = { id: record.id, fingerprint: record.fingerprint };
     const reason = `active: written since pi process ${pi.pid} started in ${project} ${ROUGHLY}`;
 
-    const request = { items: [item], roots: [root], adapterStores: [], via: "selection" as const };
+    const request = { items: [item], stores: piStores(root), via: "selection" as const };
     const refused = await softDelete(request, { actor: "cli" });
     expect(refused.moved).toEqual([]);
     expect(refused.skipped.map((s) => s.reason)).toEqual([reason]);
 
     const service = createDashboardService({
-      roots: [root],
-      adapterStores: [],
+      stores: piStores(root),
       source: { kind: "pi" },
       config: {},
     });

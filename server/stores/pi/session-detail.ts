@@ -6,23 +6,10 @@
 // /dev/zero, another file) is refused, never waited on.
 import { closeSync, readSync } from "node:fs";
 import type { Fingerprint } from "../../../shared/session-record.js";
-import { ConflictError } from "../../errors.js";
-import { NotRegularFileError, openRegularFile, type OpenedFile } from "../../fs/open-regular-file.js";
 import { MAX_LINES } from "../read-caps.js";
+import { openRecorded, type SessionDetail } from "../session-detail.js";
 
-export interface SessionDetail {
-  /** Entries after the header by `type` (unknown types counted too). */
-  entryTypes: Record<string, number>;
-  /** Entries no other entry continues from: the ends of the conversation's branches. */
-  leaves: number;
-  /** Entries continued by more than one entry: where the conversation branched. */
-  branchPoints: number;
-  compactions: number;
-  /** The first user message's text, cut to 300 characters. */
-  firstUserMessage?: string;
-  /** Lines too long to look into (counted by their type only when it can be seen). */
-  longLines: number;
-}
+export { SessionFileChangedError } from "../session-detail.js";
 
 const PREVIEW_CHARS = 300;
 /** Lines longer than this are not JSON-parsed (their head still gives type, id and parentId). */
@@ -42,34 +29,6 @@ function textOf(message: unknown): string | undefined {
       .map((part) => part.text)
       .join(" ");
   return undefined;
-}
-
-/** The file at a session's path is not the one its record was made from: 409, read nothing. */
-export class SessionFileChangedError extends ConflictError {
-  override name = "SessionFileChangedError";
-  constructor(now: string) {
-    super(`this session's file changed since the last look (${now}); rescan to see it as it is`, "changed");
-  }
-}
-
-/** Opens the file the record names, or says what is there instead. */
-function openRecorded(path: string, recorded: Pick<Fingerprint, "dev" | "ino">): OpenedFile {
-  let opened: OpenedFile;
-  try {
-    opened = openRegularFile(path);
-  } catch (error) {
-    if (error instanceof NotRegularFileError)
-      throw new SessionFileChangedError(`it is ${error.kind} now, not a regular file`);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new SessionFileChangedError("it is gone");
-    if (code === "ELOOP") throw new SessionFileChangedError("it is a symlink now, not followed");
-    throw error;
-  }
-  if (opened.identity.dev !== recorded.dev || opened.identity.ino !== recorded.ino) {
-    closeSync(opened.fd);
-    throw new SessionFileChangedError("another file is at its path now");
-  }
-  return opened;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSession } from "../../../test-support/pi-store.js";
 import { scanStores } from "../../scan/scanner.js";
+import { piStores } from "../../../test-support/pi-stores.js";
 
 function setup() {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "sr-meta-")));
@@ -34,7 +35,7 @@ function setup() {
 describe("pi session index", () => {
   it("joins name, description, summary, tags and the parent; pi's own name wins; corrupt files warn", async () => {
     const s = setup();
-    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: s.metaDir });
     const byId = new Map(report.sessions.map((r) => [r.id, r]));
     expect(byId.get(s.plain.getSessionId())).toMatchObject({
       name: "index name",
@@ -56,7 +57,7 @@ describe("pi session index", () => {
 
   it("lists meta files whose session is gone as orphans", async () => {
     const s = setup();
-    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: s.metaDir });
     expect(report.orphanedMeta).toEqual([
       {
         path: join(s.metaDir, "0190aaaa-0000-7000-8000-000000000000.meta.json"),
@@ -72,7 +73,7 @@ describe("pi session index", () => {
       join(s.metaDir, `${s.plain.getSessionId()}.meta.json`),
       JSON.stringify({ sessionId: "someone-else", name: "x" }),
     );
-    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: s.metaDir });
     const plain = report.sessions.find((r) => r.id === s.plain.getSessionId())!;
     expect(plain.warnings.map((w) => w.message)).toEqual([
       expect.stringContaining("names session someone-else"),
@@ -86,7 +87,7 @@ describe("pi session index", () => {
       path,
       JSON.stringify({ sessionId: s.plain.getSessionId(), name: "n", summary: "s".repeat(1024 * 1024) }),
     );
-    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: s.metaDir });
     const plain = report.sessions.find((r) => r.id === s.plain.getSessionId())!;
     expect(plain.warnings).toEqual([
       {
@@ -100,7 +101,7 @@ describe("pi session index", () => {
 
   it("without the index folder nothing changes", async () => {
     const s = setup();
-    const report = await scanStores({ roots: [s.root], metaDir: join(s.metaDir, "missing") });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: join(s.metaDir, "missing") });
     expect(report.orphanedMeta).toEqual([]);
     expect(report.sessions.every((r) => r.description === undefined)).toBe(true);
   });
@@ -117,7 +118,7 @@ describe("fork lineage", () => {
       fork,
       `${JSON.stringify({ type: "session", version: 3, id: forkId, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app", parentSession: parentPath })}\n`,
     );
-    const report = await scanStores({ roots: [s.root], metaDir: s.metaDir });
+    const report = await scanStores({ stores: piStores(s.root), metaDir: s.metaDir });
     const byId = new Map(report.sessions.map((r) => [r.id, r]));
     expect(byId.get(forkId)!.parentSession).toBe(parentPath);
     expect(byId.get(s.named.getSessionId())!.forks).toEqual([forkId]);

@@ -2,7 +2,7 @@
 // root), each saying how many sessions of the last scan it holds. No rows: the default stores.
 import { useMemo } from "preact/hooks";
 import { DEFAULT_CONFIG } from "../../../../shared/config.js";
-import { STORE_KINDS } from "../../../../shared/store-kinds.js";
+import { SESSION_DIR_KIND, STORE_KINDS } from "../../../../shared/store-kinds.js";
 import { getIn, type PolicyForm, storeMatches } from "../../state/policy-form.js";
 import { bind, CheckboxField, SelectField, TextField } from "./fields.js";
 import { RowField, RowList } from "./rows.js";
@@ -53,7 +53,7 @@ export function StoresSection({ form, scan, home }: { form: PolicyForm; scan: Sc
         form={form}
         path="stores"
         noun="store"
-        blank={() => ({ kind: "pi", root: "" })}
+        blank={() => ({ kind: SESSION_DIR_KIND, root: "" })}
         focusKey="kind"
         empty="No stores listed: the default stores."
       >

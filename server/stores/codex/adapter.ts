@@ -1,0 +1,62 @@
+// Codex's adapter: rollouts in `sessions/YYYY/MM/DD/` and `archived_sessions/`, a thread with its
+// subagents' rollouts and per-thread files; deleted through Codex's own `codex delete` (our copy a
+// hard link first), checked after with `codex doctor`.
+import { dirname, join } from "node:path";
+import type { StoreAdapter } from "../adapter-types.js";
+import { THREAD_FILE_FOLDERS } from "./thread-files.js";
+
+/** Codex's folder of one day's rollouts, below its root: `/sessions/YYYY/MM/DD`. */
+const CODEX_DAY = /^\/sessions\/\d{4}\/\d{2}\/\d{2}$/;
+
+export const codexAdapter: StoreAdapter = {
+  kind: "codex",
+  // `sessions/YYYY/MM/DD/`.
+  watchDepth: 4,
+  // In a day's folder of `sessions/` or in `archived_sessions/` (a rollout), or in a folder of
+  // per-thread files.
+  isSessionPlace: (root, path) => {
+    const parent = dirname(path);
+    return (
+      parent === join(root, "archived_sessions") ||
+      (CODEX_DAY.test(parent.slice(root.length)) && parent.startsWith(`${root}/sessions/`)) ||
+      THREAD_FILE_FOLDERS.some(([folder]) => parent === join(root, folder))
+    );
+  },
+  load: async () => {
+    const [
+      { scanCodexRoot, rescanCodexChanged },
+      { codexAlsoDeletes, spawnEdges },
+      { codexDoctor },
+      { codexBinary, codexTools, threadsOfPaths },
+    ] = await Promise.all([
+      import("./codex-store.js"),
+      import("./codex-spawned.js"),
+      import("./codex-doctor.js"),
+      import("./codex-delete.js"),
+    ]);
+    return {
+      scan: scanCodexRoot,
+      rescanChanged: rescanCodexChanged,
+      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
+      checkAfterChange: (root, env, restored = []) => {
+        const codex = codexBinary(env);
+        return codex === undefined
+          ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
+          : codexDoctor(
+              codex,
+              root,
+              env,
+              restored.filter((path) => threadsOfPaths([path]).length > 0),
+            );
+      },
+      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
+      // of a thread's rollout; a thread's orphaned per-thread files move as files do.
+      moveWay: "link",
+      moveBlocked: (env) => {
+        const tools = codexTools(env);
+        return typeof tools === "string" ? tools : undefined;
+      },
+      moveApplies: (path) => threadsOfPaths([path]).length > 0,
+    };
+  },
+};

@@ -1,0 +1,39 @@
+// Gemini CLI's adapter: chats in `tmp/<project>/chats/`, each with its logs and tool outputs; live
+// sessions from its running processes, and its own sweep of old chats.
+import { basename, dirname, join } from "node:path";
+import type { StoreAdapter } from "../adapter-types.js";
+import { GEMINI_PROJECTS, GEMINI_SESSION_FOLDERS } from "./location.js";
+
+export const geminiAdapter: StoreAdapter = {
+  kind: "gemini",
+  // `tmp/<project>/chats/<id>/`.
+  watchDepth: 4,
+  // In a project folder of `tmp/` (a session's own folder) or in its `chats/`, `logs/` or
+  // `tool-outputs/`.
+  isSessionPlace: (root, path) => {
+    const parent = dirname(path);
+    const projects = join(root, GEMINI_PROJECTS);
+    return (
+      dirname(parent) === projects ||
+      (dirname(dirname(parent)) === projects && GEMINI_SESSION_FOLDERS.includes(basename(parent)))
+    );
+  },
+  load: async () => {
+    const [
+      { scanGeminiRoot, rescanGeminiChanged },
+      { geminiLiveSessions },
+      { geminiSweep, geminiSweptAgain },
+    ] = await Promise.all([
+      import("./gemini-store.js"),
+      import("./gemini-live.js"),
+      import("./gemini-sweep.js"),
+    ]);
+    return {
+      scan: scanGeminiRoot,
+      rescanChanged: rescanGeminiChanged,
+      liveSessions: geminiLiveSessions,
+      externalSweep: geminiSweep,
+      sweptAgain: geminiSweptAgain,
+    };
+  },
+};

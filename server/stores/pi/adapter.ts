@@ -1,0 +1,22 @@
+// pi's adapter: a store of `.jsonl` session files, flat or in `--<cwd>--` folders. Its files are read
+// by the incremental file scanner (server/scan/scanner.ts, with this folder's reader and parse
+// cache); what is pi's own beside that — where sessions are, a session's detail — is here.
+import { basename, dirname } from "node:path";
+import type { StoreAdapter } from "../adapter-types.js";
+import { PI_CWD_FOLDER } from "./locations.js";
+
+export const piAdapter: StoreAdapter = {
+  kind: "pi",
+  // The root and its `--<cwd>--` folders: pi writes nothing deeper.
+  watchDepth: 1,
+  // Directly in the root (a flat store) or in one of its `--<cwd>--` folders.
+  isSessionPlace: (root, path) => {
+    const parent = dirname(path);
+    return parent === root || (dirname(parent) === root && PI_CWD_FOLDER.test(basename(parent)));
+  },
+  readByFileScanner: true,
+  load: async () => {
+    const { readSessionDetail } = await import("./session-detail.js");
+    return { sessionDetail: readSessionDetail };
+  },
+};

@@ -3,7 +3,7 @@
 // notes and the audit log's detail. A verdict that is not "ok" is said loudly; it never undoes a move.
 import type { StoreKind } from "../../shared/session-record.js";
 import type { AgentCheck } from "../../shared/trash.js";
-import { storeAdapter } from "../stores/store-adapter.js";
+import { adapterOf } from "../stores/store-adapter.js";
 
 /** The checks of every store among `changed` whose agent has one, each store once. */
 export async function agentChecks(
@@ -13,9 +13,9 @@ export async function agentChecks(
   const checks: AgentCheck[] = [];
   const seen = new Set<string>();
   for (const { kind, root } of changed) {
-    if (kind === "pi" || seen.has(`${kind}\0${root}`)) continue;
+    if (seen.has(`${kind}\0${root}`)) continue;
     seen.add(`${kind}\0${root}`);
-    const check = (await storeAdapter(kind)).checkAfterChange;
+    const check = (await adapterOf(kind))?.checkAfterChange;
     if (check) checks.push({ agent: kind, storeRoot: root, ...check(root, env) });
   }
   return checks;

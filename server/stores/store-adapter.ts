@@ -4,7 +4,7 @@
 // pi's adapter is the incremental file scanner (server/scan/scanner.ts), built for stores of
 // 100,000 files; every other kind plugs in here.
 import type { ExternalSweep } from "../../shared/plan.js";
-import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
+import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
 import type { StoreAdapter, StoreMoveRule } from "./adapter-types.js";
 
 /** Loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
@@ -37,12 +37,14 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
       { scanCodexRoot, rescanCodexChanged },
       { codexAlsoDeletes },
       { codexDoctor },
-      { codexBinary, codexTools, threadsOfPaths },
+      { codexBinary },
+      { codexCustody },
     ] = await Promise.all([
       import("./codex/codex-store.js"),
       import("./codex/codex-spawned.js"),
       import("./codex/codex-doctor.js"),
       import("./codex/codex-delete.js"),
+      import("./codex/codex-custody.js"),
     ]);
     return {
       kind,
@@ -55,14 +57,8 @@ export async function storeAdapter(kind: StoreAdapter["kind"]): Promise<StoreAda
           ? { status: "unavailable", message: "codex doctor was not run: no `codex` binary was found" }
           : codexDoctor(codex, root, env);
       },
-      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
-      // of a thread's rollout; a thread's orphaned per-thread files move as files do.
-      moveWay: "link",
-      moveBlocked: (env) => {
-        const tools = codexTools(env);
-        return typeof tools === "string" ? tools : undefined;
-      },
-      moveApplies: (path) => threadsOfPaths([path]).length > 0,
+      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts).
+      custody: codexCustody,
     };
   }
   if (kind === "gemini") {
@@ -103,6 +99,11 @@ export async function externalSweepsOf(
   return sweeps;
 }
 
+/** The adapter of a store of any kind, if it has one (pi's stores are the scanner's). */
+export async function adapterOf(kind: StoreKind): Promise<StoreAdapter | undefined> {
+  return kind === "pi" ? undefined : storeAdapter(kind);
+}
+
 /** Sessions the stores' agents say are live, beyond open files: id → how we know. */
 export async function liveSessionsOf(
   stores: readonly StoreRef[],
@@ -125,12 +126,12 @@ export async function moveRulesOf(
   const rules = new Map<string, StoreMoveRule>();
   for (const store of stores) {
     if (store.kind === "pi") continue;
-    const adapter = await storeAdapter(store.kind);
-    const blocked = adapter.moveBlocked?.(env);
+    const custody = (await storeAdapter(store.kind)).custody;
+    const blocked = custody?.blocked(env);
     rules.set(store.root, {
-      way: adapter.moveWay ?? "rename",
+      way: custody ? "link" : "rename",
       ...(blocked ? { blocked } : {}),
-      ...(adapter.moveApplies ? { applies: adapter.moveApplies } : {}),
+      ...(custody ? { applies: custody.takes } : {}),
     });
   }
   return rules;

@@ -384,6 +384,17 @@ describe("a session its agent deletes itself", () => {
     expect(ids(both)).toEqual(["spawner"]);
     expect(both.items[0]!.record).toMatchObject({ bundle: [spawned.path], sizeBytes: 140 });
     expect(both.taken.get("spawner")).toMatchObject([{ id: "spawned", sizeBytes: 40, agent: "Codex" }]);
+    // A fork of the taken session reads from the taker's item now: it goes first, and the item waits for it.
+    const fork = agentSession("fork");
+    const family = [spawner, { ...spawned, neededBy: ["fork"] }, fork, session("p")];
+    const withFork = decideDelete(
+      inputs(family, { moveRules: rules, agentAnswers: answers }),
+      select(spawner, family[1]!, fork),
+    );
+    expect(withFork.items.map((i) => [i.record.id, i.forks])).toEqual([
+      ["fork", []],
+      ["spawner", ["fork"]],
+    ]);
     const alone = decideDelete(
       inputs(sessions, { moveRules: rules, agentAnswers: answers }),
       select(spawner),

@@ -11,13 +11,12 @@ import type { ScanReport } from "../../shared/scan-report.js";
 import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
 import type { SoftDeleteResult, TrashItem } from "../../shared/trash.js";
 import { sameIdentity } from "../fs/file-identity.js";
-import type { TakenWith } from "../plan/agent-takes.js";
+import { staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
 import type { MoveParts } from "../plan/movable.js";
 import { type Pin, pinnedIds } from "../state/protection-list.js";
 import type { AlsoDeleted, StoreMoveRule } from "../stores/adapter-types.js";
 import { detachableParts, orphanTarget, partStays } from "../stores/detachable.js";
 import type { SoftDeleteRequest } from "./soft-delete.js";
-import { takeAgentsAlong } from "./taken-along.js";
 
 /** What the engine moves: a session, a part of one, or an orphaned index file. */
 export type MoveTarget = Pick<
@@ -186,8 +185,19 @@ export function decideDelete(
     else if (unmovable) skip(record.id, path, unmovable);
     else chosen.push({ record, fingerprint });
   }
-  // What an agent's own delete takes with a session: into its item, or the session is refused.
-  const taken = takeAgentsAlong(chosen, sessions, inputs.agentAnswers, exempt, request.via, skipped);
+  // What an agent's own delete takes with a session (plan/agent-takes.ts): a session it takes that
+  // goes too joins that item (its files are in the item's); one whose delete would take anything
+  // that does not go is refused, said why.
+  const inItems = new Set(chosen.map((c) => c.record.id));
+  const skippedWhy = new Map(skipped.map((s) => [s.id, s.reason]));
+  const taken = takeAlong(chosen, sessions, inputs.agentAnswers, (id) => {
+    if (inItems.has(id)) return undefined;
+    const kept = exempt.get(id);
+    const why = skippedWhy.get(id) ?? (kept && `${kept.reason}: ${kept.detail}`);
+    return staysBecause(why, request.via === "selection");
+  });
+  for (const { item, reason } of taken.refused) skip(item.record.id, item.record.path, reason);
+  chosen.splice(0, chosen.length, ...taken.chosen);
   for (const record of taken.merged) byId.set(record.id, record);
   // A session its agent deletes, whose forks read from it, goes after them (see forksChosenToo).
   chosen.sort((a, b) => forkDepth(a.record, byId) - forkDepth(b.record, byId));

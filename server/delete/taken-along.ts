@@ -1,41 +1,8 @@
-// The deletion engine's side of "nothing outside the selection, ever" (plan/agent-takes.ts asks the
-// agents and judges): the chosen sessions as their agents' own deletes take them — a session taken
-// along joins its taker's item, a taker that would take what does not go is skipped — and the
-// result says what went with what, and, loudly, anything lost outside the selection.
-import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
+// The deletion's report of "nothing outside the selection, ever" (plan/agent-takes.ts asks the
+// agents and judges, decide.ts puts a session taken along in its taker's item): the result says
+// what went with what, and, loudly, anything lost outside the selection.
 import type { SoftDeleteResult } from "../../shared/trash.js";
-import { staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
-import type { AlsoDeleted } from "../stores/adapter-types.js";
-
-/**
- * What an agent's own delete takes with each chosen session (plan/agent-takes.ts), on the agents'
- * answers: a session it takes that goes too joins that item (out of `chosen`: its files are in the
- * item's); a session whose delete would take anything that does not go is refused, said why, in
- * `skipped`.
- */
-export function takeAgentsAlong<
-  T extends { record: Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">; fingerprint: Fingerprint },
->(
-  chosen: T[],
-  sessions: readonly SessionRecord[],
-  answers: ReadonlyMap<string, readonly AlsoDeleted[] | string>,
-  exempt: ReadonlyMap<string, { reason: string; detail: string }>,
-  via: string,
-  skipped: SoftDeleteResult["skipped"],
-) {
-  const going = new Set(chosen.map((c) => c.record.id));
-  const skippedWhy = new Map(skipped.map((s) => [s.id, s.reason]));
-  const why = (id: string) =>
-    skippedWhy.get(id) ??
-    (exempt.has(id) ? `${exempt.get(id)!.reason}: ${exempt.get(id)!.detail}` : undefined);
-  const along = takeAlong(chosen, sessions, answers, (id) =>
-    going.has(id) ? undefined : staysBecause(why(id), via === "selection"),
-  );
-  for (const { item, reason } of along.refused)
-    skipped.push({ id: item.record.id, path: item.record.path, reason });
-  chosen.splice(0, chosen.length, ...along.chosen);
-  return along;
-}
+import type { TakenWith } from "../plan/agent-takes.js";
 
 /**
  * The sessions an item took along, reported with it: moved (each with its own bytes, where its file

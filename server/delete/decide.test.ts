@@ -335,22 +335,23 @@ describe("a session its agent deletes itself", () => {
     expect(renamedOnly.bystanders).toEqual([]);
   });
 
-  it("stays when its id is not unique (the agent deletes by id), or the agent's tool is missing", () => {
+  it("stays when its id is not unique: the agent's own delete names it by its id", () => {
     const twin = agentSession("t1", {
       warnings: [{ code: "duplicate-id", message: "two rollouts name thread t1" }],
     });
-    const plain = agentSession("t2");
-    const blocked = new Map([[AGENT_ROOT, { ...LINK, blocked: "no `codex` binary was found" }]]);
-    expect(
-      reasons(decideDelete(inputs([twin, plain, session("p")], { moveRules: rules }), select(twin))),
-    ).toEqual({
+    const renamed = agentSession("t2", {
+      path: `${AGENT_ROOT}/shell_snapshots/t2.sh`,
+      warnings: [{ code: "duplicate-id", message: "two files name t2" }],
+    });
+    const plan = decideDelete(
+      inputs([twin, renamed, session("p")], { moveRules: rules }),
+      select(twin, renamed),
+    );
+    expect(reasons(plan)).toEqual({
       t1: "two rollouts name thread t1: the agent's own delete could remove the wrong one",
     });
-    expect(
-      reasons(decideDelete(inputs([plain, session("p")], { moveRules: blocked }), select(plain))),
-    ).toEqual({
-      t2: "no `codex` binary was found",
-    });
+    // A file renamed into the trash is found by its path, not its id.
+    expect(ids(plan)).toEqual(["t2"]);
   });
 
   it("a family chosen as one goes forks first, down the chain; a parent chosen without its forks stays", () => {

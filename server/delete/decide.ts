@@ -167,7 +167,6 @@ export function decideDelete(
     // The agent's own delete names the session by its id: with two sessions of that id it could take the other.
     else if (rule?.way === "link" && duplicate)
       skip(id, record.path, `${duplicate.message}: the agent's own delete could remove the wrong one`);
-    else if (rule?.way === "link" && rule.blocked) skip(id, record.path, rule.blocked);
     else {
       going.add(id);
       chosen.push({ record, fingerprint: fingerprint ?? record.fingerprint });

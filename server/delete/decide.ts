@@ -16,13 +16,27 @@ import type { MoveParts } from "../plan/movable.js";
 import { type Pin, pinnedIds } from "../state/protection-list.js";
 import type { AlsoDeleted, StoreMoveRule } from "../stores/adapter-types.js";
 import { detachableParts, orphanTarget, partStays } from "../stores/detachable.js";
-import type { SoftDeleteRequest } from "./soft-delete.js";
 
 /** What the engine moves: a session, a part of one, or an orphaned index file. */
 export type MoveTarget = Pick<
   SessionRecord,
   "id" | "path" | "namespace" | "store" | "sizeBytes" | "metaFile" | "bundle" | "folder"
 >;
+
+/** What a deletion is asked to move. */
+export interface DeleteRequest {
+  /** The sessions to move, each with the fingerprint its preview showed (when there was a preview). */
+  items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
+  dryRun?: boolean;
+  /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
+  orphanedMeta?: readonly string[];
+  /**
+   * What chose the sessions, recorded in the audit log. "policy" and "auto-clean" move only what the
+   * policy, evaluated again now, still chooses; "prune" (workspace pruning by age) lifts the keeps
+   * that count sessions (the most recent, the last of a namespace, an emptied store).
+   */
+  via: "policy" | "selection" | "auto-clean" | "prune";
+}
 
 /** The facts a deletion is decided on, all gathered under the deletion lock. */
 export interface DeleteInputs {
@@ -75,7 +89,7 @@ export interface DeletePlan {
 }
 
 /** The policy a request is judged by: the config's, with pruning's own rule. */
-export function policyFor(via: SoftDeleteRequest["via"], config: Config): Config {
+export function policyFor(via: DeleteRequest["via"], config: Config): Config {
   if (via !== "prune") return config;
   return {
     ...config,
@@ -102,10 +116,7 @@ function forkDepth(
 }
 
 /** The plan of a deletion request, on the facts gathered for it. */
-export function decideDelete(
-  inputs: DeleteInputs,
-  request: Pick<SoftDeleteRequest, "items" | "orphanedMeta" | "via" | "dryRun">,
-): DeletePlan {
+export function decideDelete(inputs: DeleteInputs, request: DeleteRequest): DeletePlan {
   const config = policyFor(request.via, inputs.config);
   const sessions = inputs.report.sessions;
   const skipped: DeletePlan["skipped"] = [];

@@ -18,7 +18,7 @@ import { withBundle } from "../stores/bundle.js";
 import { custodyOf } from "../stores/custody.js";
 import { isSessionPlace } from "../stores/session-place.js";
 import { agentChecks, checkNote, checksDetail } from "./agent-checks.js";
-import type { DeletePlan, MoveTarget, PlannedItem } from "./decide.js";
+import type { DeletePlan, DeleteRequest, MoveTarget, PlannedItem } from "./decide.js";
 import type { EngineOptions, EngineState } from "./engine.js";
 import { Bystanders, handOver } from "./handover.js";
 import {
@@ -29,18 +29,29 @@ import {
   type TrashMoveOutcome,
   unchanged,
 } from "./movers.js";
-import type { DeleteControl, SoftDeleteRequest } from "./soft-delete.js";
 import { reportLost, reportTaken } from "./taken-along.js";
 import { identityAfterMove, moveBack, realFolder } from "./trashed-copy.js";
 
 /** How many intents are made durable with one fsync before their files move. */
 const BATCH = 64;
 
+/**
+ * How a caller follows and stops a run (the dashboard's operations; the CLI's progress line).
+ * Stopping means "after the current item": the engine asks between items, never during one, so an
+ * item is moved whole or not at all, and every journal guarantee stays as it is.
+ */
+export interface DeleteControl {
+  /** Items handled (moved or skipped) of those chosen; called before the first and after each. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+  /** Asked between items: true stops the run there. */
+  stopRequested?: () => boolean;
+}
+
 /** What carrying a plan out needs beside the plan. */
 export interface ExecuteContext {
   state: EngineState;
   options: EngineOptions;
-  request: Pick<SoftDeleteRequest, "via" | "dryRun">;
+  request: Pick<DeleteRequest, "via" | "dryRun">;
   /** The stores the places are judged for. */
   stores: ReadonlyArray<{ kind: MoveTarget["store"]["kind"]; root: string }>;
   /** The move check, asked again when a move fails: why the item cannot move whole now, if so. */

@@ -6,7 +6,6 @@
 // just before each move the file must still be the one the preview showed; every move is journaled
 // before it happens and verified after.
 import type { ScanReport } from "../../shared/scan-report.js";
-import type { Fingerprint } from "../../shared/session-record.js";
 import type { SoftDeleteResult } from "../../shared/trash.js";
 import { UserError } from "../errors.js";
 import { askAgents } from "../plan/agent-takes.js";
@@ -14,39 +13,17 @@ import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { moveChecker, moveContextOf } from "../plan/movable.js";
 import type { AdapterStore } from "../scan/resolve-roots.js";
 import { ReadOnlyError } from "../config/config-file.js";
-import { decideDelete, policyFor } from "./decide.js";
+import { decideDelete, type DeleteRequest, policyFor } from "./decide.js";
 import { type EngineOptions, exclusive } from "./engine.js";
-import { executePlan } from "./execute.js";
+import { type DeleteControl, executePlan } from "./execute.js";
 import { currentFingerprint } from "./movers.js";
 import { recoverLocked } from "./recovery.js";
 
-/**
- * How a caller follows and stops a run (the dashboard's operations; the CLI's progress line).
- * Stopping means "after the current item": the engine asks between items, never during one, so an
- * item is moved whole or not at all, and every journal guarantee stays as it is.
- */
-export interface DeleteControl {
-  /** Items handled (moved or skipped) of those chosen; called before the first and after each. */
-  onProgress?: (progress: { done: number; total: number }) => void;
-  /** Asked between items: true stops the run there. */
-  stopRequested?: () => boolean;
-}
-
-export interface SoftDeleteRequest {
-  /** The sessions to move, each with the fingerprint its preview showed (when there was a preview). */
-  items: ReadonlyArray<{ id: string; fingerprint?: Fingerprint }>;
+/** A deletion request: what to move (decide.ts), and the stores to look for it in. */
+export interface SoftDeleteRequest extends DeleteRequest {
   /** The stores the ids were found in: pi roots, and stores whose sessions are folders. */
   roots: readonly string[];
   adapterStores?: readonly AdapterStore[];
-  dryRun?: boolean;
-  /** Orphaned pi session-index files (by path, as the plan listed them) to move as well. */
-  orphanedMeta?: readonly string[];
-  /**
-   * What chose the sessions, recorded in the audit log. "policy" and "auto-clean" move only what the
-   * policy, evaluated again now, still chooses; "prune" (workspace pruning by age) lifts the keeps
-   * that count sessions (the most recent, the last of a namespace, an emptied store).
-   */
-  via: "policy" | "selection" | "auto-clean" | "prune";
   /**
    * The caller's last look at these stores: the engine's own scan reuses the records of files
    * unchanged since (every file is still looked at). A server has one; without it, a full scan.

@@ -18,9 +18,6 @@ const SEARCHED = ["server", "shared", "extension", "web/src"];
 const ALLOWED: ReadonlyArray<[prefix: string, why: string]> = [
   ["server/stores/", "the adapters: each agent's knowledge is its folder's"],
   ["shared/store-kinds.ts", "the kind registry: the kinds, their labels, what pure code needs of each"],
-  // i29-decide moves Codex's deletion custody out of server/delete/ behind its adapter, in
-  // parallel with this test: until that lands, the engine's own Codex and pi branches stay.
-  ["server/delete/", "the deletion engine, whose agent custody is moving behind the adapters (issue 29)"],
 ];
 
 /** Strings that equal a kind's name but mean something else, each with its reason. */

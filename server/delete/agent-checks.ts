@@ -13,9 +13,8 @@ export async function agentChecks(
   changed: ReadonlyArray<{ kind: StoreKind; root: string; restored?: readonly string[] }>,
   env: NodeJS.ProcessEnv,
 ): Promise<AgentCheck[]> {
-  const stores = new Map<string, { kind: Exclude<StoreKind, "pi">; root: string; restored: string[] }>();
+  const stores = new Map<string, { kind: StoreKind; root: string; restored: string[] }>();
   for (const { kind, root, restored = [] } of changed) {
-    if (kind === "pi") continue;
     const store = stores.get(`${kind}\0${root}`) ?? { kind, root, restored: [] };
     store.restored.push(...restored);
     stores.set(`${kind}\0${root}`, store);

@@ -3,7 +3,7 @@
 // is hard-linked into the quarantine, then the real `codex delete --force <thread>` (the
 // real-agent suite's pinned @openai/codex, offline) removes the rollouts, their session_index.jsonl lines and
 // their rows in Codex's state database, then `sqlite3 -readonly` looks that all of it is gone
-// (codex-move.ts). A soft delete of a store of 16 sessions — families of forks (as pointers, and an
+// (handover.ts). A soft delete of a store of 16 sessions — families of forks (as pointers, and an
 // older Codex's copies) with subagents, archived and compressed rollouts, renamed threads — runs in a
 // child process SIGKILLed at a chosen crash point or at a random moment (most of them while `codex
 // delete` runs: its child lives on), in some trials the recovery too, in others the restore of

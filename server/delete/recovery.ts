@@ -3,12 +3,13 @@
 // Both copies present is a conflict (reported, never guessed); no trashed copy at all is "gone from
 // the trash" — a definite state that becomes restorable again if the copy ever comes back.
 import { rmSync } from "node:fs";
+import { AGENT_LABELS } from "../../shared/session-record.js";
 import { parseEntryId, type Recovery, type TrashEntry } from "../../shared/trash.js";
 import { appendAudit } from "../state/audit-log.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { moveRefusalNow, type Refusal } from "../fs/rename-rights.js";
 import { type EngineOptions, engineState } from "./engine.js";
-import { deletedByCodex, putIndexBack, recoverCodexMove } from "./codex-move.js";
+import { custodyFor, putIndexBack, recoverHandOver } from "./handover.js";
 import { findInSystemTrash, pathExists } from "./movers.js";
 import { homeTrashPaths } from "../fs/desktop-trash.js";
 import {
@@ -205,22 +206,26 @@ function settleOpen(
     ledger.append([{ seq, event: "gone", reason: detail }]);
     return { ...base, result: "gone", detail };
   };
-  const byCodex = deletedByCodex({ store: { kind: entry.storeKind }, path: entry.originalPath });
-  if (entry.state === "moving" && byCodex && entry.location) {
-    // Our copy is a hard link taken while the rollout is still in the store: both being there is
-    // the normal half-way state, judged by whether Codex had deleted anything yet.
-    if (recoverCodexMove(entry, env) === "rolled-back") {
+  const custody = custodyFor({ store: { kind: entry.storeKind }, path: entry.originalPath });
+  if (entry.state === "moving" && custody && entry.location) {
+    // Our copy is a hard link taken while the session is still in the store: both being there is
+    // the normal half-way state, judged by whether its agent had deleted anything yet.
+    if (recoverHandOver(entry, custody, env) === "rolled-back") {
       ledger.append([
-        { seq, event: "not-moved", reason: "interrupted before Codex deleted it; left in place" },
+        { seq, event: "not-moved", reason: `interrupted before ${agent(entry)} deleted it; left in place` },
       ]);
-      return { ...base, result: "rolled-back", detail: "Codex had not deleted it; the session is in place" };
+      return {
+        ...base,
+        result: "rolled-back",
+        detail: `${agent(entry)} had not deleted it; the session is in place`,
+      };
     }
     if (!trashed) return gone("neither the original nor our copy was found");
     ledger.append([{ seq, event: "moved", location: trashed, ...identityAfterMove(trashed, entry) }]);
     return {
       ...base,
       result: "finished",
-      detail: `Codex had deleted it; the session is in the trash at ${trashed}`,
+      detail: `${agent(entry)} had deleted it; the session is in the trash at ${trashed}`,
     };
   }
   if (entry.state === "moving") {
@@ -309,6 +314,9 @@ function settleOpen(
   ledger.append([{ seq, event: "in-trash", reason: "purge interrupted; still in the trash" }]);
   return { ...base, result: "rolled-back", detail: "the purge never happened; still in the trash" };
 }
+
+/** The agent an entry's store belongs to, by name. */
+const agent = (entry: TrashEntry) => AGENT_LABELS[entry.storeKind];
 
 /** The first part of an entry still in place that may not be moved away, with the fix; else undefined. */
 function unmovable(entry: TrashEntry): string | undefined {

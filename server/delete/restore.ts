@@ -12,7 +12,7 @@ import {
 } from "../../shared/trash.js";
 import { isReturnPlace } from "../stores/session-place.js";
 import { storeAdapter } from "../stores/store-adapter.js";
-import { indexRestoreFor, putIndexBack } from "./codex-move.js";
+import { indexRestoreFor, putIndexBack } from "./handover.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
 import { withEntryLedger } from "../state/journal.js";
 import { listTrash } from "./list-trash.js";
@@ -62,7 +62,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
       else restoreOne(entry, ref, state, result);
     }
     const restored = new Set(result.done.map((d) => d.entryId));
-    // Each store something came back to, checked by its agent's own look (Codex: `codex doctor`).
+    // Each store something came back to, checked by its agent's own look.
     const checks = await agentChecks(
       named
         .filter(({ entry }) => restored.has(entry.entryId))
@@ -95,7 +95,7 @@ function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: 
       result.skipped.push({ ref, reason: copy.reason });
       return;
     }
-    // An agent's index the restore appends to (Codex's thread names), opened before anything moves:
+    // An agent's index the restore appends to (its names of the session), opened before anything moves:
     // one that cannot be appended to safely (a symlink, a FIFO) keeps the entry in the trash.
     const index = indexRestoreFor(entry);
     if (typeof index === "string") {
@@ -178,7 +178,7 @@ function putBack(entry: TrashEntry, ref: string, state: EngineState, result: Tra
       ledger.sync();
       return void result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
     }
-    // Codex's thread names back, as recovery puts them back (never thrown: the parts are back).
+    // The agent's names of it back, as recovery puts them back (never thrown: the parts are back).
     putIndexBack(entry);
     ledger.append([{ seq, event: "restored" }]);
     ledger.sync();
@@ -209,7 +209,6 @@ function unsafePart(entry: TrashEntry): string | undefined {
  * `keep` or the dashboard keeps Claude's, whose sweep looks at the file time `keep` refreshes.
  */
 async function sweptAgainAfterRestore(entry: TrashEntry, now: Date) {
-  if (entry.storeKind === "pi") return undefined;
   const again = (await storeAdapter(entry.storeKind)).sweptAgain?.(entry, now);
   return again && { id: entry.id, path: entry.originalPath, agent: entry.storeKind, ...again };
 }

@@ -1,40 +1,8 @@
-// The deletion engine's side of "nothing outside the selection, ever" (plan/agent-takes.ts asks the
-// agents and judges): the chosen sessions as their agents' own deletes take them — a session taken
-// along joins its taker's item, a taker that would take what does not go is skipped — and the
-// result says what went with what, and, loudly, anything lost outside the selection.
-import type { Fingerprint, SessionRecord } from "../../shared/session-record.js";
-import type { ScanReport } from "../../shared/scan-report.js";
+// The deletion's report of "nothing outside the selection, ever" (plan/agent-takes.ts asks the
+// agents and judges, decide.ts puts a session taken along in its taker's item): the result says
+// what went with what, and, loudly, anything lost outside the selection.
 import type { SoftDeleteResult } from "../../shared/trash.js";
-import { type AgentAnswers, staysBecause, takeAlong, type TakenWith } from "../plan/agent-takes.js";
-
-/**
- * What an agent's own delete takes with each chosen session (plan/agent-takes.ts), by `answers`
- * the agents gave for the engine's own fresh scan, under its lock: a session it takes that goes too
- * joins that item (out of `chosen`: its files are in the item's); a session whose delete would take
- * anything that does not go is refused, said why, in `result` — whatever the plan said.
- */
-export function takeAgentsAlong<
-  T extends { record: Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">; fingerprint: Fingerprint },
->(
-  chosen: T[],
-  report: ScanReport,
-  answers: AgentAnswers,
-  exempt: ReadonlyMap<string, { reason: string; detail: string }>,
-  via: string,
-  result: SoftDeleteResult,
-) {
-  const going = new Set(chosen.map((c) => c.record.id));
-  const skipped = new Map(result.skipped.map((s) => [s.id, s.reason]));
-  const why = (id: string) =>
-    skipped.get(id) ?? (exempt.has(id) ? `${exempt.get(id)!.reason}: ${exempt.get(id)!.detail}` : undefined);
-  const along = takeAlong(chosen, answers, report, (id) =>
-    going.has(id) ? undefined : staysBecause(why(id), via === "selection"),
-  );
-  for (const { item, reason } of along.refused)
-    result.skipped.push({ id: item.record.id, path: item.record.path, reason });
-  chosen.splice(0, chosen.length, ...along.chosen);
-  return along;
-}
+import type { TakenWith } from "../plan/agent-takes.js";
 
 /**
  * The sessions an item took along, reported with it: moved (each with its own bytes, where its file

@@ -179,16 +179,16 @@ export function takenInto(
 type Movable = Pick<SessionRecord, "id" | "path" | "sizeBytes" | "bundle">;
 
 /**
- * The engine's step (soft-delete.ts): the chosen sessions, judged on `answers` (asked on its own
- * fresh scan). A refused one leaves the list (`refused`: its reason); a taken one leaves it for the
- * item of the session that takes it, whose record and fingerprint then cover its files too
- * (`merged`, also with the forks that read from any of them: it moves after them). `stays` as for
- * `judgeTakes`.
+ * The engine's step (delete/decide.ts): the chosen sessions, judged on their agents' answers
+ * (`askAgents`, asked under the lock). A refused one leaves the list (`refused`: its reason); a taken
+ * one leaves it for the item of the session that takes it, whose record and fingerprint then cover
+ * its files too (`merged`, also with the forks that read from any of them: it moves after them).
+ * `stays` as for `judgeTakes`. Pure.
  */
 export function takeAlong<T extends { record: Movable; fingerprint: Fingerprint }>(
   chosen: readonly T[],
-  answers: AgentAnswers,
-  report: Pick<ScanReport, "sessions">,
+  sessions: readonly SessionRecord[],
+  answers: ReadonlyMap<string, readonly AlsoDeleted[] | string>,
   stays: (id: string) => string | undefined,
 ): {
   chosen: T[];
@@ -198,9 +198,11 @@ export function takeAlong<T extends { record: Movable; fingerprint: Fingerprint 
   /** The scan's record of each taking session, with what it takes in its bundle, size and forks. */
   merged: SessionRecord[];
 } {
-  const byId = new Map(report.sessions.map((s) => [s.id, s]));
+  const byId = new Map(sessions.map((s) => [s.id, s]));
   const ids = chosen.map((c) => c.record.id);
-  const judged = judgeTakes(answersFor(answers, ids), byId, stays);
+  // Only the chosen ones' answers are judged (the agents may have been asked about more).
+  const going = new Set(ids);
+  const judged = judgeTakes(new Map([...answers].filter(([id]) => going.has(id))), byId, stays);
   const into = takenInto(ids, judged);
   const refused: Array<{ item: T; reason: string }> = [];
   const kept: T[] = [];

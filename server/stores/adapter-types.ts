@@ -6,8 +6,8 @@
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { ScanProblem } from "../../shared/scan-report.js";
 import type { Fingerprint, SessionRecord, StoreKind } from "../../shared/session-record.js";
+import type { TrashEntry, TrashItem } from "../../shared/trash.js";
 import type { SessionDetail } from "./session-detail.js";
-import type { TrashEntry } from "../../shared/trash.js";
 
 /**
  * An agent's store, as the engine, the scan and the watcher need it. One object per agent, in its
@@ -39,6 +39,13 @@ export interface StoreAdapter {
    * files — pi's. Its reader then has no `scan` of its own.
    */
   readByFileScanner?: true;
+  /**
+   * For an agent whose own command deletes a session (so that its index and database stay whole):
+   * how the deletion engine hands a session over to it. Without one, each part is renamed into the
+   * trash. On the object, not the reader: crash recovery, which runs first under the
+   * deletion lock, is synchronous.
+   */
+  custody?: Custody;
   /** Its reader: loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
   load(): Promise<StoreReader>;
 }
@@ -114,21 +121,57 @@ export interface StoreReader {
     restored?: readonly string[],
   ): { status: "ok" | "warning" | "fail" | "unavailable"; message: string };
   /**
-   * How the deletion engine takes this store's sessions: "rename" (the default: each part is
-   * renamed into the trash) or "link" (each part hard-linked into the quarantine, then removed by
-   * the agent's own delete). What a move needs is checked by that way before anything moves.
-   */
-  moveWay?: StoreMoveRule["way"];
-  /** Why none of these sessions can be moved now (the agent's own tool is missing), if so. */
-  moveBlocked?(env: NodeJS.ProcessEnv): string | undefined;
-  /** Which sessions `moveWay` and `moveBlocked` are for, by path (default: all; the rest move by renames). */
-  moveApplies?(path: string): boolean;
-  /**
    * One session in detail for the dashboard's drawer (entry counts, branches, a preview), read from
    * the file its record was made from (`recorded`: else a `SessionFileChangedError`, a 409). Absent:
    * the agent's format has none we read.
    */
   sessionDetail?(path: string, recorded: Pick<Fingerprint, "dev" | "ino" | "size">): Promise<SessionDetail>;
+}
+
+/**
+ * An agent that deletes its sessions itself. The engine's side (server/delete/handover.ts) takes our
+ * copy first — every part hard-linked into the quarantine, so the copy is the very file — then has
+ * the agent delete the session, looks that nothing outside it went, and removes what the agent left
+ * of it; this is the agent's side. What a move needs is checked before anything moves.
+ */
+export interface Custody {
+  /**
+   * Which of its store's sessions go through the agent, by path (the rest move by renames); among an
+   * item's parts, those whose presence says the agent deleted nothing yet.
+   */
+  takes(path: string): boolean;
+  /** Why none of these sessions can be handed over now (the agent's own tool is missing), if so. */
+  blocked(env: NodeJS.ProcessEnv): string | undefined;
+  /** The agent's index lines naming the session, recorded with its intent: a restore puts them back. */
+  indexLines(record: { store: { root: string }; path: string; bundle?: string[] }): string[];
+  /**
+   * The agent's own delete of the item, our links made: ok, or the agent's own words. `crash` is the
+   * crash harness's hook, called once the agent is done.
+   */
+  remove(
+    item: TrashItem,
+    env: NodeJS.ProcessEnv,
+    crash: (step: string) => void,
+  ): { ok: true } | { ok: false; message: string };
+  /** What the agent may still show of an item it deleted, each in a sentence (none: it is gone). */
+  proveGone(item: TrashItem, env: NodeJS.ProcessEnv, exists: (path: string) => boolean): string[];
+  /**
+   * Recovery's first step: waits while a delete of the item that a killed process of ours left
+   * running is still at work (it may still remove the originals). Synchronous, as recovery is.
+   */
+  awaitRunning(item: TrashItem): void;
+  /**
+   * A restore's index lines made ready before anything moves back: the index opened to append to,
+   * or why it cannot be (a symlink, a FIFO…); then the entry stays in the trash.
+   */
+  indexRestore(item: TrashItem): IndexRestore | string;
+}
+
+/** What a restore puts back into an agent's index once the files are back, and the index held open till then. */
+export interface IndexRestore {
+  /** Appends the entry's lines (those the index lacks). */
+  put(): void;
+  close(): void;
 }
 
 /** How a store's sessions are moved, and why they cannot be now, if so. */

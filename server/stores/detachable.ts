@@ -1,8 +1,10 @@
-// Parts of a session that can be removed on their own (a record's `detachable`: Gemini CLI's empty
-// copy of a resumed chat, whose presence makes Gemini delete the chat). They are counted in their
-// session's bundle, never as sessions; removing one goes through the engine like any session — a
-// trash entry of its own, journaled and restorable — as the item made here: the part's own file,
-// with its session's store and namespace, and nothing else of the session.
+// Things the engine moves that are no session of the scan. Parts of a session that can be removed on
+// their own (a record's `detachable`: Gemini CLI's empty copy of a resumed chat, whose presence makes
+// Gemini delete the chat): counted in their session's bundle, never as sessions, removing one goes
+// through the engine like any session — a trash entry of its own, journaled and restorable — as the
+// item made here: the part's own file, with its session's store and namespace, and nothing else of
+// the session. And pi's session-index files whose session is gone.
+import { dirname } from "node:path";
 import type { SessionRecord } from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
 
@@ -54,3 +56,15 @@ export function partStays(
     ? undefined
     : { reason: "active", detail: `its session is in use (${live}); remove it once the agent has stopped` };
 }
+
+/**
+ * An orphaned session-index file (its session is gone) as the engine moves it: an item of its own,
+ * with no session's store or namespace to borrow.
+ */
+export const orphanTarget = (orphan: { path: string; sessionId: string; sizeBytes: number }) => ({
+  id: `meta:${orphan.sessionId}`,
+  path: orphan.path,
+  namespace: "(pi session index)",
+  store: { kind: "pi" as const, root: dirname(orphan.path) },
+  sizeBytes: orphan.sizeBytes,
+});

@@ -57,12 +57,12 @@ export async function moveRulesOf(
 ): Promise<Map<string, StoreMoveRule>> {
   const rules = new Map<string, StoreMoveRule>();
   for (const store of stores) {
-    const adapter = await storeAdapter(store.kind);
-    const blocked = adapter.moveBlocked?.(env);
+    const custody = adapterOf(store.kind).custody;
+    const blocked = custody?.blocked(env);
     rules.set(store.root, {
-      way: adapter.moveWay ?? "rename",
+      way: custody ? "link" : "rename",
       ...(blocked ? { blocked } : {}),
-      ...(adapter.moveApplies ? { applies: adapter.moveApplies } : {}),
+      ...(custody ? { applies: custody.takes } : {}),
     });
   }
   return rules;

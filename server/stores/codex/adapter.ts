@@ -3,6 +3,7 @@
 // hard link first), checked after with `codex doctor`.
 import { dirname, join } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
+import { codexCustody } from "./codex-custody.js";
 import { THREAD_FILE_FOLDERS } from "./thread-files.js";
 
 /** Codex's folder of one day's rollouts, below its root: `/sessions/YYYY/MM/DD`. */
@@ -22,12 +23,15 @@ export const codexAdapter: StoreAdapter = {
       THREAD_FILE_FOLDERS.some(([folder]) => parent === join(root, folder))
     );
   },
+  // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-custody.ts) —
+  // of a thread's rollout; a thread's orphaned per-thread files move as files do.
+  custody: codexCustody,
   load: async () => {
     const [
       { scanCodexRoot, rescanCodexChanged },
       { codexAlsoDeletes, spawnEdges },
       { codexDoctor },
-      { codexBinary, codexTools, threadsOfPaths },
+      { codexBinary, threadsOfPaths },
     ] = await Promise.all([
       import("./codex-store.js"),
       import("./codex-spawned.js"),
@@ -49,14 +53,6 @@ export const codexAdapter: StoreAdapter = {
               restored.filter((path) => threadsOfPaths([path]).length > 0),
             );
       },
-      // Our copy is a hard link; Codex's own `codex delete` removes the original (codex-delete.ts) —
-      // of a thread's rollout; a thread's orphaned per-thread files move as files do.
-      moveWay: "link",
-      moveBlocked: (env) => {
-        const tools = codexTools(env);
-        return typeof tools === "string" ? tools : undefined;
-      },
-      moveApplies: (path) => threadsOfPaths([path]).length > 0,
     };
   },
 };

@@ -79,7 +79,7 @@ export async function spawnEdges(root: string, env: NodeJS.ProcessEnv): Promise<
  * everything, and is read as immutable, which makes nothing; with one (Codex has the database open,
  * or was stopped with it open) both are there already and it is read as it is. A Codex that opens
  * it in between writes only for a live thread — kept from any delete — and the look after each
- * delete (delete/codex-move.ts) would see the rest.
+ * delete (delete/handover.ts) would see the rest.
  */
 function readOnlyName(database: string): string {
   if (existsSync(`${database}-wal`)) return database;

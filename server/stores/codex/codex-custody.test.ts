@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { waitForCodexDelete } from "./codex-move.js";
+import { waitForCodexDelete } from "./codex-custody.js";
 
 const THREAD = "019a0000-0000-7000-8000-00000000c0de";
 

@@ -262,6 +262,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
               ...flagStores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
             ],
             metaDir: paths.sessionsMeta,
+            config: stores.config,
           },
         }
       : {}),

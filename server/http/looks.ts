@@ -446,6 +446,8 @@ export function createLooks(options: LooksOptions) {
     changedBesideStores(what: readonly Beside[] = ["config", "pins"]) {
       request({ reread: what, awaited: true }, options.followers() > 0);
     },
+    /** Whether the config, pins and ledgers are watched: a look's reading of them is current. */
+    stateWatched: () => stateWatch?.watching === true,
     /** The last look, if any (a delete's scan starts from its records). */
     current: () => state.look,
     versionOf: (inputs: PlanInputs) => versionOf.get(inputs),

@@ -130,9 +130,15 @@ describe("when the next look is taken", () => {
     expect(facts(ours, { demanded: true })).toEqual({ start: ours });
   });
 
-  it("a walk or a re-read nobody waits for: at once", () => {
-    for (const next of [merge(NO_LOOK, { walk: true }), merge(NO_LOOK, { reread: ["config"] })])
-      expect(facts(next)).toEqual({ start: next });
+  it("a walk nobody waits for: at once; a re-read: batched, never paced", () => {
+    const walk = merge(NO_LOOK, { walk: true, reread: ["pins"] });
+    expect(facts(walk)).toEqual({ start: walk });
+    const reread = merge(NO_LOOK, { reread: ["config"], paths: ["/s/a"] });
+    expect(facts(reread)).toEqual({ at: now + BATCH_MS });
+    const spent = spend(rested, now, UPDATE_BURST_MS + 5000);
+    expect(facts(reread, { now: now + BATCH_MS, pacing: { ...spent, lastStarted: now } })).toEqual({
+      start: reread,
+    });
   });
 
   it("watched paths alone: a batch after the first was seen, at most one update per interval", () => {

@@ -100,7 +100,7 @@ export interface QueueFacts {
   running: boolean;
   /** Someone waits for the look: a read, a page that follows, a rescan asked for. */
   demanded: boolean;
-  /** When the first of the pending paths was seen (batched from then on). */
+  /** When the first change of the pending paths or files was seen (batched from then on). */
   seenAt: number;
   pacing: Pacing;
   now: number;
@@ -108,7 +108,7 @@ export interface QueueFacts {
 
 /**
  * The plan: one look at a time; a look reads wait for is taken when someone wants it (a change of
- * ours with no page open waits for the next read); a walk or a re-read at once; paths alone —
+ * ours with no page open waits for the next read); a walk at once; a re-read batched; paths alone —
  * a watched update — batched and paced, so that a stream of changes uses at most UPDATE_SHARE of
  * the time.
  */
@@ -116,7 +116,12 @@ export function plan(facts: QueueFacts): Step {
   const { pending } = facts;
   if (facts.running || isNothing(pending)) return undefined;
   if (pending.awaited) return facts.demanded ? { start: pending } : undefined;
-  if (pending.walk || pending.reread.size > 0) return { start: pending };
+  if (pending.walk) return { start: pending };
+  // A file beside the stores changed (the config, a pin): batched like paths, never held back.
+  if (pending.reread.size > 0) {
+    const due = facts.seenAt + BATCH_MS;
+    return due <= facts.now ? { start: pending } : { at: due };
+  }
   const { pacing } = facts;
   const due = Math.max(
     facts.seenAt + BATCH_MS,

@@ -336,7 +336,10 @@ export function createLooks(options: LooksOptions) {
         ledgers: paths.trashLedgers,
         markers: paths.activeMarkers,
       },
-      (part) => request({ reread: [part] }),
+      (part) => {
+        state.seenAt ??= Date.now();
+        request({ reread: [part] });
+      },
       // Not known to be unchanged any more: every look reads them again (see `keptFor`).
       () => options.log?.("note: the config and state files cannot be watched: every look reads them"),
     );

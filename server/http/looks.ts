@@ -14,7 +14,7 @@
 // All of these are requests that merge into one next look (look-queue.ts: what it does and when,
 // decided apart from the timers and the gather here). What a look gathers beside the stores — the
 // config, the pins, the trash ledgers, the live sessions — is kept from the last look until it may
-// have changed (see `rereadFor`). Deletions never rely on a look: the engine looks again, under its
+// have changed (see `keptFor`). Deletions never rely on a look: the engine looks again, under its
 // lock, just before it moves anything.
 import { realpathSync } from "node:fs";
 import type { WatchStatus } from "../../shared/api.js";
@@ -387,8 +387,13 @@ export function createLooks(options: LooksOptions) {
     const walk = state.running as Running | undefined;
     const after = (await walk?.inputs.catch(() => undefined))?.report;
     if (!after || !watch) return;
-    for (const path of state.pending.paths) seen.add(path);
-    for (const path of watch.peek()) seen.add(path);
+    // And what was seen while it walked: waiting, or in the update that followed it at once.
+    for (const path of [
+      ...state.pending.paths,
+      ...watch.peek(),
+      ...((state.running as Running | undefined)?.next.paths ?? []),
+    ])
+      seen.add(path);
     const missed = differingPaths(before, after).filter(
       (path) => ![...seen].some((c) => path === c || path.startsWith(`${c}/`)),
     );

@@ -15,6 +15,7 @@ const benchmarks: ReadonlyArray<readonly [file: string, args: readonly string[]]
   ["delete-bench.js", quick],
   ["api-delete-bench.js", quick],
   ["server-bench.js", quick],
+  ["watch-bench.js", quick],
   ["extension-bench.js", quick],
   ["scan-bench.js", args],
   ["claude-bench.js", args],

@@ -256,6 +256,7 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
           watch: {
             stores: stores.stores.map((s): StoreRef => ({ kind: s.kind, root: s.root })),
             metaDir: paths.sessionsMeta,
+            config: stores.config,
           },
         }
       : {}),
@@ -376,8 +377,9 @@ export function createDashboardService(stores: DashboardStores): Required<Dashbo
   function summaryOf(inputs: PlanInputs): SummaryResponse {
     const { scannedAt, stores: scanned, summary, namespaces, problems } = inputs.report;
     const sweeps = sweepsOf(inputs);
-    // Read every time, so an edit to the file shows on the next refresh.
-    const config = loadConfig(stores.config);
+    // The look's, where its file is watched (an edit brings a new look); else read every time, so
+    // an edit to the file shows on the next refresh.
+    const config = looks.stateWatched() ? inputs.config : loadConfig(stores.config);
     const ahead = forecast(
       readGrowth(growthFile(paths.dir, scanned)),
       config.ok ? config.config.quota.maxTotalSizeBytes : null,

@@ -22,7 +22,7 @@ import {
 } from "../../shared/unmarked-pi.js";
 import { type NamedStore, resolveStores } from "../scan/resolve-roots.js";
 import { type ScanOptions, scan } from "../scan/scanner.js";
-import { activePaths, detectActiveSessions } from "../state/active-sessions.js";
+import { type ActiveDetection, activePaths, detectActiveSessions } from "../state/active-sessions.js";
 import {
   type ConfigStatus,
   type LoadConfigOptions,
@@ -62,6 +62,22 @@ export interface GatherOptions {
    * full looks record). Default: recorded in the state dir.
    */
   growth?: "read-only";
+  /**
+   * What the last look gathered beside the stores, kept instead of read again — by a long-lived
+   * caller that knows which of them cannot have changed since (the dashboard's looks, which watch
+   * their files). Each part left out is read.
+   */
+  kept?: Partial<BesideStores>;
+}
+
+/** What a look gathers beside the stores: each can be kept from the last look while it holds. */
+export interface BesideStores {
+  config: ConfigStatus;
+  pins: Pin[];
+  /** The paths (sessions and their parts) the trash ledgers hold in the trash. */
+  inTrash: ReadonlySet<string>;
+  /** What live processes are using, as last detected. */
+  live: { detection: ActiveDetection; byAgents: ReadonlyMap<string, string> };
 }
 
 export interface PlanInputs {
@@ -90,13 +106,16 @@ export interface PlanInputs {
    * is not going. Absent: no agent was asked.
    */
   agentAnswers?: AgentAnswers;
+  /** What was gathered beside the stores, for the next look to keep (see `GatherOptions.kept`). */
+  beside?: BesideStores;
 }
 
 /** Scans and reads the state; throws `ProtectionListError` when the pins cannot be read. */
 export async function gatherPlanInputs(options: GatherOptions = {}): Promise<PlanInputs> {
   const env = options.env ?? process.env;
   const paths = statePaths(env);
-  const config = loadConfig({ ...options.config, env });
+  const kept = options.kept ?? {};
+  const config = kept.config ?? loadConfig({ ...options.config, env });
   const { stores, notes } = withConfigProblems(config, () =>
     resolveStores(
       {
@@ -107,7 +126,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
       rootOf(config),
     ),
   );
-  const pins = readPins(paths.protectedList);
+  const pins = kept.pins ?? readPins(paths.protectedList);
   const report = await scan(stores, {
     growth: options.growth ?? { recordIn: paths.dir },
     ...(options.cache !== false ? { cacheDir: paths.scanCache } : {}),
@@ -117,15 +136,19 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     ...(options.changed ? { changed: options.changed } : {}),
     ...(options.memoryCache ? { memoryCache: options.memoryCache } : {}),
   });
-  const detection = detectActiveSessions({
-    markersDir: paths.activeMarkers,
-    roots: stores.map((s) => s.root),
-    sessions: report.sessions,
-  });
+  const live = kept.live ?? {
+    detection: detectActiveSessions({
+      markersDir: paths.activeMarkers,
+      roots: stores.map((s) => s.root),
+      sessions: report.sessions,
+    }),
+    // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
+    byAgents: await liveSessionsOf(report.stores, report.sessions),
+  };
+  const { detection } = live;
   const piWithoutExtension = detection.piWithoutMarker.map(piWithoutExtensionOf);
   const byPath = activePaths(detection);
-  // Some agents show their live sessions in their own way (Claude Code: a registry), not as open files.
-  const activeIds = await liveSessionsOf(report.stores, report.sessions);
+  const activeIds = new Map(live.byAgents);
   for (const session of report.sessions) {
     // A folder session is in use when anything inside it is; a bundle when any of its parts is
     // (a Codex subagent still running).
@@ -140,11 +163,13 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   // An agent writing to a session we moved re-creates its file at the same path (pi, Claude Code
   // and Gemini all append by path): such a file is in use, and never cleaned in its turn.
   // A bundle's parts count too: Codex re-creates a subagent's rollout as well as its parent's.
-  const trashed = new Set(
-    readLedgers(paths.trashLedgers)
-      .entries.filter((e) => e.state === "in-trash")
-      .flatMap((e) => [e.originalPath, ...e.sidecars.map((s) => s.from)]),
-  );
+  const trashed =
+    kept.inTrash ??
+    new Set(
+      readLedgers(paths.trashLedgers)
+        .entries.filter((e) => e.state === "in-trash")
+        .flatMap((e) => [e.originalPath, ...e.sidecars.map((s) => s.from)]),
+    );
   for (const session of report.sessions)
     if ([session.path, ...(session.bundle ?? [])].some((p) => trashed.has(p)) && !activeIds.has(session.id))
       activeIds.set(
@@ -171,6 +196,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     sweeps,
     moveContext,
     agentAnswers,
+    beside: { config, pins, inTrash: trashed, live },
   };
 }
 

@@ -21,7 +21,7 @@ import {
   settleCacheDir,
 } from "./scan-cache.js";
 import { gatedStores } from "./resolve-roots.js";
-import { duplicateHolders } from "./duplicate-ids.js";
+import { duplicateHolders, IdCounts } from "./duplicate-ids.js";
 import {
   type ChangesWalk,
   type FoundFile,
@@ -172,6 +172,8 @@ interface Base {
   piFolders: ReadonlyMap<string, readonly SessionRecord[]>;
   /** The other stores' records (adapters), in the report's order. */
   others: readonly SessionRecord[];
+  /** How many of these records hold each id (a scan of what changed counts only that). */
+  ids: IdCounts;
 }
 const baseOf = new WeakMap<ScanReport, Base>();
 
@@ -262,12 +264,17 @@ async function walkChangesOf(
   return { walk, folders, copied, problems: problemsBefore.filter((p) => stays(p.path)) };
 }
 
-/** Gives every record a unique id: a second file with the same uuid gets a path-derived id and a warning. */
-export function dedupeIds(records: SessionRecord[], own: Own) {
+/**
+ * Gives every record a unique id: a second file with the same uuid gets a path-derived id and a
+ * warning. `ids`: the records' ids counted already — with none held twice, nothing to do.
+ */
+export function dedupeIds(records: SessionRecord[], own: Own, ids?: IdCounts) {
+  if (ids?.duplicated.size === 0) return;
   const holders = duplicateHolders(
     records.length,
     (i) => records[i]!.id,
     (i) => records[i]!.path,
+    ids?.duplicated,
   );
   for (const [id, [first, ...others]] of holders) {
     const firstPath = records[first!]!.path;
@@ -479,7 +486,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const writer = cacheFile && !changed ? new ScanCacheWriter(cacheFile, roots) : undefined;
   if (reader) writer?.inPlace(reader);
   /** The records as the readers made them (see `baseOf`). */
-  let base: Base = { piFolders: new Map(), others: [] };
+  let base: Base | undefined;
+  /** With a watcher's changes: the records that went and came since `previous` (see `IdCounts`). */
+  const went: SessionRecord[] = [];
+  const came: SessionRecord[] = [];
   try {
     let index = 0;
     for (const { root, files } of found) {
@@ -546,10 +556,11 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       const inStore = (path: string) => isAtOrUnder(path, store.root);
       const adapter = await storeAdapter(store.kind);
       let scanned: StoreScan | undefined;
+      let last: StoreScan | undefined;
       // With a watcher's changes, only what changed under this store is measured again — unless the
       // store itself came, went or was replaced.
       if (changed && ![...changed].some((path) => store.root.startsWith(`${path}/`))) {
-        const last: StoreScan = {
+        last = {
           records: previousBase.others.filter(
             (r) => r.store.kind === store.kind && r.store.root === store.root,
           ),
@@ -563,6 +574,12 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         if (!adapter.scan) throw new Error(`the ${store.kind} adapter has no scan of its own`);
         scanned = adapter.scan(store.root);
       }
+      if (changed && scanned !== last) {
+        // A store measured again: its records all went and came (an adapter reads it whole).
+        for (const r of previousBase.others)
+          if (r.store.kind === store.kind && r.store.root === store.root) went.push(r);
+        for (const r of scanned.records) came.push(r);
+      }
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);
@@ -570,10 +587,27 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       // event loop gets a turn between stores.
       await breathe();
     }
-    base = { piFolders, others };
+    if (changed) {
+      // A folder taken over whole is the very same array: only the others went or came.
+      for (const [folder, group] of piFolders) {
+        const before = previousBase.piFolders.get(folder);
+        if (group === before) continue;
+        for (const r of before ?? []) went.push(r);
+        for (const r of group) came.push(r);
+      }
+      for (const [folder, before] of previousBase.piFolders)
+        if (!piFolders.has(folder)) for (const r of before) went.push(r);
+    }
+    const ids = changed
+      ? previousBase.ids.after(
+          went.map((r) => r.id),
+          came.map((r) => r.id),
+        )
+      : IdCounts.of(records.map((r) => r.id));
+    base = { piFolders, others, ids };
     // Each of the last steps goes over every record: the event loop gets its turns between them.
     await breathe();
-    dedupeIds(records, own);
+    dedupeIds(records, own, ids);
     await breathe();
     orphanedMeta = options.metaDir ? await joinSessionMeta(records, options.metaDir, own) : undefined;
     await breathe();
@@ -624,7 +658,7 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     stats: { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits },
   };
   preciseOf.set(result, precise);
-  baseOf.set(result, base);
+  if (base) baseOf.set(result, base);
   return result;
 }
 

@@ -315,38 +315,54 @@ async function warmOverview(
   }
   for (const shelf of shelves.values()) shelf.settle(false);
   // Rows of files not found now, as they were or as sessions: gone.
-  const gone: string[] = [];
+  const gone: Array<[string, string]> = [];
   for (let i = 0; i < rows.length; i++)
-    if (!matched[i] && !made.has(rows.paths[i]!)) gone.push(rows.paths[i]!);
-  if (changedRows.length > 0 || gone.length > 0) store.putTableRows(roots, changedRows, { gone });
+    if (!matched[i] && !made.has(rows.paths[i]!)) gone.push([roots[rows.root[i]!]!, rows.paths[i]!]);
+  const changed = changedRows.length > 0 || gone.length > 0;
+  if (changed) store.putTableRows(roots, changedRows, { gone });
 
   // Session ids held by more than one file: every holder after the first (by path) is marked (and,
-  // shown, gets the whole treatment: `dedupeIds`).
-  const sharing = store.tableDuplicates(roots);
-  const holders = duplicateHolders(
-    sharing.length,
-    (k) => sharing[k]!.id,
-    (k) => sharing[k]!.path,
-  );
-  const marked = new Set<number>();
-  for (const list of holders.values()) for (const k of list.slice(1)) marked.add(k);
-  const marks = new Map<string, boolean>();
-  sharing.forEach((row, k) => {
-    if (row.duplicate !== marked.has(k)) marks.set(row.path, marked.has(k));
-  });
-  if (marks.size > 0) store.markDuplicates(roots, marks);
+  // shown, gets the whole treatment: `dedupeIds`). The marks change only where rows did.
+  let sharedIds: ReturnType<typeof sharedIdsOf> | undefined;
+  const shared = () => (sharedIds ??= sharedIdsOf(store, roots));
+  if (changed) {
+    const { sharing, holders } = shared();
+    const marked = new Set<number>();
+    for (const list of holders.values()) for (const k of list.slice(1)) marked.add(k);
+    const marks: Array<[string, string, boolean]> = [];
+    sharing.forEach((row, k) => {
+      if (row.duplicate !== marked.has(k)) marks.push([row.root, row.path, marked.has(k)]);
+    });
+    if (marks.length > 0) store.markDuplicates(marks);
+  }
 
   // The sums, as summarizeSessions and summarizeNamespaces make them.
-  const sums = store.tableSums(roots);
-  if (sums.outside > 0) return undefined; // a last use outside years 1970–9999
-  const namespaces = sums.namespaces
-    .map((n) => ({
-      namespace: n.namespace,
-      sessionCount: n.sessions,
-      totalBytes: n.bytes,
-      lastUsedAt: isoFromMs(n.last_used),
-    }))
-    .sort(byUsage);
+  const perRoot = store.tableSums(roots);
+  const byNamespace = new Map<string, NamespaceUsage>();
+  let sessionCount = 0;
+  let totalBytes = 0;
+  let sessionsWithWarnings = 0;
+  for (const group of perRoot.flat()) {
+    if (group.outside > 0) return undefined; // a last use outside years 1970–9999
+    sessionCount += group.sessions;
+    totalBytes += group.bytes;
+    sessionsWithWarnings += group.warned;
+    const lastUsedAt = isoFromMs(group.lastUsed);
+    const usage = byNamespace.get(group.namespace);
+    if (!usage)
+      byNamespace.set(group.namespace, {
+        namespace: group.namespace,
+        sessionCount: group.sessions,
+        totalBytes: group.bytes,
+        lastUsedAt,
+      });
+    else {
+      usage.sessionCount += group.sessions;
+      usage.totalBytes += group.bytes;
+      if (lastUsedAt > usage.lastUsedAt) usage.lastUsedAt = lastUsedAt;
+    }
+  }
+  const namespaces = [...byNamespace.values()].sort(byUsage);
 
   // The sessions shown: their records kept on their rows, made now, or made from their facts.
   const picked = top > 0 ? store.tableTop(roots, order, top) : [];
@@ -378,6 +394,7 @@ async function warmOverview(
     if (!record) return undefined; // gone since the walk
     if (row.duplicate) {
       // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
+      const { sharing, holders } = shared();
       const list = holders.get(record.id);
       const others = list?.map((k) => sharing[k]!);
       if (!others) return undefined;
@@ -393,12 +410,11 @@ async function warmOverview(
   // The records shown, kept on their rows for the same table next time.
   const keptBefore = picked.filter((row) => row.record !== null).length;
   if (!keptAll.value || keptBefore !== whole.size) {
-    const records = new Map<string, string>();
-    for (const [path, record] of whole) records.set(path, JSON.stringify(record));
+    const records = [...whole.values()].map((r) => [r.store.root, r.path, JSON.stringify(r)] as const);
     store.putTableRows(roots, [], { records });
   }
 
-  const summary = { sessionCount: sums.sessions, totalBytes: sums.bytes };
+  const summary = { sessionCount, totalBytes };
   const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
   if (history !== undefined)
     try {
@@ -410,15 +426,15 @@ async function warmOverview(
   options.onProgress?.({ phase: "done", filesDone: filesTotal, filesTotal, bytesDone: 0, bytesTotal: 0 });
   return {
     stores: refs,
-    sessionCount: sums.sessions,
-    totalBytes: sums.bytes,
+    sessionCount,
+    totalBytes,
     namespaceCount: namespaces.length,
-    sessionsWithWarnings: sums.warned,
+    sessionsWithWarnings,
     namespaces,
     agents: [],
     findings: findingsOf(
       refs,
-      roots.map((root) => sums.perRoot.get(root) ?? 0),
+      perRoot.map((groups) => groups.reduce((n, g) => n + g.sessions, 0)),
       problems,
     ),
     problems,
@@ -427,6 +443,17 @@ async function warmOverview(
     stats,
     warm: true,
   };
+}
+
+/** The rows that share an id (or are marked so), and the holders of each shared id, first by path. */
+function sharedIdsOf(store: FactsStore, roots: readonly string[]) {
+  const sharing = store.tableDuplicates(roots);
+  const holders = duplicateHolders(
+    sharing.length,
+    (k) => sharing[k]!.id,
+    (k) => sharing[k]!.path,
+  );
+  return { sharing, holders };
 }
 
 /** A file the walk found unchanged, for a record of it (its exact identity is taken when it is read). */

@@ -31,7 +31,7 @@ import {
   summarizeAgents,
 } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import { compareSessions, firstN, type SortOrder } from "../../shared/sort.js";
+import { comparatorOf, compareSessions, firstN, type SortOrder } from "../../shared/sort.js";
 // Last uses are compared as milliseconds: ISO strings sort as those do up to this (years 1970–9999).
 import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
@@ -365,7 +365,19 @@ async function warmOverview(
   const namespaces = [...byNamespace.values()].sort(byUsage);
 
   // The sessions shown: their records kept on their rows, made now, or made from their facts.
-  const picked = top > 0 ? store.tableTop(roots, order, top) : [];
+  const picked =
+    top > 0
+      ? firstOf(
+          store.tableTop(roots, order, top),
+          top,
+          comparatorOf(order, {
+            lastUsed: (r) => r.last_used,
+            size: (r) => r.size,
+            path: (r) => r.path,
+            created: (r) => r.created_at,
+          }),
+        )
+      : [];
   const rootIndex = new Map(roots.map((root, r) => [root, r]));
   const keptAll = { value: true };
   const whole = new Map<string, SessionRecord>();

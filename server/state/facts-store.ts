@@ -90,6 +90,10 @@ CREATE TABLE IF NOT EXISTS table_rows (
   warnings INTEGER NOT NULL, duplicate INTEGER NOT NULL, record TEXT,
   PRIMARY KEY (root, path)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS table_roots (root TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID;
+-- The table's sums read this index alone (4× faster than the rows), and its default order (least
+-- recently used first) stops after the first rows of the other.
+CREATE INDEX IF NOT EXISTS table_sums ON table_rows (root, namespace, size, last_used, warnings, duplicate);
+CREATE INDEX IF NOT EXISTS table_lru ON table_rows (root, last_used, size DESC, path);
 `;
 
 /** Why a database was set aside, in a sentence, for the warning. */
@@ -230,7 +234,10 @@ export class FactsStore {
       removeOldCaches(dirname(this.file));
     } else if (app !== APPLICATION_ID) throw new Error("not ours");
     else if (version !== SCHEMA_VERSION) throw new Error("another version");
-    this.db.exec("PRAGMA synchronous = NORMAL");
+    // No fsync, ever: a cache. A process that dies mid-write leaves the database sound (SQLite's own
+    // journal, the WAL); only a crash of the machine itself could damage it, and a damaged one is set
+    // aside and made again. With NORMAL, the checkpoints' fsyncs were a tenth of a cold scan.
+    this.db.exec("PRAGMA synchronous = OFF");
   }
 
   /**
@@ -486,9 +493,11 @@ export class FactsStore {
   }
 
   /**
-   * The first `top` rows of `roots` in `order` — the order `shared/sort.ts` sorts sessions in (a
-   * last use as milliseconds, a path and a creation time as their strings) — with what makes a
-   * record of each: its identity, and the record kept for it, if any.
+   * The first `top` rows of each of `roots` in `order` — the order `shared/sort.ts` sorts sessions
+   * in (a last use as milliseconds, a path and a creation time as their strings) — with what makes
+   * a record of each: its identity, and the record kept for it, if any. A query per root (`root =
+   * ?`: the default order, least recently used first, then reads only its first rows of an index);
+   * the caller merges them.
    */
   tableTop(roots: readonly string[], order: "lru" | "size" | "created", top: number) {
     const tieBreak = "last_used ASC, size DESC, path ASC";
@@ -498,19 +507,25 @@ export class FactsStore {
         : order === "created"
           ? `created_at ASC, ${tieBreak}`
           : tieBreak;
-    return this.statement(
-      `SELECT root, path, dev, ino, size, mtime_ms, duplicate, record FROM table_rows
-       WHERE root IN (${roots.map(() => "?").join(", ")}) ORDER BY ${by} LIMIT ?`,
-    ).all(...roots, top) as Array<{
-      root: string;
-      path: string;
-      dev: number;
-      ino: number;
-      size: number;
-      mtime_ms: number;
-      duplicate: number;
-      record: string | null;
-    }>;
+    const statement = this.statement(
+      `SELECT root, path, dev, ino, size, mtime_ms, last_used, created_at, duplicate, record FROM table_rows
+       WHERE root = ? ORDER BY ${by} LIMIT ?`,
+    );
+    return roots.flatMap(
+      (root) =>
+        statement.all(root, top) as Array<{
+          root: string;
+          path: string;
+          dev: number;
+          ino: number;
+          size: number;
+          mtime_ms: number;
+          last_used: number;
+          created_at: string;
+          duplicate: number;
+          record: string | null;
+        }>,
+    );
   }
 
   /**

@@ -381,9 +381,9 @@ async function warmOverview(
   const rootIndex = new Map(roots.map((root, r) => [root, r]));
   const keptAll = { value: true };
   const whole = new Map<string, SessionRecord>();
-  const wholeOf = async (row: { root: string; path: string }, kept?: string | null, sameFile = false) => {
-    let record = whole.get(row.path) ?? made.get(row.path);
-    if (!record && kept && sameFile) record = JSON.parse(kept) as SessionRecord;
+  /** A session's whole record: made now, else `kept` (its file's, as last shown), else made from its facts. */
+  const wholeOf = async (row: { root: string; path: string }, kept?: SessionRecord) => {
+    let record = whole.get(row.path) ?? made.get(row.path) ?? kept;
     if (!record) {
       keptAll.value = false;
       await loadScanner();
@@ -394,15 +394,14 @@ async function warmOverview(
   };
   const shown: SessionRecord[] = [];
   for (const row of picked) {
-    const kept = row.record;
-    const keptRecord = kept ? (JSON.parse(kept) as SessionRecord) : undefined;
+    const kept = row.record === null ? undefined : keptRecordOf(row.record);
     const sameFile =
-      keptRecord !== undefined &&
-      keptRecord.fingerprint.dev === row.dev &&
-      keptRecord.fingerprint.ino === row.ino &&
-      keptRecord.fingerprint.size === row.size &&
-      lstatMs(keptRecord.fingerprint.mtimeNs) === row.mtime_ms;
-    let record = await wholeOf(row, kept, sameFile);
+      kept !== undefined &&
+      kept.fingerprint.dev === row.dev &&
+      kept.fingerprint.ino === row.ino &&
+      kept.fingerprint.size === row.size &&
+      lstatMs(kept.fingerprint.mtimeNs) === row.mtime_ms;
+    let record = await wholeOf(row, sameFile ? kept : undefined);
     if (!record) return undefined; // gone since the walk
     if (row.duplicate) {
       // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
@@ -455,6 +454,16 @@ async function warmOverview(
     stats,
     warm: true,
   };
+}
+
+/** A record kept on its row, or undefined when it is not one (damaged: it is made again). */
+function keptRecordOf(json: string): SessionRecord | undefined {
+  try {
+    const record = JSON.parse(json) as SessionRecord;
+    return typeof record?.fingerprint?.mtimeNs === "string" ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The rows that share an id (or are marked so), and the holders of each shared id, first by path. */

@@ -2,12 +2,23 @@
 // reads no file that did not change; two processes at once; a private file; a state folder we may
 // not write. (Damaged, cut, foreign and other-version databases: scan/scanner.test.ts.)
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
+import { writeCodexStore } from "../../test-support/codex-store.js";
+import { writeGeminiStore } from "../../test-support/gemini-store.js";
 import { factsPaths } from "../../test-support/facts-db.js";
 import { writeSession } from "../../test-support/pi-store.js";
 import { snapshotTree, treeChanges } from "../../test-support/tree-snapshot.js";
@@ -78,6 +89,33 @@ describe("a new process", () => {
         "claude-transcript@1",
       ),
     ).toHaveLength(2);
+  });
+});
+
+describe("a new process, for Codex and Gemini CLI too", () => {
+  it.each([
+    ["codex", "codex-rollout@1", (dir: string) => writeCodexStore(dir).root],
+    ["gemini", "gemini-chat@1", (dir: string) => writeGeminiStore(dir).root],
+  ] as const)("%s: reads no file it keeps the facts of while it is unchanged", (kind, reader, write) => {
+    const { env } = homeEnv();
+    const root = write(realpathSync(mkdtempSync(join(work, `${kind}-`))));
+    const facts = factsFileIn(join(env.PI_CODING_AGENT_DIR, "session-retention", "scan-cache"));
+    const scan = (...flags: string[]) =>
+      sessionsOf(scanJson(env, ...flags, "--store", `${kind}:${root}`).report);
+    scan();
+    const kept = factsPaths(facts, reader);
+    expect(kept.length).toBeGreaterThan(0);
+    // Whole seconds, so that the same time can be set again exactly after the files are rewritten.
+    const at = new Date("2026-03-01T08:00:00.000Z");
+    for (const path of kept) utimesSync(path, at, at);
+    const first = scan();
+    // Every file it keeps facts of, the same size and time, its bytes garbage: only a read can tell.
+    for (const path of kept) {
+      writeFileSync(path, Buffer.alloc(statSync(path).size, "x"));
+      utimesSync(path, at, at);
+    }
+    expect(scan()).toEqual(first);
+    expect(scan("--no-cache")).not.toEqual(first);
   });
 });
 

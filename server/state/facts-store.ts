@@ -222,18 +222,43 @@ export class FactsStore {
   }
 
   private prepareSchema() {
-    const version = (this.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
-    const app = (this.db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id;
-    const tables = (this.db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
-    if (tables === 0 && version === 0 && app === 0) {
+    const state = () => ({
+      version: (this.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      app: (this.db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id,
+      tables: (this.db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n,
+    });
+    const fresh = (s: ReturnType<typeof state>) => s.tables === 0 && s.version === 0 && s.app === 0;
+    let now = state();
+    if (fresh(now)) {
       if (this.readOnly) throw new Error("cannot be made: the folder is read-only");
-      this.db.exec("PRAGMA journal_mode = WAL");
-      this.db.exec(
-        `BEGIN IMMEDIATE; ${SCHEMA} PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${SCHEMA_VERSION}; COMMIT;`,
-      );
-      removeOldCaches(dirname(this.file));
-    } else if (app !== APPLICATION_ID) throw new Error("not ours");
-    else if (version !== SCHEMA_VERSION) throw new Error("another version");
+      // Under the write lock, looked at again: two processes may both find it empty (the CLI and
+      // `serve` on a first run); the second waits for the first and then finds it made.
+      let made = false;
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        if (fresh(state())) {
+          this.db.exec(
+            `${SCHEMA} PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${SCHEMA_VERSION};`,
+          );
+          made = true;
+        }
+        this.db.exec("COMMIT");
+      } catch (error) {
+        this.db.exec("ROLLBACK");
+        throw error;
+      }
+      if (made) removeOldCaches(dirname(this.file));
+      now = state();
+    }
+    if (now.app !== APPLICATION_ID) throw new Error("not ours");
+    if (now.version !== SCHEMA_VERSION) throw new Error("another version");
+    if (!this.readOnly)
+      try {
+        // Kept in the file once set; asked on every open, a no-op then.
+        this.db.exec("PRAGMA journal_mode = WAL");
+      } catch {
+        // another process holds it in a mode only it can change now: this scan does without WAL
+      }
     // No fsync, ever: a cache. A process that dies mid-write leaves the database sound (SQLite's own
     // journal, the WAL); only a crash of the machine itself could damage it, and a damaged one is set
     // aside and made again. With NORMAL, the checkpoints' fsyncs were a tenth of a cold scan.
@@ -317,24 +342,20 @@ export class FactsStore {
   }
 
   private folderRows(reader: string, folder: string): Map<string, StoredFacts> {
-    const rows = this.statement(
+    const statement = this.statement(
       "SELECT name, dev, ino, size, mtime_ns, facts, resume FROM facts WHERE reader = ? AND folder = ?",
-    ).all(reader, folder) as Array<{
-      name: string;
-      dev: number;
-      ino: number;
-      size: number;
-      mtime_ns: string;
-      facts: string;
-      resume: string | null;
-    }>;
+    );
+    // Arrays, not objects: a row is made once per file on every warm scan.
+    statement.setReturnArrays?.(true);
     const found = new Map<string, StoredFacts>();
-    for (const r of rows)
-      found.set(r.name, {
-        identity: { dev: r.dev, ino: r.ino, size: r.size, mtimeNs: r.mtime_ns },
-        facts: r.facts,
-        ...(r.resume !== null ? { resume: r.resume } : {}),
-      });
+    for (const row of statement.all(reader, folder)) {
+      const [name, dev, ino, size, mtimeNs, facts, resume] = (
+        Array.isArray(row) ? row : Object.values(row as object)
+      ) as [string, number, number, number, string, string, string | null];
+      const stored: StoredFacts = { identity: { dev, ino, size, mtimeNs }, facts };
+      if (resume !== null) stored.resume = resume;
+      found.set(name, stored);
+    }
     return found;
   }
 

@@ -19,6 +19,7 @@ const benchmarks: ReadonlyArray<readonly [file: string, args: readonly string[]]
   ["extension-bench.js", quick],
   ["scan-bench.js", args],
   ["claude-bench.js", args],
+  ["warm-scan-bench.js", quick],
   ["codex-bench.js", quick],
   ["bounded-read-bench.js", quick],
 ];

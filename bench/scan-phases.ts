@@ -45,14 +45,14 @@ const bootMs = performance.now(); // process start → here: Node's own start-up
 const loaded = await phaseAsync("load modules (scanner, cache, parser, record, summary, sort)", async () => ({
   scanner: await import("../server/scan/scanner.js"),
   walker: await import("../server/scan/walker.js"),
-  cache: await import("../server/scan/scan-cache.js"),
+  factsStore: await import("../server/state/facts-store.js"),
   identity: await import("../server/fs/file-identity.js"),
   reader: await import("../server/stores/pi/read-session-file.js"),
   record: await import("../server/stores/pi/pi-record.js"),
   summary: await import("../shared/scan-summary.js"),
   sort: await import("../shared/sort.js"),
 }));
-const { scanner, walker, cache, identity, reader, record, summary, sort } = loaded;
+const { scanner, walker, factsStore, identity, reader, record, summary, sort } = loaded;
 
 const walked = await phaseAsync("walk (readdir + lstat)", () => walker.walkPiRoot(root));
 const files = [...walked.files];
@@ -120,7 +120,7 @@ closeSync(out);
 
 const scratch = mkdtempSync(join(tmpdir(), "scan-phases-"));
 try {
-  const cacheFile = values.cache ?? join(scratch, "scan-cache.json");
+  const cacheFile = values.cache ?? join(scratch, "facts.db");
   if (!values.cache) {
     phase("cold scanStores (fills the cache)", () => undefined);
     const started = performance.now();
@@ -128,16 +128,21 @@ try {
     rows[rows.length - 1]![1] = performance.now() - started;
     rows[rows.length - 1]![2] = mib();
   }
-  const loadedCache = phase("load cache (loadScanCache)", () => cache.loadScanCache(cacheFile));
-  phase("compare identities (cache hits)", () => {
+  const store = factsStore.FactsStore.open(cacheFile)!;
+  phase("look up every file's facts, a folder at a time, and compare identities (cache hits)", () => {
+    const shelf = new factsStore.FolderShelf(store, scanner.PI_FACTS, root);
     let hits = 0;
     for (const file of files) {
-      const entry = loadedCache.get(typeof file.fsPath === "string" ? file.fsPath : "");
-      if (entry && identity.sameIdentity(entry, file.identity)) hits += 1;
+      const kept = typeof file.fsPath === "string" ? shelf.get(file.fsPath) : undefined;
+      if (kept && identity.sameIdentity(kept.identity, file.identity)) hits += 1;
     }
     return hits;
   });
-  phase("save cache (saveScanCache)", () => cache.saveScanCache(join(scratch, "saved.json"), loadedCache));
+  phase("decode every file's facts (JSON)", () => {
+    const shelf = new factsStore.FolderShelf(store, scanner.PI_FACTS, root);
+    for (const file of files) if (typeof file.fsPath === "string") scanner.entryOf(shelf.get(file.fsPath));
+  });
+  store.close();
   const started = performance.now();
   const report = await scanner.scanStores({ stores: piStores(root), cacheFile });
   rows.push([

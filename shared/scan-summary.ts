@@ -18,7 +18,7 @@ const brief = (s: SessionRecord) => ({
 });
 
 /** Namespaces biggest first, ties by name (so the order is stable). */
-const byUsage = (a: NamespaceUsage, b: NamespaceUsage) =>
+export const byUsage = (a: NamespaceUsage, b: NamespaceUsage) =>
   b.totalBytes - a.totalBytes || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
 
 /**

@@ -1,12 +1,13 @@
-// The scan cache per set of store roots, its bound, and `cache info|clear` — in the test's
-// temporary home (never the real one), on stores written by pi's SessionManager.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, utimesSync } from "node:fs";
+// The scan cache (the facts store), its bound, and `cache info|clear` — in the test's temporary home
+// (never the real one), on stores written by pi's SessionManager.
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { factsPaths } from "../../test-support/facts-db.js";
 import { writeSession } from "../../test-support/pi-store.js";
-import { cacheFileFor, settleCacheDir } from "../scan/scan-cache.js";
 import { scanStores } from "../scan/scanner.js";
+import { FACTS_LIMITS, factsFileIn } from "../state/facts-store.js";
 import { statePaths } from "../state/state-dir.js";
 import type { CacheJson } from "./cache-command.js";
 import { runCli } from "./main.js";
@@ -25,58 +26,85 @@ function store(sessions: number) {
   return root;
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("the scan cache", () => {
-  it("keeps one file per store, so a small store's warm scan loads none of a big store's entries", async () => {
+  it("keeps each store's facts apart: scanning one store neither reads nor forgets another's", async () => {
     const dir = statePaths().scanCache;
     const big = store(40);
     const small = store(3);
     expect(await run("scan", "--root", big)).toMatchObject({ status: 0 });
     expect(await run("scan", "--root", small)).toMatchObject({ status: 0 });
-    const smallFile = cacheFileFor(dir, [small]);
-    const bigFile = cacheFileFor(dir, [big]);
-    expect(readFileSync(smallFile, "utf8")).not.toContain(big);
-    expect(readFileSync(bigFile, "utf8")).toContain(big);
-    // Warm: every file of the small store is a cache hit, and only its own cache file was read.
-    const warm = await scanStores({ stores: piStores(small), cacheDir: dir });
-    expect(warm.stats).toMatchObject({ filesRead: 0, cacheHits: 3 });
+    const kept = factsPaths(factsFileIn(dir));
+    expect(kept.filter((p) => p.startsWith(`${big}/`))).toHaveLength(40);
+    expect(kept.filter((p) => p.startsWith(`${small}/`))).toHaveLength(3);
+    // Warm: every file of each store is a cache hit.
+    expect((await scanStores({ stores: piStores(small), cacheDir: dir })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 3,
+    });
+    expect((await scanStores({ stores: piStores(big), cacheDir: dir })).stats).toMatchObject({
+      filesRead: 0,
+      cacheHits: 40,
+    });
 
     const info = JSON.parse((await run("cache", "info", "--json")).stdout) as CacheJson;
-    expect(info.files.map((f) => f.roots)).toEqual(expect.arrayContaining([[big], [small]]));
-    expect(info.files[0]!.roots).toEqual([small]); // the most recently used first
-    expect(info.bytes).toBe(statSync(smallFile).size + statSync(bigFile).size + rest(info, [small, big]));
+    expect(info.file).toBe(factsFileIn(dir));
+    expect(info.roots).toEqual(
+      expect.arrayContaining([
+        { reader: "pi@1", root: big, files: 40, lastUsed: expect.any(String) },
+        { reader: "pi@1", root: small, files: 3, lastUsed: expect.any(String) },
+      ]),
+    );
+    expect(info.bytes).toBeGreaterThan(0);
     const text = await run("cache", "info");
-    expect(text.stdout).toMatch(/\d+ files?, [\d.]+ (B|KiB|MiB) in .*\(bound: 16 files, 256 MiB\)\.$/);
+    expect(text.stdout).toContain(big);
+    expect(text.stdout).toMatch(
+      /\d+ store roots?, [\d.]+ (B|KiB|MiB) in .*facts\.db \(bound: 32 roots per kind\)\.$/,
+    );
   });
 
-  it("is bounded: beyond the limit the least recently used files go, never the one just used", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "sr-cache-lru-")), "cache");
-    const files = ["a", "b", "c"].map((name) => cacheFileFor(dir, [`/stores/${name}`]));
-    for (const [i, file] of files.entries()) {
-      await scanStores({ stores: piStores(store(1)), cacheFile: file });
-      const at = new Date(Date.now() - (3 - i) * 60_000); // a used longest ago, c last
-      utimesSync(file, at, at);
+  it("is bounded: beyond the limit the roots scanned least recently go, never the one just scanned", async () => {
+    const cacheFile = join(mkdtempSync(join(tmpdir(), "sr-cache-lru-")), "facts.db");
+    const [a, b, c] = [store(1), store(1), store(1)];
+    const limit = FACTS_LIMITS.roots;
+    FACTS_LIMITS.roots = 2;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      let at = Date.parse("2026-01-01T00:00:00Z");
+      const scanAt = async (root: string) => {
+        vi.setSystemTime((at += 2 * 3_600_000));
+        return (await scanStores({ stores: piStores(root), cacheFile })).stats;
+      };
+      await scanAt(a);
+      await scanAt(b);
+      await scanAt(a); // used again: b is now the least recent
+      await scanAt(c); // three roots: b goes
+      expect(await scanAt(a)).toMatchObject({ filesRead: 0 });
+      expect(await scanAt(c)).toMatchObject({ filesRead: 0 });
+      expect(await scanAt(b)).toMatchObject({ filesRead: 1 }); // forgotten: read again (and a goes)
+      expect(factsPaths(cacheFile).some((p) => p.startsWith(`${a}/`))).toBe(false);
+    } finally {
+      FACTS_LIMITS.roots = limit;
     }
-    // "a" is the oldest, but it is the one in use now: "b" goes instead.
-    expect(settleCacheDir(dir, files[0]!, { files: 2, bytes: Number.MAX_SAFE_INTEGER })).toEqual([files[1]]);
-    expect(files.map((f) => existsSync(f))).toEqual([true, false, true]);
-    expect(settleCacheDir(dir, files[0]!, { files: 99, bytes: 0 })).toEqual([files[2]]);
   });
 
-  it("cache clear removes every cache file (and an older version's single file); the next scan reads all again", async () => {
+  it("cache clear empties the store (and removes the caches of earlier versions); the next scan reads all again", async () => {
     const root = store(2);
     await run("scan", "--root", root);
+    const old = join(statePaths().scanCache, "0123456789abcdef.cache");
+    writeFileSync(old, "an earlier version's cache");
+    writeFileSync(statePaths().legacyScanCache, "an even earlier one");
     const cleared = await run("cache", "clear", "--json");
     expect(cleared.status).toBe(0);
-    expect((JSON.parse(cleared.stdout) as CacheJson).files.length).toBeGreaterThan(0);
-    expect(JSON.parse((await run("cache", "info", "--json")).stdout).files).toEqual([]);
+    expect((JSON.parse(cleared.stdout) as CacheJson).roots.length).toBeGreaterThan(0);
+    expect([existsSync(old), existsSync(statePaths().legacyScanCache)]).toEqual([false, false]);
+    expect(JSON.parse((await run("cache", "info", "--json")).stdout).roots).toEqual([]);
     expect((await run("cache", "info")).stdout).toMatch(/^The scan cache is empty/);
     const cold = await scanStores({ stores: piStores(root), cacheDir: statePaths().scanCache });
     expect(cold.stats).toMatchObject({ filesRead: 2, cacheHits: 0 });
     expect(await run("cache", "frobnicate")).toMatchObject({ status: 2 });
   });
 });
-
-/** The bytes of the cache files of other tests' stores (the home is shared within this file). */
-function rest(info: CacheJson, roots: string[]): number {
-  return info.files.filter((f) => !roots.includes(f.roots[0] ?? "")).reduce((total, f) => total + f.bytes, 0);
-}

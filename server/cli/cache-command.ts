@@ -1,10 +1,11 @@
-// `session-retention cache info|clear`: the incremental scan cache — one file per set of store
-// roots, bounded (server/scan/scan-cache.ts) — shown, or removed. Clearing loses nothing: the next
-// scan reads every session again.
+// `session-retention cache info|clear`: the scan cache — the facts store, one SQLite database in
+// the state folder (server/state/facts-store.ts) — shown, or emptied. Clearing loses nothing: the
+// next scan reads every session again.
+import { rmSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
-import { CACHE_LIMITS, type CacheFileInfo, clearCache, listCacheFiles } from "../scan/scan-cache.js";
+import { FACTS_LIMITS, FactsStore, factsFileIn, removeOldCaches } from "../state/facts-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
@@ -12,28 +13,43 @@ import { renderTable } from "./table.js";
 
 export const CACHE_HELP = `Usage: session-retention cache <info|clear> [--json]
 
-  info    the scan cache's files: the store roots of each, its size and when a scan last used it
-  clear   remove the scan cache (the next scan reads every session again; nothing else is lost)
+  info    the scan cache: each store root it keeps the facts of, how many files, when a scan last used it
+  clear   empty the scan cache (the next scan reads every session again; nothing else is lost)
 
-The cache keeps one file per set of store roots, so a small store's scan never loads a big one's
-entries; beyond ${CACHE_LIMITS.files} files or ${formatBytes(CACHE_LIMITS.bytes)} in all, the least recently used go.
+The cache is one SQLite database; a scan loads only the facts of the folders it walks, so a small
+store's scan never loads a big one's. Beyond ${FACTS_LIMITS.roots} store roots per kind, the least recently used go.
 
 Options: --json (one JSON document), -h/--help.`;
 
 /** What `cache info --json` and `cache clear --json` print. */
 export interface CacheJson {
-  dir: string;
-  files: Array<{ file: string; roots: string[]; bytes: number; lastUsed: string }>;
+  /** The database file. */
+  file: string;
+  /** Each store root it keeps facts of, by reader (a store kind's name for what it reads, with a version). */
+  roots: Array<{ reader: string; root: string; files: number; lastUsed: string }>;
+  /** The database's bytes on disk (its write-ahead log included). */
   bytes: number;
-  limits: typeof CACHE_LIMITS;
+  limits: typeof FACTS_LIMITS;
 }
 
-function cacheJson(dir: string, files: readonly CacheFileInfo[]): CacheJson {
+/** The bytes of the database and its -wal and -shm files. */
+function bytesOf(file: string): number {
+  let bytes = 0;
+  for (const suffix of ["", "-wal", "-shm"])
+    try {
+      bytes += statSync(`${file}${suffix}`).size;
+    } catch {
+      // not there
+    }
+  return bytes;
+}
+
+function cacheJson(file: string, store: FactsStore | undefined): CacheJson {
   return {
-    dir,
-    files: files.map((f) => ({ ...f, lastUsed: f.lastUsed.toISOString() })),
-    bytes: files.reduce((total, f) => total + f.bytes, 0),
-    limits: CACHE_LIMITS,
+    file,
+    roots: (store?.info() ?? []).map((r) => ({ ...r, lastUsed: r.lastUsed.toISOString() })),
+    bytes: bytesOf(file),
+    limits: FACTS_LIMITS,
   };
 }
 
@@ -53,33 +69,40 @@ export async function runCache(args: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (extra.length > 0) throw new UsageError(`cache ${action}: unexpected "${extra[0]}"`);
+  if (action !== "info" && action !== "clear")
+    throw new UsageError(`cache: unknown action "${action}" (info or clear)`);
   const paths = statePaths();
-  if (action === "info") {
-    const document = cacheJson(paths.scanCache, listCacheFiles(paths.scanCache));
-    if (values.json) io.stdout(JSON.stringify(document));
-    else if (document.files.length === 0) io.stdout(`The scan cache is empty (${visible(paths.scanCache)}).`);
-    else {
-      io.stdout(
-        renderTable(
-          ["SIZE", "LAST USED", "ROOTS"],
-          document.files.map((f) => [formatBytes(f.bytes), f.lastUsed, visible(f.roots.join(", ") || "?")]),
-          [0],
-        ),
-      );
-      io.stdout(
-        `${document.files.length} file${document.files.length === 1 ? "" : "s"}, ${formatBytes(document.bytes)} in ${visible(paths.scanCache)} (bound: ${CACHE_LIMITS.files} files, ${formatBytes(CACHE_LIMITS.bytes)}).`,
-      );
+  const file = factsFileIn(paths.scanCache);
+  const store = FactsStore.open(file);
+  try {
+    const document = cacheJson(file, store);
+    if (action === "info") {
+      if (values.json) io.stdout(JSON.stringify(document));
+      else if (document.roots.length === 0) io.stdout(`The scan cache is empty (${visible(file)}).`);
+      else {
+        io.stdout(
+          renderTable(
+            ["FILES", "LAST USED", "KIND", "ROOT"],
+            document.roots.map((r) => [String(r.files), r.lastUsed, r.reader, visible(r.root)]),
+            [0],
+          ),
+        );
+        io.stdout(
+          `${document.roots.length} store root${document.roots.length === 1 ? "" : "s"}, ${formatBytes(document.bytes)} in ${visible(file)} (bound: ${FACTS_LIMITS.roots} roots per kind).`,
+        );
+      }
+      return 0;
     }
-    return 0;
-  }
-  if (action === "clear") {
-    const document = cacheJson(paths.scanCache, clearCache(paths.scanCache, paths.legacyScanCache));
+    store?.clear();
+    removeOldCaches(paths.scanCache);
+    rmSync(paths.legacyScanCache, { force: true });
     if (values.json) io.stdout(JSON.stringify(document));
     else
       io.stdout(
-        `Removed the scan cache: ${document.files.length} file${document.files.length === 1 ? "" : "s"}, ${formatBytes(document.bytes)}. The next scan reads every session again.`,
+        `Emptied the scan cache: the facts of ${document.roots.length} store root${document.roots.length === 1 ? "" : "s"}, ${formatBytes(document.bytes)}. The next scan reads every session again.`,
       );
     return 0;
+  } finally {
+    store?.close();
   }
-  throw new UsageError(`cache: unknown action "${action}" (info or clear)`);
 }

@@ -1,5 +1,5 @@
 // The scan command through runCli, as a script or a person would use it.
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,8 @@ import { ScanReportSchema } from "../../shared/scan-report.js";
 import { writeClaudeTranscript } from "../../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { line } from "../../test-support/store-steps.js";
+import { tableRows } from "../../test-support/facts-db.js";
+import { factsFileIn } from "../state/facts-store.js";
 import { statePaths } from "../state/state-dir.js";
 import { runCli } from "./main.js";
 
@@ -67,8 +69,9 @@ describe("session-retention scan", () => {
       (await run("scan", "--root", root, ...args)).stdout.replace(/^Scanned in .*$/m, "");
     const same = async (...args: string[]) =>
       expect(await table(...args)).toBe(await table("--no-cache", ...args));
-    await run("scan", "--root", root); // the full way, which writes the table's snapshot
-    expect(readdirSync(statePaths().scanCache).some((name) => name.endsWith(".overview"))).toBe(true);
+    await run("scan", "--root", root); // the full way, which writes the table's rows
+    const rows = [...tableRows(factsFileIn(statePaths().scanCache)).keys()];
+    expect(rows.filter((path) => path.startsWith(`${root}/`))).toHaveLength(3);
     await same();
     await same("--sort", "size", "--top", "2");
     await same("--sort", "created", "--top", "1");

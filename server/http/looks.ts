@@ -22,7 +22,7 @@ import type { ScanProgress } from "../../shared/scan-report.js";
 import type { StoreRef } from "../../shared/session-record.js";
 import type { BesideStores, GatherOptions, PlanInputs } from "../plan/plan-inputs.js";
 import { differingPaths } from "../scan/report-diff.js";
-import type { CacheEntry } from "../scan/scan-cache.js";
+import type { CacheEntry } from "../scan/scanner.js";
 import { statePaths } from "../state/state-dir.js";
 import { collectGarbage } from "./heap.js";
 import {

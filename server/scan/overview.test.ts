@@ -1,9 +1,8 @@
-// The `scan` table's warm way (a snapshot row per unchanged file, records only for the files that
-// changed and the sessions shown) must show exactly what a full scan shows, after any sequence of
-// what agents, users and other programs do to a store.
+// The `scan` table's warm way (a row per unchanged file in the facts store, records only for the
+// files that changed, sums and the sessions shown by queries) must show exactly what a full scan
+// shows, after any sequence of what agents, users and other programs do to a store.
 import {
   appendFileSync,
-  existsSync,
   lstatSync,
   mkdtempSync,
   readFileSync,
@@ -19,8 +18,8 @@ import { SORT_ORDERS } from "../../shared/sort.js";
 import { line, newStore, stepArb } from "../../test-support/store-steps.js";
 import { lstatMs } from "../fs/file-identity.js";
 import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
-import { journalFileOf, snapshotFileOf } from "./overview-snapshot.js";
-import { cacheFileFor, clearCache } from "./scan-cache.js";
+import { tableRows } from "../../test-support/facts-db.js";
+import { FactsStore, factsFileIn } from "../state/facts-store.js";
 import { scan } from "./scanner.js";
 import { piStores } from "../../test-support/pi-stores.js";
 
@@ -48,11 +47,11 @@ describe("the overview's warm way", () => {
           // pi's index stays empty here: with files in it, the full scan is the way (tested below).
           // However much changed, the warm way: it is what is tested.
           const request = { ...options, mostChanged: 1 };
-          await scanOverview(stores, request); // the full way, which writes the snapshot
+          await scanOverview(stores, request); // the full way, which writes the rows
           for (const batch of batches) {
             for (const step of batch) if (step.kind !== "meta") store.apply(step);
             const full = overviewOf(await scan(stores, { growth: "read-only", topN: top }), top, order);
-            // Once after the changes, once more with nothing changed (the snapshot's own marks).
+            // Once after the changes, once more with nothing changed (the rows' own marks).
             for (let again = 0; again < 2; again++) {
               const warm = await scanOverview(stores, request);
               expect(warm.warm).toBe(true);
@@ -65,7 +64,7 @@ describe("the overview's warm way", () => {
     );
   });
 
-  it("takes the snapshot when nothing or little changed, and reads only what changed", async () => {
+  it("takes the rows when nothing or little changed, and reads only what changed", async () => {
     const store = newStore(work, "warm");
     for (let i = 0; i < 12; i++) store.apply({ kind: "new-session", cwd: i % 3 });
     const state = mkdtempSync(join(work, "state-"));
@@ -76,27 +75,22 @@ describe("the overview's warm way", () => {
       top: 3,
       order: "lru" as const,
     };
-    expect((await scanOverview(stores, request)).warm).toBe(false); // no snapshot yet
+    expect((await scanOverview(stores, request)).warm).toBe(false); // no rows yet
     const again = await scanOverview(stores, request);
     expect(again.warm).toBe(true);
     expect(again.stats.filesRead).toBe(0);
+    const [first] = store.sessions();
     store.apply({ kind: "append", pick: 0, half: false });
     const appended = await scanOverview(stores, request);
     expect(appended.warm).toBe(true);
     expect(appended.stats.filesRead).toBe(1);
     expect(appended.stats.cacheHits).toBe(appended.sessionCount - 1);
-    // Read once: the journal has it as it is now, and the snapshot is not written again for it.
-    const snapshot = snapshotFileOf(
-      cacheFileFor(
-        request.cacheDir,
-        stores.map((s) => s.root),
-      ),
-    );
-    const written = lstatSync(snapshot).mtimeMs;
+    // Read once: its row has it as it is now, and the next table reads nothing.
+    const row = tableRows(factsFileIn(request.cacheDir)).get(first!)!;
+    expect([row.size, row.mtime_ms]).toEqual([lstatSync(first!).size, lstatSync(first!).mtimeMs]);
     const after = await scanOverview(stores, request);
     expect(after.warm).toBe(true);
     expect(after.stats.filesRead).toBe(0);
-    expect(lstatSync(snapshot).mtimeMs).toBe(written);
   });
 
   it("tells a file that grew from the one it knew by its size alone (an mtime can stay within a clock tick)", async () => {
@@ -113,10 +107,10 @@ describe("the overview's warm way", () => {
     const [file] = store.sessions();
     const tick = 1_700_000_000; // every write below leaves this very mtime
     utimesSync(file!, tick, tick);
-    await scanOverview(stores, request); // the full way: the snapshot
+    await scanOverview(stores, request); // the full way: the rows
     let pending = "";
     for (let grown = 0; grown < 3; grown++) {
-      // Once against the snapshot's row, then against the journal's.
+      // Once against the row a full scan wrote, then against the rows the warm way wrote.
       // A half line first (a warning more), then its end, then a whole line.
       const text = `${line(`grown ${grown}`, grown)}\n`;
       appendFileSync(file!, grown === 0 ? text.slice(0, 20) : grown === 1 ? pending.slice(20) : text);
@@ -129,34 +123,7 @@ describe("the overview's warm way", () => {
     }
   });
 
-  it("leaves a journal of another snapshot alone (two scans at once may each write one)", async () => {
-    const store = newStore(work, "journal-of-another");
-    for (let i = 0; i < 6; i++) store.apply({ kind: "new-session", cwd: i % 2 });
-    const state = mkdtempSync(join(work, "state-"));
-    const stores = piStores(store.root);
-    const cacheDir = join(state, "cache");
-    const request = { growth: { recordIn: state }, cacheDir, top: 5, order: "lru" as const, mostChanged: 1 };
-    const cacheFile = cacheFileFor(
-      cacheDir,
-      stores.map((s) => s.root),
-    );
-    await scanOverview(stores, request); // snapshot 1
-    store.apply({ kind: "new-session", cwd: 0 }); // a file snapshot 1 does not have
-    expect((await scanOverview(stores, request)).stats.filesRead).toBe(1); // in the journal of snapshot 1
-    const journalOfFirst = readFileSync(journalFileOf(cacheFile), "utf8");
-    rmSync(snapshotFileOf(cacheFile));
-    await scanOverview(stores, request); // the full way: snapshot 2, which has the new file
-    writeFileSync(journalFileOf(cacheFile), journalOfFirst); // as another scan would leave it
-    const written = lstatSync(snapshotFileOf(cacheFile)).mtimeMs;
-    const warm = await scanOverview(stores, request);
-    expect(warm.warm).toBe(true);
-    expect(warm.stats.filesRead).toBe(0);
-    // Taken as this snapshot's, its row of the new file would count as a session gone: the
-    // snapshot would be written again for nothing.
-    expect(lstatSync(snapshotFileOf(cacheFile)).mtimeMs).toBe(written);
-  });
-
-  it("takes the full way for --precise, for pi's index and for a damaged snapshot (and writes a good one)", async () => {
+  it("takes the full way for --precise, for pi's index and for a damaged database (and makes a good one)", async () => {
     const store = newStore(work, "ways");
     const state = mkdtempSync(join(work, "state-"));
     const stores = piStores(store.root);
@@ -169,21 +136,19 @@ describe("the overview's warm way", () => {
     writeFileSync(join(store.metaDir, "x.meta.json"), "{}");
     expect((await scanOverview(stores, { ...request, metaDir: store.metaDir })).warm).toBe(false);
 
-    const snapshot = snapshotFileOf(
-      cacheFileFor(
-        cacheDir,
-        stores.map((s) => s.root),
-      ),
-    );
-    writeFileSync(snapshot, '{"version":1,"roots":["elsewhere"]');
+    const file = factsFileIn(cacheDir);
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.fill(0x55, 100)); // its pages garbage
     const damaged = await scanOverview(stores, request);
     expect(damaged.warm).toBe(false);
     const full = overviewOf(await scan(stores, { growth: "read-only" }), 5, "size");
     expect(shown(damaged)).toEqual(shown(full));
     expect((await scanOverview(stores, request)).warm).toBe(true);
 
-    clearCache(cacheDir); // `cache clear`: the snapshot goes with its cache file
-    expect(existsSync(snapshot)).toBe(false);
+    const facts = FactsStore.open(file)!;
+    facts.clear(); // `cache clear`: the rows go with the facts
+    facts.close();
+    expect(tableRows(file).size).toBe(0);
     expect((await scanOverview(stores, request)).warm).toBe(false);
   });
 });

@@ -1,17 +1,19 @@
 // What the `scan` table shows — totals, namespaces, the first sessions in an order, what is not a
 // session — and the warm way to it. A full scan builds a record per session (~1 KB of objects each,
-// from its whole cache entry) to sum a few of their fields and show twenty: at 20,000 sessions that
-// was 2.4× a bare walk of the store. Here the walk hands each `.jsonl` file over as it meets it, and
-// one unchanged since the snapshot (overview-snapshot.ts) is its row, summed right there, with no
-// object made for it; only the files that changed and the sessions shown get records, made as the
-// full scan makes them (its functions, its cache entries). The files read since the snapshot was
-// written keep their rows and resume states in its journal. Display only: nothing is deleted on
-// what the table says.
+// from its facts) to sum a few of their fields and show twenty: at 20,000 sessions that was 2.4× a
+// bare walk of the store. Here the facts store (state/facts-store.ts) keeps a row per pi session —
+// its file's identity and the few fields the table sums — and the walk hands each `.jsonl` file to
+// the row of its path: an unchanged one costs a comparison, with no object made for it. Only the
+// files that changed get records, made as the full scan makes them (its functions, its facts), and
+// their rows are written; then the sums, the duplicate ids and the sessions shown are queries of
+// the rows. The records shown are kept on their rows, so the same table asked for again needs no
+// facts. Display only: nothing is deleted on what the table says.
 //
-// The full scan stays the way wherever the warm one could not be sure to show the same: no snapshot
-// yet (or one of other roots, or damaged), `--precise` (last use from each file's content), other
-// agents' stores, pi's session index (sessions-meta) present, many files changed, or times outside
-// years 1970–9999. It writes the snapshot for the next time.
+// The full scan stays the way wherever the warm one could not be sure to show the same: no rows yet
+// (or none of one of the roots), `--precise` (last use from each file's content), other agents'
+// stores (their scans are warm through the facts store), pi's session index (sessions-meta)
+// present, many files changed, or times outside years 1970–9999. It writes the rows for the next
+// time.
 import { lstatSync, readdirSync } from "node:fs";
 import { identityOf, lstatMs } from "../fs/file-identity.js";
 import type {
@@ -22,36 +24,22 @@ import type {
   ScanStats,
 } from "../../shared/scan-report.js";
 import {
+  byUsage,
   findingsOf,
-  NamespaceTally,
   type StoreFinding,
   storeFindings,
   summarizeAgents,
 } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import { compareSessions, comparatorOf, firstN, type SortOrder } from "../../shared/sort.js";
+import { comparatorOf, compareSessions, firstN, type SortOrder } from "../../shared/sort.js";
 // Last uses are compared as milliseconds: ISO strings sort as those do up to this (years 1970–9999).
 import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
 import { adapterOf } from "../stores/store-adapter.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
-import { type CacheEntry, cacheFileFor, ScanCacheReader } from "./scan-cache.js";
+import { FactsStore, factsFileIn, FolderShelf, type TableRow } from "../state/facts-store.js";
 import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders } from "./duplicate-ids.js";
-import type { ScanRequest } from "./scanner.js";
-import {
-  type JournalRow,
-  journalFileOf,
-  readJournal,
-  writeJournal,
-  readShown,
-  type SnapshotFolder,
-  shownFileOf,
-  Snapshot,
-  type SnapshotRow,
-  snapshotFileOf,
-  writeShown,
-  writeSnapshot,
-} from "./overview-snapshot.js";
+import type { CacheEntry, ScanRequest } from "./scanner.js";
 import { type Compare, type FoundFile, walkPiRoot } from "./walker.js";
 
 export interface ScanOverview {
@@ -69,7 +57,7 @@ export interface ScanOverview {
   /** The first sessions in the order asked for, whole. */
   shown: SessionRecord[];
   stats: ScanStats;
-  /** Made the warm way (from the snapshot), not by a full scan. */
+  /** Made the warm way (from the facts store's rows), not by a full scan. */
   warm: boolean;
 }
 
@@ -109,14 +97,18 @@ export function overviewOf(report: ScanReport, top: number, order: SortOrder): S
 export interface OverviewRequest extends Omit<ScanRequest, "previous" | "changed" | "memoryCache" | "topN"> {
   top: number;
   order: SortOrder;
-  /** Over this share of files changed since the snapshot, the full scan is taken. Default 0.1. */
+  /** Over this share of files changed since the rows were written, the full scan is taken. Default 0.1. */
   mostChanged?: number;
 }
 
-/** A snapshot row from a record the readers made (before the steps over all sessions). */
-const rowOf = (r: SessionRecord, duplicate: boolean): SnapshotRow => ({
+/**
+ * The table's row of a record the readers made (before the steps over all sessions). A record no
+ * later look may take its row for — read again every time (unreadable), or its path not its file's
+ * name — gets a row that no file matches, so it is counted and read again each time.
+ */
+const rowOf = (r: SessionRecord, duplicate: boolean): TableRow => ({
   path: r.path,
-  dev: r.fingerprint.dev,
+  dev: r.warnings.some((w) => w.code === "unreadable" || w.code === "non-utf8-name") ? -1 : r.fingerprint.dev,
   ino: r.fingerprint.ino,
   size: r.fingerprint.size,
   mtime: lstatMs(r.fingerprint.mtimeNs),
@@ -128,10 +120,6 @@ const rowOf = (r: SessionRecord, duplicate: boolean): SnapshotRow => ({
   duplicate,
 });
 
-/** A record no later scan may take from the snapshot: read again, or its path is not its file's name. */
-const notForSnapshot = (r: SessionRecord) =>
-  r.warnings.some((w) => w.code === "unreadable" || w.code === "non-utf8-name");
-
 /**
  * What records are made with: the scanner's own functions, loaded when a record is needed — a run
  * that finds nothing changed and its shown records kept loads none of its modules (each module
@@ -140,16 +128,16 @@ const notForSnapshot = (r: SessionRecord) =>
 const scanner = () => import("./scanner.js");
 type Scanner = Awaited<ReturnType<typeof scanner>>;
 
-/** The rows of a full scan's pi records, for the snapshot. */
-function* snapshotRowsOf(
+/** The rows of a full scan's pi records, by root. */
+function* tableRowsOf(
   report: ScanReport,
   basePiRecords: Scanner["basePiRecords"],
-): Generator<SnapshotRow> {
+): Generator<readonly [string, TableRow]> {
   const duplicates = new Set<string>();
   for (const s of report.sessions)
     if (s.warnings.some((w) => w.code === "duplicate-id")) duplicates.add(s.path);
   for (const group of basePiRecords(report)?.values() ?? [])
-    for (const record of group) if (!notForSnapshot(record)) yield rowOf(record, duplicates.has(record.path));
+    for (const record of group) yield [record.store.root, rowOf(record, duplicates.has(record.path))];
 }
 
 /** Whether pi's session index has files (joined onto the records by the full scan). */
@@ -162,13 +150,8 @@ function hasSessionIndex(metaDir: string | undefined): boolean {
   }
 }
 
-/** Over this share of files changed since the snapshot, the full scan (which also updates the cache file) is taken. */
+/** Over this share of files changed since the rows were written, the full scan is taken. */
 const MOST_CHANGED = 0.1;
-/**
- * Past this share of the snapshot's files in its journal, the snapshot is written anew (and the
- * journal emptied): under `MOST_CHANGED`, so that files read once do not send every scan the full way.
- */
-const JOURNAL_SHARE = 1 / 16;
 
 /**
  * The overview of the stores, the warm way when it can be (see the top of this file), else by a full
@@ -178,29 +161,29 @@ export async function scanOverview(
   stores: readonly StoreRef[],
   request: OverviewRequest,
 ): Promise<ScanOverview> {
+  // The table's rows are kept for stores the file scanner reads (pi's); with any other, the full way.
   const roots = stores.filter((s) => adapterOf(s.kind).readByFileScanner).map((s) => s.root);
   const othersToo = roots.length < stores.length;
-  const { top, order, mostChanged = MOST_CHANGED, ...options } = request;
+  const { top, order, mostChanged: _, ...options } = request;
   const started = performance.now();
-  const now = options.now ?? (() => new Date());
-  const cacheFile =
-    options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
-  const snapshotFile = cacheFile && snapshotFileOf(cacheFile);
+  const factsFile = options.cacheDir !== undefined ? factsFileIn(options.cacheDir) : options.cacheFile;
+  const rowsKept = factsFile !== undefined && !options.precise && !othersToo;
   const full = async () => {
     const { scan, basePiRecords } = await scanner();
     const report = await scan(stores, { ...options, topN: top });
-    if (snapshotFile && !options.precise && !othersToo) {
-      writeSnapshot(snapshotFile, roots, snapshotRowsOf(report, basePiRecords));
-      writeJournal(journalFileOf(cacheFile), undefined, []); // the snapshot has what it held
+    const store = rowsKept ? FactsStore.open(factsFile) : undefined;
+    try {
+      store?.putTableRows(roots, tableRowsOf(report, basePiRecords), { whole: true });
+    } finally {
+      store?.close();
     }
     return overviewOf(report, top, order);
   };
-  const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, stores);
+  const refs = [...stores];
+  const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
   const growthBefore = history === undefined ? undefined : readGrowth(history);
   if (
-    !snapshotFile ||
-    options.precise ||
-    othersToo ||
+    !rowsKept ||
     hasSessionIndex(options.metaDir) ||
     growthBefore?.length === 0 // a first point is backfilled from every session
   )
@@ -209,64 +192,70 @@ export async function scanOverview(
   // scan's to refuse.
   const gated = gatedStores(stores).map((s) => s.root);
   if (gated.join("\n") !== roots.join("\n")) return full();
-  const snapshot = Snapshot.read(snapshotFile, roots);
-  if (!snapshot) return full();
+  const store = FactsStore.open(factsFile);
+  if (!store || !store.hasTable(roots)) {
+    store?.close();
+    return full();
+  }
+  let warm: ScanOverview | undefined;
+  try {
+    warm = await warmOverview(store, roots, refs, request, started);
+  } catch (error) {
+    // An error of the database (damaged since it was opened, say): set aside, and the full way.
+    // An error of anything else is the scan's own, as on the full way.
+    if ((error as { code?: unknown }).code !== "ERR_SQLITE_ERROR") throw error;
+    store.abandon(error);
+  } finally {
+    store.close();
+  }
+  return warm ?? (await full());
+}
 
-  const problems: ScanProblem[] = [];
-  // The sessions as columns, no object per session: an unchanged file's come from its snapshot row
-  // (`rowPlace`, `rowAt`), met in the walk (see `compare`); the others' rows are in `extra`.
-  const paths: string[] = [];
-  const columns = new SessionColumns(snapshot.rows + 64);
-  const nsNames = [...snapshot.namespaces];
-  const pathOf = (s: number) => paths[s]!;
-  let count = 0;
-
-  /** Takes a `.jsonl` file the walk met when the snapshot has it, unchanged: its row is summed now. */
-  let folderPath: string | undefined;
-  let folder: SnapshotFolder | undefined;
-  let root = 0;
-  const compare: Compare = (dir, name, path, stat) => {
-    if (dir !== folderPath) {
-      folderPath = dir;
-      folder = snapshot.folder(dir);
-    }
-    const at = folder && snapshot.find(folder, name, stat.dev, stat.ino, stat.size, stat.mtimeMs);
-    if (at === undefined) return false;
-    const ms = Snapshot.lastUsed(folder!, at);
-    if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return false;
-    const c = columns.room(count);
-    c.size[count] = stat.size;
-    c.lastUsedMs[count] = ms;
-    c.ns[count] = folder!.ns[at]!;
-    c.warnings[count] = folder!.warnings[at]!;
-    c.duplicate[count] = folder!.duplicate[at]!;
-    c.root[count] = root;
-    c.rowPlace[count] = folder!.place;
-    c.rowAt[count] = at;
-    paths.push(path);
-    count += 1;
+/**
+ * The warm way, or undefined where it cannot be sure to show what a full scan shows (the full scan
+ * is then taken).
+ */
+async function warmOverview(
+  store: FactsStore,
+  roots: readonly string[],
+  refs: StoreRef[],
+  request: OverviewRequest,
+  started: number,
+): Promise<ScanOverview | undefined> {
+  const { top, order, mostChanged = MOST_CHANGED, ...options } = request;
+  const rows = store.tableRows(roots);
+  const index = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) index.set(rows.paths[i]!, i);
+  const matched = new Uint8Array(rows.length);
+  let unchanged = 0;
+  /** Takes a `.jsonl` file the walk met when its row has it as it is now. */
+  const compare: Compare = (_folder, _name, path, stat) => {
+    const i = index.get(path);
+    if (
+      i === undefined ||
+      rows.mtime[i] !== stat.mtimeMs ||
+      rows.size[i] !== stat.size ||
+      rows.ino[i] !== stat.ino ||
+      rows.dev[i] !== stat.dev
+    )
+      return false;
+    matched[i] = 1;
+    unchanged += 1;
     return true;
   };
-  // The files the snapshot does not have as they are now: read after the walk.
+  const problems: ScanProblem[] = [];
+  // The files the rows do not have as they are now: read after the walk.
   const toRead: Array<[root: number, file: FoundFile]> = [];
-  let filesTotal = 0;
-  for (; root < roots.length; root++) {
-    const walked = await walkPiRoot(roots[root]!, { compare });
+  for (let r = 0; r < roots.length; r++) {
+    const walked = await walkPiRoot(roots[r]!, { compare });
     problems.push(...walked.problems);
-    for (let i = 0; i < walked.files.length; i++) toRead.push([root, walked.files.at(i)]);
-    filesTotal += walked.files.length;
+    for (let i = 0; i < walked.files.length; i++) toRead.push([r, walked.files.at(i)]);
   }
-  const matched = count;
-  filesTotal += matched;
-  if (toRead.length > filesTotal * mostChanged) return full();
+  const filesTotal = unchanged + toRead.length;
+  if (toRead.length > filesTotal * mostChanged) return undefined;
 
-  // Whole records, as the full scan makes them (the same cache entries, the same functions): of the
-  // files read now, and of the sessions shown. The cache file is opened only when a record needs
-  // an entry the journal does not have.
-  const opened: { reader?: ScanCacheReader | undefined } = {};
-  const cacheReader = () =>
-    "reader" in opened ? opened.reader : (opened.reader = ScanCacheReader.open(cacheFile));
-  // The scanner's functions and a read buffer, loaded by `loadScanner` before the first record.
+  // Whole records, as the full scan makes them (the same facts, the same functions): of the files
+  // that changed, and of the sessions shown.
   let sc: Scanner | undefined;
   let buffer: Buffer | undefined;
   const loadScanner = async () => {
@@ -278,18 +267,19 @@ export async function scanOverview(
     sc = scannerModule;
     buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   };
+  const shelves = new Map<number, FolderShelf>();
+  const shelfOf = (r: number) => {
+    let shelf = shelves.get(r);
+    if (!shelf) shelves.set(r, (shelf = new FolderShelf(store, sc!.PI_FACTS, roots[r]!)));
+    return shelf;
+  };
   let filesRead = 0;
   let bytesRead = 0;
-  let cacheHits = matched;
-  /**
-   * The record of a file of root `r` (and the cache entry it was made of), read from where `known`
-   * (a journal entry) or the cache file's entry ends; undefined when it is gone or not a session
-   * (a problem in `into`).
-   */
-  const recordOf = (r: number, file: FoundFile, into: ScanProblem[], known?: CacheEntry, counted = true) => {
-    const { inputOf, factsFor, cacheKey, readFailure, pieceOf } = sc!;
+  let cacheHits = unchanged;
+  /** The record of a file of root `r`, read where its facts do not say it all; undefined when it is gone or not a session (a problem in `into`). */
+  const recordOf = (r: number, file: FoundFile, into: ScanProblem[], counted = true) => {
+    const { inputOf, factsFor, cacheKey, readFailure, pieceOf, entryOf, storedOf } = sc!;
     const input = inputOf(roots[r]!, file, false);
-    let entry: CacheEntry | undefined;
     try {
       // The walk's lstat was without nanoseconds: a record's identity is exact.
       const stat = lstatSync(file.fsPath, { bigint: true });
@@ -297,8 +287,11 @@ export async function scanOverview(
       file.birthtimeMs = Number(stat.birthtimeNs / 1_000_000n);
       input.identity = file.identity;
       input.birthtimeMs = file.birthtimeMs;
-      const sameFile = known && known.dev === file.identity.dev && known.ino === file.identity.ino;
-      const read = factsFor(file, sameFile ? known : cacheReader()?.get(cacheKey(file)), buffer!);
+      const key = cacheKey(file);
+      const shelf = shelfOf(r);
+      const kept: CacheEntry | undefined = entryOf(shelf.get(key));
+      const read = factsFor(file, kept, buffer!);
+      if (!read.hit) shelf.put(key, storedOf(read.entry));
       if (counted) {
         if (read.hit) cacheHits += 1;
         else filesRead += 1;
@@ -306,281 +299,186 @@ export async function scanOverview(
       }
       input.identity = read.identity;
       input.facts = read.entry.facts;
-      entry = read.entry;
     } catch (error) {
       if (readFailure(input, error, into) || input.readError === undefined) return undefined;
     }
-    const record = pieceOf(input, into);
-    return record && { record, entry };
+    return pieceOf(input, into);
   };
 
-  /** The sessions not from the snapshot: their id and creation time, row, and record when read now. */
-  const extra = new Map<number, { row: SnapshotRow; record?: SessionRecord; entry?: CacheEntry }>();
-  const journalFile = journalFileOf(cacheFile);
-  const journal = readJournal(journalFile, snapshot);
-  /** The journal to write: the rows of the files read since the snapshot, as they are now. */
-  const nextJournal: JournalRow[] = [];
-  /** Whether duplicate ids must be found again: some file's id is new, or changed, or files went. */
-  let idsChanged = false;
-  const addExtra = (r: number, row: SnapshotRow, record?: SessionRecord, entry?: CacheEntry) => {
-    let ns = nsNames.indexOf(row.namespace);
-    if (ns === -1) ns = nsNames.push(row.namespace) - 1;
-    extra.set(count, { row, ...(record ? { record } : {}), ...(entry ? { entry } : {}) });
-    const c = columns.room(count);
-    c.size[count] = row.size;
-    c.lastUsedMs[count] = row.lastUsed;
-    c.ns[count] = ns;
-    c.warnings[count] = row.warnings;
-    c.duplicate[count] = row.duplicate ? 1 : 0;
-    c.root[count] = r;
-    c.rowPlace[count] = -1;
-    paths.push(row.path);
-    count += 1;
-  };
-  try {
-    /** Sessions of the snapshot or the journal that are sessions still, though not as the snapshot has them. */
-    let foundAgain = 0;
-    let journalChanged = false;
-    for (const [r, file] of toRead) {
-      const before = journal.get(file.path);
-      const { dev, ino, size, mtimeMs } = file.identity;
-      if (
-        before &&
-        !file.nonUtf8Name &&
-        before.row.dev === dev &&
-        before.row.ino === ino &&
-        before.row.size === size &&
-        before.row.mtime === mtimeMs
-      ) {
-        // As it was when a warm scan read it: its journal row stands.
-        cacheHits += 1;
-        foundAgain += 1;
-        addExtra(r, before.row, undefined, before.entry);
-        nextJournal.push(before);
-        continue;
-      }
-      await loadScanner();
-      journalChanged = true;
-      const made = recordOf(r, file, problems, before?.entry);
-      if (!made) continue;
-      const { record, entry } = made;
-      const lastUsed = Date.parse(record.lastUsedAt);
-      if (!(lastUsed >= 0 && lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return full();
-      // What it was before: the journal's row, or the snapshot's.
-      const place = before ? undefined : snapshot.locate(file.path);
-      const inSnapshot = before ? before.inSnapshot : place !== undefined;
-      if (before || place) foundAgain += 1;
-      const previousId = before ? before.row.id : place && snapshot.idOf(place.place, place.at);
-      if (previousId !== record.id) idsChanged = true;
-      const marked = before
-        ? before.row.duplicate
-        : place !== undefined && snapshot.placed[place.place]!.duplicate[place.at] === 1;
-      const row = rowOf(record, marked);
-      addExtra(r, row, record, entry);
-      if (entry && !notForSnapshot(record)) nextJournal.push({ row, entry, inSnapshot });
-    }
-    if (nextJournal.length !== journal.size) journalChanged = true;
-    // Sessions of the snapshot or the journal not found again: gone (a duplicate id they held may
-    // be one no more).
-    let journalOnly = 0;
-    for (const j of journal.values()) if (!j.inSnapshot) journalOnly += 1;
-    const gone = snapshot.rows + journalOnly - matched - foundAgain;
-    const sessionCount = count;
-    if (gone !== 0 && (snapshot.anyDuplicate || [...journal.values()].some((j) => j.row.duplicate)))
-      idsChanged = true;
-
-    const { size, lastUsedMs, ns: nsOf, warnings, duplicate, root: rootOf, rowPlace, rowAt } = columns;
-    /** A session's id and creation time: its row's (the snapshot's lines 2 and 3 are read when first needed). */
-    const idOf = (s: number) => extra.get(s)?.row.id ?? snapshot.idOf(rowPlace[s]!, rowAt[s]!);
-    const createdAtOf = (s: number) =>
-      extra.get(s)?.row.createdAt ?? snapshot.createdAtOf(rowPlace[s]!, rowAt[s]!);
-    const allIds = () => {
-      const ids: string[] = [];
-      for (let s = 0; s < sessionCount; s++) {
-        const id = idOf(s);
-        if (id === undefined) return undefined; // the snapshot's line of ids is damaged
-        ids.push(id);
-      }
-      return ids;
-    };
-
-    // Session ids held by more than one file: every holder after the first (by path) gets a warning
-    // (and, shown, the whole treatment: `dedupeIds`). Found again only when ids came, changed or
-    // went; else the marks of the snapshot and the journal stand.
-    let holders = new Map<string, number[]>();
-    let marksChanged = false;
-    if (idsChanged) {
-      const ids = allIds();
-      if (!ids) return full();
-      holders = duplicateHolders(sessionCount, (k) => ids[k]!, pathOf);
-      const marks = new Uint8Array(sessionCount);
-      for (const list of holders.values()) for (const s of list.slice(1)) marks[s] = 1;
-      for (let s = 0; s < sessionCount; s++)
-        if (marks[s] !== duplicate[s]) {
-          duplicate[s] = marks[s]!;
-          const row = extra.get(s)?.row;
-          if (!row)
-            marksChanged = true; // a snapshot row's mark: the snapshot is written again
-          else {
-            row.duplicate = marks[s] === 1;
-            journalChanged = true;
-          }
-        }
-    }
-
-    // Sums, as summarizeSessions and summarizeNamespaces make them.
-    const tally = new NamespaceTally<number>();
-    const perRoot = stores.map(() => 0);
-    let totalBytes = 0;
-    let sessionsWithWarnings = 0;
-    for (let s = 0; s < sessionCount; s++) {
-      totalBytes += size[s]!;
-      if (warnings[s]! > 0 || duplicate[s]) sessionsWithWarnings += 1;
-      tally.add(nsNames[nsOf[s]!]!, size[s]!, lastUsedMs[s]!);
-      perRoot[rootOf[s]!]! += 1;
-    }
-    const namespaces = tally.usages(isoFromMs);
-
-    // The sessions shown: picked by their columns in the table's order, then made whole.
-    let created: string[] | undefined;
-    if (order === "created") {
-      created = [];
-      for (let s = 0; s < sessionCount; s++) {
-        const at = createdAtOf(s);
-        if (at === undefined) return full(); // the snapshot's line of creation times is damaged
-        created.push(at);
-      }
-    }
-    const picked = firstOf(
-      Array.from({ length: sessionCount }, (_, s) => s),
-      top,
-      comparatorOf<number>(order, {
-        lastUsed: (s) => lastUsedMs[s]!,
-        size: (s) => size[s]!,
-        path: pathOf,
-        created: (s) => created![s]!,
-      }),
-    );
-    // The records shown last time, kept beside the snapshot as the readers made them: the same
-    // table asked for again needs no cache entry (opening the cache file alone was ~25 ms at
-    // 100,000 sessions).
-    const keptFile = shownFileOf(cacheFile);
-    const kept = readShown(keptFile);
-    let keptAll = true;
-    /** The kept record of session `s` when its file is still the one it was made of. */
-    const keptOf = (s: number) => {
-      const record = kept.get(pathOf(s));
-      const place = snapshot.placed[rowPlace[s]!];
-      const at = rowAt[s]!;
-      const row = extra.get(s)?.row;
-      const [dev, ino, fileSize, mtime] = row
-        ? [row.dev, row.ino, row.size, row.mtime]
-        : [place!.dev, place!.ino[at], place!.size[at], place!.mtime[at]];
-      return record &&
-        record.fingerprint.dev === dev &&
-        record.fingerprint.ino === ino &&
-        record.fingerprint.size === fileSize &&
-        lstatMs(record.fingerprint.mtimeNs) === mtime
-        ? record
-        : undefined;
-    };
-    if (picked.some((s) => duplicate[s] || (!extra.get(s)?.record && !keptOf(s)))) await loadScanner();
-    const whole = new Map<number, SessionRecord>();
-    const wholeOf = (s: number) => {
-      let record = whole.get(s);
-      if (record) return record;
-      const keptRecord = keptOf(s);
-      // Shown, not scanned again: read now, kept, else from its journal entry or the cache file's.
-      record =
-        extra.get(s)?.record ??
-        keptRecord ??
-        recordOf(rootOf[s]!, foundAt(pathOf(s)), [], extra.get(s)?.entry, false)?.record;
-      if (record !== keptRecord) keptAll = false;
-      if (record) whole.set(s, record);
-      return record;
-    };
-    const shown: SessionRecord[] = [];
-    for (const s of picked) {
-      let record = wholeOf(s);
-      if (!record) return full(); // gone since the walk, or the cache file says otherwise
-      if (duplicate[s]) {
-        // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
-        if (holders.size === 0) {
-          const ids = allIds();
-          if (!ids) return full();
-          holders = duplicateHolders(sessionCount, (k) => ids[k]!, pathOf);
-        }
-        const list = holders.get(record.id);
-        const sharing = list?.map(wholeOf);
-        if (!list || !sharing || sharing.some((r) => !r)) return full();
-        const copies = sharing.map((r) => ({ ...r!, warnings: [...r!.warnings] }));
-        sc!.dedupeIds(copies, (k) => copies[k]!);
-        record = copies[list.indexOf(s)]!;
-      }
-      shown.push(record);
-    }
-    if (!keptAll || whole.size !== kept.size) writeShown(keptFile, [...whole.values()]);
-
-    // The snapshot again when files went, a snapshot row's mark changed, or the journal grew past an
-    // eighth of it; else only the journal, when it changed.
-    if (gone !== 0 || marksChanged || nextJournal.length > Math.max(64, snapshot.rows * JOURNAL_SHARE)) {
-      const rows: SnapshotRow[] = [];
-      for (let s = 0; s < sessionCount; s++) {
-        const more = extra.get(s);
-        if (more) {
-          if (!more.record || !notForSnapshot(more.record)) rows.push(more.row);
-          continue;
-        }
-        const place = snapshot.placed[rowPlace[s]!]!;
-        const at = rowAt[s]!;
-        const id = idOf(s);
-        const createdAt = createdAtOf(s);
-        if (id === undefined || createdAt === undefined) return full();
-        rows.push({
-          path: pathOf(s),
-          dev: place.dev,
-          ino: place.ino[at]!,
-          size: size[s]!,
-          mtime: place.mtime[at]!,
-          lastUsed: lastUsedMs[s]!,
-          id,
-          namespace: nsNames[nsOf[s]!]!,
-          createdAt,
-          warnings: warnings[s]!,
-          duplicate: duplicate[s] === 1,
-        });
-      }
-      writeSnapshot(snapshotFile, roots, rows);
-      writeJournal(journalFile, undefined, []);
-    } else if (journalChanged) writeJournal(journalFile, snapshot, nextJournal);
-
-    const summary = { sessionCount, totalBytes };
-    if (history !== undefined)
-      try {
-        recordGrowth(history, { sessions: [], summary, namespaces }, now(), growthBefore);
-      } catch {
-        // History is a bonus (as in `scan`).
-      }
-    const stats = { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits };
-    options.onProgress?.({ phase: "done", filesDone: filesTotal, filesTotal, bytesDone: 0, bytesTotal: 0 });
-    return {
-      stores: [...stores],
-      sessionCount,
-      totalBytes,
-      namespaceCount: namespaces.length,
-      sessionsWithWarnings,
-      namespaces,
-      agents: [],
-      findings: findingsOf(stores, perRoot, problems),
-      problems,
-      orphanedMeta: [],
-      shown,
-      stats,
-      warm: true,
-    };
-  } finally {
-    opened.reader?.close();
+  const changedRows: Array<readonly [string, TableRow]> = [];
+  /** The records made now, by path: shown as they are. */
+  const made = new Map<string, SessionRecord>();
+  for (const [r, file] of toRead) {
+    await loadScanner();
+    const record = recordOf(r, file, problems);
+    if (!record) continue;
+    const row = rowOf(record, false); // its duplicate mark: the query below
+    if (!(row.lastUsed >= 0 && row.lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return undefined;
+    changedRows.push([roots[r]!, row]);
+    made.set(record.path, record);
   }
+  for (const shelf of shelves.values()) shelf.settle(false);
+  // Rows of files not found now, as they were or as sessions: gone.
+  const gone: Array<[string, string]> = [];
+  for (let i = 0; i < rows.length; i++)
+    if (!matched[i] && !made.has(rows.paths[i]!)) gone.push([roots[rows.root[i]!]!, rows.paths[i]!]);
+  const changed = changedRows.length > 0 || gone.length > 0;
+  if (changed) store.putTableRows(roots, changedRows, { gone });
+
+  // Session ids held by more than one file: every holder after the first (by path) is marked (and,
+  // shown, gets the whole treatment: `dedupeIds`). The marks change only where rows did.
+  let sharedIds: ReturnType<typeof sharedIdsOf> | undefined;
+  const shared = () => (sharedIds ??= sharedIdsOf(store, roots));
+  if (changed) {
+    const { sharing, holders } = shared();
+    const marked = new Set<number>();
+    for (const list of holders.values()) for (const k of list.slice(1)) marked.add(k);
+    const marks: Array<[string, string, boolean]> = [];
+    sharing.forEach((row, k) => {
+      if (row.duplicate !== marked.has(k)) marks.push([row.root, row.path, marked.has(k)]);
+    });
+    if (marks.length > 0) store.markDuplicates(marks);
+  }
+
+  // The sums, as summarizeSessions and summarizeNamespaces make them.
+  const perRoot = store.tableSums(roots);
+  const byNamespace = new Map<string, NamespaceUsage>();
+  let sessionCount = 0;
+  let totalBytes = 0;
+  let sessionsWithWarnings = 0;
+  for (const group of perRoot.flat()) {
+    if (group.outside > 0) return undefined; // a last use outside years 1970–9999
+    sessionCount += group.sessions;
+    totalBytes += group.bytes;
+    sessionsWithWarnings += group.warned;
+    const lastUsedAt = isoFromMs(group.lastUsed);
+    const usage = byNamespace.get(group.namespace);
+    if (!usage)
+      byNamespace.set(group.namespace, {
+        namespace: group.namespace,
+        sessionCount: group.sessions,
+        totalBytes: group.bytes,
+        lastUsedAt,
+      });
+    else {
+      usage.sessionCount += group.sessions;
+      usage.totalBytes += group.bytes;
+      if (lastUsedAt > usage.lastUsedAt) usage.lastUsedAt = lastUsedAt;
+    }
+  }
+  const namespaces = [...byNamespace.values()].sort(byUsage);
+
+  // The sessions shown: their records kept on their rows, made now, or made from their facts.
+  const picked =
+    top > 0
+      ? firstOf(
+          store.tableTop(roots, order, top),
+          top,
+          comparatorOf(order, {
+            lastUsed: (r) => r.last_used,
+            size: (r) => r.size,
+            path: (r) => r.path,
+            created: (r) => r.created_at,
+          }),
+        )
+      : [];
+  const rootIndex = new Map(roots.map((root, r) => [root, r]));
+  const keptAll = { value: true };
+  const whole = new Map<string, SessionRecord>();
+  /** A session's whole record: made now, else `kept` (its file's, as last shown), else made from its facts. */
+  const wholeOf = async (row: { root: string; path: string }, kept?: SessionRecord) => {
+    let record = whole.get(row.path) ?? made.get(row.path) ?? kept;
+    if (!record) {
+      keptAll.value = false;
+      await loadScanner();
+      record = recordOf(rootIndex.get(row.root)!, foundAt(row.path), [], false);
+    }
+    if (record) whole.set(row.path, record);
+    return record;
+  };
+  const shown: SessionRecord[] = [];
+  for (const row of picked) {
+    const kept = row.record === null ? undefined : keptRecordOf(row.record);
+    const sameFile =
+      kept !== undefined &&
+      kept.fingerprint.dev === row.dev &&
+      kept.fingerprint.ino === row.ino &&
+      kept.fingerprint.size === row.size &&
+      lstatMs(kept.fingerprint.mtimeNs) === row.mtime_ms;
+    let record = await wholeOf(row, sameFile ? kept : undefined);
+    if (!record) return undefined; // gone since the walk
+    if (row.duplicate) {
+      // A holder of a duplicated id after the first: what `dedupeIds` gives it, among all holders.
+      const { sharing, holders } = shared();
+      const list = holders.get(record.id);
+      const others = list?.map((k) => sharing[k]!);
+      if (!others) return undefined;
+      const records = await Promise.all(others.map((o) => wholeOf(o)));
+      if (records.some((r) => !r)) return undefined;
+      await loadScanner();
+      const copies = records.map((r) => ({ ...r!, warnings: [...r!.warnings] }));
+      sc!.dedupeIds(copies, (k) => copies[k]!);
+      record = copies[others.findIndex((o) => o.path === row.path)]!;
+    }
+    shown.push(record);
+  }
+  // The records shown, kept on their rows for the same table next time.
+  const keptBefore = picked.filter((row) => row.record !== null).length;
+  if (!keptAll.value || keptBefore !== whole.size) {
+    const records = [...whole.values()].map((r) => [r.store.root, r.path, JSON.stringify(r)] as const);
+    store.putTableRows(roots, [], { records });
+  }
+
+  const summary = { sessionCount, totalBytes };
+  const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
+  if (history !== undefined)
+    try {
+      recordGrowth(history, { sessions: [], summary, namespaces }, (options.now ?? (() => new Date()))());
+    } catch {
+      // History is a bonus (as in `scan`).
+    }
+  const stats = { durationMs: performance.now() - started, filesRead, bytesRead, cacheHits };
+  options.onProgress?.({ phase: "done", filesDone: filesTotal, filesTotal, bytesDone: 0, bytesTotal: 0 });
+  return {
+    stores: refs,
+    sessionCount,
+    totalBytes,
+    namespaceCount: namespaces.length,
+    sessionsWithWarnings,
+    namespaces,
+    agents: [],
+    findings: findingsOf(
+      refs,
+      perRoot.map((groups) => groups.reduce((n, g) => n + g.sessions, 0)),
+      problems,
+    ),
+    problems,
+    orphanedMeta: [],
+    shown,
+    stats,
+    warm: true,
+  };
+}
+
+/** A record kept on its row, or undefined when it is not one (damaged: it is made again). */
+function keptRecordOf(json: string): SessionRecord | undefined {
+  try {
+    const record = JSON.parse(json) as SessionRecord;
+    return typeof record?.fingerprint?.mtimeNs === "string" ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rows that share an id (or are marked so), and the holders of each shared id, first by path. */
+function sharedIdsOf(store: FactsStore, roots: readonly string[]) {
+  const sharing = store.tableDuplicates(roots);
+  const holders = duplicateHolders(
+    sharing.length,
+    (k) => sharing[k]!.id,
+    (k) => sharing[k]!.path,
+  );
+  return { sharing, holders };
 }
 
 /** A file the walk found unchanged, for a record of it (its exact identity is taken when it is read). */
@@ -594,48 +492,4 @@ function foundAt(path: string): FoundFile {
     birthtimeMs: 0,
     nonUtf8Name: false,
   };
-}
-
-/** The columns of the sessions of a look, grown as needed (typed: no object per session). */
-class SessionColumns {
-  size!: Float64Array;
-  lastUsedMs!: Float64Array;
-  /** Into the look's namespace names. */
-  ns!: Int32Array;
-  warnings!: Int32Array;
-  duplicate!: Uint8Array;
-  /** Which of the roots. */
-  root!: Int32Array;
-  /** Its snapshot row: the folder's place (-1: read now) and the row in it. */
-  rowPlace!: Int32Array;
-  rowAt!: Int32Array;
-
-  constructor(private capacity: number) {
-    this.allocate(capacity);
-  }
-
-  /** The columns, with room at `index`. */
-  room(index: number): this {
-    if (index >= this.capacity) this.allocate((this.capacity = index * 2));
-    return this;
-  }
-
-  private allocate(capacity: number) {
-    const grown = <T extends Float64Array | Int32Array | Uint8Array>(
-      old: T | undefined,
-      make: (n: number) => T,
-    ) => {
-      const next = make(capacity);
-      if (old) next.set(old);
-      return next;
-    };
-    this.size = grown(this.size, (n) => new Float64Array(n));
-    this.lastUsedMs = grown(this.lastUsedMs, (n) => new Float64Array(n));
-    this.ns = grown(this.ns, (n) => new Int32Array(n));
-    this.warnings = grown(this.warnings, (n) => new Int32Array(n));
-    this.duplicate = grown(this.duplicate, (n) => new Uint8Array(n));
-    this.root = grown(this.root, (n) => new Int32Array(n));
-    this.rowPlace = grown(this.rowPlace, (n) => new Int32Array(n));
-    this.rowAt = grown(this.rowAt, (n) => new Int32Array(n));
-  }
 }

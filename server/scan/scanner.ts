@@ -11,15 +11,9 @@ import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import type { StoreScan } from "../stores/adapter-types.js";
 import { adapterOf, storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "../fs/file-identity.js";
-import {
-  type CacheEntry,
-  cacheFileFor,
-  loadScanCache,
-  type ScanCache,
-  ScanCacheReader,
-  ScanCacheWriter,
-  settleCacheDir,
-} from "./scan-cache.js";
+import { FactsStore, factsFileIn, FolderShelf } from "../state/facts-store.js";
+import { type FactsShelf, type StoredFacts, withFactsShelves } from "../stores/facts-cache.js";
+import type { PiFileFacts, PiParseState } from "../stores/pi/session-parser.js";
 import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders, IdCounts } from "./duplicate-ids.js";
 import {
@@ -34,12 +28,9 @@ import {
 export interface ScanOptions {
   /** The stores, each with its kind (`resolveStores` finds them; they go through the place gate here too). */
   stores: readonly StoreRef[];
-  /** Where the incremental cache lives; without it (and `cacheDir`) every file is read. */
+  /** The facts store's database file (state/facts-store.ts); without it (and `cacheDir`) every file is read. */
   cacheFile?: string;
-  /**
-   * The cache folder: one file per set of roots (`cacheFileFor`), the least recently used removed
-   * beyond `CACHE_LIMITS`. Used instead of `cacheFile`.
-   */
+  /** The state folder the facts store is in (`factsFileIn`): used instead of `cacheFile`. */
   cacheDir?: string;
   /** pi's session-index folder (`<agentDir>/sessions-meta`): joined onto the records when given. */
   metaDir?: string;
@@ -65,16 +56,51 @@ export interface ScanOptions {
    */
   changed?: ReadonlySet<string>;
   /**
-   * Cache entries held in memory by a long-lived caller (the server), looked up before the cache
-   * file. With `changed`, the cache file is neither read for them again nor written: the entries of
-   * the files read go here. Without, the entries here are written to the cache file and taken out.
+   * Cache entries held in memory by a long-lived caller (the server), looked up before the facts
+   * store: with `changed`, the entries of the files read go here (and to the store); a full scan
+   * takes out those of the files it read again.
    */
   memoryCache?: Map<string, CacheEntry>;
   now?: () => Date;
 }
 
-/** Marks a cache key whose entry has already gone to the new cache file. */
-const READ = Symbol("read");
+/** What a scan knows of a pi session file: its identity when read, and what reading it taught us. */
+export interface CacheEntry {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeNs: string;
+  facts: PiFileFacts;
+  /** Resumable state when it differs from `facts` (last line without newline). */
+  resume?: PiParseState;
+}
+
+/** The name pi's facts are kept under in the facts store (bump the version when `PiFileFacts` changes shape). */
+export const PI_FACTS = "pi@1";
+
+/** A cache entry from what the facts store kept, or undefined when it is damaged (the file is read again). */
+export function entryOf(stored: StoredFacts | undefined): CacheEntry | undefined {
+  if (!stored) return undefined;
+  try {
+    const entry: CacheEntry = { ...stored.identity, facts: JSON.parse(stored.facts) as PiFileFacts };
+    if (stored.resume !== undefined) entry.resume = JSON.parse(stored.resume) as PiParseState;
+    return entry;
+  } catch {
+    return undefined;
+  }
+}
+
+export const storedOf = (e: CacheEntry): StoredFacts => ({
+  identity: { dev: e.dev, ino: e.ino, size: e.size, mtimeNs: e.mtimeNs },
+  facts: JSON.stringify(e.facts),
+  ...(e.resume ? { resume: JSON.stringify(e.resume) } : {}),
+});
+
+/** Where a file's facts are kept: its folder and name (a name not valid UTF-8: its whole key, in the folder it seems to be in). */
+function placeOf(key: string, file: FoundFile): [folder: string, name: string] {
+  if (!key.startsWith("bytes:")) return FolderShelf.place(key);
+  return [file.path.slice(0, file.path.lastIndexOf("/")), key];
+}
 
 /** How long the scan may hold the event loop before it lets other work run. */
 const YIELD_EVERY_MS = 50;
@@ -86,13 +112,6 @@ const CHEAP_STEPS = 64;
 
 export const cacheKey = (file: FoundFile) =>
   typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
-
-/** The path a cache key stands for (undecodable bytes as U+FFFD, enough for a prefix test). */
-const keyPath = (key: string) =>
-  key.startsWith("bytes:") ? Buffer.from(key.slice("bytes:".length), "base64").toString("utf8") : key;
-
-const isUnderAny = (path: string, roots: readonly string[]) =>
-  roots.some((root) => path.startsWith(root.endsWith("/") ? root : `${root}/`));
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -307,14 +326,13 @@ function linkForks(records: SessionRecord[], own: Own) {
 
 export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const gated = gatedStores(options.stores);
-  // The stores of file sessions first (pi's), read by the walk and the cache below; then each other
-  // store by its adapter's own scan.
+  // The stores of file sessions first (pi's), read by the walk and the facts store below; then each
+  // other store by its adapter's own scan.
   const fileStores = gated.filter((s) => adapterOf(s.kind).readByFileScanner);
   const adapterStores = gated.filter((s) => !adapterOf(s.kind).readByFileScanner);
   const roots = fileStores.map((s) => s.root);
   const storeRefs = [...fileStores, ...adapterStores];
-  const cacheFile =
-    options.cacheDir !== undefined ? cacheFileFor(options.cacheDir, roots) : options.cacheFile;
+  const factsFile = options.cacheDir !== undefined ? factsFileIn(options.cacheDir) : options.cacheFile;
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const interval = options.progressIntervalMs ?? 100;
@@ -407,51 +425,13 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
       : undefined;
   };
   // With a previous look (a server's rescan), a file unchanged since needs no cache entry: its record
-  // is reused. Only the entries of the other files are decoded, and the cache file is read only
-  // when some file changed or went, and rewritten (by copying what stays) only when one did.
-  // Loading all of it held ~70 MB of entries next to the previous look.
+  // is reused, and the facts store is asked only about the other files.
   const lean = options.previous !== undefined;
-  /** Lean: the keys of every file found, and of those that need their cache entry. */
+  /** Lean: the keys of every file found. */
   const foundKeys = new Set<string>();
-  const neededKeys = new Set<string>();
-  /** Entries of files under the scanned roots that were not found (forgotten; not lean: whether any). */
-  let forgotten = 0;
-  let oldCache: ScanCache = new Map();
-  if (changed) {
-    // The cache file is not read: decoding it to find a few entries cost more (~150 ms at 100,000
-    // sessions) than reading those files again, and after their first change they are in memory.
-  } else if (lean) {
-    for (const { root, files } of found) {
-      for (let i = 0; i < files.length; i++) {
-        const file = files.at(i);
-        const key = cacheKey(file);
-        foundKeys.add(key);
-        if (!unchangedRecord(root, file)) neededKeys.add(key);
-        const turn = clockDue(true) ? breathe() : undefined;
-        if (turn) await turn;
-      }
-    }
-    // With no file needing its entry, every name is UTF-8 and its key is its path.
-    const gone = () =>
-      options.previous!.sessions.some(
-        (s) =>
-          adapterOf(s.store.kind).readByFileScanner && roots.includes(s.store.root) && !foundKeys.has(s.path),
-      );
-    if (cacheFile && (neededKeys.size > 0 || gone())) {
-      oldCache = loadScanCache(cacheFile, (key) => {
-        if (neededKeys.has(key)) return true;
-        if (!foundKeys.has(key) && isUnderAny(keyPath(key), roots)) forgotten += 1;
-        return false;
-      });
-    }
-  }
-  // Not lean: the old file is opened, and each file's entry decoded when the loop meets the file.
-  const reader = !lean && cacheFile ? ScanCacheReader.open(cacheFile) : undefined;
-  // A file read now goes to the new cache file at once (`READ` stands for it here): holding every
-  // read file's facts until the end cost ~35 MB at 100,000 sessions (with an old file, a few
-  // thousand are held to go where their old entries were). Unchanged files keep their entry in the
-  // old file, copied only if the cache is rewritten at all.
-  const newCache = new Map<string, CacheEntry | typeof READ>();
+  // Each root's facts, looked up a folder at a time as the loop meets the files (the walk's order).
+  const store = factsFile !== undefined ? FactsStore.open(factsFile) : undefined;
+  const shelves = store && roots.map((root) => new FolderShelf(store, PI_FACTS, root));
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   /**
    * The indexes of `records` that the last steps have copied to change. Every other record is the
@@ -482,9 +462,6 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     return breathe();
   };
   let orphanedMeta: Awaited<ReturnType<typeof joinSessionMeta>> | undefined;
-  // A watcher's update keeps its cache entries in memory: the cache file is written by full scans.
-  const writer = cacheFile && !changed ? new ScanCacheWriter(cacheFile, roots) : undefined;
-  if (reader) writer?.inPlace(reader);
   /** The records as the readers made them (see `baseOf`). */
   let base: Base | undefined;
   /** With a watcher's changes: the records that went and came since `previous` (see `IdCounts`). */
@@ -492,18 +469,22 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
   const came: SessionRecord[] = [];
   try {
     let index = 0;
-    for (const { root, files } of found) {
+    for (const [r, { root, files }] of found.entries()) {
+      const shelf = shelves?.[r];
       for (let i = 0; i < files.length; i++, index++) {
         const file = files.at(i);
         const key = cacheKey(file);
         const readBefore = filesRead; // a file found unchanged is a cheap step
         const input = inputOf(root, file, precise);
         const unchanged = lean ? unchangedRecord(root, file) : undefined;
+        const [folder, name] = shelf ? placeOf(key, file) : ["", ""];
+        if (lean) foundKeys.add(key);
         if (unchanged) {
           // The same file as last time: the same record, shared with the last look. The steps below
           // copy it before they change it (a new fork, a duplicate id, pi's index): the last look's
           // records never change. Copying all of them was ~20 MB more per rescan.
           cacheHits += 1;
+          shelf?.touch(folder, name);
           records.push(unchanged);
           addToFolder(unchanged);
           const turn = fileDone(index, file.identity.size, true);
@@ -511,21 +492,18 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
           continue;
         }
         try {
-          // A watcher's update may have read the file since the cache file was written.
+          // A watcher's update may have read the file since the facts store was written.
           const inMemory = memoryCache?.get(key);
-          const cached = inMemory ?? (reader ? reader.get(key) : oldCache.get(key));
+          const cached = inMemory ?? entryOf(shelf?.get(key, folder, name));
           const { entry, identity, bytesRead: read, hit } = factsFor(file, cached, buffer);
           if (hit) {
             cacheHits += 1;
-            if (!inMemory) reader?.reuse(key);
-          } else if (changed) {
-            filesRead += 1;
-            memoryCache?.set(key, entry);
+            if (inMemory) shelf?.put(key, storedOf(entry), folder, name);
           } else {
             filesRead += 1;
-            writer?.add(key, entry);
-            newCache.set(key, READ);
-            memoryCache?.delete(key);
+            shelf?.put(key, storedOf(entry), folder, name);
+            if (changed) memoryCache?.set(key, entry);
+            else memoryCache?.delete(key);
           }
           bytesRead += read;
           // A read describes the file as read (fstat), which may be newer than the walk's lstat.
@@ -534,8 +512,8 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         } catch (error) {
           const gone = readFailure(input, error, problems);
           if (gone) {
-            // Deleted since the walk: its entry is forgotten.
-            if (lean && foundKeys.delete(key) && oldCache.has(key)) forgotten += 1;
+            // Deleted since the walk: its facts are forgotten.
+            if (lean) foundKeys.delete(key);
             continue;
           }
           if (input.readError === undefined) continue; // a problem now (a link)
@@ -548,38 +526,61 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
         const turn = fileDone(index, file.identity.size, filesRead === readBefore);
         if (turn) await turn;
       }
+      // A whole walk asked for every file there is: the facts of the others are forgotten. A
+      // server's rescan asked only about files that changed: it forgets the sessions of its last
+      // look not found now; a watcher's update keeps everything (it walked a few places).
+      if (shelf && lean && !changed)
+        for (const s of options.previous!.sessions)
+          if (adapterOf(s.store.kind).readByFileScanner && s.store.root === root && !foundKeys.has(s.path)) {
+            const [folder, name] = FolderShelf.place(s.path);
+            shelf.forget(folder, name);
+          }
+      shelf?.settle(!changed);
     }
     found.length = 0; // every file is read
 
     const others: SessionRecord[] = [];
-    for (const store of adapterStores) {
-      const inStore = (path: string) => isAtOrUnder(path, store.root);
-      const adapter = await storeAdapter(store.kind);
+    for (const adapterStore of adapterStores) {
+      const inStore = (path: string) => isAtOrUnder(path, adapterStore.root);
+      const adapter = await storeAdapter(adapterStore.kind);
+      // The adapter reads; what it read is kept on this root's shelves (one per reader it uses).
+      const adapterShelves = new Map<string, FolderShelf>();
+      const shelfOf = (reader: string): FactsShelf | undefined => {
+        if (!store) return undefined;
+        let shelf = adapterShelves.get(reader);
+        if (!shelf) adapterShelves.set(reader, (shelf = new FolderShelf(store, reader, adapterStore.root)));
+        return shelf;
+      };
       let scanned: StoreScan | undefined;
       let last: StoreScan | undefined;
       // With a watcher's changes, only what changed under this store is measured again — unless the
       // store itself came, went or was replaced.
-      if (changed && ![...changed].some((path) => store.root.startsWith(`${path}/`))) {
+      if (changed && ![...changed].some((path) => adapterStore.root.startsWith(`${path}/`))) {
         last = {
           records: previousBase.others.filter(
-            (r) => r.store.kind === store.kind && r.store.root === store.root,
+            (r) => r.store.kind === adapterStore.kind && r.store.root === adapterStore.root,
           ),
           problems: options.previous!.problems.filter((p) => inStore(p.path)),
         };
         const mine = [...changed].filter(inStore);
         // Nothing changed under it: its records and problems stay as they were.
-        scanned = mine.length === 0 ? last : adapter.rescanChanged?.(store.root, last, mine);
+        scanned =
+          mine.length === 0
+            ? last
+            : withFactsShelves(shelfOf, () => adapter.rescanChanged?.(adapterStore.root, last!, mine));
       }
       if (!scanned) {
-        if (!adapter.scan) throw new Error(`the ${store.kind} adapter has no scan of its own`);
-        scanned = adapter.scan(store.root);
+        const { scan } = adapter;
+        if (!scan) throw new Error(`the ${adapterStore.kind} adapter has no scan of its own`);
+        scanned = withFactsShelves(shelfOf, () => scan(adapterStore.root));
       }
       if (changed && scanned !== last) {
         // A store measured again: its records all went and came (an adapter reads it whole).
         for (const r of previousBase.others)
-          if (r.store.kind === store.kind && r.store.root === store.root) went.push(r);
+          if (r.store.kind === adapterStore.kind && r.store.root === adapterStore.root) went.push(r);
         for (const r of scanned.records) came.push(r);
       }
+      for (const shelf of adapterShelves.values()) shelf.settle(false); // what it read, written
       records.push(...scanned.records);
       others.push(...scanned.records);
       problems.push(...scanned.problems);
@@ -613,34 +614,10 @@ export async function scanStores(options: ScanOptions): Promise<ScanReport> {
     await breathe();
     linkForks(records, own);
     await breathe();
-    // Entries of files under the scanned roots that were not found are gone; entries of other
-    // stores (another --root, the default store) are kept for their next scan.
-    if (reader && ScanCacheWriter.anyNotReused(reader, roots)) forgotten += 1;
-    // Entries a watcher's updates held in memory go to the cache file with the next full scan.
-    let fromMemory = 0;
-    if (writer && lean && memoryCache)
-      for (const [key, entry] of memoryCache)
-        if (foundKeys.has(key) && !newCache.has(key)) {
-          writer.add(key, entry);
-          newCache.set(key, READ);
-          fromMemory += 1;
-        }
-    if (writer && (filesRead > 0 || forgotten > 0 || fromMemory > 0)) {
-      if (lean) {
-        // What stays: entries of files found and not read now, and of other stores.
-        writer.copyFrom(
-          cacheFile!,
-          (key) => !newCache.has(key) && (foundKeys.has(key) || !isUnderAny(keyPath(key), roots)),
-        );
-      } else if (reader) writer.copyReused(reader, roots);
-      writer.commit();
-      memoryCache?.clear();
-    }
+    if (!changed) memoryCache?.clear(); // every file it held is on the facts store now
   } finally {
-    writer?.abort(); // nothing to do after a commit; else the temp file goes
-    reader?.close();
+    store?.close();
   }
-  if (options.cacheDir !== undefined && cacheFile) settleCacheDir(options.cacheDir, cacheFile);
   await breathe();
   const summary = summarizeSessions(records, problems, options.topN ?? 10);
   await breathe();

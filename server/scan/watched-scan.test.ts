@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { normalized, settled } from "../../test-support/report-compare.js";
 import { line, newStore, stepArb, type Step } from "../../test-support/store-steps.js";
 import { watchTree } from "../fs/tree-watcher.js";
-import type { CacheEntry } from "./scan-cache.js";
+import type { CacheEntry } from "./scanner.js";
 import { type ScanOptions, scanStores } from "./scanner.js";
 import { piStores } from "../../test-support/pi-stores.js";
 

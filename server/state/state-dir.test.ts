@@ -10,7 +10,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  realpathSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +18,7 @@ import { describe, expect, it, vi } from "vitest";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { startServe, withStubBrowser } from "../../test-support/serve-child.js";
 import { runCli } from "../cli/main.js";
-import { cacheFileFor } from "../scan/scan-cache.js";
+import { factsFileIn } from "./facts-store.js";
 import { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 import { statePaths } from "./state-dir.js";
 
@@ -46,14 +45,16 @@ function looserThanPrivate(dir: string): string[] {
 describe("the state folder", () => {
   it("holds only private files (0600) in private folders (0700), an older loose one tightened", async () => {
     const state = statePaths().dir;
-    // What an older version left: a 0755 state folder and growth folder, a 0644 scan cache.
+    // What an older version left: a 0755 state folder and growth folder, a 0644 scan cache (of the
+    // format before the facts store, which goes; and a facts store that is not one, set aside).
     mkdirSync(join(state, "growth"), { recursive: true, mode: 0o755 });
     chmodSync(state, 0o755);
     chmodSync(join(state, "growth"), 0o755);
 
     const root = mkdtempSync(join(tmpdir(), "sr-private-"));
     mkdirSync(statePaths().scanCache, { recursive: true, mode: 0o755 });
-    writeFileSync(cacheFileFor(statePaths().scanCache, [realpathSync(root)]), "old", { mode: 0o644 });
+    writeFileSync(join(statePaths().scanCache, "0123456789abcdef.cache"), "old", { mode: 0o644 });
+    writeFileSync(factsFileIn(statePaths().scanCache), "old", { mode: 0o644 });
     const old = writeSession(root, "/work/app", 2).getSessionFile()!;
     writeSession(root, "/work/app", 1);
     setModified(old, new Date(Date.now() - 400 * 86_400_000));

@@ -10,9 +10,9 @@ export interface StatePaths {
   dir: string;
   /** The config file used when no `--config` is given. */
   configFile: string;
-  /** The scan cache folder: one file per set of store roots (server/scan/scan-cache.ts). */
+  /** The scan cache folder: the facts store's database, `facts.db` (server/state/facts-store.ts). */
   scanCache: string;
-  /** The single cache file of earlier versions: no longer read, removed by `cache clear`. */
+  /** The single cache file of earlier versions: no longer read, removed by `cache clear` (as the per-roots `.cache` files of later ones). */
   legacyScanCache: string;
   demoStore: string;
   /** Manual pins by session id. */

@@ -9,7 +9,7 @@ import { lstatSync } from "node:fs";
 
 function counting() {
   const reads: string[] = [];
-  const cache = new FactsCache((path) => {
+  const cache = new FactsCache("test@1", (path) => {
     reads.push(path);
     return { facts: readFileSync(path, "utf8"), identity: identityOf(lstatSync(path, { bigint: true })) };
   });

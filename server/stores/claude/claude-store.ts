@@ -71,7 +71,7 @@ const PROJECT_OWN = new Set([
 const passedOver = (name: string) => PROJECT_OWN.has(name) || IN_FLIGHT.test(name);
 
 /** A transcript unchanged since the last scan is not read again (a server rescans every few seconds). */
-const transcripts = new FactsCache<ClaudeFacts>(readClaudeTranscript);
+const transcripts = new FactsCache<ClaudeFacts>("claude-transcript@1", readClaudeTranscript);
 const transcriptFacts = (path: string, stat?: BigIntStats) => transcripts.get(path, stat);
 
 const names = (folder: string): string[] => {

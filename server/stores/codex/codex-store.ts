@@ -33,7 +33,7 @@ import { type Placed, rescanPlaced } from "../watched-rescan.js";
 import { laterOf, readCapWarning } from "../read-caps.js";
 
 /** A rollout unchanged since the last scan is not read again (a server rescans every few seconds). */
-const rolloutCache = new FactsCache<RolloutFacts>(readRollout);
+const rolloutCache = new FactsCache<RolloutFacts>("codex-rollout@1", readRollout);
 const rolloutFacts = (path: string) => rolloutCache.get(path);
 
 /** One thread's rollout as found on disk. */

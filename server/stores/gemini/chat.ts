@@ -304,7 +304,7 @@ function readLegacyChat(path: string): { facts: GeminiChatFacts; identity: FileI
  * A server rescans every few seconds, and the sweep reads the same chats right after the scan: a
  * chat unchanged since is not read again.
  */
-export const geminiChats = new FactsCache<GeminiChatFacts>((path) =>
+export const geminiChats = new FactsCache<GeminiChatFacts>("gemini-chat@1", (path) =>
   path.endsWith(".json") ? readLegacyChat(path) : readChatLines(path),
 );
 

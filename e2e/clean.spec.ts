@@ -11,6 +11,7 @@ import { generateStore } from "../bench/synthetic-store.js";
 import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { BIN } from "../test-support/serve-child.js";
+import { sized } from "../test-support/slow-lane.js";
 import { snapshotTree, treeChanges } from "../test-support/tree-snapshot.js";
 import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
@@ -598,10 +599,12 @@ async function deleteEverything(page: Page, count: number) {
 }
 
 /**
- * Sessions of the large store: the 20,000 the issue asks about (both tests together take about two
- * minutes on a shared machine); I17_SESSIONS=3000 runs them on a smaller store while developing.
+ * Sessions of the large store: 5,000 in `npm test`, where a delete of them still runs for seconds
+ * after its first progress (so Stop and a reload land in it); the 20,000 the issue asks about in
+ * `npm run test:full` (test-support/slow-lane.ts; both tests together take about two minutes on a
+ * shared machine). I17_SESSIONS=3000 runs them on another size while developing.
  */
-const SESSIONS = Number(process.env.I17_SESSIONS ?? 20_000);
+const SESSIONS = Number(process.env.I17_SESSIONS ?? sized(5_000, 20_000));
 const still = (files: string[]) => files.filter((f) => existsSync(f)).length;
 
 test("a large delete shows its progress from the server; Stop ends it after the current item, lists what moved with its Undo", async ({

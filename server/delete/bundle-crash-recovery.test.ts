@@ -13,7 +13,8 @@
 //     and each subagent's log and tool outputs, logs/session-<id>.jsonl, tool-outputs/session-<id>/,
 //     the session's own <id>/ folder and the backups Gemini set aside beside a chat.
 // (Codex's sessions move another way, through `codex delete`: codex-crash-recovery.test.ts.)
-// `CRASH_TRIALS=200 npm run test:crash` runs more trials.
+// 12 trials an agent in `npm test`, 36 in `npm run test:full` (test-support/slow-lane.ts), 200 in
+// `npm run test:crash`.
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +32,7 @@ import {
   type Unit,
 } from "../../test-support/crash-harness.js";
 import { GEMINI_NOW, GeminiStoreBuilder } from "../../test-support/gemini-store.js";
+import { crashTrials } from "../../test-support/slow-lane.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
 import { listTrash, recover, restore } from "./deletion-engine.js";
@@ -38,7 +40,7 @@ import { listTrash, recover, restore } from "./deletion-engine.js";
 const SESSIONS = 192;
 const ORPHANS = 8;
 const UNITS = SESSIONS + ORPHANS;
-const TRIALS = Number(process.env.CRASH_TRIALS ?? 36);
+const TRIALS = crashTrials(12, 36);
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -380,13 +380,16 @@ for (const agent of AGENTS)
     }
 
     const parts = agent.oneParts;
+    // A child process killed at each point, one after another: up to 19 s on a loaded two-core
+    // machine, so the limit is one that only a hang reaches.
+    const allPoints = { timeout: 300_000 };
     // A move's crash points: intents written, intents synced, moved, one per part, recorded.
     const movePoints = 4 + parts;
     // A restore's: its intent synced, the session's own file back, one per part, its outcome recorded.
     const restorePoints = 3 + parts;
 
     for (const target of ["quarantine", "trash"] as const)
-      it(`a move killed at each of its ${movePoints} crash points (${target})`, async () => {
+      it(`a move killed at each of its ${movePoints} crash points (${target})`, allPoints, async () => {
         let halves = 0;
         for (let crashAt = 0; crashAt < movePoints; crashAt++) {
           const one = oneBundle();
@@ -404,7 +407,7 @@ for (const agent of AGENTS)
     // but its emptied `<n>.sidecars/` folders stayed in the quarantine (recovery.ts did not tidy); and
     // one killed after its outcome was written left them too (restore.ts tidied after it).
     for (const target of ["quarantine", "trash"] as const)
-      it(`a restore killed at each of its ${restorePoints} crash points (${target})`, async () => {
+      it(`a restore killed at each of its ${restorePoints} crash points (${target})`, allPoints, async () => {
         let halves = 0;
         for (let crashAt = 0; crashAt < restorePoints; crashAt++) {
           const one = oneBundle();

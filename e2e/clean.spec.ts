@@ -8,8 +8,10 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateStore } from "../bench/synthetic-store.js";
+import { writeClaudeTranscript } from "../test-support/claude-transcript.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { BIN } from "../test-support/serve-child.js";
+import { sized } from "../test-support/slow-lane.js";
 import { snapshotTree, treeChanges } from "../test-support/tree-snapshot.js";
 import { agentDirWith, expect, KEEP_NOTHING, test, violations } from "./serve-fixture.js";
 
@@ -202,6 +204,40 @@ test("select all matching a filter sends the filter, not ids; the plan is exactl
   const handPicked = page.waitForRequest((r) => r.url().endsWith("/api/plan/selection"));
   await page.getByTestId("clean-selected").click();
   expect(Object.keys((await handPicked).postDataJSON() as object)).toEqual(["ids"]);
+});
+
+test("a hand pick too long for one request: the wizard says how many of its ids fit and how to clean more, and sends nothing", async ({
+  page,
+  home,
+  serve,
+}) => {
+  // 1,430 Claude Code sessions: every one selected, then one unticked, is a hand pick of 1,429 ids
+  // (`claude:` and a uuid, 43 characters each) — more than one 64 KiB request carries (1,424).
+  agentDirWith(home, KEEP_NOTHING);
+  const old = new Date(Date.now() - 60 * 86_400_000);
+  for (let i = 0; i < 1430; i++)
+    writeClaudeTranscript(join(home, ".claude"), {
+      id: `6f1c2a4e-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      cwd: `/work/p${i % 10}`,
+      turns: 1,
+      modified: old,
+    });
+  const server = await serve();
+  await page.goto(server.url);
+  await page.getByTestId("nav-sessions").click();
+  await page.getByTestId("select-all").check();
+  await expect(page.getByTestId("selection-count")).toContainText("1,430 selected");
+  await page.getByTestId("session-row").nth(0).getByTestId("row-select").click();
+  await expect(page.getByTestId("selection-count")).toContainText("1,429 selected");
+  const asked: string[] = [];
+  page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+  await page.getByTestId("clean-selected").click();
+  const error = page.getByTestId("wizard").getByTestId("wizard-error");
+  await expect(error).toContainText(
+    "1,429 sessions are selected; a hand-picked selection is sent as its ids, and one request takes 1,424 of these.",
+  );
+  await expect(error).toContainText("filter the table and tick the header box");
+  expect(asked.filter((path) => path === "/api/plan/selection")).toEqual([]);
 });
 
 test("restoring onto a path that is taken again says so plainly and overwrites nothing", async ({
@@ -563,10 +599,12 @@ async function deleteEverything(page: Page, count: number) {
 }
 
 /**
- * Sessions of the large store: the 20,000 the issue asks about (both tests together take about two
- * minutes on a shared machine); I17_SESSIONS=3000 runs them on a smaller store while developing.
+ * Sessions of the large store: 5,000 in `npm test`, where a delete of them still runs for seconds
+ * after its first progress (so Stop and a reload land in it); the 20,000 the issue asks about in
+ * `npm run test:full` (test-support/slow-lane.ts; both tests together take about two minutes on a
+ * shared machine). I17_SESSIONS=3000 runs them on another size while developing.
  */
-const SESSIONS = Number(process.env.I17_SESSIONS ?? 20_000);
+const SESSIONS = Number(process.env.I17_SESSIONS ?? sized(5_000, 20_000));
 const still = (files: string[]) => files.filter((f) => existsSync(f)).length;
 
 test("a large delete shows its progress from the server; Stop ends it after the current item, lists what moved with its Undo", async ({

@@ -3,10 +3,9 @@
 // with its estimated (backfilled) points explained.
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { formatBytes } from "../shared/format.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
-import { expect, test } from "./serve-fixture.js";
+import { axe, expect, test } from "./serve-fixture.js";
 
 function setUp(home: string) {
   const agentDir = join(home, ".pi", "agent");
@@ -166,7 +165,7 @@ test("the headline answers in one sentence; the chart with its quota line is abo
   await expect(page.getByTestId("review-cleanup")).toBeInViewport();
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await axe(page);
     expect(violations.map((v) => `${colorScheme} ${v.impact} ${v.id}`)).toEqual([]); // of any impact
   }
 

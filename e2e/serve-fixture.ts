@@ -149,8 +149,22 @@ export const test = base.extend<{
 
 export { expect } from "@playwright/test";
 
+/** How much longer a test may run for each axe analysis it makes. */
+const AXE_ALLOWANCE_MS = 60_000;
+
+/**
+ * axe's analysis of the page as it is. It is work for the CPU with nothing to wait for — the first
+ * one in a cold Chromium on a loaded two-core machine took 10 s and more — so each run widens the
+ * running test's limit by its own allowance instead of spending the test's.
+ */
+export async function axe(page: Page): ReturnType<AxeBuilder["analyze"]> {
+  const { timeout } = test.info();
+  if (timeout > 0) test.setTimeout(timeout + AXE_ALLOWANCE_MS);
+  return new AxeBuilder({ page }).analyze();
+}
+
 /** axe's violations of any impact on the page as it is, one line each (none: `[]`). */
 export async function violations(page: Page) {
-  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  const { violations: found } = await axe(page);
   return found.map((v) => `${v.impact}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }

@@ -8,9 +8,8 @@ import { join } from "node:path";
 import { formatBytes } from "../shared/format.js";
 import { setModified, writeSession } from "../test-support/pi-store.js";
 import { BIN } from "../test-support/serve-child.js";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { agentDirWith, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
+import { agentDirWith, axe, expect, KEEP_NOTHING, test } from "./serve-fixture.js";
 
 const DAY = 86_400_000;
 
@@ -19,7 +18,7 @@ async function violations(page: Page) {
   const found: string[] = [];
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const result = await new AxeBuilder({ page }).analyze();
+    const result = await axe(page);
     for (const v of result.violations)
       found.push(`${colorScheme} ${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   }

@@ -233,6 +233,13 @@ export const PlanSchema = z.object({
 export type Plan = z.infer<typeof PlanSchema>;
 
 /**
+ * A plan the server keeps so that a delete can name it: what `GET /api/plan` and `POST
+ * /api/plan/selection` answer, always with its `previewId`.
+ */
+export const PlanPreviewSchema = PlanSchema.required({ previewId: true });
+export type PlanPreview = z.infer<typeof PlanPreviewSchema>;
+
+/**
  * A plan without its lists (`GET /api/plan/summary`): its totals, quota, warnings and riskiest, and
  * how many sessions each list holds — what a headline shows, a few kilobytes at any size.
  */

@@ -103,7 +103,9 @@ beforeAll(() => {
   installOutput = install.stdout + install.stderr;
   installed = join(project, "node_modules", manifest.name);
   bin = join(project, "node_modules", ".bin", "session-retention");
-}, 240_000);
+  // A whole build and an install: work for the cores, with nothing to wait for. They took ~3 min on a
+  // loaded two-core machine (a test beside them); the limit is only there to end a hang.
+}, 900_000);
 
 describe("the package installed from its tarball", () => {
   it("was packed built: the command, the server, the dashboard and the extension, with its documents", () => {
@@ -203,7 +205,8 @@ describe("the package installed from its tarball", () => {
     }, 60_000);
   });
 
-  it("its library API type-checks in a TypeScript program that imports it", () => {
+  // tsc type-checks Node's types too: 20 s on a loaded two-core machine, far past the default limit.
+  it("its library API type-checks in a TypeScript program that imports it", { timeout: 300_000 }, () => {
     writeFileSync(
       join(project, "use.ts"),
       [

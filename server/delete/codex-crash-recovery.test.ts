@@ -17,9 +17,9 @@
 // spawner takes it too — the engine asks Codex first and moves it in its spawner's entry (the units
 // here are Codex's view: the spawner with it), and it must come back from there like any other
 // subagent (plan/agent-takes.ts). Fewer sessions and trials than the
-// other harnesses (`codex delete` takes about a third of a second per thread); `CRASH_TRIALS=200 npm
-// run test:crash` runs more. Needs `sqlite3` and `zstd` (CI installs them): skipped without them,
-// except under CI, where that is a failure.
+// other harnesses (`codex delete` takes about a third of a second per thread): 4 in `npm test`, 8 in
+// `npm run test:full` (test-support/slow-lane.ts), 200 in `npm run test:crash`. Needs `sqlite3` and
+// `zstd` (CI installs them): skipped without them, except under CI, where that is a failure.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +37,7 @@ import {
   unnamedInTrash,
   type Unit,
 } from "../../test-support/crash-harness.js";
+import { crashTrials } from "../../test-support/slow-lane.js";
 import { agentBin } from "../../test-support/test-agents.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
@@ -53,7 +54,7 @@ if (!available && process.env.CI)
   );
 
 const UNITS = 16;
-const TRIALS = Number(process.env.CRASH_TRIALS ?? 8);
+const TRIALS = crashTrials(4, 8);
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 
 /**

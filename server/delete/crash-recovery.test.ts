@@ -2,7 +2,8 @@
 // and is SIGKILLed — at a chosen crash point of the engine (after the intents are written, after a
 // move, after its outcome is recorded) or from outside at a random moment. Recovery then runs, and
 // every session must exist exactly once, byte-identical: in place, or in the trash with a record
-// that restores it. `CRASH_TRIALS=200 npm run test:crash` runs more trials.
+// that restores it. 12 trials in `npm test`, 36 in `npm run test:full` (test-support/slow-lane.ts),
+// 200 in `npm run test:crash`.
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,13 +21,14 @@ import {
   type Unit,
 } from "../../test-support/crash-harness.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { crashTrials } from "../../test-support/slow-lane.js";
 import { Random } from "../demo/seeded-random.js";
 import { scanStores } from "../scan/scanner.js";
 import { listTrash, restore } from "./deletion-engine.js";
 import { piStores } from "../../test-support/pi-stores.js";
 
 const SESSIONS = 200;
-const TRIALS = Number(process.env.CRASH_TRIALS ?? 36);
+const TRIALS = crashTrials(12, 36);
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
 /** Crash points of one run: 2 per batch of 64 intents, 2 per moved session. */
 const CRASH_POINTS = 2 * Math.ceil(SESSIONS / 64) + 2 * SESSIONS;

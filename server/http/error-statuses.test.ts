@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PlanSchema } from "../../shared/plan.js";
-import { REQUEST_BODY_LIMIT_BYTES } from "../../shared/request-limits.js";
+import { idsThatFit, REQUEST_BODY_LIMIT_BYTES } from "../../shared/request-limits.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { acquireLock } from "../fs/lock-file.js";
 import { statePaths } from "../state/state-dir.js";
@@ -273,6 +273,18 @@ describe("every route that reads a body refuses one over the limit: 413 payload_
       padding: "x".repeat(REQUEST_BODY_LIMIT_BYTES - 100),
     });
     expect(response.status).toBe(400); // the schema refuses the unknown field: the body was read
+  });
+
+  it("the most ids the dashboard sends in one hand-picked selection are read; one more is refused", async () => {
+    // Claude Code's ids (`claude:` and a uuid): 1,500 of them, which the wizard once sent as fitting.
+    const ids = Array.from(
+      { length: 1500 },
+      (_, i) => `claude:6f1c2a4e-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    );
+    const fit = idsThatFit(ids);
+    expect(fit).toBeLessThan(ids.length);
+    expect((await send("POST", "/api/plan/selection", { ids: ids.slice(0, fit) })).status).not.toBe(413);
+    expect((await send("POST", "/api/plan/selection", { ids: ids.slice(0, fit + 1) })).status).toBe(413);
   });
 });
 

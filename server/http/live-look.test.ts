@@ -283,10 +283,15 @@ describe("deleting while the look is watched", () => {
     linkSync(files[0]!, elsewhere);
     appendFileSync(elsewhere, messageLine("written after the preview"));
     setModified(elsewhere, new Date(Date.UTC(2025, 0, 1)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await service.plan()).candidates.find((c) => c.path === files[0])!.fingerprint).toEqual(
-      target.fingerprint,
-    );
+    // Then a write the watcher does see, to another session: once the look has it, the look has
+    // had every event that came before (the kernel queues them in order) — none for the first.
+    const other = plan.candidates.find((c) => c.path === files[2])!;
+    appendFileSync(files[2]!, messageLine("seen by the watcher"));
+    setModified(files[2]!, new Date(Date.UTC(2025, 0, 3)));
+    const fingerprintOf = async (path: string) =>
+      (await service.plan()).candidates.find((c) => c.path === path)?.fingerprint;
+    await expect.poll(() => fingerprintOf(files[2]!), { timeout: 15_000 }).not.toEqual(other.fingerprint);
+    expect(await fingerprintOf(files[0]!)).toEqual(target.fingerprint);
     const result = await service.deleteSessions({
       items: [{ id: target.id, fingerprint: target.fingerprint! }],
       dryRun: false,

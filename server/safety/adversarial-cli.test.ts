@@ -50,11 +50,17 @@ afterAll(() => process.chdir(cwd));
 async function cli(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const run = runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  let timer: NodeJS.Timeout | undefined;
-  const listening = new Promise<"listening">((resolve) => (timer = setTimeout(resolve, 10_000, "listening")));
+  // A serve past the gate says so: it prints its address once it listens.
+  let listened: (status: "listening") => void = () => {};
+  const listening = new Promise<"listening">((resolve) => (listened = resolve));
+  const run = runCli(argv, {
+    stdout: (t) => {
+      out.push(t);
+      if (t.startsWith("session-retention dashboard: ")) listened("listening");
+    },
+    stderr: (t) => err.push(t),
+  });
   const status = await Promise.race([run, listening]);
-  clearTimeout(timer);
   if (status === "listening") {
     process.emit("SIGTERM"); // serve's own handler closes the server
     await run;

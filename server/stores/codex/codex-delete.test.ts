@@ -262,10 +262,14 @@ describe("deleting Codex sessions through the real codex binary", () => {
     for (const held of [vscode.path, subagents[1]!.path]) {
       const child = spawn(
         process.execPath,
-        ["-e", `require("fs").openSync(${JSON.stringify(held)}, "a"); setInterval(() => {}, 1000)`],
-        { stdio: "ignore" },
+        [
+          "-e",
+          `require("fs").openSync(${JSON.stringify(held)}, "a"); console.log("open"); setInterval(() => {}, 1000)`,
+        ],
+        { stdio: ["ignore", "pipe", "ignore"] },
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // Ready once it says the file is open.
+      await new Promise((open) => child.stdout!.once("data", open));
       try {
         const id = held === vscode.path ? `codex:${vscode.id}` : `codex:${root.id}`;
         const inputs = await gatherPlanInputs({

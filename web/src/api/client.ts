@@ -34,7 +34,14 @@ import {
   WatchStatusSchema,
 } from "../../../shared/api.js";
 import type { ConfigProblem } from "../../../shared/config.js";
-import { type Plan, PlanSchema, type PlanSummary, PlanSummarySchema } from "../../../shared/plan.js";
+import {
+  type Plan,
+  type PlanPreview,
+  PlanPreviewSchema,
+  PlanSchema,
+  type PlanSummary,
+  PlanSummarySchema,
+} from "../../../shared/plan.js";
 import { type ScanProgress, ScanProgressSchema } from "../../../shared/scan-report.js";
 import {
   type SoftDeleteResult,
@@ -292,7 +299,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     keep: (ids: string[]): Promise<KeepResponse> =>
       call(KeepResponseSchema, "a keep answer", "/api/keep", { body: { ids } }),
 
-    plan: (): Promise<Plan> => call(PlanSchema, "a plan", "/api/plan"),
+    /** The policy's plan, kept by the server as a preview that a delete names by its id. */
+    plan: (): Promise<PlanPreview> => call(PlanPreviewSchema, "a plan", "/api/plan"),
 
     /** The policy's plan without its lists: its totals and how many sessions it would clean. */
     planSummary: (): Promise<PlanSummary> => call(PlanSummarySchema, "a plan's summary", "/api/plan/summary"),
@@ -302,8 +310,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
      * size; the server evaluates it): candidates with rule `selected`, the selected but kept with
      * their reason.
      */
-    planSelection: (selection: PlanSelectionRequest): Promise<Plan> =>
-      call(PlanSchema, "a plan", "/api/plan/selection", { body: selection }),
+    planSelection: (selection: PlanSelectionRequest): Promise<PlanPreview> =>
+      call(PlanPreviewSchema, "a plan", "/api/plan/selection", { body: selection }),
 
     /** The plan a proposed config would make; `ApiError.problems` says what is wrong with an invalid one. */
     previewPlan: (config: unknown): Promise<Plan> =>

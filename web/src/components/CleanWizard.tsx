@@ -6,11 +6,12 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { confirmationFor } from "../../../shared/confirmation.js";
 import { formatPercent } from "../../../shared/format.js";
-import type { Plan } from "../../../shared/plan.js";
+import type { Plan, PlanPreview } from "../../../shared/plan.js";
+import { idsThatFit } from "../../../shared/request-limits.js";
 import type { SessionFilter } from "../../../shared/session-filter.js";
-import type { DeleteRequest, OperationStatus } from "../../../shared/api.js";
+import type { OperationStatus } from "../../../shared/api.js";
 import { fileName, namespaceBase } from "../../../shared/session-title.js";
-import { type SoftDeleteResult, STOPPED_REASON, type TrashActionResult } from "../../../shared/trash.js";
+import type { SoftDeleteResult, TrashActionResult } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { followOperation } from "../state/operation.js";
 import { DeleteProgress, DeleteResult, undoMoves } from "./DeleteOperation.js";
@@ -21,14 +22,6 @@ import { CandidatesTable } from "./CandidatesTable.js";
 import { Dialog } from "./Dialog.js";
 import { LeftOut } from "./LeftOut.js";
 import { PlanWarnings } from "./PlanWarnings.js";
-
-/** Items per delete request: the server takes bodies up to 64 KiB. */
-const BATCH = 300;
-/**
- * Ids one hand-picked selection can carry within that limit (pi ids are 36 characters). "Every
- * session matching the filter" has no such limit: the filter is sent, not the ids.
- */
-export const MAX_SELECTION = 1500;
 
 export type CleanSource =
   | { kind: "selection"; ids: string[] }
@@ -121,26 +114,29 @@ export function CleanWizard({
   /** Sessions moved (or put back by Undo): the caller refreshes the table and the selection at once. */
   onMoved?: (ids: string[]) => void;
 }) {
-  const [plan, setPlan] = useState<Plan | undefined>(undefined);
+  const [plan, setPlan] = useState<PlanPreview | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [step, setStep] = useState<Step>("usage");
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<SoftDeleteResult | undefined>(undefined);
-  /** The trash operations this run made (one per batch): what undo restores. */
-  const [operations, setOperations] = useState<string[]>([]);
+  /** The trash operation this run made: what undo restores. */
+  const [operation, setOperation] = useState<string | undefined>(undefined);
   const [undone, setUndone] = useState<TrashActionResult | undefined>(undefined);
   /** The candidates left ticked: a delete sends those of them that can go (`candidates`). */
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   /** The server's operation while it runs: its progress, and the id Stop names. */
   const [running, setRunning] = useState<Extract<OperationStatus, { state: "running" }> | undefined>();
-  /** The finished operations (their results stay on the server until Done dismisses them). */
-  const [finished, setFinished] = useState<string[]>([]);
+  /** The finished operation (its result stays on the server until Done dismisses it). */
+  const [finished, setFinished] = useState<string | undefined>(undefined);
 
   useEffect(() => {
-    if (source.kind === "selection" && source.ids.length > MAX_SELECTION)
+    // A hand-picked selection is sent as its ids, in one request; "every session matching the
+    // filter" has no such limit: the filter is sent, not the ids.
+    const fit = source.kind === "selection" ? idsThatFit(source.ids) : 0;
+    if (source.kind === "selection" && fit < source.ids.length)
       return setError(
-        `${source.ids.length.toLocaleString("en-US")} sessions are selected; a hand-picked selection takes at most ${MAX_SELECTION.toLocaleString("en-US")}. To clean more at once, filter the table and tick the header box: every session matching the filter has no such limit. Or let a policy choose (Clean by policy on the overview).`,
+        `${source.ids.length.toLocaleString("en-US")} sessions are selected; a hand-picked selection is sent as its ids, and one request takes ${fit.toLocaleString("en-US")} of these. To clean more at once, filter the table and tick the header box: every session matching the filter has no such limit. Or let a policy choose (Clean by policy on the overview).`,
       );
     (source.kind === "policy"
       ? api.plan()
@@ -179,15 +175,13 @@ export function CleanWizard({
   const confirmed = !mustType || typed === "DELETE";
 
   async function execute() {
+    if (!plan) return;
     setBusy(true);
     try {
-      const merged: SoftDeleteResult = { dryRun: false, moved: [], skipped: [], bytesFreed: 0 };
-      const made: string[] = [];
-      // The server keeps the plan it showed: one request executes exactly it. (Ids and fingerprints
-      // go in batches only for a plan without a preview id.)
-      // Only the candidates that go are sent: when some stay (unticked, or held back by an unticked
-      // one), the shorter list is named — those that go, or the rest (a few of thousands fit the 64 KiB
-      // body; all the rest would not).
+      // The server keeps the plan it showed: one request executes exactly it. Only the candidates
+      // that go are sent: when some stay (unticked, or held back by an unticked one), the shorter
+      // list is named — those that go, or the rest (a few of thousands fit the 64 KiB body; all the
+      // rest would not).
       const unticked = allCandidates.filter((c) => !going.has(c.id)).map((c) => c.id);
       const ticks =
         unticked.length === 0
@@ -195,49 +189,19 @@ export function CleanWizard({
           : unticked.length < candidates.length
             ? { except: unticked }
             : { ids: candidates.map((c) => c.id) };
-      const requests: DeleteRequest[] = plan?.previewId
-        ? [{ previewId: plan.previewId, ...ticks, dryRun: false }]
-        : Array.from({ length: Math.ceil(candidates.length / BATCH) }, (_, i) => ({
-            items: candidates
-              .slice(i * BATCH, (i + 1) * BATCH)
-              .map((c) => ({ id: c.id, fingerprint: c.fingerprint! })),
-            dryRun: false,
-          }));
-      // Each request runs as a server operation the page follows: its progress shows, Stop ends it
-      // after the current item, and a reload finds its result waiting (see ResumedDeletion).
-      let offset = 0;
-      for (const request of requests) {
-        const started = await api.startDelete(request);
-        if (started.state !== "running") throw new Error("The server did not start the deletion.");
-        setRunning({ ...started, done: offset, total: offset + started.total });
-        const end = await followOperation(api, started.id, (status) =>
-          setRunning({ ...status, done: offset + status.done, total: offset + status.total }),
-        );
-        setFinished((ids) => [...ids, end.id]);
-        if (end.state === "failed") throw new Error(end.error);
-        const done = end.result;
-        if (done.refused) throw new Error(done.refused);
-        const before = offset;
-        offset += done.moved.length + done.skipped.length;
-        if (done.operationId) made.push(done.operationId);
-        merged.moved.push(...done.moved);
-        merged.skipped.push(...done.skipped);
-        merged.bytesFreed += done.bytesFreed;
-        // Never expected, always shown: a session outside the selection an agent's own delete took.
-        if (done.lost) merged.lost = [...(merged.lost ?? []), ...done.lost];
-        if (done.checks) merged.checks = [...(merged.checks ?? []), ...done.checks];
-        if (done.stopped) {
-          merged.stopped = { after: before + done.stopped.after, of: candidates.length };
-          // The requests not sent are not moved either.
-          for (const rest of requests.slice(requests.indexOf(request) + 1))
-            if ("items" in rest)
-              merged.skipped.push(...rest.items.map((i) => ({ id: i.id, reason: STOPPED_REASON })));
-          break;
-        }
-      }
-      if (merged.moved.length > 0) onMoved?.(merged.moved.map((m) => m.id));
-      setOperations(made);
-      setResult(merged);
+      // It runs as a server operation the page follows: its progress shows, Stop ends it after the
+      // current item, and a reload finds its result waiting (see ResumedDeletion).
+      const started = await api.startDelete({ previewId: plan.previewId, ...ticks, dryRun: false });
+      if (started.state !== "running") throw new Error("The server did not start the deletion.");
+      setRunning(started);
+      const end = await followOperation(api, started.id, setRunning);
+      setFinished(end.id);
+      if (end.state === "failed") throw new Error(end.error);
+      const done = end.result;
+      if (done.refused) throw new Error(done.refused);
+      if (done.moved.length > 0) onMoved?.(done.moved.map((m) => m.id));
+      setOperation(done.operationId);
+      setResult(done);
       setStep("result");
     } catch (e) {
       setError((e as Error).message);
@@ -250,7 +214,7 @@ export function CleanWizard({
   async function undo() {
     setBusy(true);
     try {
-      const restored = await undoMoves(api, operations);
+      const restored = await undoMoves(api, operation ? [operation] : []);
       setUndone(restored);
       onMoved?.(restored.done.map((d) => d.id));
     } catch (e) {
@@ -262,7 +226,7 @@ export function CleanWizard({
 
   /** Closes, letting the server forget the results seen here (a refused or failed run's too). */
   const close = (changed: boolean) => {
-    for (const id of finished) api.dismissOperation(id).catch(() => {});
+    if (finished) api.dismissOperation(finished).catch(() => {});
     onClose(changed);
   };
 

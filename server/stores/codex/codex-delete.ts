@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, readdirSync } from "node:fs";
 import { basename, delimiter, join } from "node:path";
 import { codexSqliteHome } from "./location.js";
-import { parseRolloutName } from "./rollout.js";
+import { parseRolloutName } from "./rollout-name.js";
 import { readSessionIndex } from "./session-index.js";
 
 export interface CodexTools {

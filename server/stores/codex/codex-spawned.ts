@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { AlsoDeleted, StoreScan } from "../adapter-types.js";
 import { sqlite3Of, stateDatabases, threadsOfPaths } from "./codex-delete.js";
-import { parseRolloutName } from "./rollout.js";
+import { parseRolloutName } from "./rollout-name.js";
 
 /** A parent thread → the threads it spawned, as Codex's database records them (ids lower-cased). */
 export type SpawnEdges = ReadonlyMap<string, readonly string[]>;

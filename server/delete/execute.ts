@@ -15,7 +15,7 @@ import { appendAudit } from "../state/audit-log.js";
 import { Ledger, newOperationId } from "../state/journal.js";
 import type { Custody } from "../stores/adapter-types.js";
 import { withBundle } from "../stores/bundle.js";
-import { custodyOf } from "../stores/custody.js";
+import { adapterOf } from "../stores/store-adapter.js";
 import { isSessionPlace } from "../stores/session-place.js";
 import { agentChecks, checkNote, checksDetail } from "./agent-checks.js";
 import type { DeletePlan, DeleteRequest, MoveTarget, PlannedItem } from "./decide.js";
@@ -221,7 +221,7 @@ export async function executePlan(plan: DeletePlan, context: ExecuteContext): Pr
           result.stopped ??= { after: done, of: total };
           continue;
         }
-        const custody = item.planned.mover === "agent" ? custodyOf(item.storeKind) : undefined;
+        const custody = item.planned.mover === "agent" ? adapterOf(item.storeKind).custody : undefined;
         if (custody && !forksMoved(item.planned, result))
           notMoved(
             item,
@@ -264,7 +264,7 @@ export async function executePlan(plan: DeletePlan, context: ExecuteContext): Pr
 /** A planned item's intent: what is journaled before anything of it moves. */
 function intentOf(planned: PlannedItem, seq: number, quarantine: string, now: Date): Item {
   const { record, fingerprint, target } = planned;
-  const custody = planned.mover === "agent" ? custodyOf(record.store.kind) : undefined;
+  const custody = planned.mover === "agent" ? adapterOf(record.store.kind).custody : undefined;
   return {
     seq,
     planned,

@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import type { SessionRecord } from "../../shared/session-record.js";
 import type { TrashItem } from "../../shared/trash.js";
 import type { Custody, IndexRestore } from "../stores/adapter-types.js";
-import { custodyOf } from "../stores/custody.js";
+import { adapterOf } from "../stores/store-adapter.js";
 import { makeDirs } from "../fs/make-dirs.js";
 import { pathExists } from "./movers.js";
 import { removeEmptiedFolders } from "./trashed-copy.js";
@@ -38,7 +38,7 @@ const untouched = (item: TrashItem, custody: Custody) =>
 
 /** The custody an item goes through, if it is a session its agent deletes itself. */
 export const custodyFor = (record: { store: { kind: SessionRecord["store"]["kind"] }; path: string }) => {
-  const custody = custodyOf(record.store.kind);
+  const custody = adapterOf(record.store.kind).custody;
   return custody?.takes(record.path) ? custody : undefined;
 };
 
@@ -154,7 +154,7 @@ export function recoverHandOver(
  * `indexRestore`): an entry whose agent keeps no index of ours needs nothing.
  */
 export function indexRestoreFor(item: TrashItem): IndexRestore | string {
-  return custodyOf(item.storeKind)?.indexRestore(item) ?? { put() {}, close() {} };
+  return adapterOf(item.storeKind).custody?.indexRestore(item) ?? { put() {}, close() {} };
 }
 
 /**

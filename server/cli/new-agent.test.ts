@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
@@ -65,6 +65,25 @@ function notesStore() {
 }
 
 describe("a new agent: its folder and one line in each list", () => {
+  afterEach(() => void vi.unstubAllEnvs());
+
+  it("is found where its adapter says it keeps its store, with nothing naming it; a quarantine there is refused", async () => {
+    const { base, root } = notesStore();
+    vi.stubEnv("NOTES_HOME", root);
+    const config = (extra: object) =>
+      writeConfigFile({ retention: { maxAgeDays: 7 }, ...extra }, join(base, "found.json"));
+    const scan = await run(["scan", "--json", "--config", config({})]);
+    expect(scan.stderr).toContain("looking at the notes store only");
+    expect(scan.status).toBe(0);
+    expect((JSON.parse(scan.stdout) as ScanReport).stores).toEqual([{ kind: "notes", root }]);
+
+    // The place gate keeps a quarantine out of every agent's default store, the new one's too.
+    const inside = config({ deletion: { target: "quarantine", quarantineDir: join(root, "q") } });
+    const plan = await run(["plan", "--json", "--config", inside]);
+    expect(plan.status).not.toBe(0);
+    expect(plan.stderr).toContain("the notes store");
+  });
+
   it("is scanned and listed by `scan --json`", async () => {
     const { root, args } = notesStore();
     const scan = await run(["scan", "--json", ...args]);

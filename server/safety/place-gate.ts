@@ -20,10 +20,8 @@ import {
 import type { StoreKind } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { statePaths } from "../state/state-dir.js";
-import { AGENT_HOMES } from "../stores/agent-homes.js";
-import { discoverPiRoots } from "../stores/pi/locations.js";
 import { isSessionPlace } from "../stores/session-place.js";
-import { piAdapter } from "../stores/pi/adapter.js";
+import { defaultStoresOf } from "../stores/store-adapter.js";
 
 /** A folder refused by a rule of shared/places.ts; the message names the rule and the real path. */
 export class RefusedPlaceError extends UserError {
@@ -110,15 +108,12 @@ export function configPlaceEnvironment(env: NodeJS.ProcessEnv = process.env): Pl
   return { ...environment, defaultStores };
 }
 
-/** The stores used when a config names none: pi's own locations and every other agent's home. */
-export const defaultStorePlaces = (env: NodeJS.ProcessEnv = process.env) => [
-  ...discoverPiRoots(env).roots.map((r) => ({
-    kind: piAdapter.kind,
-    path: r.path,
-    label: `pi's ${r.origin} session dir`,
-  })),
-  ...AGENT_HOMES.map((home) => ({ kind: home.kind as StoreKind, path: home.root(env), label: home.label })),
-];
+/**
+ * The stores used when a config names none: where each agent keeps its stores by default, as its
+ * adapter says (`StoreAdapter.defaultStores`), whether a folder is there yet or not.
+ */
+export const defaultStorePlaces = (env: NodeJS.ProcessEnv = process.env) =>
+  defaultStoresOf(env).stores.map(({ kind, root, label }) => ({ kind, path: root, label }));
 
 export interface StorePlace {
   kind: StoreKind;

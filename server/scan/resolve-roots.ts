@@ -1,5 +1,6 @@
 // Which stores a command looks at: `--root DIR` / `--store KIND:DIR` (repeatable), else the
-// config's `stores` or `sessionDir`, else pi's own locations (plus agentsh's, when present). Never a
+// config's `stores` or `sessionDir`, else where each agent keeps its stores by default (its adapter
+// says: `StoreAdapter.defaultStores`). Never a
 // broader root than the one configured, and every root through the place gate, all together: none
 // may be `/`, home or above it, a system folder, inside another root, or inside the trash.
 
@@ -7,10 +8,8 @@ import type { StoreKind, StoreRef } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";
 import { checkPlaces, RefusedPlaceError, type StorePlace } from "../safety/place-gate.js";
 import type { ConfiguredRoot } from "../config/configured-root.js";
-import { AGENT_HOMES } from "../stores/agent-homes.js";
-import { discoverPiRoots } from "../stores/pi/locations.js";
+import { defaultStoresOf } from "../stores/store-adapter.js";
 import { checkRoot, UnusableRootError } from "./check-root.js";
-import { piAdapter } from "../stores/pi/adapter.js";
 import { SESSION_DIR_KIND } from "../../shared/store-kinds.js";
 
 export interface ResolvedStores {
@@ -38,9 +37,9 @@ function gated(stores: readonly StorePlace[], env: NodeJS.ProcessEnv, quarantine
 
 /**
  * Every store a command looks at. Flags (`--root`, `--store`) replace everything else; else the
- * config's `stores` list is exactly what is used; else its `sessionDir`; else pi's default store
- * and its custom session dirs where they exist, plus every other agent's store where it is one
- * (AGENT_HOMES: agentsh's `~/.agentsh/sessions`, Claude Code's `~/.claude` once it has `projects/`).
+ * config's `stores` list is exactly what is used; else its `sessionDir`; else every agent's default
+ * stores where they are stores (`defaultStoresOf`: pi's agent dir and custom session dirs, Claude
+ * Code's `~/.claude` once it has `projects/`, …).
  * A store the user named must be usable and pass the gate, or the command stops with the reason;
  * one we found on our own is skipped with a note.
  */
@@ -81,22 +80,14 @@ export function resolveStores(
       quarantine,
     );
 
-  // Nothing named: what pi and the other agents use, where it exists and passes the gate.
-  const discovered = discoverPiRoots(env);
-  const notes = [...discovered.notes];
+  // Nothing named: what the agents use, where it is a store and passes the gate.
+  const defaults = defaultStoresOf(env);
+  const notes = [...defaults.notes];
   const found: StorePlace[] = [];
-  const candidates: Array<StorePlace & { quiet: boolean }> = [
-    ...discovered.roots.map((r) => ({
-      kind: piAdapter.kind,
-      root: r.path,
-      label: `pi's ${r.origin} session dir`,
-      quiet: r.origin === "default",
-    })),
-    ...AGENT_HOMES.flatMap(({ kind, label, root, isStore }) =>
-      isStore(root(env)) ? [{ kind, root: root(env), label, quiet: false }] : [],
-    ),
-  ];
-  for (const { quiet, ...candidate } of candidates.filter((c) => flags.discover?.includes(c.kind) ?? true)) {
+  const wanted = defaults.stores.filter((store) => flags.discover?.includes(store.kind) ?? true);
+  const candidates = wanted.filter((store) => store.isStore);
+  for (const { kind, root, label, quiet } of candidates) {
+    const candidate = { kind, root, label };
     try {
       // Judged without the quarantine: a store is skipped for its own sake only. A configured
       // quarantine that is refused (`/`, home, inside this store) stops the command below with its
@@ -109,15 +100,18 @@ export function resolveStores(
         notes.push(`${candidate.label} skipped: ${error.message}`);
     }
   }
-  if (found.length === 0) {
-    const main = discovered.roots[0]!.path;
+  // The first agent's first store (pi's default: the tool began as pi's) is the one named when
+  // none is found, and noted as missing when others are.
+  const main = wanted[0] ?? defaults.stores[0]!;
+  if (found.length === 0)
     throw new UnusableRootError(
-      main,
-      "does not exist (no pi sessions here; use --root DIR or set PI_CODING_AGENT_DIR)",
+      main.root,
+      `does not exist (${main.label}; no agent's store was found where it is kept by default: use --root DIR or --store KIND:DIR)`,
     );
-  }
-  if (!found.some((s) => s.kind === piAdapter.kind))
-    notes.push(`no pi store at ${discovered.roots[0]!.path}; looking at agentsh's store only`);
+  if (!found.some((s) => s.kind === main.kind))
+    notes.push(
+      `${main.label} ${main.root} is not there; looking at ${found.map((s) => s.label).join(", ")} only`,
+    );
   return { ...gated(found, env, quarantine), notes };
 }
 

@@ -22,6 +22,20 @@ export interface StoreAdapter {
    */
   watchDepth: number;
   /**
+   * Where the agent keeps its stores when nothing names them (no flag, no config): from its own
+   * environment variables (`PI_CODING_AGENT_DIR`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`…), else the home
+   * folder. Store resolution looks there, and the place gate keeps a quarantine out of them whether
+   * they exist or not. Only paths: nothing is loaded, and only the agent's own small settings file
+   * read. Absent: the agent has no default store (sandbox workspaces are always named).
+   */
+  defaultStores?(env: NodeJS.ProcessEnv): DefaultStores;
+  /**
+   * Whether the folder at one of its default stores holds sessions yet (an agent's folder may hold
+   * only its settings): only then is it looked at unasked. Absent: each is looked at, and one that
+   * is no usable folder passed over (with a note, unless `quiet`).
+   */
+  isStore?(root: string): boolean;
+  /**
    * Whether `path` is where this store at `root` keeps a session or a part of one: the places its
    * scan recognises sessions in, and the only places the deletion engine will move anything from —
    * judged again at the moment of the move.
@@ -48,6 +62,21 @@ export interface StoreAdapter {
   custody?: Custody;
   /** Its reader: loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
   load(): Promise<StoreReader>;
+}
+
+/** Where an agent keeps its stores by default (`StoreAdapter.defaultStores`). */
+export interface DefaultStores {
+  stores: DefaultStore[];
+  /** Its settings we could not use, said plainly: reported, never replaced by a guess. */
+  notes?: string[];
+}
+
+export interface DefaultStore {
+  root: string;
+  /** As notes name it: "Claude Code's store", "pi's default session dir". */
+  label: string;
+  /** Passed over without a note when it is no usable folder (where the agent has not written yet). */
+  quiet?: boolean;
 }
 
 export interface StoreScan {

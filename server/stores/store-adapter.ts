@@ -3,11 +3,31 @@
 // sessions, their own retention and how their sessions move.
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
-import type { StoreAdapter, StoreMoveRule, StoreReader } from "./adapter-types.js";
+import type { DefaultStore, StoreAdapter, StoreMoveRule, StoreReader } from "./adapter-types.js";
 import { STORE_ADAPTERS } from "./adapters.js";
 
 /** The adapter of a kind of store. */
 export const adapterOf = (kind: StoreKind): StoreAdapter => STORE_ADAPTERS[kind];
+
+/**
+ * Where every agent keeps its stores when nothing names them (`StoreAdapter.defaultStores`), in the
+ * registry's order, each with its kind and whether a folder is there that holds sessions
+ * (`StoreAdapter.isStore`); and the notes of settings that could not be used.
+ */
+export function defaultStoresOf(env: NodeJS.ProcessEnv): {
+  stores: Array<DefaultStore & { kind: StoreKind; isStore: boolean }>;
+  notes: string[];
+} {
+  const stores: Array<DefaultStore & { kind: StoreKind; isStore: boolean }> = [];
+  const notes: string[] = [];
+  for (const adapter of Object.values(STORE_ADAPTERS)) {
+    const found = adapter.defaultStores?.(env);
+    for (const store of found?.stores ?? [])
+      stores.push({ kind: adapter.kind, ...store, isStore: adapter.isStore?.(store.root) ?? true });
+    notes.push(...(found?.notes ?? []));
+  }
+  return { stores, notes };
+}
 
 const readers = new Map<StoreKind, Promise<StoreReader>>();
 

@@ -2,7 +2,8 @@
 // `<id>.note` files directly in its root, one session each, a line per message. This folder and one
 // line in each list (the kind registry, the adapter list) are all of it: server/cli/new-agent.test.ts
 // adds those two lines with `vi.mock` and drives the real CLI over a real folder.
-import { dirname } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import type { StoreKind } from "../../shared/session-record.js";
 import type { StoreAdapter } from "../../server/stores/adapter-types.js";
 
@@ -12,6 +13,10 @@ export const NOTES_KIND = "notes" as StoreKind;
 export const notesAdapter: StoreAdapter = {
   kind: NOTES_KIND,
   watchDepth: 1,
+  // `$NOTES_HOME`, else `~/.notes`: found there with no flag and no config naming it.
+  defaultStores: (env) => ({
+    stores: [{ root: env.NOTES_HOME || join(env.HOME || homedir(), ".notes"), label: "the notes store" }],
+  }),
   isSessionPlace: (root, path) => dirname(path) === root,
   load: async () => {
     const { scanNotesRoot } = await import("./notes-store.js");

@@ -1,10 +1,16 @@
 // Claude Code's adapter: transcripts in `projects/<project>/`, each with the side files of its bundle
 // (per-session folders, background jobs, its temp folder outside the store); live sessions from its
 // own registry, and its own sweep of old transcripts.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
-import { CLAUDE_JOBS, CLAUDE_SIDE_FOLDERS, claudeTempRoot, ensureClaudeTempRoot } from "./location.js";
+import {
+  CLAUDE_JOBS,
+  CLAUDE_SIDE_FOLDERS,
+  claudeDefaultRoot,
+  claudeTempRoot,
+  ensureClaudeTempRoot,
+} from "./location.js";
 
 /** A session id as Claude Code names its files and folders after it. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -37,6 +43,10 @@ export const claudeAdapter: StoreAdapter = {
   kind: "claude",
   // `projects/<p>/<id>/subagents/`: the deepest a session's parts are kept.
   watchDepth: 4,
+  // `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+  defaultStores: (env) => ({ stores: [{ root: claudeDefaultRoot(env), label: "Claude Code's store" }] }),
+  // Claude Code's folder holds much more than sessions: it is a store once it has projects.
+  isStore: (root) => existsSync(join(root, "projects")),
   isSessionPlace,
   // The session's temp folder is outside its store, in a temp folder other users may write to: it
   // goes back only where `isSessionPlace` holds again — the temp root made afresh as Claude makes it

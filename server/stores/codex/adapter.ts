@@ -1,9 +1,11 @@
 // Codex's adapter: rollouts in `sessions/YYYY/MM/DD/` and `archived_sessions/`, a thread with its
 // subagents' rollouts and per-thread files; deleted through Codex's own `codex delete` (our copy a
 // hard link first), checked after with `codex doctor`.
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
 import { codexCustody } from "./codex-custody.js";
+import { ARCHIVED, codexDefaultRoot, SESSIONS } from "./location.js";
 import { THREAD_FILE_FOLDERS } from "./thread-files.js";
 
 /** Codex's folder of one day's rollouts, below its root: `/sessions/YYYY/MM/DD`. */
@@ -13,6 +15,10 @@ export const codexAdapter: StoreAdapter = {
   kind: "codex",
   // `sessions/YYYY/MM/DD/`.
   watchDepth: 4,
+  // `$CODEX_HOME`, else `~/.codex`.
+  defaultStores: (env) => ({ stores: [{ root: codexDefaultRoot(env), label: "Codex's store" }] }),
+  // Codex's home holds its config and databases too: it is a store once it has rollouts.
+  isStore: (root) => existsSync(join(root, SESSIONS)) || existsSync(join(root, ARCHIVED)),
   // In a day's folder of `sessions/` or in `archived_sessions/` (a rollout), or in a folder of
   // per-thread files.
   isSessionPlace: (root, path) => {

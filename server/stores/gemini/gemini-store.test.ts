@@ -44,7 +44,7 @@ import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js"
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
 import { resolveStores } from "../../scan/resolve-roots.js";
 import { scanStores } from "../../scan/scanner.js";
-import { AGENT_HOMES } from "../agent-homes.js";
+import { geminiAdapter } from "./adapter.js";
 import { MAX_LINES } from "../read-caps.js";
 
 const engine = { actor: "cli" as const };
@@ -244,8 +244,8 @@ describe("scan of a Gemini CLI store", () => {
     const settingsOnly = join(newHome(), ".gemini");
     mkdirSync(settingsOnly);
     writeFileSync(join(settingsOnly, "settings.json"), "{}");
-    expect(AGENT_HOMES.find((h) => h.kind === "gemini")!.isStore(settingsOnly)).toBe(false);
-    expect(AGENT_HOMES.find((h) => h.kind === "gemini")!.isStore(join(home, ".gemini"))).toBe(true);
+    expect(geminiAdapter.isStore!(settingsOnly)).toBe(false);
+    expect(geminiAdapter.isStore!(join(home, ".gemini"))).toBe(true);
   });
 
   it("the generator is deterministic: one seed, the same files, bytes and times in any folder", () => {

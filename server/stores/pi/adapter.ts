@@ -3,12 +3,23 @@
 // cache); what is pi's own beside that — where sessions are, a session's detail — is here.
 import { basename, dirname } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
-import { PI_CWD_FOLDER } from "./locations.js";
+import { discoverPiRoots, PI_CWD_FOLDER } from "./locations.js";
 
 export const piAdapter: StoreAdapter = {
   kind: "pi",
   // The root and its `--<cwd>--` folders: pi writes nothing deeper.
   watchDepth: 1,
+  // Its agent dir's `sessions` and the custom session dirs its environment and settings name; the
+  // default one passed over quietly where pi has written nothing yet.
+  defaultStores: (env) => {
+    const { roots, notes } = discoverPiRoots(env);
+    const stores = roots.map((r) => ({
+      root: r.path,
+      label: `pi's ${r.origin} session dir`,
+      ...(r.origin === "default" ? { quiet: true } : {}),
+    }));
+    return { stores, notes };
+  },
   // Directly in the root (a flat store) or in one of its `--<cwd>--` folders.
   isSessionPlace: (root, path) => {
     const parent = dirname(path);

@@ -322,6 +322,41 @@ export class Transcript {
     return this.message("system", { subtype: "local_command", content: text, level: "info" });
   }
 
+  /**
+   * `/compact`, as 2.1.332 writes it: a `compact_boundary` system line that starts a new chain
+   * (`parentUuid` null, `logicalParentUuid` the message before it), then the summary as a user line
+   * (`isCompactSummary`) that the conversation goes on from.
+   */
+  compacted(summary: string) {
+    const before = this.last;
+    this.last = null;
+    this.message("system", {
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      isMeta: false,
+      level: "info",
+      logicalParentUuid: before,
+      compactMetadata: { trigger: "manual", preTokens: this.random.int(50_000, 180_000) },
+    });
+    return this.message("user", {
+      message: {
+        role: "user",
+        content: `This session is being continued from a previous conversation. ${summary}`,
+      },
+      isCompactSummary: true,
+    });
+  }
+
+  /**
+   * A prompt edited or rewound to (`/rewind`): the next message continues from the message `back`
+   * messages before the last, so the conversation branches there.
+   */
+  rewind(back: number) {
+    const chained = this.lines.filter((line) => typeof line.uuid === "string");
+    this.last = chained.at(-1 - back)!.uuid as string;
+    return this;
+  }
+
   /** `turns` questions and answers, one of them with a tool call. */
   conversation(turns: number) {
     for (let t = 0; t < turns; t++) {

@@ -5,6 +5,8 @@ import { closeSync } from "node:fs";
 import type { Fingerprint } from "../../shared/session-record.js";
 import { ConflictError } from "../errors.js";
 import { NotRegularFileError, openRegularFile, type OpenedFile } from "../fs/open-regular-file.js";
+import { type LineReader, readJsonLinesAsync } from "./json-lines.js";
+import type { ReadCap } from "./read-caps.js";
 
 export interface SessionDetail {
   /** Entries after the header by `type` (unknown types counted too). */
@@ -47,3 +49,38 @@ export function openRecorded(path: string, recorded: Pick<Fingerprint, "dev" | "
   }
   return opened;
 }
+
+/**
+ * Reads the JSON lines of the file the record names into `reader` (`readJsonLines`' cutting: long
+ * lines by their two ends, MAX_LINES at most), only while it is that file, and only as far as the
+ * record measured it: what the agent appended since is the next look's.
+ */
+export async function readRecordedLines(
+  path: string,
+  recorded: Pick<Fingerprint, "dev" | "ino" | "size">,
+  reader: LineReader,
+): Promise<{ capped?: ReadCap }> {
+  const { fd } = openRecorded(path, recorded);
+  try {
+    return await readJsonLinesAsync(fd, recorded.size, reader);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The conversation's shape from its entries' ids and the ids they continue from: its leaves and branch points. */
+export function branchesOf(ids: ReadonlySet<string>, parents: ReadonlyMap<string, number>) {
+  let leaves = 0;
+  let branchPoints = 0;
+  for (const id of ids) {
+    const children = parents.get(id) ?? 0;
+    if (children === 0) leaves += 1;
+    if (children > 1) branchPoints += 1;
+  }
+  return { leaves, branchPoints };
+}
+
+/** A first message for the drawer's preview: cut to `PREVIEW_CHARS`. */
+export const PREVIEW_CHARS = 300;
+export const preview = (text: string) =>
+  text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;

@@ -61,10 +61,12 @@ export const claudeAdapter: StoreAdapter = {
       { scanClaudeRoot, rescanClaudeChanged },
       { claudeLiveSessions },
       { claudeSweep, claudeSweptAgain },
+      { readClaudeDetail },
     ] = await Promise.all([
       import("./claude-store.js"),
       import("./claude-live.js"),
       import("./claude-sweep.js"),
+      import("./claude-detail.js"),
     ]);
     return {
       scan: scanClaudeRoot,
@@ -72,6 +74,7 @@ export const claudeAdapter: StoreAdapter = {
       liveSessions: (root, sessions) => claudeLiveSessions(root, sessions),
       externalSweep: claudeSweep,
       sweptAgain: claudeSweptAgain,
+      sessionDetail: readClaudeDetail,
     };
   },
 };

@@ -134,12 +134,18 @@ function copiedReply(facts: ClaudeFacts, requestSessionId: unknown, sessionId: u
 const NOT_TYPED =
   /^(?:<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook)>|Caveat: |\[Request interrupted)/;
 
+/** A user line's prompt as one short line (`typedText`). */
+const promptText = (line: Record<string, unknown>) => {
+  const text = typedText(line);
+  return text === undefined ? undefined : oneLine(text);
+};
+
 /**
- * A user line's prompt as one short line, as Claude's resume list finds a session's first prompt:
- * not a meta line (`isMeta`), a compaction summary or a subagent's line; text blocks only (a tool
- * result is not a prompt); not a command wrapper.
+ * A user line's prompt as typed, as Claude's resume list finds a session's first prompt: not a meta
+ * line (`isMeta`), a compaction summary or a subagent's line; text blocks only (a tool result is not
+ * a prompt); not a command wrapper.
  */
-function promptText(line: Record<string, unknown>): string | undefined {
+export function typedText(line: Record<string, unknown>): string | undefined {
   if (line.isMeta === true || line.isCompactSummary === true || line.isSidechain === true) return undefined;
   const content = (line.message as { content?: unknown } | undefined)?.content;
   let text: string | undefined;
@@ -153,7 +159,7 @@ function promptText(line: Record<string, unknown>): string | undefined {
     text = texts.join(" ");
   }
   if (text === undefined || NOT_TYPED.test(text.trimStart())) return undefined;
-  return oneLine(text);
+  return text;
 }
 
 function typedAt(facts: ClaudeFacts, timestamp: unknown) {
@@ -173,6 +179,10 @@ function typedByUser(line: Record<string, unknown>): boolean {
 /** The top-level type: right before `"uuid"` at a line's end (an assistant line), or before any nested object. */
 const TYPE_BEFORE_UUID = /"type":"([a-z_-]+)","uuid":"/;
 const TYPE_AT_TOP = /^\{[^{]*?"type":"([a-z_-]+)"/;
+
+/** The top-level `type` of a line too long to parse, from its two ends. */
+export const longLineType = (head: string, tail: string) =>
+  TYPE_BEFORE_UUID.exec(tail)?.[1] ?? TYPE_AT_TOP.exec(head)?.[1];
 const TIMESTAMP = /"timestamp":"([^"]{10,40})"/g;
 const CWD = /"cwd":"((?:[^"\\]|\\.)*)"/;
 const SESSION_ID = /"sessionId":"([^"]+)"/;
@@ -186,7 +196,7 @@ const REQUEST_SESSION_ID = /"requestSessionId":"([^"]+)"/;
  */
 function takeLongLine(facts: ClaudeFacts, head: string, tail: string) {
   facts.longLines += 1;
-  const type = TYPE_BEFORE_UUID.exec(tail)?.[1] ?? TYPE_AT_TOP.exec(head)?.[1];
+  const type = longLineType(head, tail);
   // 2.1.332 writes a line's own `sessionId` after its message: the last one in the tail is the line's.
   const sessionId = [...tail.matchAll(SESSION_ID_G)].at(-1)?.[1] ?? SESSION_ID.exec(head)?.[1];
   if (type === "user" || type === "assistant") facts.counts[type] += 1;

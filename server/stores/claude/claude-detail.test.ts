@@ -1,0 +1,124 @@
+// A Claude Code transcript in detail for the drawer, from transcripts of the shapes Claude Code writes
+// (test-support/claude-store.ts): its lines by type, branches and compactions, the first prompt
+// typed; and only the file the look found, as far as it measured it — anything else at its path is
+// a 409, never waited on.
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ClaudeStoreBuilder, PARSE_CAP, type Transcript } from "../../../test-support/claude-store.js";
+import { SessionFileChangedError } from "../session-detail.js";
+import { storeAdapter } from "../store-adapter.js";
+import { readClaudeDetail } from "./claude-detail.js";
+
+/** What a record holds of the file as it is now: device, inode, size. */
+const recorded = (path: string) => {
+  const { dev, ino, size } = statSync(path);
+  return { dev, ino, size };
+};
+
+/** A saved transcript built by `build`, and its lines as written. */
+function transcript(build: (t: Transcript) => void) {
+  const b = new ClaudeStoreBuilder(realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-detail-"))));
+  const t = b.session("/home/dev/shop", 3);
+  build(t);
+  return { path: b.save(t), lines: t.lines };
+}
+
+/** The lines by their top-level type, counted from what was written. */
+const typesOf = (lines: ReadonlyArray<Record<string, unknown>>) => {
+  const types: Record<string, number> = {};
+  for (const { type } of lines) types[type as string] = (types[type as string] ?? 0) + 1;
+  return types;
+};
+
+describe("readClaudeDetail", () => {
+  it("counts lines by type, finds the first prompt typed, the compaction and the branch a rewind made; a pasted image is read by its ends", async () => {
+    const { path, lines } = transcript((t) =>
+      t
+        .snapshot(3)
+        .user("<command-name>/model</command-name>")
+        .user("Fix the flaky checkout test in the cart module")
+        .conversation(3)
+        .compacted("We fixed the cart's retry.")
+        .assistant("Carrying on from the summary.")
+        .user("and the invoice webhook?")
+        .assistant("Done.")
+        .rewind(2)
+        .user("and the invoice queue instead?")
+        .pastedImage(PARSE_CAP + 10_000, "this screenshot")
+        .assistant("Seen.")
+        .customTitle("checkout fixes")
+        .lastPrompt("this screenshot"),
+    );
+    const detail = await readClaudeDetail(path, recorded(path));
+    expect(detail.entryTypes).toEqual(typesOf(lines));
+    expect(detail.firstUserMessage).toBe("Fix the flaky checkout test in the cart module");
+    expect(detail.compactions).toBe(1);
+    // One chain through the compaction (its boundary names the message before it), split once by
+    // the rewind: two ends, one branch point.
+    expect(detail.branchPoints).toBe(1);
+    expect(detail.leaves).toBe(2);
+    expect(detail.longLines).toBe(1);
+  });
+
+  it("is what the API's detail reads for a Claude Code session (the adapter's reader)", async () => {
+    const { path } = transcript((t) => t.user("hello there").assistant("hi"));
+    const reader = await storeAdapter("claude");
+    expect(await reader.sessionDetail!(path, recorded(path))).toEqual(
+      await readClaudeDetail(path, recorded(path)),
+    );
+  });
+
+  it("a first prompt longer than the preview is cut to 300 characters", async () => {
+    const { path } = transcript((t) => t.user("x".repeat(1000)).assistant("ok"));
+    expect((await readClaudeDetail(path, recorded(path))).firstUserMessage).toBe(`${"x".repeat(300)}…`);
+  });
+});
+
+describe("readClaudeDetail reads only the file the look found, as far as it measured it", () => {
+  it("what Claude appended since is not read: the detail agrees with the record", async () => {
+    const { path } = transcript((t) => t.conversation(2));
+    const looked = recorded(path);
+    const before = await readClaudeDetail(path, looked);
+    appendFileSync(path, readFileSync(path));
+    expect(await readClaudeDetail(path, looked)).toEqual(before);
+  });
+
+  it.each<[string, (path: string) => void, string]>([
+    [
+      "another file",
+      (p) => (writeFileSync(`${p}.new`, readFileSync(p)), renameSync(`${p}.new`, p)),
+      "another file is at its path now",
+    ],
+    [
+      "a FIFO",
+      (p) => (rmSync(p), execFileSync("mkfifo", [p])),
+      "it is a named pipe (FIFO) now, not a regular file",
+    ],
+    [
+      "a symlink to /dev/zero",
+      (p) => (rmSync(p), symlinkSync("/dev/zero", p)),
+      "it is a symlink now, not followed",
+    ],
+    ["nothing", (p) => rmSync(p), "it is gone"],
+  ])("%s at its path is refused at once: 409, the reason said", async (_, replace, reason) => {
+    const { path } = transcript((t) => t.conversation(2));
+    const looked = recorded(path);
+    replace(path);
+    const refusal = await readClaudeDetail(path, looked).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(SessionFileChangedError);
+    expect(refusal).toMatchObject({ status: 409, message: expect.stringContaining(`(${reason})`) });
+  });
+});

@@ -36,15 +36,39 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** Each string literal in `source` that is a store kind: its line and the line's text. */
+/**
+ * A node naming a key: an object's property (`{ pi: … }`, a method `pi() {…}`), a type's
+ * (`{ claude: string }`), or one read (`adapters.codex`).
+ */
+const KEYED = (
+  node: ts.Node,
+): node is
+  ts.PropertyAssignment | ts.MethodDeclaration | ts.PropertySignature | ts.PropertyAccessExpression =>
+  ts.isPropertyAssignment(node) ||
+  ts.isMethodDeclaration(node) ||
+  ts.isPropertySignature(node) ||
+  ts.isPropertyAccessExpression(node);
+
+/**
+ * Each store kind in `source` written as a string literal or as a key (an object's, a type's, one
+ * read): its line and the line's text.
+ */
 function kindLiterals(file: string, source: string): Array<{ line: number; text: string; kind: string }> {
   const kinds = new Set<string>(STORE_KINDS);
   const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const found: Array<{ line: number; text: string; kind: string }> = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && kinds.has(node.text)) {
-      const { line } = tree.getLineAndCharacterOfPosition(node.getStart(tree));
-      found.push({ line: line + 1, text: source.split("\n")[line]!.trim(), kind: node.text });
+    const named =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node
+        : KEYED(node) && ts.isIdentifier(node.name)
+          ? node.name
+          : ts.isShorthandPropertyAssignment(node)
+            ? node.name
+            : undefined;
+    if (named && kinds.has(named.text)) {
+      const { line } = tree.getLineAndCharacterOfPosition(named.getStart(tree));
+      found.push({ line: line + 1, text: source.split("\n")[line]!.trim(), kind: named.text });
     }
     ts.forEachChild(node, visit);
   };
@@ -67,6 +91,22 @@ function strayKindLiterals(root = REPO, folders = SEARCHED): string[] {
 describe("store-kind literals", () => {
   it("none outside server/stores/ and the kind registry", () => {
     expect(strayKindLiterals()).toEqual([]);
+  });
+
+  it("finds one as a key: an object's, a method's, a shorthand's, a type's, one read", () => {
+    const source = [
+      "const depth = { pi: 1, claudeCode: 4 };",
+      "const o = { codex() {}, gemini };",
+      "type Homes = { agentsh: string; other: string };",
+      "read(adapters.workspace, adapters.other);",
+    ];
+    expect(kindLiterals("x.ts", source.join("\n")).map(({ line, kind }) => [line, kind])).toEqual([
+      [1, "pi"],
+      [2, "codex"],
+      [2, "gemini"],
+      [3, "agentsh"],
+      [4, "workspace"],
+    ]);
   });
 
   it("finds one: a kind as a string, in code, is found; in a comment or a longer string it is not", () => {

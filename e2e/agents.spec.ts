@@ -108,6 +108,10 @@ test("sessions: an archived Claude Code session says so and 'archived only' find
   await expect(drawer.getByTestId("drawer-archived")).toContainText("in Claude Code");
   // The first message is still there, and still found by a search.
   await expect(drawer.getByTestId("drawer-first-message")).toContainText("user turn 0:");
+  // Read in detail by Claude Code's adapter, as a pi session is: its lines by type.
+  await expect(drawer.locator('dt:text-is("Entry types") + dd')).toHaveText(
+    "user 3 · assistant 3 · last-prompt 1",
+  );
   await page.screenshot({ path: "test-results/claude-archived-drawer.png" });
   await drawer.getByRole("button", { name: "Close details" }).click();
   await page.getByTestId("filter-archived").uncheck();

@@ -7,7 +7,6 @@
 //     (each request a fresh scan of the whole store): the cost that previews remove.
 // `node dist/bench/api-delete-bench.js [--quick]`; run by `npm run bench`; results in
 // bench/api-delete-results.md.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { decodeSessionRows, SessionsResponseSchema } from "../shared/api.js";
 import { PlanSchema } from "../shared/plan.js";
 import { SoftDeleteResultSchema } from "../shared/trash.js";
-import { writeResults } from "./measure.js";
+import { startServe, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -45,29 +44,11 @@ const configure = (target: "trash" | "quarantine") =>
   );
 configure("trash");
 
-const child: ChildProcess = spawn(
-  process.execPath,
-  [join(repo, "bin", "session-retention.js"), "serve", "--port", "0", "--no-open", "--root", store],
-  {
-    env: {
-      ...process.env,
-      HOME: home,
-      PI_CODING_AGENT_DIR: agentDir,
-      XDG_DATA_HOME: join(home, ".local", "share"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-const url = await new Promise<string>((done, fail) => {
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
-    if (match) done(match[0]);
-  });
-  child.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
+const { child, base, token } = await startServe(join(repo, "bin", "session-retention.js"), store, {
+  HOME: home,
+  PI_CODING_AGENT_DIR: agentDir,
+  XDG_DATA_HOME: join(home, ".local", "share"),
 });
-const [base, token] = url.split("/#token=") as [string, string];
 
 async function call(path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${base}${path}`, {

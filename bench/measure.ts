@@ -2,7 +2,7 @@
 // /dev/null. Peak RSS is the child's own: `/usr/bin/time -f %M` when present (it waits for the child
 // and reports its getrusage), else a preload module in the child that writes its
 // `process.resourceUsage().maxRSS` when it exits (Node children only).
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
   cpSync,
@@ -159,4 +159,46 @@ export function machineLine(command: string, dir: string, measured: string): str
     spawnSync("df", ["--output=fstype", dir], { encoding: "utf8" }).stdout?.trim().split("\n").at(-1) ?? "?";
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   return `${command} on ${when} UTC · Node ${process.version} · ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "?"}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} free) · Linux ${release()} · ${fsType} · ${measured}.`;
+}
+
+/** A `serve` started for a benchmark: its process, its address and the token its API wants. */
+export interface BenchServer {
+  child: ChildProcess;
+  base: string;
+  token: string;
+}
+
+/** A home of its own for a benchmark's server: pi's agent folder and the XDG data folder in it. */
+export const benchHome = (home: string) => ({
+  HOME: home,
+  PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+  XDG_DATA_HOME: join(home, "share"),
+});
+
+/**
+ * Starts `<bin> serve --port 0 --no-open --root <root>` with `env` over this process's and waits
+ * for the address it prints — once its first look is done — or fails when it exits first
+ * (`name` says which server, where a benchmark runs several).
+ */
+export async function startServe(
+  bin: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  name = "server",
+): Promise<BenchServer> {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-open", "--root", root], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
+      if (match) done(match[0]);
+    });
+    child.once("exit", (code) => fail(new Error(`${name} exited with ${code}`)));
+  });
+  const [base, token] = url.split("/#token=") as [string, string];
+  return { child, base, token };
 }

@@ -7,13 +7,12 @@
 // Last, the policy's plan of every session (GET /api/plan, the clean wizard's): its first and last
 // byte, its size, and how long GET /api/summary waits while it is made (≤ 300 ms, as any read).
 // `node dist/bench/server-bench.js [--quick]`; run by `npm run bench`.
-import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { median, writeResults } from "./measure.js";
+import { benchHome, median, startServe, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -30,31 +29,13 @@ console.log(`generating ${spec.sessions.toLocaleString("en")} sessions…`);
 const generated = await generateStore(spec, store);
 
 const started = performance.now();
-const child: ChildProcess = spawn(
-  process.execPath,
-  [join(repo, "bin", "session-retention.js"), "serve", "--port", "0", "--no-open", "--root", store],
-  {
-    env: {
-      ...process.env,
-      HOME: home,
-      PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
-      XDG_DATA_HOME: join(home, "share"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  },
+const { child, base, token } = await startServe(
+  join(repo, "bin", "session-retention.js"),
+  store,
+  benchHome(home),
 );
-const url = await new Promise<string>((done, fail) => {
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
-    if (match) done(match[0]);
-  });
-  child.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
-});
 // The server prints its address once its first look (a cold scan: no cache yet) is done.
 const firstLookMs = performance.now() - started;
-const [base, token] = url.split("/#token=") as [string, string];
 const headers = { Authorization: `Bearer ${token}` };
 
 async function timed(path: string): Promise<{ ms: number; body: string }> {

@@ -3,14 +3,13 @@
 // scrolling, the JS bundle size (gzip), and the sessions page's first row. Targets: ≤ 1.5 s,
 // ≤ 200 ms, ≤ 200 rows, ≤ 250 KB, ≤ 1.5 s.
 // `npm run bench:ui [-- --quick]` (1/20 of the sessions with --quick).
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { median, writeResults } from "./measure.js";
+import { benchHome, median, startServe, writeResults } from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 
 const quick = process.argv.includes("--quick");
@@ -26,29 +25,11 @@ mkdirSync(store);
 console.log(`generating ${spec.sessions.toLocaleString("en")} sessions…`);
 await generateStore(spec, store);
 
-const server: ChildProcess = spawn(
-  process.execPath,
-  [join(repo, "bin", "session-retention.js"), "serve", "--port", "0", "--no-open", "--root", store],
-  {
-    env: {
-      ...process.env,
-      HOME: home,
-      PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
-      XDG_DATA_HOME: join(home, "share"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-const url = await new Promise<string>((done, fail) => {
-  let output = "";
-  server.stdout!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
-    if (match) done(match[0]);
-  });
-  server.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
-});
-const [base, token] = url.split("/#token=") as [string, string];
+const {
+  child: server,
+  base,
+  token,
+} = await startServe(join(repo, "bin", "session-retention.js"), store, benchHome(home));
 // Warm: the server has taken its first look (the benchmark measures the page, not the scan).
 await fetch(`${base}/api/summary`, { headers: { Authorization: `Bearer ${token}` } });
 

@@ -11,12 +11,20 @@
 // highest.
 // `node dist/bench/watch-bench.js [--quick] [--runs N] [--before DIR]`; run by `npm run bench`
 // (this build alone).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gitState, machineLine, median, snapshotBuild, writeResults } from "./measure.js";
+import {
+  benchHome,
+  gitState,
+  machineLine,
+  median,
+  snapshotBuild,
+  startServe,
+  writeResults,
+} from "./measure.js";
 import { FULL_STORES, generateStore, QUICK_STORES } from "./synthetic-store.js";
 import { piStores } from "../test-support/pi-stores.js";
 
@@ -58,25 +66,7 @@ async function startServer(
   const root = join(work, `store-${name}`);
   mkdirSync(home);
   cpSync(store, root, { recursive: true });
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-open", "--root", root], {
-    env: {
-      ...process.env,
-      HOME: home,
-      PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
-      XDG_DATA_HOME: join(home, "share"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(output);
-      if (match) done(match[0]);
-    });
-    child.once("exit", (code) => fail(new Error(`${name}: server exited with ${code}`)));
-  });
-  const [base, token] = url.split("/#token=") as [string, string];
+  const { child, base, token } = await startServe(bin, root, benchHome(home), `${name}: server`);
   const headers = { Authorization: `Bearer ${token}` };
   // A page open: it follows the look's events, as the dashboard does.
   const events = await fetch(`${base}/api/events`, { headers });

@@ -13,6 +13,16 @@ export const userMessage = (text: string) => ({
   timestamp: Date.now(),
 });
 
+/** A user's message as pi appends it to a session file now (its own line: a new entry, no parent). */
+export const messageLine = (text: string) =>
+  `${JSON.stringify({
+    type: "message",
+    id: Math.random().toString(16).slice(2, 10),
+    parentId: null,
+    timestamp: new Date().toISOString(),
+    message: userMessage(text),
+  })}\n`;
+
 export const assistantMessage = (text: string) => ({
   role: "assistant" as const,
   content: [{ type: "text" as const, text }],

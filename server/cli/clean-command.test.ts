@@ -17,27 +17,14 @@ import { join } from "node:path";
 import { formatBytes } from "../../shared/format.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { describe, expect, it } from "vitest";
+import { runCaptured as run } from "../../test-support/cli-run.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
 import { removeActiveMarker, writeActiveMarker } from "../state/active-sessions.js";
 import { statePaths } from "../state/state-dir.js";
 import type { CleanJson } from "./clean-command.js";
-import type { CliIo, CliJsonError } from "./io.js";
-import { runCli } from "./main.js";
+import type { CliJsonError } from "./io.js";
 import { piStores } from "../../test-support/pi-stores.js";
-
-async function run(argv: string[], ask?: (question: string) => string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const questions: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    ...(ask ? { ask: async (q: string) => (questions.push(q), ask(q)) } : {}),
-  };
-  const status = await runCli(argv, io);
-  return { status, stdout: out.join("\n"), stderr: err.join("\n"), questions };
-}
 
 /** A store of old sessions in two namespaces, and a config that makes all but the newest candidates. */
 async function store(n = 4) {

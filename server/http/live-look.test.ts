@@ -25,7 +25,7 @@ import {
   WatchStatusSchema,
 } from "../../shared/api.js";
 import { writeClaudeStore } from "../../test-support/claude-store.js";
-import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { messageLine, setModified, writeSession } from "../../test-support/pi-store.js";
 import { scanStores } from "../scan/scanner.js";
 import { BIN } from "../../test-support/serve-child.js";
 import { createApp } from "./app.js";
@@ -95,15 +95,6 @@ function oldSessionsWatched(count: number, keepRecent: number) {
   services.push(service);
   return { root, files, service };
 }
-
-const messageLine = (text: string) =>
-  `${JSON.stringify({
-    type: "message",
-    id: Math.random().toString(16).slice(2, 10),
-    parentId: null,
-    timestamp: new Date().toISOString(),
-    message: { role: "user", content: text, timestamp: Date.now() },
-  })}\n`;
 
 describe("a watched look", () => {
   it("follows an append, a new session and a deletion without a rescan, each as a change of rows", async () => {

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { messageLine, setModified, writeSession } from "../../test-support/pi-store.js";
 import { piStores } from "../../test-support/pi-stores.js";
 import { BIN } from "../../test-support/serve-child.js";
 import { type GatherOptions, gatherPlanInputs } from "../plan/plan-inputs.js";
@@ -28,15 +28,6 @@ const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-const messageLine = (text: string) =>
-  `${JSON.stringify({
-    type: "message",
-    id: Math.random().toString(16).slice(2, 10),
-    parentId: null,
-    timestamp: new Date().toISOString(),
-    message: { role: "user", content: text, timestamp: Date.now() },
-  })}\n`;
 
 /** A policy that would clean every session older than `maxAgeDays`, into the quarantine. */
 const policy = (maxAgeDays: number) => ({

@@ -10,10 +10,9 @@ import { type Plan, PlanSchema } from "../../shared/plan.js";
 import { SoftDeleteResultSchema } from "../../shared/trash.js";
 import { writeCodexStore } from "../../test-support/codex-store.js";
 import { setModified, writeSession } from "../../test-support/pi-store.js";
+import { runCaptured as run } from "../../test-support/cli-run.js";
 import { snapshotTree, treeChanges } from "../../test-support/tree-snapshot.js";
 import type { CleanJson } from "../cli/clean-command.js";
-import type { CliIo } from "../cli/io.js";
-import { runCli } from "../cli/main.js";
 import { createApp } from "../http/app.js";
 import { createDashboardService } from "../http/dashboard-service.js";
 import { piStores } from "../../test-support/pi-stores.js";
@@ -52,19 +51,6 @@ function stores() {
     }),
   );
   return { pi, codex: codex.root, config };
-}
-
-async function run(argv: string[], ask?: (question: string) => string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const questions: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    ...(ask ? { ask: async (q: string) => (questions.push(q), ask(q)) } : {}),
-  };
-  const status = await runCli(argv, io);
-  return { status, stdout: out.join("\n"), stderr: err.join("\n"), questions };
 }
 
 /** The sessions left out, by reason. */

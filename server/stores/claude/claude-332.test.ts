@@ -31,7 +31,7 @@ import {
   claudeFolderName,
   writeClaudeStore,
 } from "../../../test-support/claude-store.js";
-import { claudeStores, engine, roundTrip, selection } from "../../../test-support/claude-round-trip.js";
+import { engine, tripsOf } from "../../../test-support/round-trip.js";
 import { lenientConfig } from "../../../test-support/config-file.js";
 import { normalized } from "../../../test-support/report-compare.js";
 import { snapshotTree, treeChanges } from "../../../test-support/tree-snapshot.js";
@@ -46,6 +46,7 @@ const DAY = 86_400_000;
 const SHOP = "/home/dev/shop";
 const APP = "/home/dev/app";
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-332-")));
+const { storesOf: claudeStores, selection, roundTrip } = tripsOf("claude");
 const scan = (root: string) => scanStores({ stores: claudeStores(root) });
 
 // A test that gives sessions temp folders names the temp folder they are in, as Claude's own

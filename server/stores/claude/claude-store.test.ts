@@ -31,7 +31,7 @@ import {
   writeClaudeStore,
 } from "../../../test-support/claude-store.js";
 import { lenientConfig, writeConfigFile } from "../../../test-support/config-file.js";
-import { engine, roundTrip, selection } from "../../../test-support/claude-round-trip.js";
+import { engine, tripsOf } from "../../../test-support/round-trip.js";
 import {
   fileTimes,
   insideAny,
@@ -49,7 +49,7 @@ const DAY = 86_400_000;
 
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-claude-")));
 const claudeStore = () => writeClaudeStore(newHome());
-const storesOf = (root: string) => [{ kind: "claude" as const, root }];
+const { storesOf, selection, roundTrip } = tripsOf("claude");
 const scan = (root: string) => scanStores({ stores: storesOf(root) });
 
 /** A store of one session, built by `build` from its first line on, and what a scan must find in it. */

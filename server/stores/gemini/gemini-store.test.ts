@@ -39,6 +39,7 @@ import {
   treeChanges,
   without,
 } from "../../../test-support/tree-snapshot.js";
+import { engine, tripsOf } from "../../../test-support/round-trip.js";
 import { runCli } from "../../cli/main.js";
 import { listTrash, restore, softDelete } from "../../delete/deletion-engine.js";
 import { gatherPlanInputs } from "../../plan/plan-inputs.js";
@@ -47,11 +48,9 @@ import { scanStores } from "../../scan/scanner.js";
 import { geminiAdapter } from "./adapter.js";
 import { MAX_LINES } from "../read-caps.js";
 
-const engine = { actor: "cli" as const };
-
 const newHome = () => realpathSync(mkdtempSync(join(tmpdir(), "sr-gemini-")));
 const geminiStore = () => writeGeminiStore(newHome());
-const storesOf = (root: string) => [{ kind: "gemini" as const, root }];
+const { storesOf, selection, roundTrip } = tripsOf("gemini");
 const scan = (root: string) => scanStores({ stores: storesOf(root) });
 
 /** A record in the generator's terms. */
@@ -92,19 +91,6 @@ const asOrphan = (r: SessionRecord) => ({
 
 const byPath = <T extends { path: string }>(items: readonly T[]) =>
   [...items].sort((a, b) => (a.path < b.path ? -1 : 1));
-
-/** A hand selection of `chosen` (by path), each with the id and fingerprint a scan gives now. */
-async function selection(root: string, chosen: ReadonlyArray<{ path: string }>) {
-  const { sessions } = await scan(root);
-  return {
-    items: chosen.map(({ path }) => {
-      const record = sessions.find((r) => r.path === path)!;
-      return { id: record.id, fingerprint: record.fingerprint };
-    }),
-    stores: storesOf(root),
-    via: "selection" as const,
-  };
-}
 
 /** A store of one project and one chat built by `build`, and what a scan must find. */
 function oneChat(build: (chat: ReturnType<GeminiStoreBuilder["chat"]>) => void): GeminiStoreFacts {
@@ -280,26 +266,6 @@ describe("soft delete and restore of Gemini sessions", () => {
   });
 
   /** Moves `chosen`, checks exactly their files left, restores the operation, checks every byte and time. */
-  async function roundTrip(store: GeminiStoreFacts, chosen: ReadonlyArray<ExpectedSession | ExpectedOrphan>) {
-    const parts = chosen.flatMap((s) => [s.path, ...s.bundle]);
-    const moved = insideAny(parts);
-    const before = snapshotTree([store.home]);
-    const times = fileTimes(store.home);
-
-    const result = await softDelete(await selection(store.root, chosen), engine);
-    expect(result.skipped).toEqual([]);
-    expect(result.moved.map((m) => m.path).sort()).toEqual(chosen.map((s) => s.path).sort());
-    expect(result.bytesFreed).toBe(chosen.reduce((total, s) => total + s.sizeBytes, 0));
-    expect(parts.filter((part) => existsSync(part))).toEqual([]);
-    // Nothing else in Gemini's folder changed: projects.json, the markers, logs.json, checkpoints…
-    expect(treeChanges(without(before, moved), snapshotTree([store.home], moved))).toEqual([]);
-
-    const back = await restore([result.operationId!], engine);
-    expect(back.skipped).toEqual([]);
-    expect(treeChanges(before, snapshotTree([store.home]))).toEqual([]);
-    expect(fileTimes(store.home)).toEqual(times);
-  }
-
   for (const target of ["quarantine", "trash"] as const)
     it(`a session's whole bundle leaves and comes back byte-identical, times included (${target})`, async () => {
       const store = geminiStore();

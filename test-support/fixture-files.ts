@@ -1,7 +1,7 @@
 // What the agents' fixture writers share: files and folders written with the times a test names,
 // their sizes remembered (a bundle part's weight is an expectation worked out from what was
 // written, never asked of the adapter), and folder times settled the way a real store's are.
-import { lstatSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export class FixtureFiles {
@@ -54,4 +54,10 @@ export function newestTime(path: string): number {
   const stat = lstatSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestTime(join(path, name))));
+}
+
+/** What a scan's record holds of the file at `path` as it is now: its device, inode and size. */
+export function recordedNow(path: string) {
+  const { dev, ino, size } = statSync(path);
+  return { dev, ino, size };
 }

@@ -68,16 +68,32 @@ export async function readRecordedLines(
   }
 }
 
-/** The conversation's shape from its entries' ids and the ids they continue from: its leaves and branch points. */
-export function branchesOf(ids: ReadonlySet<string>, parents: ReadonlyMap<string, number>) {
-  let leaves = 0;
-  let branchPoints = 0;
-  for (const id of ids) {
-    const children = parents.get(id) ?? 0;
-    if (children === 0) leaves += 1;
-    if (children > 1) branchPoints += 1;
-  }
-  return { leaves, branchPoints };
+/**
+ * A detail being counted: each entry by its type (`(unreadable)` when it has none we can read), with
+ * its id and the id of the entry it continues from; `done` works out the conversation's leaves and
+ * branch points from them.
+ */
+export function detailTally() {
+  const detail: SessionDetail = { entryTypes: {}, leaves: 0, branchPoints: 0, compactions: 0, longLines: 0 };
+  const ids = new Set<string>();
+  const children = new Map<string, number>();
+  return {
+    detail,
+    entry(type: string | undefined, id?: string, parent?: string) {
+      const name = type ?? "(unreadable)";
+      detail.entryTypes[name] = (detail.entryTypes[name] ?? 0) + 1;
+      if (id) ids.add(id);
+      if (parent) children.set(parent, (children.get(parent) ?? 0) + 1);
+    },
+    done(): SessionDetail {
+      for (const id of ids) {
+        const n = children.get(id) ?? 0;
+        if (n === 0) detail.leaves += 1;
+        if (n > 1) detail.branchPoints += 1;
+      }
+      return detail;
+    },
+  };
 }
 
 /** A first message for the drawer's preview: cut to `PREVIEW_CHARS`. */

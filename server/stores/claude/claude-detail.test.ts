@@ -9,7 +9,6 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -17,16 +16,11 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { recordedNow } from "../../../test-support/fixture-files.js";
 import { ClaudeStoreBuilder, PARSE_CAP, type Transcript } from "../../../test-support/claude-store.js";
 import { SessionFileChangedError } from "../session-detail.js";
 import { storeAdapter } from "../store-adapter.js";
 import { readClaudeDetail } from "./claude-detail.js";
-
-/** What a record holds of the file as it is now: device, inode, size. */
-const recorded = (path: string) => {
-  const { dev, ino, size } = statSync(path);
-  return { dev, ino, size };
-};
 
 /** A saved transcript built by `build`, and its lines as written. */
 function transcript(build: (t: Transcript) => void) {
@@ -62,7 +56,7 @@ describe("readClaudeDetail", () => {
         .customTitle("checkout fixes")
         .lastPrompt("this screenshot"),
     );
-    const detail = await readClaudeDetail(path, recorded(path));
+    const detail = await readClaudeDetail(path, recordedNow(path));
     expect(detail.entryTypes).toEqual(typesOf(lines));
     expect(detail.firstUserMessage).toBe("Fix the flaky checkout test in the cart module");
     expect(detail.compactions).toBe(1);
@@ -76,21 +70,21 @@ describe("readClaudeDetail", () => {
   it("is what the API's detail reads for a Claude Code session (the adapter's reader)", async () => {
     const { path } = transcript((t) => t.user("hello there").assistant("hi"));
     const reader = await storeAdapter("claude");
-    expect(await reader.sessionDetail!(path, recorded(path))).toEqual(
-      await readClaudeDetail(path, recorded(path)),
+    expect(await reader.sessionDetail!(path, recordedNow(path))).toEqual(
+      await readClaudeDetail(path, recordedNow(path)),
     );
   });
 
   it("a first prompt longer than the preview is cut to 300 characters", async () => {
     const { path } = transcript((t) => t.user("x".repeat(1000)).assistant("ok"));
-    expect((await readClaudeDetail(path, recorded(path))).firstUserMessage).toBe(`${"x".repeat(300)}…`);
+    expect((await readClaudeDetail(path, recordedNow(path))).firstUserMessage).toBe(`${"x".repeat(300)}…`);
   });
 });
 
 describe("readClaudeDetail reads only the file the look found, as far as it measured it", () => {
   it("what Claude appended since is not read: the detail agrees with the record", async () => {
     const { path } = transcript((t) => t.conversation(2));
-    const looked = recorded(path);
+    const looked = recordedNow(path);
     const before = await readClaudeDetail(path, looked);
     appendFileSync(path, readFileSync(path));
     expect(await readClaudeDetail(path, looked)).toEqual(before);
@@ -115,7 +109,7 @@ describe("readClaudeDetail reads only the file the look found, as far as it meas
     ["nothing", (p) => rmSync(p), "it is gone"],
   ])("%s at its path is refused at once: 409, the reason said", async (_, replace, reason) => {
     const { path } = transcript((t) => t.conversation(2));
-    const looked = recorded(path);
+    const looked = recordedNow(path);
     replace(path);
     const refusal = await readClaudeDetail(path, looked).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(SessionFileChangedError);

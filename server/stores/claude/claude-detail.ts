@@ -5,7 +5,7 @@
 // look found, as far as it measured it, its long lines (a pasted image, a file-history snapshot) by
 // their two ends.
 import type { Fingerprint } from "../../../shared/session-record.js";
-import { branchesOf, preview, readRecordedLines, type SessionDetail } from "../session-detail.js";
+import { detailTally, preview, readRecordedLines, type SessionDetail } from "../session-detail.js";
 import { longLineType, typedText } from "./transcript.js";
 
 /** Lines longer than this are read by their ends only, as the scan reads them. */
@@ -19,28 +19,21 @@ export async function readClaudeDetail(
   path: string,
   recorded: Pick<Fingerprint, "dev" | "ino" | "size">,
 ): Promise<SessionDetail> {
-  const detail: SessionDetail = { entryTypes: {}, leaves: 0, branchPoints: 0, compactions: 0, longLines: 0 };
-  const ids = new Set<string>();
-  const children = new Map<string, number>();
-  const count = (type: string | undefined, id: string | undefined, parent: string | undefined) => {
-    const name = type ?? "(unreadable)";
-    detail.entryTypes[name] = (detail.entryTypes[name] ?? 0) + 1;
-    if (id) ids.add(id);
-    if (parent) children.set(parent, (children.get(parent) ?? 0) + 1);
-  };
+  const tally = detailTally();
+  const { detail } = tally;
   const line = (text: string) => {
     if (text.trim() === "") return;
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return count(undefined, undefined, undefined); // a corrupt line: the scan warns of it
+      return tally.entry(undefined); // a corrupt line: the scan warns of it
     }
-    if (typeof parsed !== "object" || parsed === null) return count(undefined, undefined, undefined);
+    if (typeof parsed !== "object" || parsed === null) return tally.entry(undefined);
     const field = (name: string) => (typeof parsed[name] === "string" ? (parsed[name] as string) : undefined);
     const type = field("type");
     // A compaction starts a new chain (`parentUuid` null) that goes on from the old one's end.
-    count(type, field("uuid"), field("parentUuid") ?? field("logicalParentUuid"));
+    tally.entry(type, field("uuid"), field("parentUuid") ?? field("logicalParentUuid"));
     if (type === "system" && parsed.subtype === "compact_boundary") detail.compactions += 1;
     if (type === "user" && detail.firstUserMessage === undefined) {
       const typed = typedText(parsed)?.trim();
@@ -52,8 +45,8 @@ export async function readClaudeDetail(
     line,
     longLine: (head, tail) => {
       detail.longLines += 1;
-      count(longLineType(head, tail), [...tail.matchAll(UUID_G)].at(-1)?.[1], PARENT.exec(head)?.[1]);
+      tally.entry(longLineType(head, tail), [...tail.matchAll(UUID_G)].at(-1)?.[1], PARENT.exec(head)?.[1]);
     },
   });
-  return { ...detail, ...branchesOf(ids, children) };
+  return tally.done();
 }

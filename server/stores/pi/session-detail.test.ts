@@ -1,23 +1,10 @@
-import {
-  appendFileSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { recordedNow } from "../../../test-support/fixture-files.js";
 import { writeSession } from "../../../test-support/pi-store.js";
 import { readSessionDetail, SessionFileChangedError } from "./session-detail.js";
-
-/** What a record holds of the file as it is now: device, inode, size. */
-const recorded = (path: string) => {
-  const { dev, ino, size } = statSync(path);
-  return { dev, ino, size };
-};
 
 describe("readSessionDetail", () => {
   it("counts entries by type, finds the first user message, branches and leaves; long lines are not parsed", async () => {
@@ -34,7 +21,7 @@ describe("readSessionDetail", () => {
       file,
       `{"type":"compaction","id":"c1","parentId":"branch-1","timestamp":"2026-01-01T00:00:01.000Z","summary":"${"x".repeat(1_200_000)}"}\n`,
     );
-    const detail = await readSessionDetail(file, recorded(file));
+    const detail = await readSessionDetail(file, recordedNow(file));
     expect(detail.entryTypes).toEqual({ message: 7, session_info: 1, compaction: 1 });
     expect(detail.compactions).toBe(1);
     expect(detail.firstUserMessage).toBe("question 0 in /work/app");
@@ -48,7 +35,7 @@ describe("readSessionDetail reads only the file the look found, as far as it mea
   it("what pi appended since is not read: the detail agrees with the record", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-detail-")));
     const file = writeSession(root, "/work/app", 2).getSessionFile()!;
-    const looked = recorded(file);
+    const looked = recordedNow(file);
     const before = await readSessionDetail(file, looked);
     appendFileSync(file, readFileSync(file, "utf8").split("\n").slice(1).join("\n"));
     expect(await readSessionDetail(file, looked)).toEqual(before);
@@ -57,7 +44,7 @@ describe("readSessionDetail reads only the file the look found, as far as it mea
   it("another file at its path is refused: 409, the reason said", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "sr-detail-")));
     const file = writeSession(root, "/work/app", 2).getSessionFile()!;
-    const looked = recorded(file);
+    const looked = recordedNow(file);
     writeFileSync(`${file}.new`, readFileSync(file));
     renameSync(`${file}.new`, file);
     const refusal = await readSessionDetail(file, looked).catch((error: unknown) => error);

@@ -5,7 +5,7 @@
 // far as the look measured it and to the line cap — a file replaced since (by a FIFO, a link to
 // /dev/zero, another file) is refused, never waited on.
 import type { Fingerprint } from "../../../shared/session-record.js";
-import { branchesOf, preview, readRecordedLines, type SessionDetail } from "../session-detail.js";
+import { detailTally, preview, readRecordedLines, type SessionDetail } from "../session-detail.js";
 
 export { SessionFileChangedError } from "../session-detail.js";
 
@@ -37,22 +37,17 @@ export async function readSessionDetail(
   path: string,
   recorded: Pick<Fingerprint, "dev" | "ino" | "size">,
 ): Promise<SessionDetail> {
-  const detail: SessionDetail = { entryTypes: {}, leaves: 0, branchPoints: 0, compactions: 0, longLines: 0 };
-  const ids = new Set<string>();
-  const children = new Map<string, number>();
+  const tally = detailTally();
+  const { detail } = tally;
   let lineNumber = 0;
   /** A line, or (`long`) the head of one too long to parse. */
   const onLine = (text: string, long: boolean) => {
     lineNumber += 1;
     if (lineNumber === 1 || text.length === 0) return; // the header
     const head = text.slice(0, HEAD);
-    const type = TYPE.exec(head)?.[1] ?? "(unreadable)";
-    detail.entryTypes[type] = (detail.entryTypes[type] ?? 0) + 1;
+    const type = TYPE.exec(head)?.[1];
+    tally.entry(type, ID.exec(head)?.[1], PARENT.exec(head)?.[1]);
     if (type === "compaction") detail.compactions += 1;
-    const id = ID.exec(head)?.[1];
-    const parent = PARENT.exec(head)?.[1];
-    if (id) ids.add(id);
-    if (parent) children.set(parent, (children.get(parent) ?? 0) + 1);
     if (long) {
       detail.longLines += 1;
       return;
@@ -71,5 +66,5 @@ export async function readSessionDetail(
     line: (text) => onLine(text, false),
     longLine: (head) => onLine(head, true),
   });
-  return { ...detail, ...branchesOf(ids, children) };
+  return tally.done();
 }

@@ -4,7 +4,9 @@
 // `vi.mock` that adds one entry — and the real CLI then scans it (`scan --json`), plans for it
 // (`plan --json`) and moves its chosen session to the quarantine (`clean`), with no other file of
 // the product changed. The mocks stand for the two edited lines; everything else runs as shipped.
-import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -119,4 +121,30 @@ describe("a new agent: its folder and one line in each list", () => {
       `gone: ${join(root, "ideas.note")} (was ${before.get(join(root, "ideas.note"))})`,
     ]);
   });
+
+  it.runIf(existsSync("/proc/self/environ"))(
+    "a session its adapter says a running process uses is kept out of a clean, and moved once that process is gone",
+    async () => {
+      const { root, args } = notesStore();
+      const ideas = join(root, "ideas.note");
+      // A real process, as the agent's adapter finds its own (here: by the note its environment names).
+      const editor = spawn("sleep", ["60"], {
+        env: { ...process.env, NOTES_EDITING: ideas },
+        stdio: "ignore",
+      });
+      await once(editor, "spawn");
+      try {
+        const plan = await run(["plan", "--json", ...args]);
+        expect((JSON.parse(plan.stdout) as Plan).candidates.map((c) => c.id)).toEqual(["notes:groceries"]);
+        const clean = await run(["clean", "--ids", "notes:ideas", "--yes", ...args]);
+        expect(clean.stderr).toContain(`edited by notes editor ${editor.pid}`);
+        expect(existsSync(ideas)).toBe(true);
+      } finally {
+        editor.kill("SIGKILL");
+        await once(editor, "exit");
+      }
+      expect((await run(["clean", "--ids", "notes:ideas", "--yes", ...args])).status).toBe(0);
+      expect(existsSync(ideas)).toBe(false);
+    },
+  );
 });

@@ -8,7 +8,7 @@ import {
 } from "../../shared/unmarked-pi.js";
 import { visible } from "../../shared/visible-text.js";
 import { statePaths } from "../state/state-dir.js";
-import { runningPi } from "../stores/pi/pi-processes.js";
+import { runningAgents } from "../stores/store-adapter.js";
 
 /**
  * The pi processes running now with no marker of our extension that bear on the stores looked at
@@ -18,10 +18,10 @@ export async function piWithoutExtension(look: {
   roots: readonly string[];
   namespaces: Iterable<string>;
 }): Promise<PiWithoutExtension[]> {
-  const running = runningPi();
+  const running = runningAgents().flatMap((agent) => agent.running);
   if (running.length === 0) return [];
-  const { piWithoutMarker } = await import("../state/active-sessions.js");
-  return piWithoutMarker(
+  const { unmarkedProcesses } = await import("../state/active-sessions.js");
+  return unmarkedProcesses(
     statePaths().activeMarkers,
     { roots: look.roots, namespaces: new Set(look.namespaces) },
     running,

@@ -17,7 +17,7 @@ import { renderTable } from "./table.js";
 import { scanProgressLine } from "./progress.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
 import { STORE_FLAGS, storeFlagsOf } from "./store-flags.js";
-import { piAdapter } from "../stores/pi/adapter.js";
+import { adapterOf } from "../stores/store-adapter.js";
 
 export const SCAN_HELP = `Usage: session-retention scan [options]
 
@@ -262,7 +262,7 @@ export async function runScan(
   report.sessions.sort(compareSessions(flags.sort));
   const pis = await piWithoutExtension({
     roots: rootsOf(report.stores),
-    namespaces: report.sessions.flatMap((s) => (s.store.kind === piAdapter.kind ? [s.namespace] : [])),
+    namespaces: report.sessions.flatMap((s) => (adapterOf(s.store.kind).processes ? [s.namespace] : [])),
   });
   notePiWithoutExtension(pis, io.stderr);
   if (pis.length > 0) report.piWithoutExtension = pis;

@@ -13,7 +13,7 @@ import { visible } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { scan } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
-import { externalSweepsOf } from "../stores/store-adapter.js";
+import { adapterOf, externalSweepsOf } from "../stores/store-adapter.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
 import { loadConfig, rootOf } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
@@ -22,7 +22,6 @@ import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { storeFlagsOf } from "./store-flags.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
-import { piAdapter } from "../stores/pi/adapter.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -94,7 +93,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
   // Beside the one line (which shell prompts show), not in it: what protects a running pi's session.
   const pis = await piWithoutExtension({
     roots: stores.map((s) => s.root),
-    namespaces: sessions.flatMap((s) => (s.store.kind === piAdapter.kind ? [s.namespace] : [])),
+    namespaces: sessions.flatMap((s) => (adapterOf(s.store.kind).processes ? [s.namespace] : [])),
   });
   notePiWithoutExtension(pis, io.stderr);
   if (values.json)

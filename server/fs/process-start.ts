@@ -18,6 +18,12 @@ export function processStart(pid: number): { ms: number; ticks: string } | undef
   }
 }
 
+/**
+ * How much earlier than /proc's start time a write of the process may seem: the start is to the
+ * hundredth of a second from a boot time in whole seconds.
+ */
+export const START_TOLERANCE_MS = 2000;
+
 /** The pids of the processes running now, from /proc (none where there is no /proc: not Linux). */
 export function runningPids(): number[] {
   try {

@@ -146,7 +146,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
     byAgents: await liveSessionsOf(report.stores, report.sessions),
   };
   const { detection } = live;
-  const piWithoutExtension = detection.piWithoutMarker.map(piWithoutExtensionOf);
+  const piWithoutExtension = detection.unmarked.map(piWithoutExtensionOf);
   const byPath = activePaths(detection);
   const activeIds = new Map(live.byAgents);
   for (const session of report.sessions) {

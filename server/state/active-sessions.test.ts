@@ -128,7 +128,7 @@ describe("active-session markers", () => {
       sessions: [],
       problems: [],
       staleMarkersRemoved: [],
-      piWithoutMarker: [],
+      unmarked: [],
     });
     const markers = fresh();
     writeFileSync(join(markers, ".abc.tmp"), "{");
@@ -202,7 +202,7 @@ describe("without /proc", () => {
       sessions: [],
       problems: [],
       staleMarkersRemoved: [],
-      piWithoutMarker: [],
+      unmarked: [],
     });
   });
 });

@@ -2,18 +2,20 @@
 // extension's markers (`<stateDir>/active/<pid>.json`) whose pid is alive, files a process holds
 // open for writing (`/proc/*/fd` on Linux; a reader — `tail -f`, a scan by another
 // session-retention — loses nothing when a file is moved, and counting it would make two cleans
-// block each other), and, for a pi running without the extension (no marker of its pid), the
-// sessions of its folder it may be writing (stores/pi/pi-live.ts). The last signal, a write within
-// the grace window, needs no disk and is applied by the pure policy engine.
+// block each other), and, for an agent whose processes show its live sessions (its adapter's
+// `processes`: pi's, running without the extension, no marker of its pid), the sessions its
+// processes may be writing. The last signal, a write within the grace window, needs no disk and is
+// applied by the pure policy engine.
 import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { z } from "zod";
 import type { SessionRecord } from "../../shared/session-record.js";
 import type { ActiveMarker } from "./active-marker.js";
 import { isProcessAlive } from "../fs/lock-file.js";
+import { START_TOLERANCE_MS } from "../fs/process-start.js";
 import { readSmallTextFile, UnreadableFileError } from "../fs/read-small-file.js";
-import { piLiveSessions } from "../stores/pi/pi-live.js";
-import { type RunningPi, runningPi, START_TOLERANCE_MS, writesToAny } from "../stores/pi/pi-processes.js";
+import type { AgentProcess } from "../stores/adapter-types.js";
+import { runningAgents } from "../stores/store-adapter.js";
 
 export { removeActiveMarker, writeActiveMarker } from "./active-marker.js";
 
@@ -33,8 +35,8 @@ export interface ActiveSession {
   /** Real path (symlinks in its folders resolved), comparable with scanned paths. */
   path: string;
   pid: number;
-  via: "marker" | "open-file" | "pi-process";
-  /** For "pi-process": which of pi-live.ts's rules, in words. */
+  via: "marker" | "open-file" | "agent-process";
+  /** For "agent-process": which of its agent's rules, in words. */
   how?: string;
 }
 
@@ -45,26 +47,26 @@ export interface ActiveDetection {
   /** Markers of dead processes, removed. */
   staleMarkersRemoved: string[];
   /**
-   * pi processes running with no usable marker of their own (without our extension, most likely)
-   * that bear on these stores: they write to one of them, or keep a session of them in use.
+   * Agents' processes running with no usable marker of their own (pi without our extension, most
+   * likely) that bear on these stores: they write to one of them, or keep a session of them in use.
    */
-  piWithoutMarker: RunningPi[];
+  unmarked: AgentProcess[];
 }
 
 export interface DetectActiveOptions {
   markersDir: string;
   /**
    * Only open files under these roots count (everything else a process has open is irrelevant),
-   * and a pi without a marker is reported when it writes to one of them.
+   * and an agent's process without a marker is reported when it writes to one of them.
    */
   roots: readonly string[];
   /** Default "/proc"; absent (not Linux) → the open-file check is skipped. */
   procDir?: string;
   isPidAlive?: (pid: number) => boolean;
-  /** The scanned sessions: those a pi without a marker may be writing are found among them. */
+  /** The scanned sessions: those an agent's process without a marker may be writing are found among them. */
   sessions?: readonly SessionRecord[];
-  /** The pi processes running; default: from /proc (`runningPi`). */
-  runningPi?: readonly RunningPi[];
+  /** The agents' processes running; default: from /proc (`runningAgents`). */
+  running?: ReturnType<typeof runningAgents>;
 }
 
 const MARKER_NAME = /^(\d+)\.json$/;
@@ -88,7 +90,7 @@ const nothingDetected = (): ActiveDetection => ({
   sessions: [],
   problems: [],
   staleMarkersRemoved: [],
-  piWithoutMarker: [],
+  unmarked: [],
 });
 
 export function detectActiveSessions(options: DetectActiveOptions): ActiveDetection {
@@ -96,45 +98,51 @@ export function detectActiveSessions(options: DetectActiveOptions): ActiveDetect
   const result = nothingDetected();
   const markers = readMarkers(options.markersDir, alive, result);
   readOpenFiles(options.procDir ?? "/proc", options.roots, result);
-  const unmarked = withoutMarker(options.runningPi ?? runningPi(), markers);
-  const protecting = new Set<number>();
-  for (const [path, { pid, how }] of piLiveSessions(unmarked, options.sessions ?? [])) {
-    result.sessions.push({ path, pid, via: "pi-process", how });
-    protecting.add(pid);
+  for (const { processes, running } of options.running ?? runningAgents()) {
+    const unmarked = withoutMarker(running, markers);
+    const protecting = new Set<number>();
+    for (const [path, { pid, how }] of processes.liveSessions(unmarked, options.sessions ?? [])) {
+      result.sessions.push({ path, pid, via: "agent-process", how });
+      protecting.add(pid);
+    }
+    // A process of another home (another user's stores, a test's sandbox) is none of this look's business.
+    result.unmarked.push(...unmarked.filter((p) => protecting.has(p.pid) || writesToAny(p, options.roots)));
   }
-  // A pi of another home (another user's stores, a test's sandbox) is none of this look's business.
-  result.piWithoutMarker = unmarked.filter((pi) => protecting.has(pi.pid) || writesToAny(pi, options.roots));
   return result;
 }
 
+/** Whether a process writes to one of `roots` (by the stores its environment names). */
+const writesToAny = (process: AgentProcess, roots: readonly string[]) =>
+  process.stores.some((store) => roots.includes(store));
+
 /**
- * The pi processes among `running` that no marker is of: none names its pid, or the one that does
- * was written before the process started (a dead pi's, whose pid was taken by this one).
+ * The processes among `running` that no marker is of: none names its pid, or the one that does was
+ * written before the process started (a dead process's, whose pid was taken by this one).
  */
-function withoutMarker(running: readonly RunningPi[], markers: readonly ActiveMarker[]): RunningPi[] {
+function withoutMarker(running: readonly AgentProcess[], markers: readonly ActiveMarker[]): AgentProcess[] {
   return running.filter(
-    (pi) =>
+    (p) =>
       !markers.some(
-        (marker) =>
-          marker.pid === pi.pid && Date.parse(marker.startedAt) >= pi.startedMs - START_TOLERANCE_MS,
+        (marker) => marker.pid === p.pid && Date.parse(marker.startedAt) >= p.startedMs - START_TOLERANCE_MS,
       ),
   );
 }
 
 /**
- * The pi processes running now without a marker of theirs that bear on a look — they write to one
- * of its `roots`, or its sessions have a namespace that is their folder — for what `scan` and
- * `status` say. The markers are only read (a dead process's stays for the next plan to remove).
+ * The agents' processes running now (`running`) without a marker of theirs that bear on a look —
+ * they write to one of its `roots`, or its sessions have a namespace that is their folder — for
+ * what `scan` and `status` say. The markers are only read (a dead process's stays for the next plan
+ * to remove).
  */
-export function piWithoutMarker(
+export function unmarkedProcesses(
   markersDir: string,
   look: { roots: readonly string[]; namespaces: ReadonlySet<string> },
-  running: readonly RunningPi[] = runningPi(),
-): RunningPi[] {
+  running: readonly AgentProcess[],
+): AgentProcess[] {
   if (running.length === 0) return [];
   const markers = readMarkers(markersDir, isProcessAlive, nothingDetected(), { removeStale: false });
   return withoutMarker(running, markers).filter(
-    (pi) => look.namespaces.has(pi.cwd) || writesToAny(pi, look.roots),
+    (p) => look.namespaces.has(p.cwd) || writesToAny(p, look.roots),
   );
 }
 
@@ -238,7 +246,7 @@ export function activePaths(detection: ActiveDetection): Map<string, string> {
         session.path,
         session.via === "marker"
           ? `pi process ${session.pid} (marker)`
-          : session.via === "pi-process"
+          : session.via === "agent-process"
             ? session.how!
             : `open in process ${session.pid}`,
       );

@@ -60,8 +60,41 @@ export interface StoreAdapter {
    * deletion lock, is synchronous.
    */
   custody?: Custody;
+  /**
+   * For an agent whose running processes are what shows which of its sessions are live (pi closes
+   * its file between entries, so no open file shows it): its processes, and the sessions each may
+   * be writing. The engine (state/active-sessions.ts) reads our extension's markers and the open
+   * files for every kind; a process a marker names is exact, and only the others are asked about
+   * here. On the object, not the reader: the detection is synchronous.
+   */
+  processes?: AgentProcesses;
   /** Its reader: loaded on demand, so a scan of pi stores alone never pays for the others (nor for zod). */
   load(): Promise<StoreReader>;
+}
+
+/** An agent's running processes, and what they say of its live sessions (`StoreAdapter.processes`). */
+export interface AgentProcesses {
+  /** Its processes running now that we may look at (none off Linux, nor another user's), but this one. */
+  running(): AgentProcess[];
+  /**
+   * The sessions among `sessions` that `running` (processes no marker of ours names) may be
+   * writing, by path: which process, and how we know, in words.
+   */
+  liveSessions(
+    running: readonly AgentProcess[],
+    sessions: readonly SessionRecord[],
+  ): Map<string, { pid: number; how: string }>;
+}
+
+/** A process of an agent, as /proc shows it. */
+export interface AgentProcess {
+  pid: number;
+  /** Its working folder: the project whose sessions it writes. */
+  cwd: string;
+  /** When it started, ms since the epoch (to /proc's precision: see `START_TOLERANCE_MS`). */
+  startedMs: number;
+  /** The stores its environment names (real paths where they exist): where it writes. */
+  stores: string[];
 }
 
 /** Where an agent keeps its stores by default (`StoreAdapter.defaultStores`). */

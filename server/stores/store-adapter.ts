@@ -3,7 +3,14 @@
 // sessions, their own retention and how their sessions move.
 import type { ExternalSweep } from "../../shared/plan.js";
 import type { SessionRecord, StoreKind, StoreRef } from "../../shared/session-record.js";
-import type { DefaultStore, StoreAdapter, StoreMoveRule, StoreReader } from "./adapter-types.js";
+import type {
+  AgentProcess,
+  AgentProcesses,
+  DefaultStore,
+  StoreAdapter,
+  StoreMoveRule,
+  StoreReader,
+} from "./adapter-types.js";
 import { STORE_ADAPTERS } from "./adapters.js";
 
 /** The adapter of a kind of store. */
@@ -27,6 +34,13 @@ export function defaultStoresOf(env: NodeJS.ProcessEnv): {
     notes.push(...(found?.notes ?? []));
   }
   return { stores, notes };
+}
+
+/** The agents whose running processes show their live sessions (`StoreAdapter.processes`), with what is running of each now. */
+export function runningAgents(): Array<{ processes: AgentProcesses; running: AgentProcess[] }> {
+  return Object.values(STORE_ADAPTERS).flatMap(({ processes }) =>
+    processes ? [{ processes, running: processes.running() }] : [],
+  );
 }
 
 const readers = new Map<StoreKind, Promise<StoreReader>>();

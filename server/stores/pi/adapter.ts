@@ -1,9 +1,12 @@
 // pi's adapter: a store of `.jsonl` session files, flat or in `--<cwd>--` folders. Its files are read
 // by the incremental file scanner (server/scan/scanner.ts, with this folder's reader and parse
-// cache); what is pi's own beside that — where sessions are, a session's detail — is here.
+// cache); what is pi's own beside that — where its stores and sessions are, its running processes,
+// a session's detail — is here.
 import { basename, dirname } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
 import { discoverPiRoots, PI_CWD_FOLDER } from "./locations.js";
+import { piLiveSessions } from "./pi-live.js";
+import { runningPi } from "./pi-processes.js";
 
 export const piAdapter: StoreAdapter = {
   kind: "pi",
@@ -26,6 +29,9 @@ export const piAdapter: StoreAdapter = {
     return parent === root || (dirname(parent) === root && PI_CWD_FOLDER.test(basename(parent)));
   },
   readByFileScanner: true,
+  // pi opens, appends to and closes its file for each entry: without our extension's marker, its
+  // process and folder are all that show a session in use (pi-live.ts).
+  processes: { running: () => runningPi(), liveSessions: piLiveSessions },
   load: async () => {
     const { readSessionDetail } = await import("./session-detail.js");
     return { sessionDetail: readSessionDetail };

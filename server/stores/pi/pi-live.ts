@@ -8,7 +8,8 @@
 import { basename, dirname } from "node:path";
 import type { SessionRecord } from "../../../shared/session-record.js";
 import { folderNameOf } from "./locations.js";
-import { type RunningPi, START_TOLERANCE_MS } from "./pi-processes.js";
+import { START_TOLERANCE_MS } from "../../fs/process-start.js";
+import type { RunningPi } from "./pi-processes.js";
 
 /** Why a pi without a marker counts only roughly, said after each reason. */
 const ROUGHLY = "pi runs without session-retention's extension";

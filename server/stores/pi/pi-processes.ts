@@ -9,27 +9,15 @@
 import { readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { processStart, runningPids } from "../../fs/process-start.js";
+import type { AgentProcess } from "../adapter-types.js";
 import { discoverPiRoots } from "./locations.js";
 
-/** A pi process, as /proc shows it. */
-export interface RunningPi {
-  pid: number;
-  /** Its working folder: the `cwd` pi writes in the header of every session it starts. */
-  cwd: string;
-  /** When it started, ms since the epoch (to /proc's precision: see `START_TOLERANCE_MS`). */
-  startedMs: number;
-  /**
-   * The pi stores its environment names (real paths where they exist): its agent dir's `sessions`
-   * and a custom session dir. Not a `--session-dir` given on its command line, which its title hid.
-   */
-  stores: string[];
-}
-
 /**
- * How much earlier than /proc's start time a write of the process may seem: the start is to the
- * hundredth of a second from a boot time in whole seconds.
+ * A pi process, as /proc shows it: its `cwd` is what pi writes in the header of every session it
+ * starts; its `stores` are its agent dir's `sessions` and a custom session dir its environment names
+ * — not a `--session-dir` given on its command line, which its title hid.
  */
-export const START_TOLERANCE_MS = 2000;
+export type RunningPi = AgentProcess;
 
 /** pi's script: its `pi` command (npm's link, npx's copy, the compiled binary) or its package's CLI. */
 const PI_SCRIPT = /\/pi-coding-agent\/dist\/(?:bun\/)?cli\.js$/;
@@ -123,7 +111,3 @@ export function runningPi(self: number = process.pid): RunningPi[] {
     }
   });
 }
-
-/** Whether a running pi writes to one of `roots` (by the stores its environment names). */
-export const writesToAny = (pi: RunningPi, roots: readonly string[]) =>
-  pi.stores.some((store) => roots.includes(store));

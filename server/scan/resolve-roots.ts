@@ -1,8 +1,8 @@
 // Which stores a command looks at: `--root DIR` / `--store KIND:DIR` (repeatable), else the
-// config's `stores` or `sessionDir`, else where each agent keeps its stores by default (its adapter
-// says: `StoreAdapter.defaultStores`). Never a
-// broader root than the one configured, and every root through the place gate, all together: none
-// may be `/`, home or above it, a system folder, inside another root, or inside the trash.
+// config's `stores` or `sessionDir`, else where each agent keeps its stores by default (as its
+// adapter says: `StoreAdapter.defaultStores`). Never a broader root than the one configured, and
+// every root through the place gate, all together: none may be `/`, home or above it, a system
+// folder, inside another root, or inside the trash.
 
 import type { StoreKind, StoreRef } from "../../shared/session-record.js";
 import { UserError } from "../errors.js";

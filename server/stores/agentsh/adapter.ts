@@ -1,7 +1,7 @@
 // agentsh's adapter: one folder per session directly in its root, measured by what is inside and
 // moved as one unit.
-import { dirname } from "node:path";
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
 import { agentshDefaultRoot } from "./location.js";
 

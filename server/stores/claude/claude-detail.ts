@@ -15,6 +15,11 @@ const PARSE_CAP = 256 * 1024;
 const PARENT = /"(?:parentUuid|logicalParentUuid)":"([^"]{1,128})"/;
 const UUID_G = /"uuid":"([^"]{1,128})"/g;
 
+/**
+ * The detail of the transcript at `path`, which must still be the file its record was made from
+ * (`recorded`: its device and inode), else a `SessionFileChangedError`. At most `recorded.size`
+ * bytes are read (what Claude appended since is the next look's), and at most MAX_LINES lines.
+ */
 export async function readClaudeDetail(
   path: string,
   recorded: Pick<Fingerprint, "dev" | "ino" | "size">,

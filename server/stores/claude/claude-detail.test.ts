@@ -1,24 +1,13 @@
 // A Claude Code transcript in detail for the drawer, from transcripts of the shapes Claude Code writes
 // (test-support/claude-store.ts): its lines by type, branches and compactions, the first prompt
-// typed; and only the file the look found, as far as it measured it — anything else at its path is
-// a 409, never waited on.
-import {
-  appendFileSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { execFileSync } from "node:child_process";
+// typed. That only the file the look found is read, as far as it measured it, is held for every
+// adapter's reader in ../session-detail.test.ts.
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordedNow } from "../../../test-support/fixture-files.js";
 import { ClaudeStoreBuilder, PARSE_CAP, type Transcript } from "../../../test-support/claude-store.js";
-import { SessionFileChangedError } from "../session-detail.js";
 import { storeAdapter } from "../store-adapter.js";
 import { readClaudeDetail } from "./claude-detail.js";
 
@@ -78,41 +67,5 @@ describe("readClaudeDetail", () => {
   it("a first prompt longer than the preview is cut to 300 characters", async () => {
     const { path } = transcript((t) => t.user("x".repeat(1000)).assistant("ok"));
     expect((await readClaudeDetail(path, recordedNow(path))).firstUserMessage).toBe(`${"x".repeat(300)}…`);
-  });
-});
-
-describe("readClaudeDetail reads only the file the look found, as far as it measured it", () => {
-  it("what Claude appended since is not read: the detail agrees with the record", async () => {
-    const { path } = transcript((t) => t.conversation(2));
-    const looked = recordedNow(path);
-    const before = await readClaudeDetail(path, looked);
-    appendFileSync(path, readFileSync(path));
-    expect(await readClaudeDetail(path, looked)).toEqual(before);
-  });
-
-  it.each<[string, (path: string) => void, string]>([
-    [
-      "another file",
-      (p) => (writeFileSync(`${p}.new`, readFileSync(p)), renameSync(`${p}.new`, p)),
-      "another file is at its path now",
-    ],
-    [
-      "a FIFO",
-      (p) => (rmSync(p), execFileSync("mkfifo", [p])),
-      "it is a named pipe (FIFO) now, not a regular file",
-    ],
-    [
-      "a symlink to /dev/zero",
-      (p) => (rmSync(p), symlinkSync("/dev/zero", p)),
-      "it is a symlink now, not followed",
-    ],
-    ["nothing", (p) => rmSync(p), "it is gone"],
-  ])("%s at its path is refused at once: 409, the reason said", async (_, replace, reason) => {
-    const { path } = transcript((t) => t.conversation(2));
-    const looked = recordedNow(path);
-    replace(path);
-    const refusal = await readClaudeDetail(path, looked).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(SessionFileChangedError);
-    expect(refusal).toMatchObject({ status: 409, message: expect.stringContaining(`(${reason})`) });
   });
 });

@@ -52,7 +52,8 @@ class LineSplitter {
 
   /** Hands over the lines of `buffer`'s first `read` bytes; false once the line cap is reached. */
   take(buffer: Buffer, read: number): boolean {
-    const cap = this.reader.parseCap;
+    const reader = this.reader;
+    const cap = reader.parseCap;
     let start = 0;
     for (
       let newline = buffer.indexOf(10, 0);
@@ -65,7 +66,7 @@ class LineSplitter {
       if (this.pendingLength === 0 && newline - start <= cap) {
         this.lines += 1;
         this.bytes += newline - start + 1;
-        this.reader.line(buffer.toString("utf8", start, newline));
+        reader.line(buffer.toString("utf8", start, newline));
       } else {
         this.keep(buffer.subarray(start, newline));
         this.bytes += 1; // its newline

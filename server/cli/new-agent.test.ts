@@ -3,7 +3,9 @@
 // those lines — its kind and label in the kind registry, its adapter in the adapter list, each by a
 // `vi.mock` that adds one entry — and the real CLI then scans it (`scan --json`), plans for it
 // (`plan --json`) and moves its chosen session to the quarantine (`clean`), with no other file of
-// the product changed. The mocks stand for the two edited lines; everything else runs as shipped.
+// the product changed; it is found in its default store with nothing naming it, and a session its
+// running process uses is kept, because its adapter says so. The mocks stand for the two edited
+// lines; everything else runs as shipped.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
@@ -14,6 +16,7 @@ import type { Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import { writeConfigFile } from "../../test-support/config-file.js";
 import { snapshotTree, treeChanges } from "../../test-support/tree-snapshot.js";
+import { NOTES_EDITING } from "../../test-support/fixture-agent/adapter.js";
 import type { CliIo } from "./io.js";
 import { runCli } from "./main.js";
 
@@ -125,20 +128,21 @@ describe("a new agent: its folder and one line in each list", () => {
   it.runIf(existsSync("/proc/self/environ"))(
     "a session its adapter says a running process uses is kept out of a clean, and moved once that process is gone",
     async () => {
-      const { root, args } = notesStore();
+      const { base, root, args } = notesStore();
       const ideas = join(root, "ideas.note");
       // A real process, as the agent's adapter finds its own (here: by the note its environment names).
       const editor = spawn("sleep", ["60"], {
-        env: { ...process.env, NOTES_EDITING: ideas },
+        env: { ...process.env, [NOTES_EDITING]: ideas },
         stdio: "ignore",
       });
       await once(editor, "spawn");
       try {
         const plan = await run(["plan", "--json", ...args]);
         expect((JSON.parse(plan.stdout) as Plan).candidates.map((c) => c.id)).toEqual(["notes:groceries"]);
+        const before = snapshotTree([base]);
         const clean = await run(["clean", "--ids", "notes:ideas", "--yes", ...args]);
         expect(clean.stderr).toContain(`edited by notes editor ${editor.pid}`);
-        expect(existsSync(ideas)).toBe(true);
+        expect(treeChanges(before, snapshotTree([base]))).toEqual([]);
       } finally {
         editor.kill("SIGKILL");
         await once(editor, "exit");

@@ -80,7 +80,7 @@ test("treemap drills into a namespace and back; growth shows estimated points an
   await expect(page.getByTestId("growth-estimated")).toBeVisible();
   // The default 20 GiB quota is thousands of times this store: said, not drawn (it would flatten the line).
   await expect(page.getByTestId("growth-quota-far")).toContainText(
-    "The 20.0 GiB quota is far above this (0% at most)",
+    "The 20.0 GiB quota is far above this (<1% at most)",
   );
   await expect(page.locator(".growth canvas")).not.toHaveAttribute("aria-label", /quota/);
   await page.getByTestId("growth-7").click();

@@ -30,7 +30,7 @@ async function openOverview(page: Page, url: string) {
   await page.goto(url);
   await expect(page.getByTestId("review-cleanup")).toBeVisible();
   await expect(page.getByTestId("growth-rate")).toBeVisible();
-  await expect(page.locator(".growth-section canvas")).toBeVisible();
+  await expect(page.locator('section[aria-labelledby="growth-title"] canvas')).toBeVisible();
   await networkQuiet(page);
 }
 
@@ -49,7 +49,10 @@ for (const size of SIZES) {
 
       const headline = page.getByTestId("overview-headline");
       expect(await insideWindow(page, headline), `${scheme}: headline in the window`).toBe(true);
-      expect(await insideWindow(page, page.locator(".growth-section canvas")), `${scheme}: chart`).toBe(true);
+      expect(
+        await insideWindow(page, page.locator('section[aria-labelledby="growth-title"] canvas')),
+        `${scheme}: chart`,
+      ).toBe(true);
       // Each agent's own cleanup predicts a loss: its line is in sight, its reasons one Enter away.
       const sweeps = page.getByTestId("sweep-line");
       await expect(sweeps).toHaveCount(2);

@@ -146,8 +146,9 @@ test("the headline answers in one sentence; the chart with its quota line is abo
   await expect(headline).toContainText(
     `50% of the ${formatBytes(total * 2)} quota used (${formatBytes(total)} in 3 sessions).`,
   );
+  // Half the quota is far from full: what is old is said, the cleanup not urged.
   await expect(headline).toContainText(
-    `The policy would move 2 sessions (${formatBytes(older)}) to the trash now.`,
+    `2 of 3 sessions have not been used for 30 days. Cleaning up would free ${formatBytes(older)}; nothing has to go before the quota reaches 90%.`,
   );
   // The first scan estimated the history from creation times: all of it arrived this week, most in /work/big.
   const rate = Number(await page.getByTestId("growth-rate").getAttribute("data-bytes"));

@@ -3,7 +3,7 @@
 // what is old otherwise. Pure: the page gives it what it fetched.
 import type { GrowthResponse } from "../../../shared/api.js";
 import { formatBytes, formatPercent } from "../../../shared/format.js";
-import type { CandidateRule } from "../../../shared/plan.js";
+import type { CandidateRule, PlanSummary } from "../../../shared/plan.js";
 import type { QuotaState } from "../../../shared/quota.js";
 
 const WEEK_MS = 7 * 86_400_000;
@@ -80,6 +80,18 @@ export interface HeadlineInput {
     | undefined;
 }
 
+/** The headline's `plan` from the plan's summary (`GET /api/plan/summary`), as the overview gives it. */
+export function planOf(summary: PlanSummary): NonNullable<HeadlineInput["plan"]> {
+  return {
+    count: summary.candidateCount,
+    bytes: summary.bytesToFree,
+    leftOut: summary.leftOutCount ?? 0,
+    ...(summary.candidatesByRule ? { byRule: summary.candidatesByRule } : {}),
+    maxAgeDays: summary.policy.retention.maxAgeDays,
+    warnRatio: summary.policy.quota.warnRatio,
+  };
+}
+
 export interface Headline {
   used: string;
   grew: string | undefined;
@@ -150,7 +162,7 @@ function calmPolicy(
   const said: string[] = [];
   if (old > 0 && plan.maxAgeDays)
     said.push(
-      `${old.toLocaleString("en-US")} of ${count(sessionCount)} ${old === 1 ? "has" : "have"} not been used for ${plan.maxAgeDays} days`,
+      `${old.toLocaleString("en-US")} of ${count(sessionCount)} ${old === 1 ? "has" : "have"} not been used for ${count(plan.maxAgeDays, "day")}`,
     );
   if (unopened > 0) said.push(`${count(unopened)} ${unopened === 1 ? "was" : "were"} never reopened`);
   const what =

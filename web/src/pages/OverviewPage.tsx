@@ -9,7 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { GrowthResponse, SummaryResponse } from "../../../shared/api.js";
 import { trashTotals } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
-import { headline } from "../components/overview-headline.js";
+import { headline, type HeadlineInput, planOf } from "../components/overview-headline.js";
 import { AgentUsageTable } from "../components/AgentUsageTable.js";
 import { GrowthSection } from "../components/GrowthSection.js";
 import { SpaceTreemap } from "../components/SpaceTreemap.js";
@@ -19,7 +19,6 @@ import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
 import { SweepBanners } from "../components/SweepBanners.js";
 import { Notices } from "../components/Notices.js";
-import type { CandidateRule } from "../../../shared/plan.js";
 
 export function OverviewPage({
   api,
@@ -59,32 +58,14 @@ export function OverviewPage({
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
-  const [plan, setPlan] = useState<
-    | {
-        count: number;
-        bytes: number;
-        leftOut: number;
-        byRule?: Partial<Record<CandidateRule, number>>;
-        maxAgeDays: number | null;
-        warnRatio: number;
-      }
-    | undefined
-  >(undefined);
+  const [plan, setPlan] = useState<HeadlineInput["plan"]>(undefined);
   /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
   const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
   // Each part of the headline waits for its own answer; a failure leaves that part out.
   useEffect(() => {
     // Two numbers: the plan's summary, not its lists (~60 MB at 100,000 sessions).
     api.planSummary().then(
-      (p) =>
-        setPlan({
-          count: p.candidateCount,
-          bytes: p.bytesToFree,
-          leftOut: p.leftOutCount ?? 0,
-          ...(p.candidatesByRule ? { byRule: p.candidatesByRule } : {}),
-          maxAgeDays: p.policy.retention.maxAgeDays,
-          warnRatio: p.policy.quota.warnRatio,
-        }),
+      (p) => setPlan(planOf(p)),
       () => setPlan(undefined),
     );
   }, [api, planKey]);

@@ -27,5 +27,6 @@ export function fourAgentsHome(home: string, now = new Date()) {
     );
     const when = new Date(now.getTime() - daysAgo * DAY);
     utimesSync(log, when, when);
+    utimesSync(folder, when, when);
   }
 }

@@ -6,6 +6,7 @@
 // from full the headline says what is old and the cleanup is a quiet button; past the warn level it
 // urges, with the primary button. Each size leaves its screenshots in test-results/.
 import type { Locator, Page } from "@playwright/test";
+import { writeClaudeStore } from "../test-support/claude-store.js";
 import { agentBin } from "../test-support/test-agents.js";
 import { fourAgentsHome } from "./four-agents-home.js";
 import { agentDirWith, axe, expect, networkQuiet, test } from "./serve-fixture.js";
@@ -133,4 +134,21 @@ test("advice in proportion: past the warn level the headline urges the cleanup, 
   );
   await expect(page.getByTestId("review-cleanup")).toHaveClass(/primary/);
   await expect(page.getByTestId("clean-policy")).toHaveClass(/primary/);
+});
+
+test("texts name the stores found: without pi's store the quota card says its mode is pi's; the Policy page names every agent", async ({
+  page,
+  home,
+  serve,
+}) => {
+  writeClaudeStore(home);
+  const server = await serve();
+  await page.goto(server.url);
+  const card = page.getByTestId("quota-card");
+  await expect(card).toContainText("mode warn-only (for pi, whose store is not here)");
+  await expect(card).not.toContainText("pi warns");
+  await page.getByTestId("nav-policy").click();
+  await expect(page.getByTestId("stores-help")).toContainText(
+    "each agent's own store where it exists — pi's (or the folder above), Claude Code's, Codex's, Gemini CLI's, agentsh's.",
+  );
 });

@@ -4,11 +4,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { formatBytes } from "../../shared/format.js";
 import { describeFinding } from "../../shared/scan-summary.js";
-import { Notices } from "./components/Notices.js";
 import { NO_FILTER } from "../../shared/session-filter.js";
 import type { ApiClient } from "./api/client.js";
 import type { OperationStatus } from "../../shared/api.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
+import { Notices } from "./components/Notices.js";
 import { ResumedDeletion } from "./components/ResumedDeletion.js";
 import { ScanButton } from "./components/ScanButton.js";
 import { SessionDrawer } from "./components/SessionDrawer.js";

@@ -2,7 +2,7 @@
 // cleanupPeriodDays sweep, Gemini CLI's sessionRetention): one warning per store, with "Keep them"
 // where keeping is ours to do, and "Remove the copy…" for each session only a resume's empty copy
 // dooms. Each says the loss in one line — always in sight, as it predicts a loss — and folds the
-// setting, projects and rules behind "Why", so that two of them leave the headline and the growth
+// setting, projects and rules behind "Details", so that two of them leave the headline and the growth
 // chart above the fold. Shown on the overview only:
 // it is the agent's normal setting, not a fault here, and a standing banner on every page would
 // push the sessions table down and teach people to skip banners.
@@ -83,7 +83,7 @@ export function sweepLine(sweep: ExternalSweep): string {
   return `${AGENT_LABELS[sweep.agent]} will permanently delete ${sessions(sweep.ids.length)} (${formatBytes(sweep.bytes)})${pinned} ${sweep.when ?? "the next time it runs"}.`;
 }
 
-/** The line, and the agent's whole sentence behind "Why" (a native disclosure: Tab, then Enter). */
+/** The line, and the agent's whole sentence behind "Details" (a native disclosure: Tab, then Enter). */
 function SweepText({ sweep }: { sweep: ExternalSweep }) {
   return (
     <div class="sweep-text">

@@ -167,5 +167,8 @@ describe("headline", () => {
       "200 MiB in 1,234 sessions; the quota is unknown while the config file is invalid.",
     );
     expect(invalid.urgent).toBe(false);
+    expect(invalid.policy).toBe(
+      "2 of 1,234 sessions have not been used for 180 days. Cleaning up would free 1.00 MiB; the quota is unknown.",
+    );
   });
 });

@@ -169,6 +169,10 @@ function calmPolicy(
     said.length > 0 ? `${said.join("; ")}.` : `The policy would move ${count(plan.count)} if you cleaned up.`;
   const limited = quota?.size !== undefined || quota?.count !== undefined;
   const warnAt = Math.round((plan.warnRatio ?? 0.9) * 100);
-  const wait = limited ? `nothing has to go before the quota reaches ${warnAt}%` : "no quota asks for space";
+  const wait = !quota
+    ? "the quota is unknown"
+    : limited
+      ? `nothing has to go before the quota reaches ${warnAt}%`
+      : "no quota asks for space";
   return `${what} Cleaning up would free ${formatBytes(plan.bytes)}; ${wait}.`;
 }

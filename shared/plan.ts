@@ -253,6 +253,8 @@ export const PlanSummarySchema = PlanSchema.omit({
   keptCount: z.number().int().nonnegative(),
   /** How many sessions the plan leaves out because they cannot be moved now (its `leftOut`). */
   leftOutCount: z.number().int().nonnegative().optional(),
+  /** How many candidates each rule chose (rules that chose none are absent): "old" or "over a limit". */
+  candidatesByRule: z.partialRecord(z.enum(CANDIDATE_RULES), z.number().int().positive()).optional(),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -260,10 +262,13 @@ export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 export function summarizePlan(plan: Plan): PlanSummary {
   const { candidates, kept, previewId: _previewId, leftOut, ...rest } = plan;
   const leftOutCount = (leftOut ?? []).reduce((t, g) => t + g.sessions.length, 0);
+  const candidatesByRule: Partial<Record<CandidateRule, number>> = {};
+  for (const { rule } of candidates) candidatesByRule[rule] = (candidatesByRule[rule] ?? 0) + 1;
   return {
     ...rest,
     candidateCount: candidates.length,
     keptCount: kept.length,
     ...(leftOutCount > 0 ? { leftOutCount } : {}),
+    candidatesByRule,
   };
 }

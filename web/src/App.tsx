@@ -8,6 +8,7 @@ import { NO_FILTER } from "../../shared/session-filter.js";
 import type { ApiClient } from "./api/client.js";
 import type { OperationStatus } from "../../shared/api.js";
 import { type CleanSource, CleanWizard } from "./components/CleanWizard.js";
+import { Notices } from "./components/Notices.js";
 import { ResumedDeletion } from "./components/ResumedDeletion.js";
 import { ScanButton } from "./components/ScanButton.js";
 import { SessionDrawer } from "./components/SessionDrawer.js";
@@ -172,18 +173,21 @@ export function App({
             </ul>
           </div>
         )}
+        {/* A store where nothing is a session: the wrong folder, probably; said in full. */}
         {data?.findings
-          .filter((f) => f.notSessions > 0)
+          .filter((f) => f.notSessions > 0 && f.sessions === 0)
           .map((f) => (
             <div
               key={`${f.store.kind}:${f.store.root}`}
-              class={f.sessions === 0 ? "banner error" : "banner info"}
-              role={f.sessions === 0 ? "alert" : "status"}
+              class="banner error"
+              role="alert"
               data-testid="not-sessions-banner"
             >
               {describeFinding(f, formatBytes)}
             </div>
           ))}
+        {/* The other notes fold into one line; the overview puts it under its headline. */}
+        {data && page !== "overview" && <Notices look={data} />}
         {page === "overview" &&
           (data ? (
             <OverviewPage
@@ -200,11 +204,11 @@ export function App({
               }}
               onOpenSession={setOpenId}
               onOpenTrash={() => go("trash")}
-              actions={
+              actions={(urgent) => (
                 <p class="actions">
                   <button
                     type="button"
-                    class="primary"
+                    class={urgent ? "primary" : undefined}
                     data-testid="clean-policy"
                     disabled={readOnly}
                     onClick={() => setCleaning({ kind: "policy" })}
@@ -215,7 +219,7 @@ export function App({
                     Choose sessions…
                   </button>
                 </p>
-              }
+              )}
             />
           ) : (
             !store.error.value && <p class="empty">Scanning your sessions…</p>

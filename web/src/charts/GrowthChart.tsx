@@ -17,7 +17,7 @@ import {
 } from "chart.js";
 import { useEffect, useRef } from "preact/hooks";
 import type { GrowthResponse } from "../../../shared/api.js";
-import { formatBytes } from "../../../shared/format.js";
+import { formatBytes, formatPercent } from "../../../shared/format.js";
 import { Bytes } from "../components/Bytes.js";
 import { OTHER_COLOUR, PALETTE } from "./palette.js";
 
@@ -208,8 +208,8 @@ export function GrowthChart({
       )}
       {quotaBytes !== undefined && quotaBytes > 0 && !drawQuota && (
         <p class="hint" data-testid="growth-quota-far">
-          The {formatBytes(quotaBytes)} quota is far above this ({Math.floor((100 * peak) / quotaBytes)}% at
-          most): not drawn, so the growth stays readable.
+          The {formatBytes(quotaBytes)} quota is far above this ({formatPercent(peak / quotaBytes)} at most):
+          not drawn, so the growth stays readable.
         </p>
       )}
       {anyEstimated && (

@@ -29,7 +29,7 @@ export function AgentUsageTable({
   return (
     <section aria-labelledby="agents-title">
       <h2 id="agents-title">Usage by agent</h2>
-      <table class="data" data-testid="agent-table">
+      <table class="data agent-table" data-testid="agent-table">
         <thead>
           <tr>
             <th scope="col">Agent</th>

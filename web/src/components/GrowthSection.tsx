@@ -44,7 +44,7 @@ export function GrowthSection({
   const points = view === "namespace" ? growth?.byNamespace?.points : growth?.points;
   const week = growth && weeklyGrowth(growth.points);
   return (
-    <section aria-labelledby="growth-title">
+    <section class="growth-section" aria-labelledby="growth-title">
       <h2 id="growth-title">
         Growth{" "}
         {week !== undefined && (

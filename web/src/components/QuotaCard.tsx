@@ -1,5 +1,6 @@
 // The quota at a glance: the level (coloured), a gauge for each limit (size, count) with the 70%
-// and 90% marks, the mode, what the level means, and the forecast.
+// and 90% marks, the mode (what pi does about it, said so only where pi's store is found), what
+// the level means, and the forecast.
 import type { PolicyStatus } from "../../../shared/api.js";
 import type { Forecast } from "../../../shared/growth.js";
 import { formatBytes, formatPercent } from "../../../shared/format.js";
@@ -30,7 +31,16 @@ function describeForecast(forecast: Forecast | undefined): string | undefined {
   return `100% in ${days} day${days === 1 ? "" : "s"} at the 7-day rate${forecast.estimated ? " (estimated from creation times)" : ""}`;
 }
 
-export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast?: Forecast | undefined }) {
+export function QuotaCard({
+  policy,
+  forecast,
+  piFound = true,
+}: {
+  policy: PolicyStatus;
+  forecast?: Forecast | undefined;
+  /** Whether pi's store is among those looked at: the mode is what pi's extension does, and only pi. */
+  piFound?: boolean;
+}) {
   const ahead = describeForecast(forecast);
   if (!policy.quota || !policy.mode)
     return (
@@ -57,7 +67,8 @@ export function QuotaCard({ policy, forecast }: { policy: PolicyStatus; forecast
       )}
       {!policy.quota.size && !policy.quota.count && <p class="hint">no limits set</p>}
       <p class="hint">
-        {MEANING[level]} · mode {policy.mode} ({MODE[policy.mode]})
+        {MEANING[level]} · mode {policy.mode} (
+        {piFound ? MODE[policy.mode] : "for pi, whose store is not here"})
       </p>
       {ahead && (
         <p class="hint" data-testid="forecast">

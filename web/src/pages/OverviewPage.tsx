@@ -1,13 +1,15 @@
 // Overview, built to answer in five seconds: one headline sentence (quota used, this week's growth and
-// where, what the policy would move, with a button to review it), the totals with the trash, and the
-// growth chart with its quota line — all above the fold. Below: what agents' own cleanup deletes next,
-// per-agent and per-namespace usage and the largest sessions, whose rows open their sessions.
+// where, what the policy would move — urged only when space is short — with a button to review it),
+// what agents' own cleanup deletes next in a line each, the look's notes folded into one line, and the
+// growth chart with its quota line — all above the fold, on a laptop and on a phone. Below: the
+// totals with the trash, per-agent and per-namespace usage and the largest sessions, whose rows open
+// their sessions.
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { GrowthResponse, SummaryResponse } from "../../../shared/api.js";
 import { trashTotals } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
-import { headline } from "../components/overview-headline.js";
+import { headline, type HeadlineInput, planOf } from "../components/overview-headline.js";
 import { AgentUsageTable } from "../components/AgentUsageTable.js";
 import { GrowthSection } from "../components/GrowthSection.js";
 import { SpaceTreemap } from "../components/SpaceTreemap.js";
@@ -16,7 +18,7 @@ import { QuotaCard } from "../components/QuotaCard.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
 import { SweepBanners } from "../components/SweepBanners.js";
-import { PiWithoutExtensionNotice } from "../components/PiWithoutExtension.js";
+import { Notices } from "../components/Notices.js";
 
 export function OverviewPage({
   api,
@@ -40,8 +42,8 @@ export function OverviewPage({
   refreshKey: number;
   /** The same for the policy's plan, which costs the server more: while looks come, more rarely. */
   planKey: number;
-  /** What can be done about it (the clean buttons), shown under the totals. */
-  actions?: ComponentChildren;
+  /** What can be done about it (the clean buttons), shown under the totals; `urgent`: space is short. */
+  actions?: (urgent: boolean) => ComponentChildren;
   /** Sessions were kept from an agent's cleanup: the summary looks again. */
   onChanged: () => void;
   /** "Review the cleanup": the wizard on the policy's plan. */
@@ -56,14 +58,14 @@ export function OverviewPage({
   const now = new Date(data.scannedAt);
   const biggest = namespaces[0]?.totalBytes ?? 0;
   const [growth, setGrowth] = useState<GrowthResponse | undefined>(undefined);
-  const [plan, setPlan] = useState<{ count: number; bytes: number; leftOut: number } | undefined>(undefined);
+  const [plan, setPlan] = useState<HeadlineInput["plan"]>(undefined);
   /** "unknown": the trash could not be read (the card says so instead of waiting forever). */
   const [trash, setTrash] = useState<{ count: number; bytes: number } | "unknown" | undefined>(undefined);
   // Each part of the headline waits for its own answer; a failure leaves that part out.
   useEffect(() => {
     // Two numbers: the plan's summary, not its lists (~60 MB at 100,000 sessions).
     api.planSummary().then(
-      (p) => setPlan({ count: p.candidateCount, bytes: p.bytesToFree, leftOut: p.leftOutCount ?? 0 }),
+      (p) => setPlan(planOf(p)),
       () => setPlan(undefined),
     );
   }, [api, planKey]);
@@ -83,17 +85,15 @@ export function OverviewPage({
   });
   return (
     <>
-      {/* Always there: it says what a keep did after the last sweep's banner is gone. */}
-      <SweepBanners api={api} sweeps={data.externalSweeps ?? []} onKept={onChanged} />
-      <PiWithoutExtensionNotice found={data.piWithoutExtension ?? []} />
       <section class="headline" aria-label="In short">
-        <p data-testid="overview-headline">
+        <p data-testid="overview-headline" data-urgent={said.urgent}>
           {said.used} {said.grew} {said.policy}
         </p>
         {plan && plan.count > 0 && (
+          // Primary only when space is short: a healthy store with a year of history is no emergency.
           <button
             type="button"
-            class="primary"
+            class={said.urgent ? "primary" : undefined}
             data-testid="review-cleanup"
             disabled={data.policy.readOnly}
             onClick={onReview}
@@ -102,8 +102,22 @@ export function OverviewPage({
           </button>
         )}
       </section>
+      {/* Always there: it says what a keep did after the last sweep's banner is gone. */}
+      <SweepBanners api={api} sweeps={data.externalSweeps ?? []} onKept={onChanged} />
+      <Notices look={data} />
+      <GrowthSection
+        api={api}
+        look={data}
+        refreshKey={refreshKey}
+        quotaBytes={data.policy.quota?.size?.limit}
+        onGrowth={(g) => g.days === 30 && setGrowth(g)}
+      />
       <section class="cards" aria-label="Totals">
-        <QuotaCard policy={data.policy} forecast={data.forecast} />
+        <QuotaCard
+          policy={data.policy}
+          forecast={data.forecast}
+          piFound={data.stores.some((s) => s.kind === "pi")}
+        />
         <div class="card">
           <h2>Sessions</h2>
           <p class="big" data-testid="total-count">
@@ -160,15 +174,7 @@ export function OverviewPage({
           </p>
         </div>
       </section>
-
-      <GrowthSection
-        api={api}
-        look={data}
-        refreshKey={refreshKey}
-        quotaBytes={data.policy.quota?.size?.limit}
-        onGrowth={(g) => g.days === 30 && setGrowth(g)}
-      />
-      {actions}
+      {actions?.(said.urgent)}
       {/* One agent: its one line would repeat the totals above, unless it has a quota of its own. */}
       {(data.agents.length > 1 || data.policy.agentQuotas) && (
         <AgentUsageTable

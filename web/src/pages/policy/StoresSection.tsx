@@ -2,11 +2,18 @@
 // root), each saying how many sessions of the last scan it holds. No rows: the default stores.
 import { useMemo } from "preact/hooks";
 import { DEFAULT_CONFIG } from "../../../../shared/config.js";
-import { SESSION_DIR_KIND, STORE_KINDS } from "../../../../shared/store-kinds.js";
+import { AGENT_LABELS, SESSION_DIR_KIND, STORE_KINDS } from "../../../../shared/store-kinds.js";
 import { getIn, type PolicyForm, storeMatches } from "../../state/policy-form.js";
 import { bind, CheckboxField, SelectField, TextField } from "./fields.js";
 import { RowField, RowList } from "./rows.js";
 import type { ScanFacts } from "./scan.js";
+
+/** The agents whose stores are found without a row (a workspace store is only ever named). */
+const DISCOVERED = STORE_KINDS.filter((k) => k !== "workspace")
+  .map((k) =>
+    k === SESSION_DIR_KIND ? `${AGENT_LABELS[k]}'s (or the folder above)` : `${AGENT_LABELS[k]}'s`,
+  )
+  .join(", ");
 
 interface StoreRow {
   kind: string;
@@ -45,9 +52,9 @@ export function StoresSection({ form, scan, home }: { form: PolicyForm; scan: Sc
         help="empty = pi's own locations"
       />
       <h3 class="rows-title">Stores</h3>
-      <p class="hint">
-        The stores to look at. No rows: pi's own (or the folder above) and agentsh's. A store that is added
-        shows its sessions after the next scan.
+      <p class="hint" data-testid="stores-help">
+        The stores to look at. No rows: each agent's own store where it exists — {DISCOVERED}. A store that is
+        added shows its sessions after the next scan.
       </p>
       <RowList<Partial<StoreRow>>
         form={form}

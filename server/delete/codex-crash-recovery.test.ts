@@ -302,8 +302,13 @@ const allThreads = (store: TrialStore) => new Set([...store.threads.values()].fl
 async function recovered(store: TrialStore, where: string, seen?: { emptyLocks: number }) {
   const results = await recoverAfterKill(store.engine, where, seen);
   const threads = allThreads(store);
-  for (const until = Date.now() + 60_000; codexDeleteRunning(threads) && Date.now() < until;)
+  // Done means none seen for a good while: a delete's command line reads empty for some ms while
+  // it replaces its program (server/fs/await-processes.ts), and a single look could land there.
+  let lastSeen = Date.now();
+  for (const until = Date.now() + 60_000; Date.now() - lastSeen < 500 && Date.now() < until;) {
+    if (codexDeleteRunning(threads)) lastSeen = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   expect(
     results.filter((r) => r.result === "conflict" || r.result === "gone"),
     where,

@@ -6,14 +6,23 @@
 // the desktop trash that no entry names. Used by server/delete/crash-recovery.test.ts (pi),
 // server/delete/bundle-crash-recovery.test.ts (Claude Code and Gemini CLI sessions with bundles) and
 // server/delete/codex-crash-recovery.test.ts (Codex sessions, deleted through `codex delete`).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { Recovery, TrashEntry } from "../shared/trash.js";
-import { recover } from "../server/delete/deletion-engine.js";
+import { listTrash, recover } from "../server/delete/deletion-engine.js";
 import { homeTrashDir } from "../server/delete/movers.js";
 import { isProcessAlive, LockedError } from "../server/fs/lock-file.js";
 import { statePaths } from "../server/state/state-dir.js";
@@ -233,4 +242,85 @@ export function unnamedInTrash(entries: readonly TrashEntry[], env: NodeJS.Proce
     if (!infos.has(info)) unnamed.push(info);
   }
   return unnamed;
+}
+
+/** Every file below `folder` (relative), for a diagnosis; none when it is not there. */
+function filesBelow(folder: string): string[] {
+  const found: string[] = [];
+  const visit = (at: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(at).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(at, name);
+      if (lstatSync(path).isDirectory()) visit(path);
+      else found.push(path);
+    }
+  };
+  visit(folder);
+  return found;
+}
+
+/**
+ * What a failing trial left, in words: each unit's parts (in place or not, and where a file of the
+ * same name is in the quarantine or the desktop trash), every entry as the ledgers have it, the
+ * audit log, and the processes still running. Kept beside the sandbox, so a rare failure (a
+ * timing no rerun gives back) can be read afterwards rather than guessed at.
+ */
+export function diagnosis(units: readonly Unit[], env: NodeJS.ProcessEnv, error: unknown): string {
+  const held = [...filesBelow(statePaths(env).quarantine), ...filesBelow(homeTrashDir(env))];
+  const lines = [`failure: ${(error as Error).stack ?? String(error)}`, "", "units:"];
+  for (const unit of units)
+    for (const part of [unit.path, ...unit.bundle]) {
+      const name = part.slice(part.lastIndexOf("/") + 1);
+      const copies = held.filter((path) => path.endsWith(`/${name}`));
+      lines.push(
+        `  ${unit.id} ${exists(part) ? "IN PLACE" : "absent  "} ${part}${copies.length ? ` | held: ${copies.join(", ")}` : ""}`,
+      );
+    }
+  lines.push("", "entries:");
+  try {
+    for (const e of listTrash({ actor: "cli", env }).entries) lines.push(`  ${JSON.stringify(e)}`);
+  } catch (listing) {
+    lines.push(`  (not listed: ${(listing as Error).message})`);
+  }
+  lines.push("", "audit log:");
+  try {
+    lines.push(readFileSync(statePaths(env).auditLog, "utf8"));
+  } catch {
+    lines.push("  (none)");
+  }
+  lines.push("", "processes:", spawnSync("ps", ["-eo", "pid,ppid,etimes,args"], { encoding: "utf8" }).stdout);
+  return lines.join("\n");
+}
+
+/**
+ * Runs one trial in its sandbox `home`; removes the sandbox when the trial holds. When it fails,
+ * the sandbox stays with a `DIAGNOSIS.txt` beside it (see `diagnosis`), and the error says where.
+ */
+export async function inSandbox(
+  home: string,
+  units: readonly Unit[],
+  env: NodeJS.ProcessEnv,
+  trial: () => Promise<void>,
+): Promise<void> {
+  try {
+    await trial();
+  } catch (error) {
+    const file = join(home, "DIAGNOSIS.txt");
+    try {
+      writeFileSync(file, diagnosis(units, env, error));
+      // The test file's own home (test-support/isolate-home.ts) is kept too: the sandbox is in it.
+      if (process.env.HOME) writeFileSync(join(process.env.HOME, "KEEP_FOR_DIAGNOSIS"), `${file}\n`);
+    } catch {
+      // The diagnosis is a help; the failure itself is what is reported.
+    }
+    throw new Error(`${(error as Error).message}\n(sandbox kept: ${home}; what it holds: ${file})`, {
+      cause: error,
+    });
+  }
+  rmSync(home, { recursive: true, force: true });
 }

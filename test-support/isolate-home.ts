@@ -1,10 +1,14 @@
 // Vitest setup file: every test file gets its own empty HOME, agent dir, XDG data dir and temp dir,
 // so no test can read or touch the real ones — even by accident through a default path — and
-// everything a test leaves behind is removed with the folder afterwards (SR_KEEP_HOME=1 keeps it).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// everything a test leaves behind is removed with the folder afterwards (SR_KEEP_HOME=1 keeps it, and
+// so does a test that leaves a KEEP_FOR_DIAGNOSIS file in it: a crash trial that failed).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+
+/** The file a test leaves in its HOME to have the folder kept (test-support/crash-harness.ts). */
+const KEEP_FOR_DIAGNOSIS = "KEEP_FOR_DIAGNOSIS";
 
 const home = mkdtempSync(join(tmpdir(), "sr-home-"));
 process.env.HOME = home;
@@ -30,7 +34,8 @@ mkdirSync(process.env.TMPDIR);
 
 afterAll(() => {
   // SR_KEEP_HOME=1 keeps it, to look at what a failing test (a real agent) wrote.
-  if (process.env.SR_KEEP_HOME) return void process.stderr.write(`kept ${home}\n`);
+  if (process.env.SR_KEEP_HOME || existsSync(join(home, KEEP_FOR_DIAGNOSIS)))
+    return void process.stderr.write(`kept ${home}\n`);
   // Folders a test made unreadable (permission tests) must not stop the clean-up.
   rmSync(home, { recursive: true, force: true, maxRetries: 2 });
 });

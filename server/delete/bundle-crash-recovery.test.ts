@@ -16,7 +16,7 @@
 // 12 trials an agent in `npm test` (more until each kind of step was cut), 36 in `npm run test:full`
 // (test-support/slow-lane.ts), 200 in `npm run test:crash`.
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ import {
   baselineOf,
   crashHome,
   expectWhole,
+  inSandbox,
   type Kill,
   recoverAfterKill,
   runChild,
@@ -296,52 +297,53 @@ for (const agent of AGENTS)
           const { home, env, engine, root, units, baseline } = trialStore();
           const store = `${agent.kind}:${root}`;
           const where = `${agent.kind} trial ${i} ${JSON.stringify(trial)}`;
-
-          const deleted = await runChild("delete", store, trial.delete, env, trial.target);
-          if (deleted.killed) seen.killed++;
-          if (halfMoved(units) > 0) seen.halfBundles++;
-          if (trial.recovery && (await runChild("recover", store, trial.recovery, env)).killed)
-            seen.recoveryKilled++;
-          const recovered = await recoverAfterKill(engine, where, seen);
-          expect(
-            recovered.filter((r) => r.result === "conflict" || r.result === "gone"),
-            where,
-          ).toEqual([]);
-          let entries = listTrash(engine).entries;
-          const inTrash = expectWhole(units, baseline, entries, where);
-          expect(unnamedInTrash(entries, env), `${where}: nothing in the trash that no entry names`).toEqual(
-            [],
-          );
-          if (inTrash.length > 0 && inTrash.length < UNITS) seen.midway++;
-
-          if (trial.restore) {
-            const restoring = await runChild("restore", store, trial.restore, env);
-            if (restoring.killed) seen.restoreKilled++;
+          await inSandbox(home, units, env, async () => {
+            const deleted = await runChild("delete", store, trial.delete, env, trial.target);
+            if (deleted.killed) seen.killed++;
             if (halfMoved(units) > 0) seen.halfBundles++;
+            if (trial.recovery && (await runChild("recover", store, trial.recovery, env)).killed)
+              seen.recoveryKilled++;
+            const recovered = await recoverAfterKill(engine, where, seen);
             expect(
-              (await recoverAfterKill(engine, where, seen)).filter(
-                (r) => r.result === "conflict" || r.result === "gone",
-              ),
-              `${where}, restore`,
+              recovered.filter((r) => r.result === "conflict" || r.result === "gone"),
+              where,
             ).toEqual([]);
-            entries = listTrash(engine).entries;
-            expectWhole(units, baseline, entries, `${where}, restore killed`);
-            expect(unnamedInTrash(entries, env), `${where}, restore killed`).toEqual([]);
-          }
+            let entries = listTrash(engine).entries;
+            const inTrash = expectWhole(units, baseline, entries, where);
+            expect(
+              unnamedInTrash(entries, env),
+              `${where}: nothing in the trash that no entry names`,
+            ).toEqual([]);
+            if (inTrash.length > 0 && inTrash.length < UNITS) seen.midway++;
 
-          // Whatever is in the trash comes back whole, byte-identical with its times, and leaves
-          // nothing behind in the quarantine or the desktop trash.
-          const rest = entries.filter((e) => e.state === "in-trash").map((e) => e.entryId);
-          const restored = await restore(rest, engine);
-          expect(restored.skipped, where).toEqual([]);
-          const after = listTrash(engine).entries;
-          expect(
-            expectWhole(units, baseline, after, `${where}, restored`),
-            `${where}: nothing left in the trash`,
-          ).toEqual([]);
-          expect(unnamedInTrash(after, env), `${where}: the trash is empty after the restore`).toEqual([]);
-          // ~2,500 files a trial: removed as it passes, so 200 trials leave no 500,000 behind.
-          rmSync(home, { recursive: true, force: true });
+            if (trial.restore) {
+              const restoring = await runChild("restore", store, trial.restore, env);
+              if (restoring.killed) seen.restoreKilled++;
+              if (halfMoved(units) > 0) seen.halfBundles++;
+              expect(
+                (await recoverAfterKill(engine, where, seen)).filter(
+                  (r) => r.result === "conflict" || r.result === "gone",
+                ),
+                `${where}, restore`,
+              ).toEqual([]);
+              entries = listTrash(engine).entries;
+              expectWhole(units, baseline, entries, `${where}, restore killed`);
+              expect(unnamedInTrash(entries, env), `${where}, restore killed`).toEqual([]);
+            }
+
+            // Whatever is in the trash comes back whole, byte-identical with its times, and leaves
+            // nothing behind in the quarantine or the desktop trash.
+            const rest = entries.filter((e) => e.state === "in-trash").map((e) => e.entryId);
+            const restored = await restore(rest, engine);
+            expect(restored.skipped, where).toEqual([]);
+            const after = listTrash(engine).entries;
+            expect(
+              expectWhole(units, baseline, after, `${where}, restored`),
+              `${where}: nothing left in the trash`,
+            ).toEqual([]);
+            expect(unnamedInTrash(after, env), `${where}: the trash is empty after the restore`).toEqual([]);
+            // ~2,500 files a trial: removed as it passes (inSandbox), so 200 trials leave no 500,000 behind.
+          });
         }
         // The trials must really have interrupted operations: many half-way, some inside a bundle.
         expect(seen.killed, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 2);

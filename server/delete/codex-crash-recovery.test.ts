@@ -31,6 +31,7 @@ import {
   baselineOf,
   crashHome,
   expectWhole,
+  inSandbox,
   type Kill,
   recoverAfterKill,
   runChild,
@@ -301,8 +302,13 @@ const allThreads = (store: TrialStore) => new Set([...store.threads.values()].fl
 async function recovered(store: TrialStore, where: string, seen?: { emptyLocks: number }) {
   const results = await recoverAfterKill(store.engine, where, seen);
   const threads = allThreads(store);
-  for (const until = Date.now() + 60_000; codexDeleteRunning(threads) && Date.now() < until;)
+  // Done means none seen for a good while: a delete's command line reads empty for some ms while
+  // it replaces its program (server/fs/await-processes.ts), and a single look could land there.
+  let lastSeen = Date.now();
+  for (const until = Date.now() + 60_000; Date.now() - lastSeen < 500 && Date.now() < until;) {
+    if (codexDeleteRunning(threads)) lastSeen = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   expect(
     results.filter((r) => r.result === "conflict" || r.result === "gone"),
     where,
@@ -411,27 +417,27 @@ describe.skipIf(!available)(
           if (i >= TRIALS && covered()) break;
           const store = trialStore(template);
           const where = `codex trial ${i} ${JSON.stringify(trial)}`;
+          await inSandbox(store.home, store.units, store.env, async () => {
+            if ((await runChild("delete", store.store, trial.delete, store.env, trial.target)).killed)
+              seen.killed++;
+            // A kill while `codex delete` ran leaves it running: recovery must wait for it.
+            if (codexDeleteRunning(allThreads(store))) seen.codexRunning++;
+            if (trial.recovery && (await runChild("recover", store.store, trial.recovery, store.env)).killed)
+              seen.recoveryKilled++;
+            await recovered(store, where, seen);
+            let entries = listTrash(store.engine).entries;
+            const inTrash = expectCodexWhole(store, entries, where, { rows: true });
+            if (inTrash.length > 0 && inTrash.length < UNITS) seen.midway++;
 
-          if ((await runChild("delete", store.store, trial.delete, store.env, trial.target)).killed)
-            seen.killed++;
-          // A kill while `codex delete` ran leaves it running: recovery must wait for it.
-          if (codexDeleteRunning(allThreads(store))) seen.codexRunning++;
-          if (trial.recovery && (await runChild("recover", store.store, trial.recovery, store.env)).killed)
-            seen.recoveryKilled++;
-          await recovered(store, where, seen);
-          let entries = listTrash(store.engine).entries;
-          const inTrash = expectCodexWhole(store, entries, where, { rows: true });
-          if (inTrash.length > 0 && inTrash.length < UNITS) seen.midway++;
-
-          if (trial.restore) {
-            if ((await runChild("restore", store.store, trial.restore, store.env)).killed)
-              seen.restoreKilled++;
-            await recovered(store, `${where}, restore`, seen);
-            entries = listTrash(store.engine).entries;
-            expectCodexWhole(store, entries, `${where}, restore killed`);
-          }
-          await restoreAll(store, where);
-          rmSync(store.home, { recursive: true, force: true });
+            if (trial.restore) {
+              if ((await runChild("restore", store.store, trial.restore, store.env)).killed)
+                seen.restoreKilled++;
+              await recovered(store, `${where}, restore`, seen);
+              entries = listTrash(store.engine).entries;
+              expectCodexWhole(store, entries, `${where}, restore killed`);
+            }
+            await restoreAll(store, where);
+          });
         }
         expect(seen.killed, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 2);
         expect(seen.midway, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 4);

@@ -5,7 +5,7 @@
 // that restores it. 12 trials in `npm test`, 36 in `npm run test:full` (test-support/slow-lane.ts),
 // 200 in `npm run test:crash`.
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import {
   baselineOf,
   crashHome,
   expectWhole,
+  inSandbox,
   type Kill,
   recoverAfterKill,
   runChild,
@@ -83,29 +84,32 @@ describe("crash injection: SIGKILL during a bulk soft delete of 200 sessions", (
     for (const [i, trial] of trials().entries()) {
       const { home, root, env, engine, units, baseline, killed } = await runTrial(trial);
       const where = `trial ${i} ${JSON.stringify(trial)}`;
-      if (killed) seen.killed++;
-      // A kill from outside may land between the lock file's create and its write.
-      const recovered = await recoverAfterKill(engine, where, seen);
-      const { entries } = listTrash(engine);
-      expect(
-        recovered.filter((r) => r.result === "conflict"),
-        where,
-      ).toEqual([]);
-      // Every session exists exactly once, byte-identical (with its time): in place, or in the trash.
-      const inTrash = expectWhole(units, baseline, entries, where);
-      expect(unnamedInTrash(entries, env), `${where}: nothing in the trash that no entry names`).toEqual([]);
-      if (inTrash.length > 0 && inTrash.length < SESSIONS) seen.midway++;
+      await inSandbox(home, units, env, async () => {
+        if (killed) seen.killed++;
+        // A kill from outside may land between the lock file's create and its write.
+        const recovered = await recoverAfterKill(engine, where, seen);
+        const { entries } = listTrash(engine);
+        expect(
+          recovered.filter((r) => r.result === "conflict"),
+          where,
+        ).toEqual([]);
+        // Every session exists exactly once, byte-identical (with its time): in place, or in the trash.
+        const inTrash = expectWhole(units, baseline, entries, where);
+        expect(unnamedInTrash(entries, env), `${where}: nothing in the trash that no entry names`).toEqual(
+          [],
+        );
+        if (inTrash.length > 0 && inTrash.length < SESSIONS) seen.midway++;
 
-      // Every trashed session comes back, byte-identical, and the trash is left empty.
-      const restored = await restore(
-        inTrash.map((e) => e.entryId),
-        engine,
-      );
-      expect(restored.skipped, where).toEqual([]);
-      expectWhole(units, baseline, listTrash(engine).entries, `${where}, restored`);
-      expect(unnamedInTrash([], env), `${where}: the trash is empty after the restore`).toEqual([]);
-      for (const [relative, hash] of originals) expect(sha(root + relative), where).toBe(hash);
-      rmSync(home, { recursive: true, force: true });
+        // Every trashed session comes back, byte-identical, and the trash is left empty.
+        const restored = await restore(
+          inTrash.map((e) => e.entryId),
+          engine,
+        );
+        expect(restored.skipped, where).toEqual([]);
+        expectWhole(units, baseline, listTrash(engine).entries, `${where}, restored`);
+        expect(unnamedInTrash([], env), `${where}: the trash is empty after the restore`).toEqual([]);
+        for (const [relative, hash] of originals) expect(sha(root + relative), where).toBe(hash);
+      });
     }
     // The trials must really have interrupted operations, many of them half-way.
     expect(seen.killed, JSON.stringify(seen)).toBeGreaterThanOrEqual(TRIALS / 2);

@@ -134,7 +134,10 @@ export function recoverHandOver(
 ): "rolled-back" | "finished" {
   // A process of ours killed while the agent's delete ran leaves that child running: it may still
   // remove the originals. Judged only once it is done, or our links could go with the originals.
-  custody.awaitRunning(item);
+  // The agent's delete starts only once every link is made: an item with none (an intent of a
+  // batch the kill never reached) has none running, and is not waited for — a recovery of 1,500
+  // such intents would otherwise look for half a second each.
+  if (pairs(item).some(({ to }) => pathExists(to))) custody.awaitRunning(item);
   if (untouched(item, custody)) {
     for (const { from, to } of pairs(item)) if (sameFile(from, to)) rmSync(to, { force: true });
     // And the folders our links were made in: without this, a move undone after its links left its

@@ -1,4 +1,6 @@
-// Recovery of a Codex move waits for a `codex delete` our killed process left running.
+// Recovery of a Codex move waits for a `codex delete` our killed process left running — the whole
+// of its life, though its command line reads otherwise while it replaces its program, and one
+// that had not started its program yet when the wait began.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
@@ -16,15 +18,28 @@ const running = (pid: number, thread: string) => {
   }
 };
 
+/** Whether process `pid` is alive: there, and no zombie (its parent, this test, has not reaped it). */
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !["Z", "X"].includes(stat.slice(stat.lastIndexOf(")") + 2)[0]!);
+  } catch {
+    return false;
+  }
+};
+
 /**
  * A real process whose command line reads like `codex delete --force <thread>`: resolved once it is
- * running (it says so), it ends `lifeMs` after that, or when killed.
+ * running (it says so), it ends `lifeMs` after that, or when killed. `script` replaces what it runs.
  */
-async function fakeDelete(thread: string, lifeMs: number) {
-  const script = `console.log("ready"); setTimeout(() => {}, ${lifeMs})`;
-  const child = spawn(process.execPath, ["-e", script, "delete", "--force", thread], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+async function fakeDelete(thread: string, lifeMs: number, script = `setTimeout(() => {}, ${lifeMs})`) {
+  const child = spawn(
+    process.execPath,
+    ["-e", `console.log("ready"); ${script}`, "delete", "--force", thread],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = once(child, "exit");
   await once(child.stdout!, "data");
   return { child, exited };
@@ -61,5 +76,40 @@ describe.runIf(process.platform === "linux")("waitForCodexDelete", () => {
       child.kill();
       await exited;
     }
+  });
+
+  // The `codex` launcher replaces itself with the native binary (process.execve): for a few ms its
+  // command line reads empty, and a wait that looked only at command lines stopped there — then
+  // recovery judged the move untouched, removed our copy, and Codex deleted the session (the crash
+  // harness's one lost session, codex-crash-recovery.test.ts). Here the stand-in becomes `sleep`,
+  // whose command line names no thread at all, for its last 1.5 s: the same process, still at work.
+  it("follows the delete by its pid while it replaces its program", async () => {
+    const { child, exited } = await fakeDelete(
+      THREAD,
+      0,
+      `setTimeout(() => process.execve("/bin/sleep", ["sleep", "1.5"]), 300)`,
+    );
+    waitForCodexDelete(THREAD, 60_000);
+    expect(alive(child.pid!)).toBe(false);
+    await exited;
+  });
+
+  // A process of ours killed just after it forked the delete leaves a child that has not started
+  // `codex` yet: its command line is still ours. The wait looks for a while before it concludes
+  // there is none. Here the delete's command line appears 200 ms after the wait began.
+  it("waits for a delete whose command line appears after the wait began", async () => {
+    const starter = spawn(
+      process.execPath,
+      [
+        "-e",
+        `console.log("ready"); setTimeout(() => process.execve(process.execPath, [process.execPath, "-e", "setTimeout(() => {}, 1500)", "delete", "--force", "${THREAD}"]), 200)`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = once(starter, "exit");
+    await once(starter.stdout!, "data");
+    waitForCodexDelete(THREAD, 60_000, 2_000);
+    expect(alive(starter.pid!)).toBe(false);
+    await exited;
   });
 });

@@ -2,7 +2,7 @@
 // session is deleted this way): which files are threads' rollouts, the `codex delete` that removes a
 // thread with its index lines and rows, the look at what Codex still shows after it, the wait for a
 // delete a killed process of ours left running, and the index lines a restore appends again.
-import { readdirSync, readFileSync } from "node:fs";
+import { awaitProcesses } from "../../fs/await-processes.js";
 import type { Custody, IndexRestore } from "../adapter-types.js";
 import { codexDelete, codexTools, codexTraces, threadsOfPaths } from "./codex-delete.js";
 import { indexLinesOf, openSessionIndex } from "./session-index.js";
@@ -63,28 +63,18 @@ export const codexCustody: Custody = {
 
 /** How long recovery waits for a `codex delete` left running (it takes well under a second). */
 const CODEX_DELETE_WAIT_MS = 60_000;
+/** How long it looks for one before it concludes there is none (await-processes.ts says why). */
+const CODEX_DELETE_QUIET_MS = 500;
 
 /**
- * Waits while a `codex delete … <thread>` process is alive (Linux: each process's `cmdline` in
- * /proc; elsewhere there is no such look, and recovery runs at once). Synchronous, as recovery is.
+ * Waits while a `codex delete … <thread>` process is alive (Linux: /proc; elsewhere there is no
+ * such look, and recovery runs at once). Synchronous, as recovery is.
  */
-export function waitForCodexDelete(thread: string, waitMs = CODEX_DELETE_WAIT_MS, procDir = "/proc") {
-  const running = () => {
-    let pids: string[];
-    try {
-      pids = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
-    } catch {
-      return false;
-    }
-    return pids.some((pid) => {
-      try {
-        const args = readFileSync(`${procDir}/${pid}/cmdline`, "utf8").split("\0");
-        return args.includes("delete") && args.includes(thread);
-      } catch {
-        return false;
-      }
-    });
-  };
-  const until = Date.now() + waitMs;
-  while (running() && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+export function waitForCodexDelete(
+  thread: string,
+  waitMs = CODEX_DELETE_WAIT_MS,
+  quietMs = CODEX_DELETE_QUIET_MS,
+  procDir = "/proc",
+) {
+  awaitProcesses((args) => args.includes("delete") && args.includes(thread), { waitMs, quietMs, procDir });
 }

@@ -19,7 +19,7 @@ import { agentTakesLines, renderLeftOut } from "./plan-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
-import { renderTable } from "./table.js";
+import { renderTable, renderTopRows, SHOWN_ROWS } from "./table.js";
 import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
 import { storeFlagsOf } from "./store-flags.js";
 
@@ -33,6 +33,7 @@ Options:
   --dry-run         show what would be moved, and move nothing
   --ids ID…         these sessions instead of the policy's candidates (id, unique part of one, or path)
   --family          with --ids: each named session with its whole family (a Codex thread and its forks)
+  --all             list every session in the preview (without it: the first ${SHOWN_ROWS}, and how many more)
   --yes             do not ask for DELETE (needed when there is no terminal)
   --json            print one JSON document (the sessions and the result) instead of tables
   --config FILE     use this config file instead of <agentDir>/session-retention.json
@@ -86,6 +87,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       "dry-run": { type: "boolean", default: false },
       ids: { type: "string", multiple: true, default: [] },
       family: { type: "boolean", default: false },
+      all: { type: "boolean", default: false },
       yes: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       ...STORE_FLAGS,
@@ -224,7 +226,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     `${targets.length} session${targets.length === 1 ? "" : "s"}, ${formatBytes(bytes)} (${bytes} bytes), would go to ${where}:`,
   );
   say(
-    renderTable(
+    renderTopRows(
       ["SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
       targets.map((t) => [
         formatBytes(t.record.sizeBytes),
@@ -234,6 +236,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
         short(t.record.path),
       ]),
       [0],
+      values.all,
     ),
   );
   for (const line of agentTakesLines(

@@ -47,7 +47,13 @@ a session that changed since the preview is skipped; if the output's reader is g
 move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped or lost
 (a session named with --ids that stays counts), cancelled, or the output closed before anything
 moved, 2 refused (invalid config, no confirmation, would empty a store), 130 Ctrl-C or Ctrl-D at
-the prompt.`;
+the prompt.
+
+Examples:
+  session-retention clean --dry-run
+  session-retention clean
+  session-retention clean --ids 019a3f2e 019b77c4 --family
+  session-retention clean --yes --json`;
 
 /** What `clean --json` prints: the sessions chosen, and what happened to them. */
 export interface CleanJson {

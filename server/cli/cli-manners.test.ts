@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCaptured } from "../../test-support/cli-run.js";
 import { statePaths } from "../state/state-dir.js";
+import { completionTable } from "./completion-command.js";
 import { closest, editDistance } from "./suggest.js";
 
 describe("help <command>", () => {
@@ -100,6 +101,25 @@ describe("did you mean", () => {
     expect(far.status).toBe(2);
     expect(far.stderr).toMatch(/^session-retention: Unknown option '--zzzzzz'/);
     expect(far.stderr).not.toContain("did you mean");
+  });
+});
+
+describe("examples", () => {
+  it("every command's help has an Examples section of 2–4 invocations of that command", async () => {
+    for (const { name } of await completionTable()) {
+      const { status, stdout } = await runCaptured(["help", name]);
+      expect(status, name).toBe(0);
+      const section = /\nExamples:\n((?: {2}.+\n?)+)/.exec(stdout)?.[1];
+      expect(section, name).toBeDefined();
+      const lines = section!.trimEnd().split("\n");
+      expect(lines.length, name).toBeGreaterThanOrEqual(2);
+      expect(lines.length, name).toBeLessThanOrEqual(4);
+      // protect and unprotect share one help, with examples of both.
+      const self = new RegExp(
+        `^ {2}session-retention ${name.endsWith("protect") ? "(un)?protect" : name}\\b`,
+      );
+      for (const line of lines) expect(line, name).toMatch(self);
+    }
   });
 });
 

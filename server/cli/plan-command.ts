@@ -30,7 +30,12 @@ Options:
   --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
-Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).`;
+Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).
+
+Examples:
+  session-retention plan
+  session-retention plan --set retention.maxAgeDays=90 --all
+  session-retention plan --list-kept --json`;
 
 const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   active: "active",

@@ -39,7 +39,12 @@ Options:
   -h, --help        this help
 
 Exit status: 0 ok or info (or mode off), 1 warn, 2 critical — the worst of the global quota and
-each agent's (quota.agents) —, 3 unknown (invalid config, no store).`;
+each agent's (quota.agents) —, 3 unknown (invalid config, no store).
+
+Examples:
+  session-retention status
+  session-retention status --json
+  session-retention status --set quota.maxSessionCount=500`;
 
 /**
  * Why there is no level, in the one line: a bad `--set` value is named with what is wrong with it,

@@ -11,7 +11,12 @@ import { UsageError } from "./errors.js";
 export const AUDIT_HELP = `Usage: session-retention audit [--json] [--since 7d|2026-11-01]
 
 Prints the audit log (<agentDir>/session-retention/audit.jsonl), newest first: time, actor,
-action, mode, result, bytes, and every item with its outcome.`;
+action, mode, result, bytes, and every item with its outcome.
+
+Examples:
+  session-retention audit
+  session-retention audit --since 7d
+  session-retention audit --since 2026-11-01 --json`;
 
 export async function runAudit(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({

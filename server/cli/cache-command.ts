@@ -19,7 +19,11 @@ export const CACHE_HELP = `Usage: session-retention cache <info|clear> [--json]
 The cache is one SQLite database; a scan loads only the facts of the folders it walks, so a small
 store's scan never loads a big one's. Beyond ${FACTS_LIMITS.roots} store roots per kind, the least recently used go.
 
-Options: --json (one JSON document), -h/--help.`;
+Options: --json (one JSON document), -h/--help.
+
+Examples:
+  session-retention cache info
+  session-retention cache clear`;
 
 /** What `cache info --json` and `cache clear --json` print. */
 export interface CacheJson {

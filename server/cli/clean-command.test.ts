@@ -79,6 +79,26 @@ describe("session-retention clean", () => {
     expect(s.paths.map((p) => existsSync(p))).toEqual([false, false, false, true]);
   });
 
+  it("a long preview lists the first 20 sessions and how many more before the DELETE prompt; --all lists every one; --json has them all", async () => {
+    const s = await store(25); // 24 candidates
+    const listed = (stdout: string) =>
+      stdout
+        .split("Riskiest")[0]!
+        .split("\n")
+        .filter((line) => line.endsWith(".jsonl"));
+    const top = await run(["clean", ...s.args], () => "no");
+    expect(top.status).toBe(1);
+    expect(listed(top.stdout)).toHaveLength(20);
+    expect(top.stdout).toContain("\n  …and 4 more (--all to list every one)\n");
+    expect(top.questions).toEqual([expect.stringMatching(/^Type DELETE to move 24 sessions /)]);
+    const all = await run(["clean", ...s.args, "--all"], () => "no");
+    expect(listed(all.stdout)).toHaveLength(24);
+    expect(all.stdout).not.toContain("more (--all");
+    const json = await run(["clean", ...s.args, "--dry-run", "--json"]);
+    expect((JSON.parse(json.stdout) as CleanJson).sessions).toHaveLength(24);
+    for (const p of s.paths) expect(existsSync(p)).toBe(true);
+  });
+
   it("anything but DELETE cancels", async () => {
     const s = await store();
     const result = await run(["clean", ...s.args], () => "delete");

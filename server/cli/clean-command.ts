@@ -19,7 +19,7 @@ import { agentTakesLines, renderLeftOut } from "./plan-command.js";
 import { UsageError } from "./errors.js";
 import { findSession } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
-import { renderTable } from "./table.js";
+import { renderTable, renderTopRows, SHOWN_ROWS } from "./table.js";
 import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
 import { storeFlagsOf } from "./store-flags.js";
 
@@ -33,6 +33,7 @@ Options:
   --dry-run         show what would be moved, and move nothing
   --ids ID…         these sessions instead of the policy's candidates (id, unique part of one, or path)
   --family          with --ids: each named session with its whole family (a Codex thread and its forks)
+  --all             list every session in the preview (without it: the first ${SHOWN_ROWS}, and how many more)
   --yes             do not ask for DELETE (needed when there is no terminal)
   --json            print one JSON document (the sessions and the result) instead of tables
   --config FILE     use this config file instead of <agentDir>/session-retention.json
@@ -46,7 +47,13 @@ a session that changed since the preview is skipped; if the output's reader is g
 move starts (\`| head\`), nothing moves. Exit status: 0 all moved (or a dry run), 1 some skipped or lost
 (a session named with --ids that stays counts), cancelled, or the output closed before anything
 moved, 2 refused (invalid config, no confirmation, would empty a store), 130 Ctrl-C or Ctrl-D at
-the prompt.`;
+the prompt.
+
+Examples:
+  session-retention clean --dry-run
+  session-retention clean
+  session-retention clean --ids 019a3f2e 019b77c4 --family
+  session-retention clean --yes --json`;
 
 /** What `clean --json` prints: the sessions chosen, and what happened to them. */
 export interface CleanJson {
@@ -86,6 +93,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
       "dry-run": { type: "boolean", default: false },
       ids: { type: "string", multiple: true, default: [] },
       family: { type: "boolean", default: false },
+      all: { type: "boolean", default: false },
       yes: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       ...STORE_FLAGS,
@@ -224,7 +232,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     `${targets.length} session${targets.length === 1 ? "" : "s"}, ${formatBytes(bytes)} (${bytes} bytes), would go to ${where}:`,
   );
   say(
-    renderTable(
+    renderTopRows(
       ["SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
       targets.map((t) => [
         formatBytes(t.record.sizeBytes),
@@ -234,6 +242,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
         short(t.record.path),
       ]),
       [0],
+      values.all,
     ),
   );
   for (const line of agentTakesLines(

@@ -9,7 +9,11 @@ export const COMPLETION_HELP = `Usage: session-retention completion <bash|zsh|fi
 Prints a completion script for the shell. To install it:
   bash  echo 'eval "$(session-retention completion bash)"' >> ~/.bashrc
   zsh   echo 'eval "$(session-retention completion zsh)"' >> ~/.zshrc
-  fish  session-retention completion fish > ~/.config/fish/completions/session-retention.fish`;
+  fish  session-retention completion fish > ~/.config/fish/completions/session-retention.fish
+
+Examples:
+  session-retention completion bash
+  session-retention completion fish > ~/.config/fish/completions/session-retention.fish`;
 
 export interface CompletionCommand {
   name: string;

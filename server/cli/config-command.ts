@@ -16,7 +16,12 @@ export const CONFIG_HELP = `Usage: session-retention config <schema|check|show> 
 Options:
   --config FILE   use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE override one setting, e.g. --set quota.maxSessionCount=500 (repeatable)
-  -h, --help      this help`;
+  -h, --help      this help
+
+Examples:
+  session-retention config check
+  session-retention config show --set quota.maxSessionCount=500
+  session-retention config schema > session-retention.schema.json`;
 
 /** The invalid-config message, with what it quotes from the file made visible: a key may hold any character. */
 export function invalidConfigText(status: Extract<ConfigStatus, { ok: false }>): string {

@@ -28,3 +28,10 @@ Options:
   --help, -h     print this help
 
 Run \`session-retention <command> --help\` for a command's options.`;
+
+/** Every command name the CLI knows (the list above, `unprotect` and `help`), for "did you mean". */
+export const COMMAND_NAMES: readonly string[] = [
+  ...[...MAIN_HELP.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!),
+  "unprotect",
+  "help",
+];

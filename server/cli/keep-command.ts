@@ -28,7 +28,11 @@ Options:
   --store KIND:DIR  look in this store, e.g. claude:~/.claude (repeatable)
   --config FILE     use this config file
   --json            print one JSON document: what was kept, with the time each had
-  -h, --help        this help`;
+  -h, --help        this help
+
+Examples:
+  session-retention keep --swept
+  session-retention keep 019a3f2e --store claude:~/.claude`;
 
 export async function runKeep(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({

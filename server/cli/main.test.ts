@@ -102,12 +102,13 @@ describe("the DELETE prompt in a terminal", () => {
 
 describe("a reader that leaves early", () => {
   it("clean --yes | head -1: nothing moves, the CLI exits 1 and says why, and no lock is left", async () => {
-    // A preview several times a pipe's buffer (64 KiB) and what head reads at once (a few KiB): the
-    // reader is certainly gone before clean could have delivered it, whatever the timing.
+    // A preview (every row: --all) several times a pipe's buffer (64 KiB) and what head reads at
+    // once (a few KiB): the reader is certainly gone before clean could have delivered it, whatever
+    // the timing.
     const deep = ["a", "b", "c"].map((c) => c.repeat(200));
     const s = store(join(realpathSync(mkdtempSync(join(tmpdir(), "sr-pipe-"))), ...deep), 300);
     const { stdout, stderr, code } = await bash(
-      `node bin/session-retention.js clean --yes ${s.args} | head -1; exit \${PIPESTATUS[0]}`,
+      `node bin/session-retention.js clean --yes --all ${s.args} | head -1; exit \${PIPESTATUS[0]}`,
     );
     expect(stdout).toMatch(/^299 sessions, .* would go to the quarantine folder:\n$/);
     expect(code, stderr).toBe(1);

@@ -2,9 +2,10 @@
 import { visibleLines } from "../../shared/visible-text.js";
 import { UserError } from "../errors.js";
 import { CancelledError, UsageError } from "./errors.js";
-import { MAIN_HELP } from "./help.js";
+import { COMMAND_NAMES, MAIN_HELP } from "./help.js";
 import type { CliIo, CliJsonError } from "./io.js";
 import { checkPathFlags } from "./path-flags.js";
+import { didYouMean, withOptionHint } from "./suggest.js";
 
 async function askOnTerminal(question: string): Promise<string> {
   const { createInterface } = await import("node:readline/promises");
@@ -127,6 +128,19 @@ export async function runCli(argv: string[], given: CliIo = processIo): Promise<
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
   checkPathFlags(args);
+  // `help scan` is `scan --help`, as in git.
+  if (command === "help" && args.length > 0) {
+    if (args.length > 1) throw new UsageError(`help: unexpected "${args[1]}" (help takes one command)`);
+    return await runCommand(args[0]!, ["--help"], io);
+  }
+  try {
+    return await runCommand(command, args, io);
+  } catch (error) {
+    throw command === undefined ? error : await withOptionHint(error, command);
+  }
+}
+
+async function runCommand(command: string | undefined, args: string[], io: CliIo): Promise<number> {
   switch (command) {
     // Commands load lazily: `scan` must not pay for the HTTP server's modules at start-up.
     case "scan":
@@ -174,7 +188,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       io.stdout(MAIN_HELP);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command "${command}" (try --help)`);
+      throw new UsageError(
+        `unknown command "${command}"${didYouMean(command, COMMAND_NAMES) || " (try --help)"}`,
+      );
   }
 }
 

@@ -13,7 +13,11 @@ export const METRICS_HELP = `Usage: session-retention metrics [--textfile FILE] 
 
 Prints the stores' metrics in Prometheus text format, or writes them atomically to FILE (a .prom
 file in node_exporter's --collector.textfile.directory: a temporary file in the same folder, renamed
-over it), so a team can watch many machines. FILE's folder must exist; FILE must not be a folder.`;
+over it), so a team can watch many machines. FILE's folder must exist; FILE must not be a folder.
+
+Examples:
+  session-retention metrics
+  session-retention metrics --textfile /var/lib/node_exporter/session-retention.prom`;
 
 export async function runMetrics(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({

@@ -10,7 +10,7 @@ import { gatherPlanInputs, planFor } from "../plan/plan-inputs.js";
 import { visible } from "../../shared/visible-text.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./config-command.js";
 import type { CliIo } from "./io.js";
-import { renderTable } from "./table.js";
+import { renderTable, renderTopRows, SHOWN_ROWS } from "./table.js";
 import { AGENT_LABELS, STORE_KINDS } from "../../shared/session-record.js";
 import { scanProgressLine } from "./progress.js";
 import { storeFlagsOf } from "./store-flags.js";
@@ -22,6 +22,7 @@ bytes that would be freed, the quota before and after, and the riskiest targets.
 
 Options:
   --json            print the plan as one JSON object (candidates, kept, bytesToFree, quotaBefore, …)
+  --all             list every candidate (without it: the first ${SHOWN_ROWS}, and how many more)
   --list-kept       also list every kept session with the reason it is kept
   --config FILE     use this config file instead of <agentDir>/session-retention.json
   --set KEY=VALUE   override one setting for this run, e.g. --set retention.maxAgeDays=90 (repeatable)
@@ -29,7 +30,12 @@ Options:
   --store KIND:DIR  use this store (KIND: ${STORE_KINDS.join(", ")}) instead (repeatable)
   -h, --help        this help
 
-Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).`;
+Exit status: 0 when a plan was made, 2 when it cannot be (invalid config, unusable store).
+
+Examples:
+  session-retention plan
+  session-retention plan --set retention.maxAgeDays=90 --all
+  session-retention plan --list-kept --json`;
 
 const KEEP_LABEL: Record<Plan["kept"][number]["reason"], string> = {
   active: "active",
@@ -88,7 +94,14 @@ export function agentTakesLines(
 
 export function renderPlan(
   plan: Plan,
-  context: { configPath: string; configSource: "file" | "defaults"; listKept: boolean; home?: string },
+  context: {
+    configPath: string;
+    configSource: "file" | "defaults";
+    listKept: boolean;
+    /** Every candidate listed, not the first `SHOWN_ROWS`. */
+    all?: boolean;
+    home?: string;
+  },
   now: Date,
 ): string {
   const home = context.home ?? homedir();
@@ -120,7 +133,7 @@ export function renderPlan(
       `Candidates: ${plural(plan.candidates.length, "session")}, ${formatBytes(plan.bytesToFree)} (${plan.bytesToFree} bytes) to free`,
     );
     out.push(
-      renderTable(
+      renderTopRows(
         // The path last: it is the long one.
         ["RULE", "SIZE", "LAST USED", "WHY", "TITLE", "SESSION"],
         plan.candidates.map((c) => [
@@ -132,6 +145,7 @@ export function renderPlan(
           short(c.path),
         ]),
         [1],
+        context.all ?? false,
       ),
     );
     out.push(...agentTakesLines(plan.candidates, short));
@@ -206,6 +220,7 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
       ...CONFIG_FLAGS,
       json: { type: "boolean", default: false },
       "list-kept": { type: "boolean", default: false },
+      all: { type: "boolean", default: false },
       ...STORE_FLAGS,
       help: { type: "boolean", short: "h", default: false },
     },
@@ -239,7 +254,12 @@ export async function runPlan(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       renderPlan(
         plan,
-        { configPath: config.path, configSource: config.source, listKept: values["list-kept"] },
+        {
+          configPath: config.path,
+          configSource: config.source,
+          listKept: values["list-kept"],
+          all: values.all,
+        },
         new Date(),
       ),
     );

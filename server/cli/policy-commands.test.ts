@@ -80,6 +80,28 @@ describe("session-retention plan", () => {
     expect(stdout).toContain("This is a preview");
   });
 
+  it("lists the first 20 candidates and how many more; --all lists every one; --json has them all", async () => {
+    const root = mkdtempSync(join(tmpdir(), "sr-policy-"));
+    for (let i = 0; i < 25; i++)
+      setModified(writeSession(root, `/work/p${i % 3}`, 1).getSessionFile()!, daysAgo(200 + i));
+    config(lenient);
+    const candidates = (stdout: string) =>
+      stdout
+        .split("Riskiest")[0]!
+        .split("\n")
+        .filter((line) => line.endsWith(".jsonl"));
+    const top = await run("plan", "--root", root, "--config", configFile);
+    expect(top.status).toBe(0);
+    expect(top.stdout).toContain("Candidates: 25 sessions");
+    expect(candidates(top.stdout)).toHaveLength(20);
+    expect(top.stdout).toContain("\n  …and 5 more (--all to list every one)\n");
+    const all = await run("plan", "--root", root, "--config", configFile, "--all");
+    expect(candidates(all.stdout)).toHaveLength(25);
+    expect(all.stdout).not.toContain("more (--all");
+    const json = await run("plan", "--json", "--root", root, "--config", configFile);
+    expect(PlanSchema.parse(JSON.parse(json.stdout)).candidates).toHaveLength(25);
+  });
+
   it("--set overrides a setting for one run", async () => {
     const s = store();
     config(lenient);

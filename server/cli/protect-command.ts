@@ -28,7 +28,13 @@ Options:
   --root DIR        look for sessions in this pi store (repeatable)
   --store KIND:DIR  look for sessions in this store (KIND: ${STORE_KINDS.join(", ")}; repeatable)
   --config FILE     use this config file (for its sessionDir)
-  -h, --help        this help`;
+  -h, --help        this help
+
+Examples:
+  session-retention protect 019a3f2e
+  session-retention protect ~/.claude/projects/-work-app/019a3f2e-5c1d-7e2a-9b3f-0c4d5e6f7a8b.jsonl
+  session-retention protect --list
+  session-retention unprotect 019a3f2e`;
 
 export async function runProtect(
   args: string[],

@@ -21,7 +21,12 @@ export const REPORT_HELP = `Usage: session-retention report [--format md|json] [
                     and why, bytes freed, restores and purges (from the audit log)
   --format md|json  Markdown (default) or JSON
   --out FILE        write the report to FILE instead of printing it
-  --config FILE, --set KEY=VALUE, --root DIR, --store KIND:DIR   as for plan`;
+  --config FILE, --set KEY=VALUE, --root DIR, --store KIND:DIR   as for plan
+
+Examples:
+  session-retention report
+  session-retention report --since 30d --out cleanups.md
+  session-retention report --plan --format json`;
 
 export async function runReport(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({

@@ -42,7 +42,12 @@ $CLAUDE_CONFIG_DIR (else ~/.claude) when it has a projects/ folder; Codex's $COD
 ~/.codex) when it has sessions/ or archived_sessions/; Gemini CLI's $GEMINI_CLI_HOME/.gemini (else
 ~/.gemini) when it has a tmp/ folder; and agentsh's ~/.agentsh/sessions when it exists. The
 config's "stores" replaces all of these.
-Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.`;
+Exit status: 0 on success (warnings included), 2 on an unusable store or bad arguments.
+
+Examples:
+  session-retention scan
+  session-retention scan --sort size --top 10
+  session-retention scan --store claude:~/.claude --json`;
 
 export interface ScanFlags {
   roots: string[];

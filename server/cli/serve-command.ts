@@ -52,7 +52,12 @@ When one runs for other stores, that is said and nothing starts (exit 2), unless
 another port: then a second dashboard starts there.
 
 Without --root or a configured sessionDir, and with no pi store on this machine, a demo store is
-generated in <agentDir>/session-retention/demo and shown, marked as such.`;
+generated in <agentDir>/session-retention/demo and shown, marked as such.
+
+Examples:
+  session-retention serve
+  session-retention serve --port 0 --no-open
+  session-retention serve --store codex:~/.codex`;
 
 const DEFAULT_PORT = 4178;
 

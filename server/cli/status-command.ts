@@ -1,5 +1,6 @@
 // `session-retention status`: the quota level and mode in one line, for shell prompts and scripts.
 // Exit status follows the monitoring-plugin convention, so it drops into existing checks.
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import {
@@ -15,13 +16,14 @@ import { scan } from "../scan/scanner.js";
 import { resolveStores } from "../scan/resolve-roots.js";
 import { adapterOf, externalSweepsOf } from "../stores/store-adapter.js";
 import { summarizeAgents } from "../../shared/scan-summary.js";
-import { loadConfig, rootOf } from "../config/config-file.js";
+import { type ConfigStatus, loadConfig, rootOf } from "../config/config-file.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { storeFlagsOf } from "./store-flags.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
+import { withOptionHint } from "./suggest.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -37,7 +39,26 @@ Options:
   -h, --help        this help
 
 Exit status: 0 ok or info (or mode off), 1 warn, 2 critical — the worst of the global quota and
-each agent's (quota.agents) —, 3 unknown (invalid config, no store).`;
+each agent's (quota.agents) —, 3 unknown (invalid config, no store).
+
+Examples:
+  session-retention status
+  session-retention status --json
+  session-retention status --set quota.maxSessionCount=500`;
+
+/**
+ * Why there is no level, in the one line: a bad `--set` value is named with what is wrong with it,
+ * never blamed on a config file that may not exist (said instead: where it is, or would be).
+ */
+function invalidConfigLine(config: Extract<ConfigStatus, { ok: false }>): string {
+  const path = visible(config.path);
+  if (!config.problems.every((p) => p.from !== undefined))
+    return `invalid config ${path} (session-retention config check)`;
+  const problems = config.problems.map(
+    (p) => `${visible(p.from!)}: ${visible(p.path)}: ${visible(p.message)}`,
+  );
+  return `invalid value on the command line — ${problems.join("; ")} · config file ${existsSync(config.path) ? path : `${path} (none yet)`}`;
+}
 
 const EXIT: Record<QuotaLevel, number> = { ok: 0, info: 0, warn: 1, critical: 2 };
 const UNKNOWN = 3;
@@ -45,7 +66,8 @@ const UNKNOWN = 3;
 export async function runStatus(args: string[], io: CliIo): Promise<number> {
   try {
     return await status(args, io);
-  } catch (error) {
+  } catch (thrown) {
+    const error = await withOptionHint(thrown, "status");
     // Exit 2 means critical here, so every error — bad arguments included — is "unknown".
     if (error instanceof UserError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr(`session-retention: ${visible((error as Error).message)}`);
@@ -75,7 +97,7 @@ async function status(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       values.json
         ? JSON.stringify({ level: "unknown", problems: config.problems })
-        : `unknown · invalid config ${visible(config.path)} (session-retention config check)`,
+        : `unknown · ${invalidConfigLine(config)}`,
     );
     return UNKNOWN;
   }

@@ -19,3 +19,21 @@ export function renderTable(headers: string[], rows: string[][], rightAligned: n
       .trimEnd();
   return [line(headers), ...shown.map(line)].map((l) => `  ${l}`).join("\n");
 }
+
+/** How many rows a listing of sessions shows before `--all`: 20,000 rows are a wall, not an answer. */
+export const SHOWN_ROWS = 20;
+
+/**
+ * `renderTable` of the first `SHOWN_ROWS` rows (in their order), then how many more there are and
+ * how to see them; every row with `all`.
+ */
+export function renderTopRows(
+  headers: string[],
+  rows: string[][],
+  rightAligned: number[],
+  all: boolean,
+): string {
+  const rest = all ? 0 : Math.max(0, rows.length - SHOWN_ROWS);
+  const table = renderTable(headers, rest > 0 ? rows.slice(0, SHOWN_ROWS) : rows, rightAligned);
+  return rest > 0 ? `${table}\n  …and ${rest.toLocaleString("en-US")} more (--all to list every one)` : table;
+}

@@ -30,7 +30,13 @@ in the trash is no longer the one session-retention put there. Restoring never o
 original path exists again, both are kept.
 
 Options: --config FILE, --set KEY=VALUE (the config a purge checks), --json (one JSON document, for
-every action: list's entries, or the restore's or purge's result), --all, -h/--help.`;
+every action: list's entries, or the restore's or purge's result), --all, -h/--help.
+
+Examples:
+  session-retention trash list
+  session-retention trash restore 20261128T063000Z-a1b2c3
+  session-retention trash purge 20261128T063000Z-a1b2c3
+  session-retention trash empty --older-than 30d`;
 
 const ACTIVE_STATES = new Set(["in-trash", "moving", "restoring", "purging", "conflict", "gone"]);
 

@@ -31,7 +31,11 @@ Options:
   --dry-run         list the candidates, delete nothing
   --yes             do not ask for DELETE (needed when there is no terminal)
   --json            print one JSON document: per workspace root, the candidates and the result
-  --config FILE     the config file (deletion target, protected patterns)`;
+  --config FILE     the config file (deletion target, protected patterns)
+
+Examples:
+  session-retention prune --older-than 7d --dry-run
+  session-retention prune --older-than 2w --store workspace:~/sandboxes --yes`;
 
 /** What both metadata writers say of the gate they pass. */
 const WRITE_GATE_HELP = `DIR must be a workspace: a folder (not a symlink) in a workspace root the place gate allows —
@@ -45,14 +49,22 @@ Options:
 export const TOUCH_HELP = `Usage: session-retention touch DIR [--json] [--config FILE]
 
 Sets updated_at in DIR/.metadata.json to now (creating the file if it is missing or unusable).
-${WRITE_GATE_HELP}`;
+${WRITE_GATE_HELP}
+
+Examples:
+  session-retention touch ~/sandboxes/019a3f2e
+  session-retention touch ~/sandboxes/019a3f2e --json`;
 
 export const REPAIR_HELP = `Usage: session-retention repair-metadata DIR [--dry-run] [--json] [--config FILE]
 
 Rebuilds a missing or corrupt DIR/.metadata.json from the files' times: created_at = the oldest
 mtime inside, updated_at = the newest. Valid metadata is left alone. --dry-run says what it would
 write and writes nothing.
-${WRITE_GATE_HELP}`;
+${WRITE_GATE_HELP}
+
+Examples:
+  session-retention repair-metadata ~/sandboxes/019a3f2e --dry-run
+  session-retention repair-metadata ~/sandboxes/019a3f2e`;
 
 /** What `prune --json` prints: per workspace root, the preview and the move (null when none ran). */
 export interface PruneJson {

@@ -140,7 +140,8 @@ async function cycle(target: Target, round: number) {
   const [back, restore] = await timed(async () =>
     TrashActionResultSchema.parse(await call("/api/trash/restore", { refs: [result.operationId] })),
   );
-  if (back.done.length !== SELECTED) throw new Error(`${target}: restored ${back.done.length} of ${SELECTED}`);
+  if (back.done.length !== SELECTED)
+    throw new Error(`${target}: restored ${back.done.length} of ${SELECTED}`);
   trials[target].push({ trashPut, mv, review, delete: deleted, restore });
   console.log(
     `cycle ${round} ${target}: trash-put ${trashPut.toFixed(2)} s, mv ${mv.toFixed(2)} s, review ${review.toFixed(2)} s, delete ${deleted.toFixed(2)} s, restore ${restore.toFixed(2)} s`,

@@ -10,9 +10,15 @@
 // on its fresh scan, and refuses by the same judgment: it never trusts the plan.
 import type { Candidate, Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { AGENT_LABELS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
+import {
+  AGENT_LABELS,
+  type Fingerprint,
+  type SessionRecord,
+  type StoreRef,
+} from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
-import type { AlsoDeleted } from "../stores/adapter-types.js";
+import { statSync } from "node:fs";
+import type { AlsoDeleted, StoreReader } from "../stores/adapter-types.js";
 import { joinFingerprints } from "../stores/bundle.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 
@@ -36,22 +42,63 @@ export type AgentTake = { takes: TakenWith[] } | { refused: string; group: strin
 export type AgentAnswers = ReadonlyMap<string, readonly AlsoDeleted[] | string>;
 
 /**
+ * What the agents' own records said at earlier looks, by store, with the state of the files they
+ * were read from: a long-lived caller (the dashboard's looks) keeps one, and asks an agent again
+ * only once one of those files changed. The engine never passes one: it asks afresh, under its lock.
+ */
+export type AgentRecordsMemory = Map<string, { files: string; records: unknown }>;
+
+/** The state of `paths` as stat sees it: any write, rename or replacement changes it. */
+function filesState(paths: readonly string[]): string {
+  return paths
+    .map((path) => {
+      const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+      return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : "-";
+    })
+    .join("|");
+}
+
+/** What `adapter` reads of its agent's records at `root`: kept in `memory` while its files are unchanged. */
+async function agentRecordsOf(
+  adapter: StoreReader & Required<Pick<StoreReader, "agentRecords">>,
+  store: StoreRef,
+  env: NodeJS.ProcessEnv,
+  memory: AgentRecordsMemory | undefined,
+): Promise<unknown> {
+  if (!memory || !adapter.agentRecordFiles) return adapter.agentRecords(store.root, env);
+  const key = `${store.kind}:${store.root}`;
+  // Taken before the read: a change while it reads makes the next look read again.
+  const files = filesState(adapter.agentRecordFiles(store.root, env));
+  const kept = memory.get(key);
+  if (kept?.files === files) return kept.records;
+  const records = await adapter.agentRecords(store.root, env);
+  // An agent that could not be asked (a string) is asked again next time: its files may not be why.
+  if (typeof records === "string") memory.delete(key);
+  else memory.set(key, { files, records });
+  return records;
+}
+
+/**
  * Each agent that deletes by its own command asked, once per store, about every session of it: one
- * read of its records per store (Codex: its state database, read-only), without blocking.
+ * read of its records per store (Codex: its state database, read-only), without blocking — none
+ * where `memory` holds a read of unchanged files.
  */
 export async function askAgents(
   report: Pick<ScanReport, "stores" | "sessions" | "problems">,
   env: NodeJS.ProcessEnv,
+  memory?: AgentRecordsMemory,
 ): Promise<AgentAnswers> {
   const answers = new Map<string, readonly AlsoDeleted[] | string>();
   for (const store of report.stores) {
     const adapter = await storeAdapter(store.kind);
-    if (!adapter.alsoDeletes) continue;
+    const { alsoDeletes, agentRecords } = adapter;
+    if (!alsoDeletes || !agentRecords) continue;
     const records = report.sessions.filter((s) => s.store.kind === store.kind && s.store.root === store.root);
     if (records.length === 0) continue;
     const problems = report.problems.filter((p) => p.path.startsWith(`${store.root}/`));
     const ids = records.map((r) => r.id);
-    const answer = await adapter.alsoDeletes(store.root, { records, problems }, ids, env);
+    const read = await agentRecordsOf({ ...adapter, agentRecords }, store, env, memory);
+    const answer = alsoDeletes({ records, problems }, ids, read);
     if (typeof answer === "string") for (const id of ids) answers.set(id, answer);
     else for (const [id, takes] of answer) if (takes.length > 0) answers.set(id, takes);
   }

@@ -3,6 +3,7 @@
 // hard link first), checked after with `codex doctor`.
 import { dirname, join } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
+import type { SpawnEdges } from "./codex-spawned.js";
 import { codexCustody } from "./codex-custody.js";
 import { THREAD_FILE_FOLDERS } from "./thread-files.js";
 
@@ -29,7 +30,7 @@ export const codexAdapter: StoreAdapter = {
   load: async () => {
     const [
       { scanCodexRoot, rescanCodexChanged },
-      { codexAlsoDeletes, spawnEdges },
+      { codexAlsoDeletes, spawnEdgeFiles, spawnEdges },
       { codexDoctor },
       { codexBinary, threadsOfPaths },
     ] = await Promise.all([
@@ -41,7 +42,9 @@ export const codexAdapter: StoreAdapter = {
     return {
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
-      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
+      agentRecords: spawnEdges,
+      agentRecordFiles: spawnEdgeFiles,
+      alsoDeletes: (scan, ids, edges) => codexAlsoDeletes(scan, ids, edges as SpawnEdges | string),
       checkAfterChange: (root, env, restored = []) => {
         const codex = codexBinary(env);
         return codex === undefined

@@ -10,6 +10,7 @@
 // bench/api-delete-results.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,15 +89,34 @@ const url = await new Promise<string>((done, fail) => {
 });
 const [base, token] = url.split("/#token=") as [string, string];
 
-async function call(path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+/**
+ * One API call on a connection of its own: between calls the baselines run for seconds, longer
+ * than the server keeps an idle connection, and a reused one can be closed under the request.
+ */
+function call(path: string, body?: unknown): Promise<unknown> {
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((done, fail) => {
+    const req = request(
+      `${base}${path}`,
+      {
+        method: data === undefined ? "GET" : "POST",
+        agent: false,
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          if (response.statusCode !== 200)
+            fail(new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`));
+          else done(JSON.parse(text));
+        });
+      },
+    );
+    req.on("error", fail);
+    req.end(data);
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
 }
 
 /** The least recently used sessions in the store, as the table lists them (restored ones again). */

@@ -80,7 +80,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
 }
 
 /** How many restore intents are made durable with one fsync before their entries move back. */
-const BATCH = 64;
+const BATCH = 256;
 
 type Named = { ref: string; entry: TrashEntry };
 const operationOf = (entry: TrashEntry) => parseEntryId(entry.entryId)!.operationId;
@@ -132,10 +132,8 @@ function restoreRun(run: Named[], state: EngineState, result: TrashActionResult)
     if (ready.length === 0) return;
     ledger.append(ready.map(({ seq }) => ({ seq, event: "restore-intent" as const })));
     ledger.sync();
-    state.crash("restore-intent-synced");
     for (const item of ready) restoreOne(item, ledger, state, result);
     ledger.sync();
-    state.crash("restore-recorded");
   } finally {
     for (const { index } of ready) index.close();
     ledger.close();
@@ -149,6 +147,7 @@ function restoreOne(
   state: EngineState,
   result: TrashActionResult,
 ) {
+  state.crash("restore-intent-synced"); // its intent is durable, nothing of it has moved
   try {
     moveFile(entry.location!, entry.originalPath);
   } catch (error) {
@@ -175,6 +174,7 @@ function restoreOne(
   // entry, and a kill in between left its emptied quarantine folders there for good.
   removeEmptiedFolders(entry);
   ledger.append([{ seq, event: "restored" }]);
+  state.crash("restore-recorded"); // written; made durable with the rest of its batch
   result.done.push(doneItem(entry));
 }
 

@@ -267,6 +267,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     orphanedMeta: orphans,
     ...scannedStores(inputs.report),
     via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
+    // The engine's own scan under the lock reuses the records of files unchanged since this one.
+    previous: inputs.report,
   };
   // The engine reads the config file again under its lock: an edit made while DELETE was being
   // typed counts.

@@ -245,6 +245,8 @@ export function takeAlong<T extends { record: Movable; fingerprint: Fingerprint 
   /** The scan's record of each taking session, with what it takes in its bundle, size and forks. */
   merged: SessionRecord[];
 } {
+  // No agent named anything (every pi, Claude Code and Gemini CLI store): nothing to index.
+  if (answers.size === 0) return { chosen: [...chosen], refused: [], taken: new Map(), merged: [] };
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const ids = chosen.map((c) => c.record.id);
   // Only the chosen ones' answers are judged (the agents may have been asked about more).

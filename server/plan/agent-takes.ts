@@ -8,6 +8,7 @@
 // stays, with one plain reason: a plan leaves it out (plan/movable.ts) as it leaves out what cannot
 // move, so the count a user confirms is the count that moves. The engine asks again under its lock,
 // on its fresh scan, and refuses by the same judgment: it never trusts the plan.
+import { statSync } from "node:fs";
 import type { Candidate, Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
 import {
@@ -17,7 +18,6 @@ import {
   type StoreRef,
 } from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
-import { statSync } from "node:fs";
 import type { AlsoDeleted, StoreReader } from "../stores/adapter-types.js";
 import { joinFingerprints } from "../stores/bundle.js";
 import { storeAdapter } from "../stores/store-adapter.js";
@@ -58,23 +58,24 @@ function filesState(paths: readonly string[]): string {
     .join("|");
 }
 
-/** What `adapter` reads of its agent's records at `root`: kept in `memory` while its files are unchanged. */
+/** What `read` reads of an agent's records at `store`: kept in `memory` while its `files` are unchanged. */
 async function agentRecordsOf(
-  adapter: StoreReader & Required<Pick<StoreReader, "agentRecords">>,
+  read: NonNullable<StoreReader["agentRecords"]>,
+  files: StoreReader["agentRecordFiles"],
   store: StoreRef,
   env: NodeJS.ProcessEnv,
   memory: AgentRecordsMemory | undefined,
 ): Promise<unknown> {
-  if (!memory || !adapter.agentRecordFiles) return adapter.agentRecords(store.root, env);
+  if (!memory || !files) return read(store.root, env);
   const key = `${store.kind}:${store.root}`;
   // Taken before the read: a change while it reads makes the next look read again.
-  const files = filesState(adapter.agentRecordFiles(store.root, env));
+  const state = filesState(files(store.root, env));
   const kept = memory.get(key);
-  if (kept?.files === files) return kept.records;
-  const records = await adapter.agentRecords(store.root, env);
+  if (kept?.files === state) return kept.records;
+  const records = await read(store.root, env);
   // An agent that could not be asked (a string) is asked again next time: its files may not be why.
   if (typeof records === "string") memory.delete(key);
-  else memory.set(key, { files, records });
+  else memory.set(key, { files: state, records });
   return records;
 }
 
@@ -97,7 +98,7 @@ export async function askAgents(
     if (records.length === 0) continue;
     const problems = report.problems.filter((p) => p.path.startsWith(`${store.root}/`));
     const ids = records.map((r) => r.id);
-    const read = await agentRecordsOf({ ...adapter, agentRecords }, store, env, memory);
+    const read = await agentRecordsOf(agentRecords, adapter.agentRecordFiles, store, env, memory);
     const answer = alsoDeletes({ records, problems }, ids, read);
     if (typeof answer === "string") for (const id of ids) answers.set(id, answer);
     else for (const [id, takes] of answer) if (takes.length > 0) answers.set(id, takes);

@@ -185,11 +185,16 @@ export async function startServe(
   root: string,
   env: NodeJS.ProcessEnv,
   name = "server",
+  nodeArgs: readonly string[] = [],
 ): Promise<BenchServer> {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-open", "--root", root], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, bin, "serve", "--port", "0", "--no-open", "--root", root],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((done, fail) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {

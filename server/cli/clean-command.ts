@@ -17,7 +17,7 @@ import { CONFIG_FLAGS, STORE_FLAGS, configOptions, invalidConfigText } from "./c
 import { confirmMove } from "./confirm-move.js";
 import { agentTakesLines, renderLeftOut } from "./plan-command.js";
 import { UsageError } from "./errors.js";
-import { findSession } from "../plan/find-session.js";
+import { sessionFinder } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
 import { renderTable, renderTopRows, SHOWN_ROWS } from "./table.js";
 import { moveProgressText, progressLine, scanProgressLine } from "./progress.js";
@@ -137,10 +137,7 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
   /** Sessions named with --ids that will not move (kept, or unable to): the run then exits 1, as a skip does. */
   let namedStaying = 0;
   if (refs.length > 0) {
-    const named = withFamilies(
-      refs.map((ref) => findSession(ref, sessions)),
-      values.family ? sessions : [],
-    );
+    const named = withFamilies(refs.map(sessionFinder(sessions)), values.family ? sessions : []);
     const selected = new Set(named.map((r) => r.id));
     plan = selectionPlanFor({ ...inputs, config: inputs.config }, selected, now);
     const kept = new Map(plan.kept.map((k) => [k.id, k]));
@@ -279,6 +276,8 @@ export async function runClean(args: string[], io: CliIo): Promise<number> {
     orphanedMeta: orphans,
     ...scannedStores(inputs.report),
     via: refs.length > 0 ? ("selection" as const) : ("policy" as const),
+    // The engine's own scan under the lock reuses the records of files unchanged since this one.
+    previous: inputs.report,
   };
   // The engine reads the config file again under its lock: an edit made while DELETE was being
   // typed counts.

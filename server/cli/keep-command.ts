@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { formatBytes } from "../../shared/format.js";
 import { visible } from "../../shared/visible-text.js";
-import { findSession } from "../plan/find-session.js";
+import { sessionFinder } from "../plan/find-session.js";
 import { externalSweeps, gatherPlanInputs } from "../plan/plan-inputs.js";
 import { keepFromClaudeSweep } from "../keep/claude-keep.js";
 import { describeInvalidConfig } from "../config/config-file.js";
@@ -69,7 +69,7 @@ export async function runKeep(args: string[], io: CliIo): Promise<number> {
     ? externalSweeps(inputs, new Set())
         .filter((sweep) => sweep.keepable)
         .flatMap((sweep) => sweep.ids.flatMap((id) => byId.get(id) ?? []))
-    : positionals.map((ref) => findSession(ref, sessions));
+    : positionals.map(sessionFinder(sessions));
   if (chosen.length === 0) {
     if (values.json) io.stdout(JSON.stringify({ kept: [], bytes: 0 }));
     else io.stdout("Nothing to keep: Claude Code's cleanup would delete no session now.");

@@ -9,7 +9,7 @@ import { readPins, setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { CONFIG_FLAGS, STORE_FLAGS, configOptions } from "./config-command.js";
 import { UsageError } from "./errors.js";
-import { findSession } from "../plan/find-session.js";
+import { sessionFinder } from "../plan/find-session.js";
 import type { CliIo } from "./io.js";
 import { STORE_KINDS } from "../../shared/session-record.js";
 import { storeFlagsOf } from "./store-flags.js";
@@ -87,10 +87,9 @@ export async function runProtect(
   });
   const pinned = new Map(readPins(paths.protectedList).map((pin) => [pin.id, pin]));
   // Unpinning by exact id works for a session that is gone too: its pin must still be removable.
+  const find = sessionFinder(sessions);
   const targets = positionals.map((arg) =>
-    action === "unprotect" && pinned.has(arg)
-      ? { id: arg, path: pinned.get(arg)!.path }
-      : findSession(arg, sessions),
+    action === "unprotect" && pinned.has(arg) ? { id: arg, path: pinned.get(arg)!.path } : find(arg),
   );
 
   const { changed, unchanged } = setProtection(targets, action === "protect", "cli", paths);

@@ -14,7 +14,8 @@ import { isReturnPlace } from "../stores/session-place.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 import { indexRestoreFor, putIndexBack } from "./handover.js";
 import { type EngineOptions, type EngineState, exclusive } from "./engine.js";
-import { withEntryLedger } from "../state/journal.js";
+import { Ledger, withEntryLedger } from "../state/journal.js";
+import type { IndexRestore } from "../stores/adapter-types.js";
 import { listTrash } from "./list-trash.js";
 import { moveFile, pathExists } from "./movers.js";
 import { markStuck, recoverLocked, resolveOpen, whereIs } from "./recovery.js";
@@ -27,7 +28,7 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     const { entries } = listTrash(options);
     const result: TrashActionResult = { done: [], skipped: [] };
     // A ref may name several entries (an operation: what one clean moved); each is restored on its own.
-    const named: Array<{ ref: string; entry: TrashEntry }> = [];
+    const named: Named[] = [];
     const resolve = trashRefResolver(entries);
     for (const ref of refs) {
       const found = resolve(ref);
@@ -38,29 +39,21 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
     // parent, moved after the fork) is back before the session, so a restore cut short never leaves
     // a session in place that cannot be opened.
     named.sort((a, b) => compareEntryIds(b.entry.entryId, a.entry.entryId));
+    // Restored in runs of one operation's entries: their intents made durable with one fsync.
+    const run: Named[] = [];
+    const flush = () => run.length > 0 && restoreRun(run.splice(0), state, result);
     for (const { ref, entry } of named) {
-      if (entry.state === "gone") result.skipped.push({ ref, reason: entry.reason ?? "gone from the trash" });
-      else if (entry.state === "conflict") putBack(entry, ref, state, result);
-      else if (entry.state !== "in-trash")
-        result.skipped.push({ ref, reason: `it is ${entry.state}, not in the trash` });
-      else if (takenPath(entry))
-        result.skipped.push({
-          ref,
-          reason: `conflict: ${takenPath(entry)} exists again; kept both (the trashed copy stays)`,
-          pathTaken: true,
-        });
-      else if (!realFolder(dirname(entry.originalPath)))
-        result.skipped.push({
-          ref,
-          reason: `${dirname(entry.originalPath)} is now reached through a symlink; not restored through it`,
-        });
-      else if (unsafePart(entry))
-        result.skipped.push({
-          ref,
-          reason: `${unsafePart(entry)} is outside its store, and its folder is no longer one of ours that no one else may write to; not restored there`,
-        });
-      else restoreOne(entry, ref, state, result);
+      if (run.length === BATCH || (run[0] && operationOf(run[0].entry) !== operationOf(entry))) flush();
+      if (entry.state === "conflict") {
+        flush();
+        putBack(entry, ref, state, result);
+        continue;
+      }
+      const refused = refusal(entry);
+      if (refused) result.skipped.push({ ref, ...refused });
+      else run.push({ ref, entry });
     }
+    flush();
     const restored = new Set(result.done.map((d) => d.entryId));
     // Each store something came back to, checked by its agent's own look.
     const checks = await agentChecks(
@@ -86,61 +79,103 @@ export async function restore(refs: readonly string[], options: EngineOptions): 
   });
 }
 
-function restoreOne(entry: TrashEntry, ref: string, state: EngineState, result: TrashActionResult) {
-  const copy = trashedCopy(entry);
-  withEntryLedger(state.ledgerDir, entry.entryId, (ledger, seq) => {
-    if (copy.state !== "ours") {
-      // Said once in the ledger too, so the trash shows it without another look.
-      if (copy.state === "gone") ledger.append([{ seq, event: "gone", reason: copy.reason }]);
-      result.skipped.push({ ref, reason: copy.reason });
-      return;
-    }
-    // An agent's index the restore appends to (its names of the session), opened before anything moves:
-    // one that cannot be appended to safely (a symlink, a FIFO) keeps the entry in the trash.
-    const index = indexRestoreFor(entry);
-    if (typeof index === "string") {
-      result.skipped.push({ ref, reason: `not restored, it stays in the trash: ${index}` });
-      return;
-    }
-    try {
-      ledger.append([{ seq, event: "restore-intent" }]);
-      ledger.sync();
-      state.crash("restore-intent-synced");
-      try {
-        moveFile(entry.location!, entry.originalPath);
-      } catch (error) {
-        // The intent is closed at once, from what is on disk, as recovery would after a crash.
-        const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
-        ledger.sync();
-        result.skipped.push({
-          ref,
-          reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
-        });
-        return;
+/** How many restore intents are made durable with one fsync before their entries move back. */
+const BATCH = 256;
+
+type Named = { ref: string; entry: TrashEntry };
+const operationOf = (entry: TrashEntry) => parseEntryId(entry.entryId)!.operationId;
+
+/** Why an entry is not restored, before anything of it is touched (undefined: it may be). */
+function refusal(entry: TrashEntry): { reason: string; pathTaken?: true } | undefined {
+  if (entry.state === "gone") return { reason: entry.reason ?? "gone from the trash" };
+  if (entry.state !== "in-trash") return { reason: `it is ${entry.state}, not in the trash` };
+  const taken = takenPath(entry);
+  if (taken)
+    return { reason: `conflict: ${taken} exists again; kept both (the trashed copy stays)`, pathTaken: true };
+  if (!realFolder(dirname(entry.originalPath)))
+    return {
+      reason: `${dirname(entry.originalPath)} is now reached through a symlink; not restored through it`,
+    };
+  const unsafe = unsafePart(entry);
+  if (unsafe)
+    return {
+      reason: `${unsafe} is outside its store, and its folder is no longer one of ours that no one else may write to; not restored there`,
+    };
+  return undefined;
+}
+
+/**
+ * Restores entries of one operation: each still the very copy we put there (and its agent's index
+ * open to append to, if it has one), their intents journaled and synced together, then each moved
+ * back and recorded; the records are synced once at the end.
+ */
+function restoreRun(run: Named[], state: EngineState, result: TrashActionResult) {
+  const ledger = Ledger.reopen(state.ledgerDir, operationOf(run[0]!.entry));
+  const ready: Array<Named & { seq: number; index: IndexRestore }> = [];
+  try {
+    for (const { ref, entry } of run) {
+      const { seq } = parseEntryId(entry.entryId)!;
+      const copy = trashedCopy(entry);
+      if (copy.state !== "ours") {
+        // Said once in the ledger too, so the trash shows it without another look.
+        if (copy.state === "gone") ledger.append([{ seq, event: "gone", reason: copy.reason }]);
+        result.skipped.push({ ref, reason: copy.reason });
+        continue;
       }
-      state.crash("restored");
-      try {
-        moveSidecars(entry, "back", state.crash);
-      } catch (error) {
-        // A part that may not come back (its folder is root's now): a conflict that says so and how.
-        const stuck = markStuck({ ...entry, state: "restoring" }, ledger, state.env, error);
-        ledger.sync();
-        result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
-        return;
-      }
-      index.put();
-    } finally {
-      index.close();
+      // An agent's index the restore appends to (its names of the session), opened before anything moves:
+      // one that cannot be appended to safely (a symlink, a FIFO) keeps the entry in the trash.
+      const index = indexRestoreFor(entry);
+      if (typeof index === "string")
+        result.skipped.push({ ref, reason: `not restored, it stays in the trash: ${index}` });
+      else ready.push({ ref, entry, seq, index });
     }
-    if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
-    // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
-    // entry, and a kill in between left its emptied quarantine folders there for good.
-    removeEmptiedFolders(entry);
-    ledger.append([{ seq, event: "restored" }]);
+    if (ready.length === 0) return;
+    ledger.append(ready.map(({ seq }) => ({ seq, event: "restore-intent" as const })));
     ledger.sync();
-    state.crash("restore-recorded");
-    result.done.push(doneItem(entry));
-  });
+    for (const item of ready) restoreOne(item, ledger, state, result);
+    ledger.sync();
+  } finally {
+    for (const { index } of ready) index.close();
+    ledger.close();
+  }
+}
+
+/** Moves one entry back, its intent synced; a failed move is closed at once from what is on disk. */
+function restoreOne(
+  { ref, entry, seq, index }: Named & { seq: number; index: IndexRestore },
+  ledger: Ledger,
+  state: EngineState,
+  result: TrashActionResult,
+) {
+  state.crash("restore-intent-synced"); // its intent is durable, nothing of it has moved
+  try {
+    moveFile(entry.location!, entry.originalPath);
+  } catch (error) {
+    // The intent is closed at once, from what is on disk, as recovery would after a crash.
+    const resolved = resolveOpen({ ...entry, state: "restoring" }, ledger, state.env);
+    ledger.sync();
+    return void result.skipped.push({
+      ref,
+      reason: `restore failed (${(error as Error).message}): ${resolved.detail}`,
+    });
+  }
+  state.crash("restored");
+  try {
+    moveSidecars(entry, "back", state.crash);
+  } catch (error) {
+    // A part that may not come back (its folder is root's now): a conflict that says so and how.
+    const stuck = markStuck({ ...entry, state: "restoring" }, ledger, state.env, error);
+    ledger.sync();
+    return void result.skipped.push({ ref, reason: `restore failed: ${stuck.detail}` });
+  }
+  index.put();
+  if (entry.trashInfo) rmSync(entry.trashInfo, { force: true });
+  // Tidied before the outcome is written: once "restored" is, recovery no longer looks at the
+  // entry, and a kill in between left its emptied quarantine folders there for good.
+  removeEmptiedFolders(entry);
+  ledger.append([{ seq, event: "restored" }]);
+  state.crash("restore-recorded"); // written; made durable with the rest of its batch
+  result.done.push(doneItem(entry));
 }
 
 /**

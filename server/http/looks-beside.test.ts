@@ -1,10 +1,12 @@
 // What a watched look reads beside the stores: a watched update keeps the last look's config, pins,
 // trash ledgers and (for a while) live sessions instead of reading them again, and each is read
 // again when its files change — by another process too, which the look must not miss. A real pi
-// store, the real gather, the real CLI moving a session to the quarantine.
+// store, the real gather, the real CLI moving a session to the quarantine. And what an agent's own
+// records said (Codex's state database, read with sqlite3) is kept while its files are unchanged.
 import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -15,9 +17,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CodexStoreBuilder, type Thread } from "../../test-support/codex-store.js";
 import { messageLine, setModified, writeSession } from "../../test-support/pi-store.js";
 import { piStores } from "../../test-support/pi-stores.js";
 import { BIN } from "../../test-support/serve-child.js";
+import { agentBin } from "../../test-support/test-agents.js";
 import { type GatherOptions, gatherPlanInputs } from "../plan/plan-inputs.js";
 import { setProtection } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
@@ -148,5 +152,103 @@ describe("what a look keeps is read again when it changes", () => {
     await expect
       .poll(() => looks.current()!.inputs.activeIds.get(session.id), { timeout: 15_000 })
       .toContain("a file appeared at the path of a session in the trash");
+  });
+});
+
+describe("what an agent's own records said", () => {
+  /**
+   * A real Codex store with the state database Codex made, one spawn edge in it, and looks over it
+   * whose `sqlite3` (the real one) writes each of its command lines to a log first.
+   */
+  function codexLooks() {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "sr-looks-codex-")));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const root = join(home, ".codex");
+    const b = new CodexStoreBuilder(root, 41);
+    const spawner = b.thread({ cwd: "/home/dev/shop", turns: 2 });
+    const lost = b.thread({ cwd: "/home/dev/shop", turns: 1, spawnedBy: spawner, headerless: true });
+    const other = b.thread({ cwd: "/home/dev/api", turns: 1 });
+    const bystander = b.thread({ cwd: "/home/dev/docs", turns: 1 });
+    b.finish();
+    // Codex makes its state database at its first run.
+    spawnSync(agentBin("codex"), ["delete", "--force", "00000000-0000-7000-8000-000000000000"], {
+      env: { ...process.env, CODEX_HOME: root },
+      stdio: "ignore",
+    });
+    const db = join(root, "state_5.sqlite");
+    const edge = (parent: Thread, child: Thread) =>
+      expect(
+        spawnSync("sqlite3", [
+          db,
+          `insert into thread_spawn_edges (parent_thread_id, child_thread_id, status) values ('${parent.id}','${child.id}','closed')`,
+        ]).status,
+      ).toBe(0);
+    edge(spawner, lost);
+    const bin = join(home, "bin");
+    const log = join(home, "sqlite3.log");
+    mkdirSync(bin);
+    const real = spawnSync("sh", ["-c", "command -v sqlite3"], { encoding: "utf8" }).stdout.trim();
+    writeFileSync(join(bin, "sqlite3"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const env = {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      CODEX_HOME: root,
+      PI_CODING_AGENT_DIR: join(home, "agent"),
+    };
+    const stores = [{ kind: "codex" as const, root }];
+    const looks = createLooks({
+      gather: (options) => gatherPlanInputs({ flagStores: stores, env, ...options }),
+      watch: { stores, metaDir: statePaths(env).sessionsMeta, config: { env } },
+      freshMs: HOUR,
+      reconcileMs: HOUR,
+      followers: () => 1,
+      onLook: () => {},
+      onWatch: () => {},
+    });
+    cleanups.push(() => looks.close());
+    /** How many times Codex's spawn edges were read. */
+    const asked = () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter((l) => l.includes("thread_spawn_edges")).length
+        : 0;
+    const takes = (thread: Thread) =>
+      looks.current()!.inputs.agentAnswers?.get(`codex:${thread.id}`) as
+        ReadonlyArray<{ what: string }> | undefined;
+    return { root, spawner, lost, other, bystander, looks, asked, takes, edge };
+  }
+
+  it("is not asked again at a watched update that changed nothing of its records; a change to them is asked", async () => {
+    const { spawner, lost, other, bystander, looks, asked, takes, edge } = codexLooks();
+    const first = await looks.gather();
+    expect(asked()).toBe(1);
+    expect(takes(spawner)?.map((t) => t.what)).toEqual([`its spawned thread ${lost.id}`]);
+
+    // A rollout appended to, as a running Codex does: a watched update, and no sqlite3.
+    appendFileSync(
+      bystander.path,
+      `${JSON.stringify({ timestamp: new Date().toISOString(), type: "event_msg", payload: { type: "agent_message", message: "more" } })}\n`,
+    );
+    await expect.poll(() => looks.current()!.inputs !== first, { timeout: 15_000 }).toBe(true);
+    const updated = looks.current()!.inputs;
+    expect(updated.report.sessions.find((s) => s.path === bystander.path)!.sizeBytes).toBeGreaterThan(
+      first.report.sessions.find((s) => s.path === bystander.path)!.sizeBytes,
+    );
+    expect(asked()).toBe(1);
+    expect(takes(spawner)?.map((t) => t.what)).toEqual([`its spawned thread ${lost.id}`]);
+
+    // Codex records a new spawn: the next look asks again, and sees it.
+    edge(other, bystander);
+    appendFileSync(
+      other.path,
+      `${JSON.stringify({ timestamp: new Date().toISOString(), type: "event_msg", payload: { type: "agent_message", message: "spawned" } })}\n`,
+    );
+    await expect
+      .poll(() => takes(other)?.map((t) => t.what), { timeout: 15_000 })
+      .toEqual([`its spawned thread ${bystander.id}`]);
+    expect(asked()).toBe(2);
   });
 });

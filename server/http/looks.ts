@@ -20,6 +20,7 @@ import { realpathSync } from "node:fs";
 import type { WatchStatus } from "../../shared/api.js";
 import type { ScanProgress } from "../../shared/scan-report.js";
 import type { StoreRef } from "../../shared/session-record.js";
+import type { AgentRecordsMemory } from "../plan/agent-takes.js";
 import type { BesideStores, GatherOptions, PlanInputs } from "../plan/plan-inputs.js";
 import { differingPaths } from "../scan/report-diff.js";
 import type { CacheEntry } from "../scan/scanner.js";
@@ -71,7 +72,10 @@ export interface Look {
 export interface LooksOptions {
   /** Gathers a look (see `gatherPlanInputs`): in full, or from the last one. */
   gather: (
-    options: Pick<GatherOptions, "previous" | "changed" | "memoryCache" | "onProgress" | "growth" | "kept">,
+    options: Pick<
+      GatherOptions,
+      "previous" | "changed" | "memoryCache" | "agentRecords" | "onProgress" | "growth" | "kept"
+    >,
   ) => Promise<PlanInputs>;
   /**
    * The stores to watch (not watched when absent), and pi's session index folder. The config file
@@ -131,6 +135,8 @@ export function createLooks(options: LooksOptions) {
   const versionOf = new WeakMap<PlanInputs, number>();
   /** Cache entries of the files the watcher's updates read, until a full look writes them. */
   const memoryCache = new Map<string, CacheEntry>();
+  /** What the agents' own records said, asked again only once their files change. */
+  const agentRecords: AgentRecordsMemory = new Map();
   let watch: StoreWatch | undefined;
   let watched: readonly StoreRef[] = [];
   let stateWatch: StateWatch | undefined;
@@ -237,6 +243,7 @@ export function createLooks(options: LooksOptions) {
       // The watcher keeps the last look's stores current: only what it saw changed is scanned.
       ...(walks ? {} : { changed: next.paths }),
       memoryCache,
+      agentRecords,
       kept,
     });
     const running: Running = { generation: mine, next, inputs, walks, update };

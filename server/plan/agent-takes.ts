@@ -8,11 +8,17 @@
 // stays, with one plain reason: a plan leaves it out (plan/movable.ts) as it leaves out what cannot
 // move, so the count a user confirms is the count that moves. The engine asks again under its lock,
 // on its fresh scan, and refuses by the same judgment: it never trusts the plan.
+import { statSync } from "node:fs";
 import type { Candidate, Plan } from "../../shared/plan.js";
 import type { ScanReport } from "../../shared/scan-report.js";
-import { AGENT_LABELS, type Fingerprint, type SessionRecord } from "../../shared/session-record.js";
+import {
+  AGENT_LABELS,
+  type Fingerprint,
+  type SessionRecord,
+  type StoreRef,
+} from "../../shared/session-record.js";
 import { sessionTitle } from "../../shared/session-title.js";
-import type { AlsoDeleted } from "../stores/adapter-types.js";
+import type { AlsoDeleted, StoreReader } from "../stores/adapter-types.js";
 import { joinFingerprints } from "../stores/bundle.js";
 import { storeAdapter } from "../stores/store-adapter.js";
 
@@ -36,22 +42,64 @@ export type AgentTake = { takes: TakenWith[] } | { refused: string; group: strin
 export type AgentAnswers = ReadonlyMap<string, readonly AlsoDeleted[] | string>;
 
 /**
+ * What the agents' own records said at earlier looks, by store, with the state of the files they
+ * were read from: a long-lived caller (the dashboard's looks) keeps one, and asks an agent again
+ * only once one of those files changed. The engine never passes one: it asks afresh, under its lock.
+ */
+export type AgentRecordsMemory = Map<string, { files: string; records: unknown }>;
+
+/** The state of `paths` as stat sees it: any write, rename or replacement changes it. */
+function filesState(paths: readonly string[]): string {
+  return paths
+    .map((path) => {
+      const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+      return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : "-";
+    })
+    .join("|");
+}
+
+/** What `read` reads of an agent's records at `store`: kept in `memory` while its `files` are unchanged. */
+async function agentRecordsOf(
+  read: NonNullable<StoreReader["agentRecords"]>,
+  files: StoreReader["agentRecordFiles"],
+  store: StoreRef,
+  env: NodeJS.ProcessEnv,
+  memory: AgentRecordsMemory | undefined,
+): Promise<unknown> {
+  if (!memory || !files) return read(store.root, env);
+  const key = `${store.kind}:${store.root}`;
+  // Taken before the read: a change while it reads makes the next look read again.
+  const state = filesState(files(store.root, env));
+  const kept = memory.get(key);
+  if (kept?.files === state) return kept.records;
+  const records = await read(store.root, env);
+  // An agent that could not be asked (a string) is asked again next time: its files may not be why.
+  if (typeof records === "string") memory.delete(key);
+  else memory.set(key, { files: state, records });
+  return records;
+}
+
+/**
  * Each agent that deletes by its own command asked, once per store, about every session of it: one
- * read of its records per store (Codex: its state database, read-only), without blocking.
+ * read of its records per store (Codex: its state database, read-only), without blocking — none
+ * where `memory` holds a read of unchanged files.
  */
 export async function askAgents(
   report: Pick<ScanReport, "stores" | "sessions" | "problems">,
   env: NodeJS.ProcessEnv,
+  memory?: AgentRecordsMemory,
 ): Promise<AgentAnswers> {
   const answers = new Map<string, readonly AlsoDeleted[] | string>();
   for (const store of report.stores) {
     const adapter = await storeAdapter(store.kind);
-    if (!adapter.alsoDeletes) continue;
+    const { alsoDeletes, agentRecords } = adapter;
+    if (!alsoDeletes || !agentRecords) continue;
     const records = report.sessions.filter((s) => s.store.kind === store.kind && s.store.root === store.root);
     if (records.length === 0) continue;
     const problems = report.problems.filter((p) => p.path.startsWith(`${store.root}/`));
     const ids = records.map((r) => r.id);
-    const answer = await adapter.alsoDeletes(store.root, { records, problems }, ids, env);
+    const read = await agentRecordsOf(agentRecords, adapter.agentRecordFiles, store, env, memory);
+    const answer = alsoDeletes({ records, problems }, ids, read);
     if (typeof answer === "string") for (const id of ids) answers.set(id, answer);
     else for (const [id, takes] of answer) if (takes.length > 0) answers.set(id, takes);
   }
@@ -198,6 +246,8 @@ export function takeAlong<T extends { record: Movable; fingerprint: Fingerprint 
   /** The scan's record of each taking session, with what it takes in its bundle, size and forks. */
   merged: SessionRecord[];
 } {
+  // No agent named anything (every pi, Claude Code and Gemini CLI store): nothing to index.
+  if (answers.size === 0) return { chosen: [...chosen], refused: [], taken: new Map(), merged: [] };
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const ids = chosen.map((c) => c.record.id);
   // Only the chosen ones' answers are judged (the agents may have been asked about more).

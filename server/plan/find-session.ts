@@ -17,21 +17,34 @@ const MIN_FRAGMENT = 8;
  * resume twin), as the item that moves it alone.
  */
 export function findSession(arg: string, sessions: readonly SessionRecord[]): SessionRecord {
-  const byId = sessions.find((s) => s.id === arg);
-  if (byId) return byId;
+  return sessionFinder(sessions)(arg);
+}
+
+/**
+ * `findSession` for many arguments over the same sessions (`clean --ids` with 1,500 of them in a
+ * store of 100,000): the ids and paths are indexed once, not searched once per argument.
+ */
+export function sessionFinder(sessions: readonly SessionRecord[]): (arg: string) => SessionRecord {
   const parts = [...detachableParts(sessions).values()].map((p) => p.record);
-  const part = parts.find((p) => p.id === arg);
-  if (part) return part;
-  const path = realPathOrResolved(arg);
-  const byPath = sessions.find((s) => s.path === path) ?? parts.find((p) => p.path === path);
-  if (byPath) return byPath;
-  if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
-    const matches = sessions.filter((s) => s.id.includes(arg));
-    if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1)
-      throw new UserError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
-  }
-  throw new UserError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
+  // The first of each id or path wins, as a search in order would find it.
+  const index = (key: (s: SessionRecord) => string, ...lists: Array<readonly SessionRecord[]>) => {
+    const map = new Map<string, SessionRecord>();
+    for (const list of lists) for (const s of list) if (!map.has(key(s))) map.set(key(s), s);
+    return map;
+  };
+  const byId = index((s) => s.id, sessions, parts);
+  const byPath = index((s) => s.path, sessions, parts);
+  return (arg) => {
+    const found = byId.get(arg) ?? byPath.get(realPathOrResolved(arg));
+    if (found) return found;
+    if (arg.length >= MIN_FRAGMENT && !arg.includes("/")) {
+      const matches = sessions.filter((s) => s.id.includes(arg));
+      if (matches.length === 1) return matches[0]!;
+      if (matches.length > 1)
+        throw new UserError(`"${arg}" is part of ${matches.length} session ids; give more of it`);
+    }
+    throw new UserError(`no session "${arg}" in the scanned stores (give its id or the path of its file)`);
+  };
 }
 
 /** Real path of a file, or of its folder when the file is gone, so `./x.jsonl` matches a scanned path. */

@@ -34,7 +34,7 @@ import { type Pin, pinnedIds, readPins } from "../state/protection-list.js";
 import { statePaths } from "../state/state-dir.js";
 import { readLedgers } from "../state/journal.js";
 import { externalSweepsOf, liveSessionsOf } from "../stores/store-adapter.js";
-import { type AgentAnswers, agentRefusals, askAgents } from "./agent-takes.js";
+import { type AgentAnswers, type AgentRecordsMemory, agentRefusals, askAgents } from "./agent-takes.js";
 import { type MoveContext, moveChecker, moveContextOf, movablePlanSteps } from "./movable.js";
 
 export interface GatherOptions {
@@ -57,6 +57,8 @@ export interface GatherOptions {
   changed?: ScanOptions["changed"];
   /** Scan cache entries a long-lived caller keeps (see `scanStores`). */
   memoryCache?: ScanOptions["memoryCache"];
+  /** What the agents' own records said at earlier looks, a long-lived caller's (see `askAgents`). */
+  agentRecords?: AgentRecordsMemory;
   /**
    * "read-only": the scan is not a growth point (a watcher's update, a few a second; the server's
    * full looks record). Default: recorded in the state dir.
@@ -180,7 +182,7 @@ export async function gatherPlanInputs(options: GatherOptions = {}): Promise<Pla
   const findings = storeFindings(report).flatMap((f) => describeFinding(f, formatBytes) ?? []);
   const sweeps = await externalSweepsOf(report.stores, report.sessions);
   const moveContext = await moveContextOf(report.stores, env);
-  const agentAnswers = await askAgents(report, env);
+  const agentAnswers = await askAgents(report, env, options.agentRecords);
   return {
     config,
     report,

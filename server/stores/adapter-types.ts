@@ -153,18 +153,28 @@ export interface StoreReader {
    */
   liveSessions?(root: string, sessions: readonly SessionRecord[]): Map<string, string>;
   /**
-   * For an agent whose own command deletes a session (we take our copy first): what that command
-   * would also take with each of `ids` (sessions of `scan`, this store's), asked of the agent's own
-   * records for every plan and just before a delete — never of our scan, which can miss what the
-   * agent knows. Only sessions that take something are in the answer. A string: the agent could not
-   * be asked (then none of them is deleted), said why.
+   * For an agent whose own command deletes a session (we take our copy first): what the agent's own
+   * records say that command takes (Codex: the spawn edges of its state database), read afresh for
+   * every plan and just before a delete — never our scan, which can miss what the agent knows.
+   * Opaque to the engine: it is handed to `alsoDeletes`.
+   */
+  agentRecords?(root: string, env: NodeJS.ProcessEnv): Promise<unknown>;
+  /**
+   * The files `agentRecords` reads (Codex: its state database, the database's log, the folders it
+   * is chosen from): while none of them changed (stat-compared), a long-lived caller (the
+   * dashboard's looks) keeps what it read and does not ask the agent again.
+   */
+  agentRecordFiles?(root: string, env: NodeJS.ProcessEnv): readonly string[];
+  /**
+   * What the agent's own delete would also take with each of `ids` (sessions of `scan`, this
+   * store's), judged from `records` (what `agentRecords` read). Only sessions that take something
+   * are in the answer. A string: the agent could not be asked (then none of them is deleted), said why.
    */
   alsoDeletes?(
-    root: string,
     scan: StoreScan,
     ids: readonly string[],
-    env: NodeJS.ProcessEnv,
-  ): Promise<Map<string, AlsoDeleted[]> | string>;
+    records: unknown,
+  ): Map<string, AlsoDeleted[]> | string;
   /** The agent's own retention: what it will delete for good in this store next, if anything. */
   externalSweep?(root: string, sessions: readonly SessionRecord[], now: Date): ExternalSweep | undefined;
   /**

@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { StoreAdapter } from "../adapter-types.js";
+import type { SpawnEdges } from "./codex-spawned.js";
 import { codexCustody } from "./codex-custody.js";
 import { ARCHIVED, codexDefaultRoot, SESSIONS } from "./location.js";
 import { THREAD_FILE_FOLDERS } from "./thread-files.js";
@@ -35,7 +36,7 @@ export const codexAdapter: StoreAdapter = {
   load: async () => {
     const [
       { scanCodexRoot, rescanCodexChanged },
-      { codexAlsoDeletes, spawnEdges },
+      { codexAlsoDeletes, spawnEdgeFiles, spawnEdges },
       { codexDoctor },
       { codexBinary, threadsOfPaths },
     ] = await Promise.all([
@@ -47,7 +48,9 @@ export const codexAdapter: StoreAdapter = {
     return {
       scan: scanCodexRoot,
       rescanChanged: rescanCodexChanged,
-      alsoDeletes: async (root, scan, ids, env) => codexAlsoDeletes(scan, ids, await spawnEdges(root, env)),
+      agentRecords: spawnEdges,
+      agentRecordFiles: spawnEdgeFiles,
+      alsoDeletes: (scan, ids, edges) => codexAlsoDeletes(scan, ids, edges as SpawnEdges | string),
       checkAfterChange: (root, env, restored = []) => {
         const codex = codexBinary(env);
         return codex === undefined

@@ -10,12 +10,14 @@
 // Read with the `sqlite3` CLI (`-readonly`), as the check after a delete already is: `node:sqlite`
 // is not in every Node this package supports (22.12 needs a flag for it) and warns that it is
 // experimental on every run. We never write Codex's databases. Read without blocking: the plan of
-// every look asks (plan/agent-takes.ts), and the dashboard's server answers others meanwhile.
+// every look asks (plan/agent-takes.ts) — the dashboard's looks again only once a file it reads
+// changed (`spawnEdgeFiles`) — and the dashboard's server answers others meanwhile.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { AlsoDeleted, StoreScan } from "../adapter-types.js";
 import { sqlite3Of, stateDatabases, threadsOfPaths } from "./codex-delete.js";
+import { codexSqliteHome } from "./location.js";
 import { parseRolloutName } from "./rollout-name.js";
 
 /** A parent thread → the threads it spawned, as Codex's database records them (ids lower-cased). */
@@ -25,6 +27,15 @@ const threadOf = (path: string) => parseRolloutName(basename(path))?.thread;
 
 /** The most output an edge listing may have: ~900,000 edges, far beyond any real store. */
 const MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * What `spawnEdges` reads from: the folders the state database is chosen in (a newer database
+ * appearing changes them), and that database with its write-ahead log.
+ */
+export function spawnEdgeFiles(root: string, env: NodeJS.ProcessEnv): string[] {
+  const [database] = stateDatabases(root, env);
+  return [...new Set([codexSqliteHome(root, env), root]), ...(database ? [database, `${database}-wal`] : [])];
+}
 
 /**
  * Every spawn edge of the state database Codex reads (the first of `stateDatabases`), read-only;

@@ -21,9 +21,14 @@ export interface FolderFacts {
 
 /**
  * Walks a session folder with one lstat per entry (the folder's own `stat`, when the caller has it,
- * is not asked again). Throws only if the folder itself cannot be read.
+ * is not asked again; `topNames` is given the names directly in it). Throws only if the folder
+ * itself cannot be read.
  */
-export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
+export function measureFolder(
+  path: string,
+  stat?: BigIntStats,
+  topNames?: (names: readonly string[]) => void,
+): FolderFacts {
   const root = stat ?? lstatSync(path, { bigint: true });
   if (!root.isDirectory()) throw Object.assign(new Error(`${path} is not a folder`), { code: "ENOTDIR" });
   let size = 0n;
@@ -41,6 +46,7 @@ export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
       unreadable.push(dir);
       return;
     }
+    if (dir === path) topNames?.(names);
     for (const name of names) {
       const child = join(dir, name);
       let entry: BigIntStats;

@@ -39,8 +39,9 @@ import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
 import { FactsStore, factsFileIn, FolderShelf, type TableRow } from "../state/facts-store.js";
 import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders } from "./duplicate-ids.js";
-import type { CacheEntry, ScanRequest } from "./scanner.js";
-import { type Compare, type FoundFile, walkPiRoot } from "./walker.js";
+import type { CacheEntry } from "../stores/pi/pi-facts.js";
+import { type Compare, type FoundFile, walkPiRoot } from "../stores/pi/walker.js";
+import type { ScanRequest } from "./scanner.js";
 
 export interface ScanOverview {
   stores: StoreRef[];
@@ -127,6 +128,7 @@ const rowOf = (r: SessionRecord, duplicate: boolean): TableRow => ({
  */
 const scanner = () => import("./scanner.js");
 type Scanner = Awaited<ReturnType<typeof scanner>>;
+type PiFacts = typeof import("../stores/pi/pi-facts.js");
 
 /** The rows of a full scan's pi records, by root. */
 function* tableRowsOf(
@@ -256,15 +258,16 @@ async function warmOverview(
 
   // Whole records, as the full scan makes them (the same facts, the same functions): of the files
   // that changed, and of the sessions shown.
-  let sc: Scanner | undefined;
+  let sc: (Scanner & PiFacts) | undefined;
   let buffer: Buffer | undefined;
   const loadScanner = async () => {
     if (sc) return;
-    const [scannerModule, { READ_CHUNK_BYTES }] = await Promise.all([
+    const [scannerModule, piFacts, { READ_CHUNK_BYTES }] = await Promise.all([
       scanner(),
+      import("../stores/pi/pi-facts.js"),
       import("../stores/pi/read-session-file.js"),
     ]);
-    sc = scannerModule;
+    sc = { ...scannerModule, ...piFacts };
     buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   };
   const shelves = new Map<number, FolderShelf>();

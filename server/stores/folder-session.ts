@@ -46,9 +46,11 @@ export function measureFolder(
       unreadable.push(dir);
       return;
     }
-    if (dir === path) topNames?.(names);
+    if (stat === root) topNames?.(names);
     for (const name of names) {
-      const child = join(dir, name);
+      // `join` normalises every path it makes (a tenth of a Claude Code scan's own time): `dir` is
+      // normal already (the start below, then paths made here) and a listed name has no slash.
+      const child = dir.endsWith("/") ? dir + name : `${dir}/${name}`;
       let entry: BigIntStats;
       try {
         entry = lstatSync(child, { bigint: true });
@@ -65,7 +67,7 @@ export function measureFolder(
       }
     }
   };
-  visit(path, root);
+  visit(join(path), root);
   const birth = Number(root.birthtimeNs / 1_000_000n);
   return {
     fingerprint: {

@@ -99,11 +99,16 @@ function sessionOfSideName(folder: string, name: string): string | undefined {
 /** Side files of each session id, outside `projects/`: where Claude Code keeps them. */
 function sideFiles(root: string): Map<string, string[]> {
   const byId = new Map<string, string[]>();
-  for (const folder of CLAUDE_SIDE_FOLDERS)
-    for (const name of names(join(root, folder))) {
+  for (const folder of CLAUDE_SIDE_FOLDERS) {
+    const dir = join(root, folder);
+    for (const name of names(dir)) {
       const id = sessionOfSideName(folder, name);
-      if (id) byId.set(id, [...(byId.get(id) ?? []), join(root, folder, name)]);
+      if (!id) continue;
+      const paths = byId.get(id);
+      if (paths) paths.push(`${dir}/${name}`);
+      else byId.set(id, [`${dir}/${name}`]);
     }
+  }
   return byId;
 }
 
@@ -206,7 +211,9 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
 
   const projects = join(root, "projects");
   for (const project of names(projects)) {
-    const folder = join(projects, project);
+    // Paths made by hand below `projects` (normal already; a listed name has no slash): `join`
+    // normalises each one, and there are as many as entries in the store.
+    const folder = `${projects}/${project}`;
     const stat = lstatSync(folder, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) {
       if (stat) problems.push(strayEntry(stat, folder, "claude", "not a project folder"));
@@ -215,7 +222,7 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
     const entries = names(folder);
     for (const name of entries) {
       if (passedOver(name)) continue;
-      const path = join(folder, name);
+      const path = `${folder}/${name}`;
       // bigint: a transcript's stat tells the facts cache whether it changed, without a second lstat.
       const entry = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (!entry) continue;
@@ -226,7 +233,7 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
       else if (transcript && entry.isFile()) {
         const id = transcript[1]!;
         // Its folder sorts before it (`<id>` < `<id>.jsonl`): measured already, its names known.
-        const inFolder = folderNames.get(join(folder, id)) ?? [];
+        const inFolder = folderNames.get(`${folder}/${id}`) ?? [];
         const record = transcriptRecord(store, path, project, id, problems, entry, inFolder);
         if (record) {
           records.push(record);

@@ -288,7 +288,7 @@ async function warmOverview(
   let cacheHits = unchanged;
   /** The record of a file of root `r`, read where its facts do not say it all; undefined when it is gone or not a session (a problem in `into`). */
   const recordOf = (r: number, file: FoundFile, into: ScanProblem[], counted = true) => {
-    const { inputOf, factsFor, cacheKey, readFailure, pieceOf, entryOf, storedOf } = sc!;
+    const { inputOf, factsFor, cacheKey, readFailure, pieceOf, entryOf, storedOf, placeOf } = sc!;
     const input = inputOf(roots[r]!, file, false);
     try {
       // A walk that compared took its lstat without nanoseconds: a record's identity is exact.
@@ -301,9 +301,11 @@ async function warmOverview(
       }
       const key = cacheKey(file);
       const shelf = shelfOf(r);
-      const kept: CacheEntry | undefined = entryOf(shelf.get(key));
+      // Kept where the full scan keeps it (a name that is not UTF-8: under its whole key).
+      const [folder, name] = placeOf(key, file);
+      const kept: CacheEntry | undefined = entryOf(shelf.get(key, folder, name));
       const read = factsFor(file, kept, buffer!);
-      if (!read.hit) shelf.put(key, storedOf(read.entry));
+      if (!read.hit) shelf.put(key, storedOf(read.entry), folder, name);
       if (counted) {
         if (read.hit) cacheHits += 1;
         else filesRead += 1;
@@ -332,10 +334,22 @@ async function warmOverview(
     rowsWritten = true;
     batch = [];
   };
+  // A first table of a large store reads for a while: its progress is said as the full scan's is.
+  const bytesTotal = toRead.reduce((n, files) => n + files.totalBytes, 0);
+  let bytesDone = 0;
+  let filesDone = 0;
+  let reported = performance.now();
   for (let r = 0; r < roots.length; r++)
     for (let i = 0; i < toRead[r]!.length; i++) {
-      await loadScanner();
-      const record = recordOf(r, toRead[r]!.at(i), problems);
+      if (!sc) await loadScanner();
+      const file = toRead[r]!.at(i);
+      bytesDone += file.identity.size;
+      filesDone += 1;
+      if (options.onProgress && performance.now() - reported >= (options.progressIntervalMs ?? 100)) {
+        reported = performance.now();
+        options.onProgress({ phase: "reading", filesDone, filesTotal: changedFiles, bytesDone, bytesTotal });
+      }
+      const record = recordOf(r, file, problems);
       if (!record) continue;
       const row = rowOf(record, false); // its duplicate mark: the query below
       if (!(row.lastUsed >= 0 && row.lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return undefined;

@@ -77,7 +77,7 @@ export interface ScanOptions {
 }
 
 /** Where a file's facts are kept: its folder and name (a name not valid UTF-8: its whole key, in the folder it seems to be in). */
-function placeOf(key: string, file: FoundFile): [folder: string, name: string] {
+export function placeOf(key: string, file: FoundFile): [folder: string, name: string] {
   if (!key.startsWith("bytes:")) return FolderShelf.place(key);
   return [file.path.slice(0, file.path.lastIndexOf("/")), key];
 }

@@ -126,9 +126,11 @@ export function orphanedBundle(
   id: string,
   namespace: string,
   paths: readonly string[],
+  /** Parts the caller measured already, by path. */
+  known?: ReadonlyMap<string, PartFacts>,
 ): SessionRecord | undefined {
   const parts = paths.flatMap((path) => {
-    const measured = measurePart(path);
+    const measured = known?.get(path) ?? measurePart(path);
     return measured ? [{ path, ...measured, mtimeMs: Number(measured.mtimeNs / 1_000_000n) }] : [];
   });
   const [primary, ...rest] = parts;

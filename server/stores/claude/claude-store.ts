@@ -287,7 +287,13 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
     const record = byId.get(id) ?? continued.get(id);
     if (record) addBundle(record, paths, measured);
     else {
-      const orphan = orphanedBundle(store, `claude-orphan:${id}`, "(orphaned Claude Code side files)", paths);
+      const orphan = orphanedBundle(
+        store,
+        `claude-orphan:${id}`,
+        "(orphaned Claude Code side files)",
+        paths,
+        measured,
+      );
       if (orphan) records.push(orphan);
     }
   }

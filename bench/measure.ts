@@ -56,13 +56,16 @@ export class Runner {
     closeSync(this.devNull);
   }
 
-  /** One run: wall seconds and peak RSS (KiB) of the measured process; throws if it fails. */
-  once(command: Command): { seconds: number; rssKiB?: number } {
+  /**
+   * One run: wall seconds, peak RSS (KiB) and, with /usr/bin/time, CPU seconds (user + system) of
+   * the measured process — on a loaded machine its wall time is mostly waiting; throws if it fails.
+   */
+  once(command: Command): { seconds: number; rssKiB?: number; cpuSeconds?: number } {
     const rssFile = join(this.options.scratch, "rss.txt");
     rmSync(rssFile, { force: true });
     let argv = command.argv;
     const env = { ...this.options.env };
-    if (haveTime) argv = [TIME, "-f", "%M", "-o", rssFile, ...argv];
+    if (haveTime) argv = [TIME, "-f", "%U %S %M", "-o", rssFile, ...argv];
     else if (command.node) {
       argv = [argv[0]!, "--import", this.options.rssPreload, ...argv.slice(1)];
       env.BENCH_RSS_FILE = rssFile;
@@ -82,11 +85,18 @@ export class Runner {
       );
     }
     let rssKiB: number | undefined;
+    let cpuSeconds: number | undefined;
     if (existsSync(rssFile)) {
-      const value = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
+      const fields = readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+      const value = fields.at(-1)!;
       if (Number.isFinite(value) && value > 0) rssKiB = value;
+      if (fields.length === 3 && fields[0]! + fields[1]! >= 0) cpuSeconds = fields[0]! + fields[1]!;
     }
-    return rssKiB === undefined ? { seconds } : { seconds, rssKiB };
+    return {
+      seconds,
+      ...(rssKiB === undefined ? {} : { rssKiB }),
+      ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
+    };
   }
 
   /** One untimed pass (warms the page cache and the code paths), then `runs` timed ones. */

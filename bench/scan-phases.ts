@@ -44,7 +44,8 @@ async function phaseAsync<T>(name: string, run: () => Promise<T>): Promise<T> {
 const bootMs = performance.now(); // process start → here: Node's own start-up
 const loaded = await phaseAsync("load modules (scanner, cache, parser, record, summary, sort)", async () => ({
   scanner: await import("../server/scan/scanner.js"),
-  walker: await import("../server/scan/walker.js"),
+  walker: await import("../server/stores/pi/walker.js"),
+  piFacts: await import("../server/stores/pi/pi-facts.js"),
   factsStore: await import("../server/state/facts-store.js"),
   identity: await import("../server/fs/file-identity.js"),
   reader: await import("../server/stores/pi/read-session-file.js"),
@@ -52,7 +53,7 @@ const loaded = await phaseAsync("load modules (scanner, cache, parser, record, s
   summary: await import("../shared/scan-summary.js"),
   sort: await import("../shared/sort.js"),
 }));
-const { scanner, walker, factsStore, identity, reader, record, summary, sort } = loaded;
+const { scanner, walker, piFacts, factsStore, identity, reader, record, summary, sort } = loaded;
 
 const walked = await phaseAsync("walk (readdir + lstat)", () => walker.walkPiRoot(root));
 const files = [...walked.files];
@@ -130,7 +131,7 @@ try {
   }
   const store = factsStore.FactsStore.open(cacheFile)!;
   phase("look up every file's facts, a folder at a time, and compare identities (cache hits)", () => {
-    const shelf = new factsStore.FolderShelf(store, scanner.PI_FACTS, root);
+    const shelf = new factsStore.FolderShelf(store, piFacts.PI_FACTS, root);
     let hits = 0;
     for (const file of files) {
       const kept = typeof file.fsPath === "string" ? shelf.get(file.fsPath) : undefined;
@@ -139,8 +140,8 @@ try {
     return hits;
   });
   phase("decode every file's facts (JSON)", () => {
-    const shelf = new factsStore.FolderShelf(store, scanner.PI_FACTS, root);
-    for (const file of files) if (typeof file.fsPath === "string") scanner.entryOf(shelf.get(file.fsPath));
+    const shelf = new factsStore.FolderShelf(store, piFacts.PI_FACTS, root);
+    for (const file of files) if (typeof file.fsPath === "string") piFacts.entryOf(shelf.get(file.fsPath));
   });
   store.close();
   const started = performance.now();

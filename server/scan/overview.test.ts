@@ -20,6 +20,7 @@ import { lstatMs } from "../fs/file-identity.js";
 import { overviewOf, type ScanOverview, scanOverview } from "./overview.js";
 import { tableRows } from "../../test-support/facts-db.js";
 import { FactsStore, factsFileIn } from "../state/facts-store.js";
+import { growthFile, readGrowth } from "../state/growth-store.js";
 import { scan } from "./scanner.js";
 import { piStores } from "../../test-support/pi-stores.js";
 
@@ -61,6 +62,57 @@ describe("the overview's warm way", () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it("with no rows yet (cold), shows what a full scan shows and backfills the same growth, holding no record past its row", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stepArb, { maxLength: 8 }),
+        fc.nat(30),
+        orderArb,
+        async (steps, top, order) => {
+          const store = newStore(work, `cold-${run++}`);
+          for (const step of steps) if (step.kind !== "meta") store.apply(step);
+          const stores = piStores(store.root);
+          const [coldState, fullState] = [
+            mkdtempSync(join(work, "state-")),
+            mkdtempSync(join(work, "state-")),
+          ];
+          const now = () => new Date("2026-11-28T12:00:00Z");
+          const phases: string[] = [];
+          const cold = await scanOverview(stores, {
+            growth: { recordIn: coldState },
+            cacheDir: join(coldState, "cache"),
+            top,
+            order,
+            now,
+            onProgress: (p) => phases.push(p.phase),
+            progressIntervalMs: 0,
+          });
+          expect(cold.warm).toBe(false);
+          // A first table of a large store reads for a while: it says how far it is, as a full scan does.
+          if (cold.stats.filesRead > 0) expect(phases).toContain("reading");
+          expect(phases.at(-1)).toBe("done");
+          const report = await scan(stores, { growth: { recordIn: fullState }, topN: top, now });
+          expect(shown(cold)).toEqual(shown(overviewOf(report, top, order)));
+          const history = (dir: string) => readGrowth(growthFile(dir, stores));
+          expect(history(coldState)).toEqual(history(fullState));
+          // Its rows are the full way's: the next table takes them (a `.jsonl` file that is not a
+          // session has no row, and is read each time: however many, the warm way is tested).
+          const again = await scanOverview(stores, {
+            growth: "read-only",
+            cacheDir: join(coldState, "cache"),
+            top,
+            order,
+            mostChanged: 1,
+          });
+          expect(again.warm).toBe(true);
+          expect(shown(again)).toEqual(shown(cold));
+        },
+      ),
+      { numRuns: 30 },
     );
   });
 

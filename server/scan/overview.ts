@@ -9,10 +9,12 @@
 // the rows. The records shown are kept on their rows, so the same table asked for again needs no
 // facts. Display only: nothing is deleted on what the table says.
 //
-// The full scan stays the way wherever the warm one could not be sure to show the same: no rows yet
-// (or none of one of the roots), `--precise` (last use from each file's content), other agents'
-// stores (their scans are warm through the facts store), pi's session index (sessions-meta)
-// present, many files changed, or times outside years 1970–9999. It writes the rows for the next
+// With no rows yet (a first run, `cache clear`), the same way reads every file, cold: each record
+// made becomes a row, written as it goes, and is let go — a full scan holds every record (~1.6 KiB
+// a session) until the table is drawn. The full scan stays the way wherever this one could not be
+// sure to show the same: `--precise` (last use from each file's content), other agents' stores
+// (their scans are warm through the facts store), pi's session index (sessions-meta) present, many
+// files changed since the rows, or times outside years 1970–9999. It writes the rows for the next
 // time.
 import { lstatSync, readdirSync } from "node:fs";
 import { identityOf, lstatMs } from "../fs/file-identity.js";
@@ -36,11 +38,12 @@ import { comparatorOf, compareSessions, firstN, type SortOrder } from "../../sha
 import { isoFromMs, LAST_FOUR_DIGIT_YEAR_MS } from "../stores/pi/iso-time.js";
 import { adapterOf } from "../stores/store-adapter.js";
 import { growthFile, readGrowth, recordGrowth } from "../state/growth-store.js";
-import { FactsStore, factsFileIn, FolderShelf, type TableRow } from "../state/facts-store.js";
+import { FactsStore, factsFileIn, FolderShelf, TableColumns, type TableRow } from "../state/facts-store.js";
 import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders } from "./duplicate-ids.js";
-import type { CacheEntry, ScanRequest } from "./scanner.js";
-import { type Compare, type FoundFile, walkPiRoot } from "./walker.js";
+import type { CacheEntry } from "../stores/pi/pi-facts.js";
+import { type Compare, type FoundFile, type FoundFiles, walkPiRoot } from "../stores/pi/walker.js";
+import type { ScanRequest } from "./scanner.js";
 
 export interface ScanOverview {
   stores: StoreRef[];
@@ -57,7 +60,7 @@ export interface ScanOverview {
   /** The first sessions in the order asked for, whole. */
   shown: SessionRecord[];
   stats: ScanStats;
-  /** Made the warm way (from the facts store's rows), not by a full scan. */
+  /** Made the warm way (from rows kept before, only the files changed since read), not by a full or cold scan. */
   warm: boolean;
 }
 
@@ -127,6 +130,7 @@ const rowOf = (r: SessionRecord, duplicate: boolean): TableRow => ({
  */
 const scanner = () => import("./scanner.js");
 type Scanner = Awaited<ReturnType<typeof scanner>>;
+type PiFacts = typeof import("../stores/pi/pi-facts.js");
 
 /** The rows of a full scan's pi records, by root. */
 function* tableRowsOf(
@@ -152,6 +156,8 @@ function hasSessionIndex(metaDir: string | undefined): boolean {
 
 /** Over this share of files changed since the rows were written, the full scan is taken. */
 const MOST_CHANGED = 0.1;
+/** Rows written per transaction as files are read. */
+const ROWS_BATCH = 1000;
 
 /**
  * The overview of the stores, the warm way when it can be (see the top of this file), else by a full
@@ -182,24 +188,18 @@ export async function scanOverview(
   const refs = [...stores];
   const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
   const growthBefore = history === undefined ? undefined : readGrowth(history);
-  if (
-    !rowsKept ||
-    hasSessionIndex(options.metaDir) ||
-    growthBefore?.length === 0 // a first point is backfilled from every session
-  )
-    return full();
+  if (!rowsKept || hasSessionIndex(options.metaDir)) return full();
   // Through the place gate as every scan: a root that now leads somewhere it may not is the full
   // scan's to refuse.
   const gated = gatedStores(stores).map((s) => s.root);
   if (gated.join("\n") !== roots.join("\n")) return full();
   const store = FactsStore.open(factsFile);
-  if (!store || !store.hasTable(roots)) {
-    store?.close();
-    return full();
-  }
+  if (!store) return full();
   let warm: ScanOverview | undefined;
   try {
-    warm = await warmOverview(store, roots, refs, request, started);
+    // No rows yet: every file is read, and its row written as it goes (see `warmOverview`).
+    const cold = !store.hasTable(roots);
+    warm = await warmOverview(store, roots, refs, request, started, cold, growthBefore?.length === 0);
   } catch (error) {
     // An error of the database (damaged since it was opened, say): set aside, and the full way.
     // An error of anything else is the scan's own, as on the full way.
@@ -213,7 +213,10 @@ export async function scanOverview(
 
 /**
  * The warm way, or undefined where it cannot be sure to show what a full scan shows (the full scan
- * is then taken).
+ * is then taken). `cold`: there are no rows yet — every file is read, as the full scan reads it,
+ * and its row written as it goes; no record is held past its row (a full scan holds every one,
+ * ~1.6 KiB a session, before the table is drawn). `backfill`: the growth history is empty, and its
+ * first point is backfilled from every session's row.
  */
 async function warmOverview(
   store: FactsStore,
@@ -221,9 +224,11 @@ async function warmOverview(
   refs: StoreRef[],
   request: OverviewRequest,
   started: number,
+  cold: boolean,
+  backfill: boolean,
 ): Promise<ScanOverview | undefined> {
   const { top, order, mostChanged = MOST_CHANGED, ...options } = request;
-  const rows = store.tableRows(roots);
+  const rows = cold ? new TableColumns(0) : store.tableRows(roots);
   const index = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) index.set(rows.paths[i]!, i);
   const matched = new Uint8Array(rows.length);
@@ -244,27 +249,31 @@ async function warmOverview(
     return true;
   };
   const problems: ScanProblem[] = [];
-  // The files the rows do not have as they are now: read after the walk.
-  const toRead: Array<[root: number, file: FoundFile]> = [];
+  // The files the rows do not have as they are now, by root: read after the walk. Cold, the walk
+  // takes each file's exact identity (a BigInt lstat), as the full scan's does: no second lstat.
+  const toRead: FoundFiles[] = [];
+  let changedFiles = 0;
   for (let r = 0; r < roots.length; r++) {
-    const walked = await walkPiRoot(roots[r]!, { compare });
+    const walked = await walkPiRoot(roots[r]!, cold ? {} : { compare });
     problems.push(...walked.problems);
-    for (let i = 0; i < walked.files.length; i++) toRead.push([r, walked.files.at(i)]);
+    toRead.push(walked.files);
+    changedFiles += walked.files.length;
   }
-  const filesTotal = unchanged + toRead.length;
-  if (toRead.length > filesTotal * mostChanged) return undefined;
+  const filesTotal = unchanged + changedFiles;
+  if (!cold && changedFiles > filesTotal * mostChanged) return undefined;
 
   // Whole records, as the full scan makes them (the same facts, the same functions): of the files
   // that changed, and of the sessions shown.
-  let sc: Scanner | undefined;
+  let sc: (Scanner & PiFacts) | undefined;
   let buffer: Buffer | undefined;
   const loadScanner = async () => {
     if (sc) return;
-    const [scannerModule, { READ_CHUNK_BYTES }] = await Promise.all([
+    const [scannerModule, piFacts, { READ_CHUNK_BYTES }] = await Promise.all([
       scanner(),
+      import("../stores/pi/pi-facts.js"),
       import("../stores/pi/read-session-file.js"),
     ]);
-    sc = scannerModule;
+    sc = { ...scannerModule, ...piFacts };
     buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   };
   const shelves = new Map<number, FolderShelf>();
@@ -275,23 +284,28 @@ async function warmOverview(
   };
   let filesRead = 0;
   let bytesRead = 0;
+  let rowsMade = 0;
   let cacheHits = unchanged;
   /** The record of a file of root `r`, read where its facts do not say it all; undefined when it is gone or not a session (a problem in `into`). */
   const recordOf = (r: number, file: FoundFile, into: ScanProblem[], counted = true) => {
-    const { inputOf, factsFor, cacheKey, readFailure, pieceOf, entryOf, storedOf } = sc!;
+    const { inputOf, factsFor, cacheKey, readFailure, pieceOf, entryOf, storedOf, placeOf } = sc!;
     const input = inputOf(roots[r]!, file, false);
     try {
-      // The walk's lstat was without nanoseconds: a record's identity is exact.
-      const stat = lstatSync(file.fsPath, { bigint: true });
-      file.identity = identityOf(stat);
-      file.birthtimeMs = Number(stat.birthtimeNs / 1_000_000n);
-      input.identity = file.identity;
-      input.birthtimeMs = file.birthtimeMs;
+      // A walk that compared took its lstat without nanoseconds: a record's identity is exact.
+      if (file.identity.mtimeNs === "") {
+        const stat = lstatSync(file.fsPath, { bigint: true });
+        file.identity = identityOf(stat);
+        file.birthtimeMs = Number(stat.birthtimeNs / 1_000_000n);
+        input.identity = file.identity;
+        input.birthtimeMs = file.birthtimeMs;
+      }
       const key = cacheKey(file);
       const shelf = shelfOf(r);
-      const kept: CacheEntry | undefined = entryOf(shelf.get(key));
+      // Kept where the full scan keeps it (a name that is not UTF-8: under its whole key).
+      const [folder, name] = placeOf(key, file);
+      const kept: CacheEntry | undefined = entryOf(shelf.get(key, folder, name));
       const read = factsFor(file, kept, buffer!);
-      if (!read.hit) shelf.put(key, storedOf(read.entry));
+      if (!read.hit) shelf.put(key, storedOf(read.entry), folder, name);
       if (counted) {
         if (read.hit) cacheHits += 1;
         else filesRead += 1;
@@ -305,25 +319,53 @@ async function warmOverview(
     return pieceOf(input, into);
   };
 
-  const changedRows: Array<readonly [string, TableRow]> = [];
-  /** The records made now, by path: shown as they are. */
-  const made = new Map<string, SessionRecord>();
-  for (const [r, file] of toRead) {
+  if (cold) {
+    // Every root's facts are asked for: those of files not found now are forgotten, as a full scan does.
     await loadScanner();
-    const record = recordOf(r, file, problems);
-    if (!record) continue;
-    const row = rowOf(record, false); // its duplicate mark: the query below
-    if (!(row.lastUsed >= 0 && row.lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return undefined;
-    changedRows.push([roots[r]!, row]);
-    made.set(record.path, record);
+    for (let r = 0; r < roots.length; r++) shelfOf(r);
   }
-  for (const shelf of shelves.values()) shelf.settle(false);
+  // The rows of the files read, written a batch at a time (cold, the first batch replaces any rows
+  // of the roots): each is true of its file as read, as the facts are.
+  let batch: Array<readonly [string, TableRow]> = [];
+  let rowsWritten = false;
+  const writeRows = (gone?: Array<[string, string]>) => {
+    if (batch.length === 0 && !gone?.length && !(cold && !rowsWritten)) return;
+    store.putTableRows(roots, batch, { ...(gone ? { gone } : {}), whole: cold && !rowsWritten });
+    rowsWritten = true;
+    batch = [];
+  };
+  // A first table of a large store reads for a while: its progress is said as the full scan's is.
+  const bytesTotal = toRead.reduce((n, files) => n + files.totalBytes, 0);
+  let bytesDone = 0;
+  let filesDone = 0;
+  let reported = performance.now();
+  for (let r = 0; r < roots.length; r++)
+    for (let i = 0; i < toRead[r]!.length; i++) {
+      if (!sc) await loadScanner();
+      const file = toRead[r]!.at(i);
+      bytesDone += file.identity.size;
+      filesDone += 1;
+      if (options.onProgress && performance.now() - reported >= (options.progressIntervalMs ?? 100)) {
+        reported = performance.now();
+        options.onProgress({ phase: "reading", filesDone, filesTotal: changedFiles, bytesDone, bytesTotal });
+      }
+      const record = recordOf(r, file, problems);
+      if (!record) continue;
+      const row = rowOf(record, false); // its duplicate mark: the query below
+      if (!(row.lastUsed >= 0 && row.lastUsed <= LAST_FOUR_DIGIT_YEAR_MS)) return undefined;
+      const known = index.get(record.path);
+      if (known !== undefined) matched[known] = 1; // changed, not gone
+      batch.push([roots[r]!, row]);
+      rowsMade += 1;
+      if (batch.length >= ROWS_BATCH) writeRows();
+    }
+  toRead.length = 0;
+  for (const shelf of shelves.values()) shelf.settle(cold);
   // Rows of files not found now, as they were or as sessions: gone.
   const gone: Array<[string, string]> = [];
-  for (let i = 0; i < rows.length; i++)
-    if (!matched[i] && !made.has(rows.paths[i]!)) gone.push([roots[rows.root[i]!]!, rows.paths[i]!]);
-  const changed = changedRows.length > 0 || gone.length > 0;
-  if (changed) store.putTableRows(roots, changedRows, { gone });
+  for (let i = 0; i < rows.length; i++) if (!matched[i]) gone.push([roots[rows.root[i]!]!, rows.paths[i]!]);
+  const changed = rowsMade > 0 || gone.length > 0;
+  writeRows(gone);
 
   // Session ids held by more than one file: every holder after the first (by path) is marked (and,
   // shown, gets the whole treatment: `dedupeIds`). The marks change only where rows did.
@@ -385,9 +427,9 @@ async function warmOverview(
   const rootIndex = new Map(roots.map((root, r) => [root, r]));
   const keptAll = { value: true };
   const whole = new Map<string, SessionRecord>();
-  /** A session's whole record: made now, else `kept` (its file's, as last shown), else made from its facts. */
+  /** A session's whole record: `kept` (its file's, as last shown), else made from its facts. */
   const wholeOf = async (row: { root: string; path: string }, kept?: SessionRecord) => {
-    let record = whole.get(row.path) ?? made.get(row.path) ?? kept;
+    let record = whole.get(row.path) ?? kept;
     if (!record) {
       keptAll.value = false;
       await loadScanner();
@@ -433,7 +475,11 @@ async function warmOverview(
   const history = options.growth === "read-only" ? undefined : growthFile(options.growth.recordIn, refs);
   if (history !== undefined)
     try {
-      recordGrowth(history, { sessions: [], summary, namespaces }, (options.now ?? (() => new Date()))());
+      recordGrowth(
+        history,
+        { sessions: backfill ? store.tableGrowthRows(roots) : [], summary, namespaces },
+        (options.now ?? (() => new Date()))(),
+      );
     } catch {
       // History is a bonus (as in `scan`).
     }
@@ -456,7 +502,7 @@ async function warmOverview(
     orphanedMeta: [],
     shown,
     stats,
-    warm: true,
+    warm: !cold,
   };
 }
 
@@ -488,7 +534,7 @@ function foundAt(path: string): FoundFile {
     fsPath: path,
     path,
     folder: dir.slice(dir.lastIndexOf("/") + 1),
-    identity: { dev: 0, ino: 0, size: 0, mtimeNs: "0", mtimeMs: 0 },
+    identity: { dev: 0, ino: 0, size: 0, mtimeNs: "", mtimeMs: 0 },
     birthtimeMs: 0,
     nonUtf8Name: false,
   };

@@ -4,16 +4,26 @@
 import type { ScanProblem, ScanProgress, ScanReport } from "../../shared/scan-report.js";
 import { summarizeNamespaces, summarizeSessions } from "../../shared/scan-summary.js";
 import type { SessionRecord, StoreRef } from "../../shared/session-record.js";
-import { buildPiRecord, isPiSession, type PiRecordInput, pathDerivedId } from "../stores/pi/pi-record.js";
-import { READ_CHUNK_BYTES, readSessionFile } from "../stores/pi/read-session-file.js";
+import { pathDerivedId } from "../stores/pi/pi-record.js";
+import { READ_CHUNK_BYTES } from "../stores/pi/read-session-file.js";
 import { growthFile, recordGrowth } from "../state/growth-store.js";
 import { joinSessionMeta } from "../stores/pi/session-meta.js";
 import type { StoreScan } from "../stores/adapter-types.js";
 import { adapterOf, storeAdapter } from "../stores/store-adapter.js";
 import { sameIdentity } from "../fs/file-identity.js";
 import { FactsStore, factsFileIn, FolderShelf } from "../state/facts-store.js";
-import { type FactsShelf, type StoredFacts, withFactsShelves } from "../stores/facts-cache.js";
-import type { PiFileFacts, PiParseState } from "../stores/pi/session-parser.js";
+import { type FactsShelf, withFactsShelves } from "../stores/facts-cache.js";
+import {
+  type CacheEntry,
+  cacheKey,
+  entryOf,
+  factsFor,
+  inputOf,
+  PI_FACTS,
+  pieceOf,
+  readFailure,
+  storedOf,
+} from "../stores/pi/pi-facts.js";
 import { gatedStores } from "./resolve-roots.js";
 import { duplicateHolders, IdCounts } from "./duplicate-ids.js";
 import {
@@ -23,7 +33,9 @@ import {
   walkPiChanges,
   walkPiRoot,
   type WalkOptions,
-} from "./walker.js";
+} from "../stores/pi/walker.js";
+
+export type { CacheEntry } from "../stores/pi/pi-facts.js";
 
 export interface ScanOptions {
   /** The stores, each with its kind (`resolveStores` finds them; they go through the place gate here too). */
@@ -64,40 +76,8 @@ export interface ScanOptions {
   now?: () => Date;
 }
 
-/** What a scan knows of a pi session file: its identity when read, and what reading it taught us. */
-export interface CacheEntry {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeNs: string;
-  facts: PiFileFacts;
-  /** Resumable state when it differs from `facts` (last line without newline). */
-  resume?: PiParseState;
-}
-
-/** The name pi's facts are kept under in the facts store (bump the version when `PiFileFacts` changes shape). */
-export const PI_FACTS = "pi@1";
-
-/** A cache entry from what the facts store kept, or undefined when it is damaged (the file is read again). */
-export function entryOf(stored: StoredFacts | undefined): CacheEntry | undefined {
-  if (!stored) return undefined;
-  try {
-    const entry: CacheEntry = { ...stored.identity, facts: JSON.parse(stored.facts) as PiFileFacts };
-    if (stored.resume !== undefined) entry.resume = JSON.parse(stored.resume) as PiParseState;
-    return entry;
-  } catch {
-    return undefined;
-  }
-}
-
-export const storedOf = (e: CacheEntry): StoredFacts => ({
-  identity: { dev: e.dev, ino: e.ino, size: e.size, mtimeNs: e.mtimeNs },
-  facts: JSON.stringify(e.facts),
-  ...(e.resume ? { resume: JSON.stringify(e.resume) } : {}),
-});
-
 /** Where a file's facts are kept: its folder and name (a name not valid UTF-8: its whole key, in the folder it seems to be in). */
-function placeOf(key: string, file: FoundFile): [folder: string, name: string] {
+export function placeOf(key: string, file: FoundFile): [folder: string, name: string] {
   if (!key.startsWith("bytes:")) return FolderShelf.place(key);
   return [file.path.slice(0, file.path.lastIndexOf("/")), key];
 }
@@ -110,73 +90,7 @@ const YIELD_EVERY_MS = 50;
  */
 const CHEAP_STEPS = 64;
 
-export const cacheKey = (file: FoundFile) =>
-  typeof file.fsPath === "string" ? file.fsPath : `bytes:${file.fsPath.toString("base64")}`;
-
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Reuses the cache where the file is unchanged, resumes it where the file only grew, else reads it all. */
-export function factsFor(file: FoundFile, cached: CacheEntry | undefined, buffer: Buffer) {
-  const now = file.identity;
-  if (cached && sameIdentity(cached, now)) return { entry: cached, identity: now, bytesRead: 0, hit: true };
-  const grew = cached && cached.dev === now.dev && cached.ino === now.ino && cached.size < now.size;
-  const result = readSessionFile(file.fsPath, buffer, grew ? (cached.resume ?? cached.facts) : undefined);
-  const { dev, ino, size, mtimeNs } = result.identity;
-  const entry: CacheEntry = { dev, ino, size, mtimeNs, facts: result.facts };
-  if (result.resume) entry.resume = result.resume;
-  return { entry, identity: result.identity, bytesRead: result.bytesRead, hit: false };
-}
-
-/**
- * What the scan knows of a found file before it is read. One object per file, built without
- * spreads, with every field it will have (no field added later: a new shape each time): this runs
- * for every session on every scan.
- */
-export function inputOf(root: string, file: FoundFile, precise: boolean): PiRecordInput {
-  return {
-    root,
-    path: file.path,
-    folder: file.folder,
-    birthtimeMs: file.birthtimeMs,
-    nonUtf8Name: file.nonUtf8Name,
-    precise,
-    identity: file.identity,
-    facts: undefined,
-    readError: undefined,
-  };
-}
-
-/**
- * A read of a found file that failed: true when the file is gone (deleted since the walk); a file
- * that became a link is a problem; any other failure is the input's `readError` (its record says
- * it could not be read).
- */
-export function readFailure(input: PiRecordInput, error: unknown, problems: ScanProblem[]): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return true;
-  if (code === "ELOOP")
-    problems.push({
-      code: "symlink",
-      path: input.path,
-      message: "became a symlink during the scan; not followed",
-    });
-  else input.readError = (error as Error).message;
-  return false;
-}
-
-/** The record of a read (or unreadable) file, or undefined when it is not a pi session (a problem, then). */
-export function pieceOf(input: PiRecordInput, problems: ScanProblem[]): SessionRecord | undefined {
-  if (isPiSession(input)) return buildPiRecord(input);
-  problems.push({
-    code: "not-a-session",
-    path: input.path,
-    message: input.readError
-      ? `cannot be read (${input.readError}) and is not named like a pi session: not a session of this pi store`
-      : "no pi session header and not named like one (<time>_<uuid>.jsonl): not a session of this pi store",
-    bytes: input.identity.size,
-  });
-  return undefined;
-}
 
 /** Whether each report's records were built with `precise`: a record is reused only under the same option. */
 const preciseOf = new WeakMap<ScanReport, boolean>();

@@ -490,6 +490,18 @@ export class FactsStore {
     return rows.map((r) => ({ root: r.root, path: r.path, id: r.id, duplicate: r.duplicate === 1 }));
   }
 
+  /** What a first growth point is backfilled from (shared/growth.ts): every row's creation, size and namespace. */
+  tableGrowthRows(
+    roots: readonly string[],
+  ): Array<{ createdAt: string; sizeBytes: number; namespace: string }> {
+    const statement = this.statement(
+      "SELECT created_at AS createdAt, size AS sizeBytes, namespace FROM table_rows WHERE root = ?",
+    );
+    return roots.flatMap(
+      (root) => statement.all(root) as Array<{ createdAt: string; sizeBytes: number; namespace: string }>,
+    );
+  }
+
   /**
    * The table's sums over `roots`, per root and namespace: sessions, bytes, the last use, the
    * sessions with a warning (or a duplicate id), and those with a last use outside years 1970–9999.

@@ -45,7 +45,9 @@ export function readGrowth(file: string): GrowthPoint[] {
  */
 export function recordGrowth(
   file: string,
-  report: Pick<ScanReport, "sessions" | "namespaces"> & {
+  report: Pick<ScanReport, "namespaces"> & {
+    /** What a first point is backfilled from: each session's creation, size and namespace. */
+    sessions: Parameters<typeof backfillGrowth>[0];
     summary: Pick<ScanReport["summary"], "totalBytes" | "sessionCount">;
   },
   now = new Date(),

@@ -21,12 +21,19 @@ export const fingerprintOf = (stat: BigIntStats): Fingerprint => ({
   mtimeNs: stat.mtimeNs.toString(),
 });
 
-/** A file or folder of a bundle — never through a link — or undefined when it is not there (or not one). */
-export function measurePart(path: string): PartFacts | undefined {
-  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+/**
+ * A file or folder of a bundle — never through a link — or undefined when it is not there (or not
+ * one). `stat`: its lstat (bigint), when the caller has just made it; `names`: given the names
+ * directly in a folder part (its walk lists them anyway).
+ */
+export function measurePart(
+  path: string,
+  stat = lstatSync(path, { bigint: true, throwIfNoEntry: false }),
+  names?: (names: readonly string[]) => void,
+): PartFacts | undefined {
   if (!stat || stat.isSymbolicLink()) return undefined;
   if (stat.isDirectory()) {
-    const facts = measureFolder(path, stat);
+    const facts = measureFolder(path, stat, names);
     return {
       bytes: facts.fingerprint.size,
       mtimeNs: BigInt(facts.fingerprint.mtimeNs),
@@ -79,12 +86,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * change cover them — the agent may be writing only a subagent's file: the session is in use all
  * the same.
  */
-export function addBundle(record: SessionRecord, paths: readonly string[]) {
+export function addBundle(
+  record: SessionRecord,
+  paths: readonly string[],
+  /** Parts the caller measured already, by path. */
+  measured?: ReadonlyMap<string, PartFacts>,
+) {
   // Each part measured once: a folder's measure is a walk of it.
   addMeasuredParts(
     record,
     paths.flatMap((path) => {
-      const part = measurePart(path);
+      const part = measured?.get(path) ?? measurePart(path);
       return part ? [{ path, part }] : [];
     }),
   );
@@ -114,9 +126,11 @@ export function orphanedBundle(
   id: string,
   namespace: string,
   paths: readonly string[],
+  /** Parts the caller measured already, by path. */
+  known?: ReadonlyMap<string, PartFacts>,
 ): SessionRecord | undefined {
   const parts = paths.flatMap((path) => {
-    const measured = measurePart(path);
+    const measured = known?.get(path) ?? measurePart(path);
     return measured ? [{ path, ...measured, mtimeMs: Number(measured.mtimeNs / 1_000_000n) }] : [];
   });
   const [primary, ...rest] = parts;

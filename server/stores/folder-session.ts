@@ -21,9 +21,14 @@ export interface FolderFacts {
 
 /**
  * Walks a session folder with one lstat per entry (the folder's own `stat`, when the caller has it,
- * is not asked again). Throws only if the folder itself cannot be read.
+ * is not asked again; `topNames` is given the names directly in it). Throws only if the folder
+ * itself cannot be read.
  */
-export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
+export function measureFolder(
+  path: string,
+  stat?: BigIntStats,
+  topNames?: (names: readonly string[]) => void,
+): FolderFacts {
   const root = stat ?? lstatSync(path, { bigint: true });
   if (!root.isDirectory()) throw Object.assign(new Error(`${path} is not a folder`), { code: "ENOTDIR" });
   let size = 0n;
@@ -41,8 +46,11 @@ export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
       unreadable.push(dir);
       return;
     }
+    if (stat === root) topNames?.(names);
     for (const name of names) {
-      const child = join(dir, name);
+      // `join` normalises every path it makes (a tenth of a Claude Code scan's own time): `dir` is
+      // normal already (the start below, then paths made here) and a listed name has no slash.
+      const child = dir.endsWith("/") ? dir + name : `${dir}/${name}`;
       let entry: BigIntStats;
       try {
         entry = lstatSync(child, { bigint: true });
@@ -59,7 +67,7 @@ export function measureFolder(path: string, stat?: BigIntStats): FolderFacts {
       }
     }
   };
-  visit(path, root);
+  visit(join(path), root);
   const birth = Number(root.birthtimeNs / 1_000_000n);
   return {
     fingerprint: {

@@ -16,7 +16,7 @@ import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { ScanProblem } from "../../../shared/scan-report.js";
 import type { SessionRecord, SessionWarning, StoreRef } from "../../../shared/session-record.js";
-import { addBundle, orphanedBundle } from "../bundle.js";
+import { addBundle, measurePart, orphanedBundle, type PartFacts } from "../bundle.js";
 import type { StoreScan } from "../adapter-types.js";
 import { type ClaudeFacts, readClaudeTranscript } from "./transcript.js";
 import { strayEntry } from "../stray-entry.js";
@@ -99,11 +99,16 @@ function sessionOfSideName(folder: string, name: string): string | undefined {
 /** Side files of each session id, outside `projects/`: where Claude Code keeps them. */
 function sideFiles(root: string): Map<string, string[]> {
   const byId = new Map<string, string[]>();
-  for (const folder of CLAUDE_SIDE_FOLDERS)
-    for (const name of names(join(root, folder))) {
+  for (const folder of CLAUDE_SIDE_FOLDERS) {
+    const dir = join(root, folder);
+    for (const name of names(dir)) {
       const id = sessionOfSideName(folder, name);
-      if (id) byId.set(id, [...(byId.get(id) ?? []), join(root, folder, name)]);
+      if (!id) continue;
+      const paths = byId.get(id);
+      if (paths) paths.push(`${dir}/${name}`);
+      else byId.set(id, [`${dir}/${name}`]);
     }
+  }
   return byId;
 }
 
@@ -192,24 +197,32 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
   const byId = new Map<string, SessionRecord>();
   /** Parts of a bundle found in `projects/`: the session's folder, its siblings, legacy `agent-*.jsonl`. */
   const projectParts = new Map<string, string[]>();
-  const addPart = (id: string, path: string) => projectParts.set(id, [...(projectParts.get(id) ?? []), path]);
+  const addPart = (id: string, path: string) => {
+    const parts = projectParts.get(id);
+    if (parts) parts.push(path);
+    else projectParts.set(id, [path]);
+  };
+  /** The parts in `projects/` measured as they were listed (an lstat each, not two). */
+  const measured = new Map<string, PartFacts>();
+  /** The names directly in each session's folder. */
+  const folderNames = new Map<string, readonly string[]>();
   /** What `/cd` set aside, to list once every session is known. */
   const setAside: Array<{ path: string; folder: string }> = [];
 
   const projects = join(root, "projects");
   for (const project of names(projects)) {
-    const folder = join(projects, project);
+    // Paths made by hand below `projects` (normal already; a listed name has no slash): `join`
+    // normalises each one, and there are as many as entries in the store.
+    const folder = `${projects}/${project}`;
     const stat = lstatSync(folder, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) {
       if (stat) problems.push(strayEntry(stat, folder, "claude", "not a project folder"));
       continue;
     }
     const entries = names(folder);
-    /** Names in the folder: whether a session has a folder of its own to read its title and archive from. */
-    const here = new Set(entries);
     for (const name of entries) {
       if (passedOver(name)) continue;
-      const path = join(folder, name);
+      const path = `${folder}/${name}`;
       // bigint: a transcript's stat tells the facts cache whether it changed, without a second lstat.
       const entry = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (!entry) continue;
@@ -219,14 +232,22 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
         problems.push({ code: "symlink", path, message: "symlink in a claude store; not followed" });
       else if (transcript && entry.isFile()) {
         const id = transcript[1]!;
-        const record = transcriptRecord(store, path, project, id, problems, entry, here.has(id));
+        // Its folder sorts before it (`<id>` < `<id>.jsonl`): measured already, its names known.
+        const inFolder = folderNames.get(`${folder}/${id}`) ?? [];
+        const record = transcriptRecord(store, path, project, id, problems, entry, inFolder);
         if (record) {
           records.push(record);
           byId.set(id, record);
         }
-      } else if (entry.isDirectory() && UUID.test(name)) addPart(name, path);
-      else if (entry.isFile() && sibling) addPart(sibling[1]!, path);
-      else if ((entry.isFile() || entry.isDirectory()) && SET_ASIDE.test(name))
+      } else if (entry.isDirectory() && UUID.test(name)) {
+        // Measured now, with the lstat just made; its names say which of its files to read.
+        const part = measurePart(path, entry, (inside) => folderNames.set(path, inside));
+        if (part) measured.set(path, part);
+        addPart(name, path);
+      } else if (entry.isFile() && sibling) {
+        measured.set(path, measurePart(path, entry)!);
+        addPart(sibling[1]!, path);
+      } else if ((entry.isFile() || entry.isDirectory()) && SET_ASIDE.test(name))
         setAside.push({ path, folder: project });
       else if (entry.isFile() && LEGACY_AGENT.test(name)) {
         // An older version's subagent transcript, beside its parent's: it names the parent inside.
@@ -264,9 +285,15 @@ export function scanClaudeRoot(root: string, options: ClaudeScanOptions = {}): S
   const temp = tempFolders(root, options.env ?? process.env);
   for (const [id, paths] of side) {
     const record = byId.get(id) ?? continued.get(id);
-    if (record) addBundle(record, paths);
+    if (record) addBundle(record, paths, measured);
     else {
-      const orphan = orphanedBundle(store, `claude-orphan:${id}`, "(orphaned Claude Code side files)", paths);
+      const orphan = orphanedBundle(
+        store,
+        `claude-orphan:${id}`,
+        "(orphaned Claude Code side files)",
+        paths,
+        measured,
+      );
       if (orphan) records.push(orphan);
     }
   }
@@ -372,7 +399,15 @@ function remeasured(root: string, old: SessionRecord): SessionRecord | undefined
   const unread: ScanProblem[] = [];
   const id = name!.slice(0, -".jsonl".length);
   const withFolder = lstatSync(join(dirname(old.path), id), { throwIfNoEntry: false }) !== undefined;
-  const fresh = transcriptRecord(old.store, old.path, project!, id, unread, undefined, withFolder);
+  const fresh = transcriptRecord(
+    old.store,
+    old.path,
+    project!,
+    id,
+    unread,
+    undefined,
+    withFolder ? undefined : [],
+  );
   if (!fresh || unread.length > 0) return undefined;
   // Where it reads from, was copied from or continued as decides lineage and side files across the store.
   const was = origins.get(old);
@@ -437,11 +472,19 @@ function sessionFile(path: string, maxBytes: number): Record<string, unknown> | 
  * (`custom-title.json`, `customTitle`), and since when it is archived (`archived.json`, `{archived,
  * at}`) — no longer once the user typed a prompt after that.
  */
-function sessionFolderFacts(folder: string, facts: ClaudeFacts): { title?: string; archivedAt?: string } {
+function sessionFolderFacts(
+  folder: string,
+  facts: ClaudeFacts,
+  names: readonly string[] | undefined,
+): { title?: string; archivedAt?: string } {
   const found: { title?: string; archivedAt?: string } = {};
-  const title = sessionFile(join(folder, "custom-title.json"), 64 * 1024)?.customTitle;
+  // Only the files its listing has (most sessions have neither): a failed open costs an error.
+  const has = (name: string) => names === undefined || names.includes(name);
+  const title = has("custom-title.json")
+    ? sessionFile(join(folder, "custom-title.json"), 64 * 1024)?.customTitle
+    : undefined;
   if (typeof title === "string" && title.trim() !== "") found.title = title.trim();
-  const archive = sessionFile(join(folder, "archived.json"), 4096);
+  const archive = has("archived.json") ? sessionFile(join(folder, "archived.json"), 4096) : undefined;
   const at = typeof archive?.at === "string" ? Date.parse(archive.at) : Number.NaN;
   if (archive?.archived === true && !Number.isNaN(at) && !((facts.lastTypedAt ?? -Infinity) > at))
     found.archivedAt = iso(at);
@@ -455,8 +498,11 @@ function transcriptRecord(
   id: string,
   problems: ScanProblem[],
   stat?: BigIntStats,
-  /** Whether something is named after the session beside its transcript (its folder, usually). */
-  withFolder = true,
+  /**
+   * The names in the session's folder beside its transcript (none: no folder), or undefined when
+   * not listed (each file is tried).
+   */
+  inFolder?: readonly string[],
 ): SessionRecord | undefined {
   let read;
   try {
@@ -496,7 +542,7 @@ function transcriptRecord(
       code: "namespace-from-folder",
       message: `no line carries a cwd: the folder name "${project}" is all there is (Claude's folder names are lossy)`,
     });
-  const folder = withFolder ? sessionFolderFacts(join(dirname(path), id), facts) : {};
+  const folder = inFolder?.length === 0 ? {} : sessionFolderFacts(join(dirname(path), id), facts, inFolder);
   // Titled as Claude's session list titles it: a rename, else Claude's own title, else the last
   // prompt (a record of its own, shown before the first message), else a summary.
   const name =

@@ -4,9 +4,9 @@
 // sockets — is reported as not a session of this store, never walked into and never a candidate.
 import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { ScanProblem } from "../../shared/scan-report.js";
-import { PI_CWD_FOLDER } from "../stores/pi/locations.js";
-import { type FileIdentity, identityOf } from "../fs/file-identity.js";
+import type { ScanProblem } from "../../../shared/scan-report.js";
+import { PI_CWD_FOLDER } from "./locations.js";
+import { type FileIdentity, identityOf } from "../../fs/file-identity.js";
 
 export interface FoundFile {
   /** Path to hand to fs calls: a Buffer when some component is not valid UTF-8. */

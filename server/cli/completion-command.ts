@@ -3,6 +3,7 @@
 // `<a|b|c>` actions — so a flag added to a command's help is completed without another edit.
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
+import { flagsIn } from "./suggest.js";
 
 export const COMPLETION_HELP = `Usage: session-retention completion <bash|zsh|fish>
 
@@ -98,8 +99,7 @@ export async function completionTable(): Promise<CompletionCommand[]> {
       // `<list|restore|…>` in the usage line; `<id|path>` is a placeholder, not a choice.
       const choices = /<([a-z-]+(?:\|[a-z-]+)+)>/.exec(usage)?.[1]?.split("|") ?? [];
       const actions = choices.includes("path") ? [] : choices;
-      const flags = [...help.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
-      const options = [...new Set([...flags, "--help"])].sort();
+      const options = flagsIn(help);
       return { name, summary: summaries.get(name) ?? "remove pins set with protect", actions, options };
     });
 }

@@ -136,7 +136,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   try {
     return await runCommand(command, args, io);
   } catch (error) {
-    throw command === undefined ? error : await withOptionHint(error, command);
+    // The command's options from the completion table, loaded only for a mistyped option: the
+    // table imports every command's module.
+    const options = async () =>
+      (await (await import("./completion-command.js")).completionTable()).find((c) => c.name === command)
+        ?.options ?? [];
+    throw command === undefined ? error : await withOptionHint(error, command, options);
   }
 }
 

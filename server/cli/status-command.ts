@@ -23,7 +23,7 @@ import type { CliIo } from "./io.js";
 import { AGENT_LABELS, STORE_KINDS, type StoreKind } from "../../shared/store-kinds.js";
 import { storeFlagsOf } from "./store-flags.js";
 import { notePiWithoutExtension, piWithoutExtension } from "./pi-notice.js";
-import { withOptionHint } from "./suggest.js";
+import { flagsIn, withOptionHint } from "./suggest.js";
 
 export const STATUS_HELP = `Usage: session-retention status [options]
 
@@ -67,7 +67,7 @@ export async function runStatus(args: string[], io: CliIo): Promise<number> {
   try {
     return await status(args, io);
   } catch (thrown) {
-    const error = await withOptionHint(thrown, "status");
+    const error = await withOptionHint(thrown, "status", () => flagsIn(STATUS_HELP));
     // Exit 2 means critical here, so every error — bad arguments included — is "unknown".
     if (error instanceof UserError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr(`session-retention: ${visible((error as Error).message)}`);

@@ -47,16 +47,22 @@ export function didYouMean(typed: string, known: readonly string[]): string {
 }
 
 /**
- * parseArgs' "Unknown option '--jsn'" for `command`, with the nearest of the command's options
- * (as its help lists them) offered; any other error as it was.
+ * parseArgs' "Unknown option '--jsn'" for `command`, with the nearest of `options()` (the
+ * command's options as its help lists them, asked only for such an error) offered; any other
+ * error as it was.
  */
-export async function withOptionHint(error: unknown, command: string): Promise<unknown> {
+export async function withOptionHint(
+  error: unknown,
+  command: string,
+  options: () => Promise<readonly string[]> | readonly string[],
+): Promise<unknown> {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return error;
   const typed = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
   if (typed === undefined) return error;
-  // Loaded only here: the table imports every command's module.
-  const { completionTable } = await import("./completion-command.js");
-  const options = (await completionTable()).find((c) => c.name === command)?.options ?? [];
-  const hint = didYouMean(typed, options);
+  const hint = didYouMean(typed, await options());
   return hint === "" ? error : new UsageError(`${command}: unknown option '${typed}'${hint}`);
 }
+
+/** The `--flags` a help text names, and `--help`: what a command takes, as its help says. */
+export const flagsIn = (help: string): string[] =>
+  [...new Set([...[...help.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]), "--help"])].sort();

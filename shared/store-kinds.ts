@@ -16,6 +16,15 @@ export type StoreKind = (typeof STORE_KINDS)[number];
  */
 export const SESSION_DIR_KIND: StoreKind = "pi";
 
+/**
+ * The kind whose agent carries out the quota's mode (pi's extension warns, or blocks new sessions):
+ * where no such store is shown, the mode means nothing here, and the dashboard says so.
+ */
+export const QUOTA_MODE_KIND: StoreKind = "pi";
+
+/** Whether a kind's stores are found without being named (a workspace store is only ever named). */
+export const isFoundUnnamed = (kind: StoreKind) => kind !== "workspace";
+
 /** A store kind as the dashboard names it: the agent whose sessions these are. */
 export const AGENT_LABELS: Record<StoreKind, string> = {
   pi: "pi",

@@ -18,6 +18,7 @@ import {
 import { useEffect, useRef } from "preact/hooks";
 import type { GrowthResponse } from "../../../shared/api.js";
 import { formatBytes, formatPercent } from "../../../shared/format.js";
+import { axisBytes, byteStep } from "./byte-axis.js";
 import { Bytes } from "../components/Bytes.js";
 import { OTHER_COLOUR, PALETTE } from "./palette.js";
 
@@ -142,7 +143,12 @@ export function GrowthChart({
         y: {
           stacked,
           beginAtZero: true,
-          ticks: { color: muted, callback: (v) => formatBytes(Number(v)) },
+          // Round binary steps (byte-axis.ts): chart.js's own are decimal, 4.77 and 9.54 MiB.
+          ticks: {
+            color: muted,
+            stepSize: byteStep(drawQuota ? Math.max(peak, quotaBytes ?? 0) : peak),
+            callback: (v) => axisBytes(Number(v)),
+          },
         },
         x: { ticks: { color: muted, maxTicksLimit: 10 } },
       },

@@ -7,6 +7,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { GrowthResponse, SummaryResponse } from "../../../shared/api.js";
+import { QUOTA_MODE_KIND } from "../../../shared/store-kinds.js";
 import { trashTotals } from "../../../shared/trash.js";
 import type { ApiClient } from "../api/client.js";
 import { headline, type HeadlineInput, planOf } from "../components/overview-headline.js";
@@ -116,7 +117,7 @@ export function OverviewPage({
         <QuotaCard
           policy={data.policy}
           forecast={data.forecast}
-          piFound={data.stores.some((s) => s.kind === "pi")}
+          piFound={data.stores.some((s) => s.kind === QUOTA_MODE_KIND)}
         />
         <div class="card">
           <h2>Sessions</h2>

@@ -2,14 +2,19 @@
 // root), each saying how many sessions of the last scan it holds. No rows: the default stores.
 import { useMemo } from "preact/hooks";
 import { DEFAULT_CONFIG } from "../../../../shared/config.js";
-import { AGENT_LABELS, SESSION_DIR_KIND, STORE_KINDS } from "../../../../shared/store-kinds.js";
+import {
+  AGENT_LABELS,
+  isFoundUnnamed,
+  SESSION_DIR_KIND,
+  STORE_KINDS,
+} from "../../../../shared/store-kinds.js";
 import { getIn, type PolicyForm, storeMatches } from "../../state/policy-form.js";
 import { bind, CheckboxField, SelectField, TextField } from "./fields.js";
 import { RowField, RowList } from "./rows.js";
 import type { ScanFacts } from "./scan.js";
 
 /** The agents whose stores are found without a row (a workspace store is only ever named). */
-const DISCOVERED = STORE_KINDS.filter((k) => k !== "workspace")
+const DISCOVERED = STORE_KINDS.filter(isFoundUnnamed)
   .map((k) =>
     k === SESSION_DIR_KIND ? `${AGENT_LABELS[k]}'s (or the folder above)` : `${AGENT_LABELS[k]}'s`,
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatPercent, formatRelativeTime } from "./format.js";
+import { counted, formatBytes, formatPercent, formatRelativeTime } from "./format.js";
 
 describe("formatBytes", () => {
   it.each([
@@ -48,5 +48,14 @@ describe("formatRelativeTime", () => {
     ["not a date", "?"],
   ])("%s → %s", (iso, text) => {
     expect(formatRelativeTime(iso, now)).toBe(text);
+  });
+});
+
+describe("counted", () => {
+  it("names one in the singular, every other count in the plural", () => {
+    expect(counted(1, "leaf", "leaves")).toBe("1 leaf");
+    expect(counted(0, "branch point")).toBe("0 branch points");
+    expect(counted(2, "leaf", "leaves")).toBe("2 leaves");
+    expect(counted(1500, "compaction")).toBe("1,500 compactions");
   });
 });

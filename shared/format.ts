@@ -51,3 +51,7 @@ export function formatRelativeTime(iso: string, now: Date): string {
   }
   return "just now";
 }
+
+/** A count and its noun, singular for one: "1 leaf", "2 leaves", "0 branch points". */
+export const counted = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;

@@ -4,6 +4,7 @@
 // the same drawer. It follows the live look: read again when a look changes its session (see
 // state/session-follow.ts), and kept, with a notice, when its file goes.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { counted } from "../../../shared/format.js";
 import type { SessionDetailResponse } from "../../../shared/api.js";
 import { AGENT_LABELS } from "../../../shared/session-record.js";
 import { sessionTitle } from "../../../shared/session-title.js";
@@ -188,8 +189,9 @@ export function SessionDrawer({
                 </dd>
                 <dt>Branches</dt>
                 <dd>
-                  {detail.detail.leaves} leaves, {detail.detail.branchPoints} branch points,{" "}
-                  {detail.detail.compactions} compactions
+                  {counted(detail.detail.leaves, "leaf", "leaves")},{" "}
+                  {counted(detail.detail.branchPoints, "branch point")},{" "}
+                  {counted(detail.detail.compactions, "compaction")}
                 </dd>
               </>
             )}

@@ -3,10 +3,12 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AuditPage } from "../../../shared/api.js";
 import { AUDIT_ACTIONS, type AuditEntry } from "../../../shared/audit.js";
+import { counted } from "../../../shared/format.js";
 import type { ApiClient, ReportFormat } from "../api/client.js";
 import { Bytes } from "../components/Bytes.js";
 import { RelativeTime } from "../components/RelativeTime.js";
 import { SessionName } from "../components/SessionName.js";
+import { outcomeText } from "./activity-outcome.js";
 
 const PAGE_SIZE = 50;
 const ACTORS = ["cli", "ui", "extension", "auto"] as const;
@@ -95,7 +97,7 @@ export function ActivityPage({ api, now }: { api: Pick<ApiClient, "audit" | "rep
             ))}
           </select>
         </label>
-        {page && <span class="count">{page.total.toLocaleString("en-US")} entries</span>}
+        {page && <span class="count">{counted(page.total, "entry", "entries")}</span>}
       </form>
       {page && page.entries.length === 0 ? (
         <p class="empty" data-testid="audit-empty">
@@ -134,7 +136,7 @@ export function ActivityPage({ api, now }: { api: Pick<ApiClient, "audit" | "rep
                   </td>
                   <td class="num">{e.items.length}</td>
                   <td class="num">{e.bytes !== undefined ? <Bytes value={e.bytes} /> : ""}</td>
-                  <td>{e.result}</td>
+                  <td>{outcomeText(e)}</td>
                   <td>
                     {CLEANUPS.has(e.action) && e.operationId && (
                       <>

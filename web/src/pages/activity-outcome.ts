@@ -4,12 +4,13 @@
 import type { AuditEntry } from "../../../shared/audit.js";
 import { STOPPED_REASON } from "../../../shared/trash.js";
 
-const CLEANUPS = new Set<AuditEntry["action"]>(["soft-delete", "auto-clean"]);
+/** The actions that move sessions out: their items say moved or skipped, and why. */
+const MOVES = new Set<AuditEntry["action"]>(["soft-delete", "auto-clean"]);
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** The Result column's words for one audit entry. */
 export function outcomeText(entry: Pick<AuditEntry, "action" | "actor" | "items" | "result">): string {
-  if (!CLEANUPS.has(entry.action) || entry.result === "dry-run" || entry.result === "refused")
+  if (!MOVES.has(entry.action) || entry.result === "dry-run" || entry.result === "refused")
     return entry.result;
   // A session lost to an agent's own delete was outside the selection: said apart, never counted in.
   const lost = entry.items.filter((i) => i.result === "lost").length;
